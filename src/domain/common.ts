@@ -1,0 +1,73 @@
+/** Small value schemas shared by several resource families. */
+import { Schema } from "effect"
+
+const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { message })
+
+export const NonEmpty = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
+
+/** ISO 4217 code (also accepts crypto tickers such as USDC, BTC: 3 to 5 upper-case letters). */
+export const CurrencyCode = Schema.String.check(pattern(/^[A-Z]{3,5}$/, "must be an ISO 4217 currency code such as USD"))
+export type CurrencyCode = typeof CurrencyCode.Type
+
+/** ISO 3166-1 alpha-2 country code. */
+export const CountryCode = Schema.String.check(pattern(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US"))
+
+const isRealDate = Schema.makeFilter<string>(
+  (s) => {
+    const d = new Date(`${s}T00:00:00Z`)
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
+  },
+  { message: "must be a real calendar date (YYYY-MM-DD)" }
+)
+
+/** A calendar date, `YYYY-MM-DD`. */
+export const DateString = Schema.String.check(
+  pattern(/^\d{4}-\d{2}-\d{2}$/, "must be a date in YYYY-MM-DD form"),
+  isRealDate
+)
+
+/** An ISO 8601 date-time in UTC (the service always emits the `Z` form). */
+export const DateTimeString = Schema.String.check(
+  pattern(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
+    "must be an ISO 8601 date-time such as 2025-10-13T09:30:00Z"
+  )
+)
+
+export const Address = Schema.Struct({
+  line1: NonEmpty,
+  line2: Schema.optionalKey(Schema.String),
+  city: Schema.optionalKey(Schema.String),
+  state: Schema.optionalKey(Schema.String),
+  postalCode: NonEmpty,
+  country: CountryCode
+}).annotate({ identifier: "Address" })
+export type Address = typeof Address.Type
+
+export const Email = Schema.String.check(
+  pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address"),
+  Schema.isMaxLength(254)
+)
+
+export const PhoneNumberE164 = Schema.String.check(
+  pattern(/^\+[1-9]\d{1,14}$/, "must be an E.164 phone number such as +15555550100")
+)
+
+/** Query parameters shared by every paginated list. */
+export const PageQuery = {
+  limit: Schema.optionalKey(
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
+  ),
+  cursor: Schema.optionalKey(Schema.String)
+}
+
+export const DEFAULT_PAGE_LIMIT = 20
+
+/** The list envelope every paginated endpoint answers with. */
+export const ListResponse = <S extends Schema.Top>(item: S, identifier: string) =>
+  Schema.Struct({
+    data: Schema.Array(item),
+    hasMore: Schema.Boolean,
+    nextCursor: Schema.optionalKey(Schema.String),
+    totalCount: Schema.Number
+  }).annotate({ identifier })

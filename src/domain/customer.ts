@@ -1,0 +1,240 @@
+/**
+ * Customers: individuals (KYC) and businesses (KYB). Field names follow the
+ * reference file; SPEC.md adds `agreementConsents` and deprecates
+ * `endUserTermsConsent`. Verification, documents and owners live beside this module.
+ */
+import { Schema } from "effect"
+import { Address, CountryCode, DateString, DateTimeString, Email, NonEmpty, PhoneNumberE164 } from "./common.js"
+
+const opt = Schema.optionalKey
+
+export const CustomerType = Schema.Literals(["INDIVIDUAL", "BUSINESS"]).annotate({ identifier: "CustomerType" })
+export type CustomerType = typeof CustomerType.Type
+
+export const KycStatus = Schema.Literals(["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"]).annotate({ identifier: "KycStatus" })
+export type KycStatus = typeof KycStatus.Type
+export const KybStatus = Schema.Literals(["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"]).annotate({ identifier: "KybStatus" })
+export type KybStatus = typeof KybStatus.Type
+
+export const IdentificationType = Schema.Literals(["SSN", "ITIN", "EIN", "NON_US_TAX_ID", "PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"])
+  .annotate({ identifier: "IdentificationType" })
+
+// ---------------------------------------------------------------- enhanced due diligence
+
+export const IndividualSourceOfFundsCategory = Schema.Literals([
+  "SALARY", "SELF_EMPLOYMENT_INCOME", "INVESTMENT_INCOME", "PENSION", "RENTAL_INCOME", "GIFT", "INHERITANCE", "LOAN",
+  "SAVINGS", "SALE_OF_ASSETS", "OTHER"
+])
+export const SourceOfWealthCategory = Schema.Literals([
+  "SALARY", "BUSINESS_INCOME", "INVESTMENTS", "INHERITANCE", "PROPERTY_SALE", "GIFT", "RETIREMENT", "SAVINGS", "OTHER"
+])
+export const PurposeOfAccount = Schema.Literals([
+  "CONTRACTOR_PAYOUTS", "CREATOR_PAYOUTS", "EMPLOYEE_PAYOUTS", "MARKETPLACE_SELLER_PAYOUTS", "SUPPLIER_PAYMENTS",
+  "CROSS_BORDER_B2B", "AR_AUTOMATION", "AP_AUTOMATION", "EMBEDDED_PAYMENTS", "PLATFORM_FEE_COLLECTION", "P2P_TRANSFERS",
+  "CHARITABLE_DONATIONS", "OTHER"
+])
+export const ExpectedMonthlyTransactionCount = Schema.Literals([
+  "COUNT_UNDER_10", "COUNT_10_TO_100", "COUNT_100_TO_500", "COUNT_500_TO_1000", "COUNT_OVER_1000"
+])
+export const ExpectedMonthlyTransactionVolume = Schema.Literals([
+  "VOLUME_UNDER_10K", "VOLUME_10K_TO_100K", "VOLUME_100K_TO_1M", "VOLUME_1M_TO_10M", "VOLUME_OVER_10M"
+])
+export const AnnualIncomeRange = Schema.Literals(["UNDER_50K", "RANGE_50K_100K", "RANGE_100K_250K", "RANGE_250K_1M", "OVER_1M"])
+export const NetWorthRange = Schema.Literals([
+  "UNDER_100K", "RANGE_100K_500K", "RANGE_500K_1M", "RANGE_1M_5M", "RANGE_5M_25M", "OVER_25M"
+])
+export const PepStatus = Schema.Literals(["NONE", "DOMESTIC", "FOREIGN", "HIO", "FAMILY_OR_ASSOCIATE"])
+
+const eddFields = {
+  sourceOfFundsCategories: opt(Schema.Array(IndividualSourceOfFundsCategory)),
+  sourceOfFundsOtherDescription: opt(Schema.String.check(Schema.isBetweenLength(1, 500))),
+  sourceOfWealthCategories: opt(Schema.Array(SourceOfWealthCategory)),
+  sourceOfWealthOtherDescription: opt(Schema.String.check(Schema.isBetweenLength(1, 500))),
+  purposeOfAccount: opt(PurposeOfAccount),
+  purposeOfAccountOtherDescription: opt(Schema.String.check(Schema.isBetweenLength(1, 500))),
+  expectedMonthlyTransactionCount: opt(ExpectedMonthlyTransactionCount),
+  expectedMonthlyTransactionVolume: opt(ExpectedMonthlyTransactionVolume),
+  annualIncomeRange: opt(AnnualIncomeRange),
+  netWorthRange: opt(NetWorthRange),
+  pepStatus: opt(PepStatus)
+}
+
+// ---------------------------------------------------------------- agreements
+
+export const AgreementType = Schema.Literals([
+  "SERVICE_END_USER_TERMS",
+  "PRIVACY_POLICY",
+  "E_SIGN_CONSENT",
+  "CARDHOLDER_AGREEMENT",
+  "DEPOSIT_ACCOUNT_AGREEMENT",
+  "DIGITAL_ASSET_CUSTODY_AGREEMENT",
+  "ELECTRONIC_FUND_TRANSFER_DISCLOSURE"
+]).annotate({ identifier: "AgreementType" })
+export type AgreementType = typeof AgreementType.Type
+
+export const AcceptanceMethod = Schema.Literals(["CHECKBOX", "CLICK_TO_ACCEPT"]).annotate({ identifier: "AcceptanceMethod" })
+
+const IpAddress = Schema.String.check(Schema.isBetweenLength(1, 45))
+
+export const AgreementConsentRequest = Schema.Struct({
+  type: AgreementType,
+  acceptedAt: DateTimeString,
+  ipAddress: IpAddress,
+  termsVersion: NonEmpty,
+  acceptanceMethod: AcceptanceMethod
+}).annotate({ identifier: "AgreementConsentRequest" })
+export type AgreementConsentRequest = typeof AgreementConsentRequest.Type
+
+export const AgreementConsent = AgreementConsentRequest.annotate({ identifier: "AgreementConsent" })
+export type AgreementConsent = typeof AgreementConsent.Type
+
+export const EndUserTermsConsentRequest = Schema.Struct({
+  acceptedAt: DateTimeString,
+  ipAddress: IpAddress,
+  termsVersion: NonEmpty,
+  acceptanceMethod: AcceptanceMethod
+}).annotate({ identifier: "EndUserTermsConsentRequest" })
+export type EndUserTermsConsentRequest = typeof EndUserTermsConsentRequest.Type
+
+// ---------------------------------------------------------------- business info
+
+export const EntityType = Schema.Literals([
+  "SOLE_PROPRIETORSHIP", "PARTNERSHIP", "LLC", "CORPORATION", "S_CORPORATION", "NON_PROFIT", "TRUST", "OTHER"
+])
+
+const businessInfoFields = {
+  legalName: NonEmpty,
+  doingBusinessAs: opt(Schema.String),
+  country: CountryCode,
+  registrationNumber: opt(NonEmpty),
+  incorporatedOn: DateString,
+  entityType: opt(EntityType),
+  taxId: NonEmpty,
+  countriesOfOperation: opt(Schema.Array(CountryCode)),
+  businessType: opt(Schema.String),
+  purposeOfAccount: opt(PurposeOfAccount),
+  sourceOfFunds: opt(Schema.String),
+  expectedMonthlyTransactionCount: opt(ExpectedMonthlyTransactionCount),
+  expectedMonthlyTransactionVolume: opt(ExpectedMonthlyTransactionVolume),
+  expectedRecipientJurisdictions: opt(Schema.Array(CountryCode)),
+  naicsCode: opt(Schema.String.check(Schema.isPattern(/^\d{2,6}$/))),
+  primaryContactFirstName: opt(Schema.String.check(Schema.isMaxLength(250))),
+  primaryContactLastName: opt(Schema.String.check(Schema.isMaxLength(250)))
+}
+
+/**
+ * On create every business field is optional except `legalName`: an incomplete
+ * packet is a verification error (RESOLVE_ERRORS), not a 400, as SPEC.md's fix-and-
+ * resubmit loop needs. `registrationNumber` selects the sandbox KYB outcome.
+ */
+export const BusinessInfo = Schema.Struct({
+  ...businessInfoFields,
+  country: opt(CountryCode),
+  incorporatedOn: opt(DateString),
+  taxId: opt(NonEmpty)
+}).annotate({ identifier: "BusinessInfo" })
+export type BusinessInfo = typeof BusinessInfo.Type
+
+export const BusinessInfoUpdate = Schema.Struct({
+  ...businessInfoFields,
+  legalName: opt(NonEmpty),
+  country: opt(CountryCode),
+  incorporatedOn: opt(DateString),
+  taxId: opt(NonEmpty)
+}).annotate({ identifier: "BusinessInfoUpdate" })
+
+// ---------------------------------------------------------------- requests
+
+const commonCreate = {
+  platformCustomerId: opt(Schema.String.check(Schema.isBetweenLength(1, 255))),
+  region: opt(CountryCode),
+  currencies: opt(Schema.Array(Schema.String)),
+  email: opt(Email),
+  phoneNumber: opt(PhoneNumberE164),
+  umaAddress: opt(Schema.String.check(Schema.isPattern(/^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+$/, { message: "must look like $name@domain" }))),
+  agreementConsents: opt(Schema.Array(AgreementConsentRequest)),
+  endUserTermsConsent: opt(EndUserTermsConsentRequest),
+  address: opt(Address)
+}
+
+const individualFields = {
+  fullName: opt(NonEmpty),
+  birthDate: opt(DateString),
+  nationality: opt(CountryCode),
+  idType: opt(IdentificationType),
+  identifier: opt(NonEmpty),
+  countryOfIssuance: opt(CountryCode),
+  ...eddFields
+}
+
+export const IndividualCustomerCreateRequest = Schema.Struct({
+  customerType: Schema.Literal("INDIVIDUAL"),
+  ...commonCreate,
+  ...individualFields,
+  fullName: NonEmpty
+}).annotate({ identifier: "IndividualCustomerCreateRequest" })
+
+export const BusinessCustomerCreateRequest = Schema.Struct({
+  customerType: Schema.Literal("BUSINESS"),
+  ...commonCreate,
+  businessInfo: BusinessInfo
+}).annotate({ identifier: "BusinessCustomerCreateRequest" })
+
+export const CustomerCreateRequest = Schema.Union([IndividualCustomerCreateRequest, BusinessCustomerCreateRequest])
+  .annotate({ identifier: "CustomerCreateRequestOneOf" })
+export type CustomerCreateRequest = typeof CustomerCreateRequest.Type
+
+const { platformCustomerId: _pcid, ...commonUpdate } = commonCreate
+
+export const IndividualCustomerUpdateRequest = Schema.Struct({
+  customerType: Schema.Literal("INDIVIDUAL"),
+  ...commonUpdate,
+  ...individualFields
+}).annotate({ identifier: "IndividualCustomerUpdateRequest" })
+
+export const BusinessCustomerUpdateRequest = Schema.Struct({
+  customerType: Schema.Literal("BUSINESS"),
+  ...commonUpdate,
+  businessInfo: opt(BusinessInfoUpdate)
+}).annotate({ identifier: "BusinessCustomerUpdateRequest" })
+
+export const CustomerUpdateRequest = Schema.Union([IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest])
+  .annotate({ identifier: "CustomerUpdateRequestOneOf" })
+export type CustomerUpdateRequest = typeof CustomerUpdateRequest.Type
+
+// ---------------------------------------------------------------- responses
+
+const commonResponse = {
+  id: Schema.String,
+  platformCustomerId: Schema.String,
+  region: opt(Schema.String),
+  currencies: opt(Schema.Array(Schema.String)),
+  email: opt(Schema.String),
+  phoneNumber: opt(Schema.String),
+  umaAddress: Schema.String,
+  address: opt(Address),
+  agreementConsents: Schema.Array(AgreementConsent),
+  endUserTermsConsent: opt(EndUserTermsConsentRequest),
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  isDeleted: Schema.Boolean
+}
+
+export const IndividualCustomer = Schema.Struct({
+  customerType: Schema.Literal("INDIVIDUAL"),
+  ...commonResponse,
+  kycStatus: KycStatus,
+  ...individualFields
+}).annotate({ identifier: "IndividualCustomer" })
+export type IndividualCustomer = typeof IndividualCustomer.Type
+
+export const BusinessCustomer = Schema.Struct({
+  customerType: Schema.Literal("BUSINESS"),
+  ...commonResponse,
+  kybStatus: KybStatus,
+  businessInfo: BusinessInfo
+}).annotate({ identifier: "BusinessCustomer" })
+export type BusinessCustomer = typeof BusinessCustomer.Type
+
+export const CustomerResponse = Schema.Union([IndividualCustomer, BusinessCustomer]).annotate({ identifier: "CustomerOneOf" })
+export type CustomerResponse = typeof CustomerResponse.Type

@@ -1,0 +1,61 @@
+/** A platform: the API client, its credentials and the settings the rules read. */
+import { Schema } from "effect"
+
+export const PlatformSettings = Schema.Struct({
+  /** A regulated financial institution: sandbox KYC resolves at creation. */
+  regulated: Schema.Boolean,
+  /** "Skip verification paperwork": sandbox KYC/KYB resolve without a packet. */
+  skipVerificationPaperwork: Schema.Boolean,
+  /** Subject to counterparty requirements such as the EU Travel Rule. */
+  travelRule: Schema.Boolean,
+  /** Sandbox platforms get the magic values; a non-sandbox platform gets none. */
+  sandbox: Schema.Boolean
+})
+export type PlatformSettings = typeof PlatformSettings.Type
+
+export const PlatformConfigEntry = Schema.Struct({
+  id: Schema.String.check(Schema.isMinLength(1)),
+  name: Schema.optionalKey(Schema.String),
+  clientId: Schema.String.check(Schema.isMinLength(1)),
+  clientSecret: Schema.String.check(Schema.isMinLength(8)),
+  regulated: Schema.optionalKey(Schema.Boolean),
+  skipVerificationPaperwork: Schema.optionalKey(Schema.Boolean),
+  travelRule: Schema.optionalKey(Schema.Boolean),
+  sandbox: Schema.optionalKey(Schema.Boolean)
+})
+
+/** The `PAYMENTS_CONFIG` file: one or more platforms. */
+export const PaymentsConfig = Schema.Struct({
+  platforms: Schema.NonEmptyArray(PlatformConfigEntry)
+})
+export type PaymentsConfig = typeof PaymentsConfig.Type
+
+export interface Platform {
+  readonly id: string
+  readonly name: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly settings: PlatformSettings
+}
+
+export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Platform => ({
+  id: entry.id,
+  name: entry.name ?? entry.id,
+  clientId: entry.clientId,
+  clientSecret: entry.clientSecret,
+  settings: {
+    regulated: entry.regulated ?? false,
+    skipVerificationPaperwork: entry.skipVerificationPaperwork ?? false,
+    travelRule: entry.travelRule ?? false,
+    sandbox: entry.sandbox ?? true
+  }
+})
+
+/** The platform `npm start` serves when no `PAYMENTS_CONFIG` is given. */
+export const SANDBOX_PLATFORM: Platform = {
+  id: "sandbox",
+  name: "Sandbox platform",
+  clientId: "sandbox_client_id",
+  clientSecret: "sandbox_client_secret",
+  settings: { regulated: false, skipVerificationPaperwork: false, travelRule: false, sandbox: true }
+}

@@ -1,0 +1,217 @@
+/**
+ * The HttpApi definition: the API contract. Schemas here are the request validation,
+ * the response encoding and the generated OpenAPI document.
+ */
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CurrencyCode, ListResponse, PageQuery } from "../domain/common.js"
+import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
+import { Error403, Error404, Error409 } from "../domain/errors.js"
+import {
+  CustomerExternalAccountCreateRequest,
+  ExternalAccount,
+  OwnershipChallenge,
+  OwnershipChallengeRequest,
+  OwnershipVerifyRequest,
+  PlatformExternalAccountCreateRequest
+} from "../domain/external-account.js"
+import { PlatformAuth, RequestGuard } from "./middleware.js"
+
+export const API_VERSION = "2025-10-13"
+
+const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
+
+const BooleanFromString = Schema.Literals(["true", "false"])
+
+// ---------------------------------------------------------------- customers
+
+export class CustomersGroup extends HttpApiGroup.make("customers")
+  .add(
+    HttpApiEndpoint.post("createCustomer", "/customers", {
+      payload: CustomerCreateRequest,
+      success: created(CustomerResponse),
+      error: Error409
+    }),
+    HttpApiEndpoint.get("listCustomers", "/customers", {
+      query: {
+        ...PageQuery,
+        platformCustomerId: Schema.optionalKey(Schema.String),
+        customerType: Schema.optionalKey(CustomerType),
+        createdAfter: Schema.optionalKey(Schema.String),
+        createdBefore: Schema.optionalKey(Schema.String),
+        updatedAfter: Schema.optionalKey(Schema.String),
+        updatedBefore: Schema.optionalKey(Schema.String),
+        isIncludingDeleted: Schema.optionalKey(BooleanFromString)
+      },
+      success: ListResponse(CustomerResponse, "CustomerListResponse")
+    }),
+    HttpApiEndpoint.get("getCustomer", "/customers/:customerId", {
+      params: { customerId: Schema.String },
+      success: CustomerResponse,
+      error: Error404
+    }),
+    HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
+      params: { customerId: Schema.String },
+      payload: CustomerUpdateRequest,
+      success: CustomerResponse,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
+      params: { customerId: Schema.String },
+      success: CustomerResponse,
+      error: Error404
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Customers" }))
+{}
+
+// ---------------------------------------------------------------- external accounts
+
+const accountParams = { externalAccountId: Schema.String }
+
+const TrustStart = Schema.Struct({
+  scaChallenge: Schema.Struct({
+    id: Schema.String,
+    expiresAt: Schema.String,
+    factor: Schema.String,
+    availableFactors: Schema.Array(Schema.String)
+  })
+}).annotate({ identifier: "BeneficiaryTrustStart" })
+
+const TrustConfirmRequest = Schema.Struct({
+  challengeId: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  code: Schema.String
+}).annotate({ identifier: "BeneficiaryTrustConfirmRequest" })
+
+const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ identifier: "BeneficiaryTrustConfirm" })
+
+export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerExternalAccounts")
+  .add(
+    HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", {
+      payload: CustomerExternalAccountCreateRequest,
+      success: created(ExternalAccount),
+      error: Error409
+    }),
+    HttpApiEndpoint.get("listCustomerExternalAccounts", "/customers/external-accounts", {
+      query: { ...PageQuery, currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(Schema.String) },
+      success: ListResponse(ExternalAccount, "ExternalAccountListResponse")
+    }),
+    HttpApiEndpoint.get("getCustomerExternalAccount", "/customers/external-accounts/:externalAccountId", {
+      params: accountParams,
+      success: ExternalAccount,
+      error: Error404
+    }),
+    HttpApiEndpoint.delete("deleteCustomerExternalAccount", "/customers/external-accounts/:externalAccountId", {
+      params: accountParams,
+      success: HttpApiSchema.NoContent,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("createExternalAccountOwnershipChallenge", "/customers/external-accounts/:externalAccountId/challenge", {
+      params: accountParams,
+      payload: OwnershipChallengeRequest,
+      success: created(OwnershipChallenge),
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("verifyExternalAccountOwnership", "/customers/external-accounts/:externalAccountId/verify", {
+      params: accountParams,
+      payload: OwnershipVerifyRequest,
+      success: ExternalAccount,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("startBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust", {
+      params: accountParams,
+      success: TrustStart,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("confirmBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust/confirm", {
+      params: accountParams,
+      payload: TrustConfirmRequest,
+      success: TrustConfirm,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("startBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust", {
+      params: accountParams,
+      success: TrustStart,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("confirmBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust/confirm", {
+      params: accountParams,
+      payload: TrustConfirmRequest,
+      success: TrustConfirm,
+      error: [Error404, Error409]
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "External Accounts (customer)" }))
+{}
+
+export class PlatformExternalAccountsGroup extends HttpApiGroup.make("platformExternalAccounts")
+  .add(
+    HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", {
+      payload: PlatformExternalAccountCreateRequest,
+      success: created(ExternalAccount),
+      error: Error409
+    }),
+    HttpApiEndpoint.get("listPlatformExternalAccounts", "/platform/external-accounts", {
+      query: { ...PageQuery, currency: Schema.optionalKey(CurrencyCode) },
+      success: ListResponse(ExternalAccount, "PlatformExternalAccountListResponse")
+    }),
+    HttpApiEndpoint.get("getPlatformExternalAccount", "/platform/external-accounts/:externalAccountId", {
+      params: accountParams,
+      success: ExternalAccount,
+      error: Error404
+    }),
+    HttpApiEndpoint.delete("deletePlatformExternalAccount", "/platform/external-accounts/:externalAccountId", {
+      params: accountParams,
+      success: HttpApiSchema.NoContent,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("createPlatformExternalAccountOwnershipChallenge", "/platform/external-accounts/:externalAccountId/challenge", {
+      params: accountParams,
+      payload: OwnershipChallengeRequest,
+      success: created(OwnershipChallenge),
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("verifyPlatformExternalAccountOwnership", "/platform/external-accounts/:externalAccountId/verify", {
+      params: accountParams,
+      payload: OwnershipVerifyRequest,
+      success: ExternalAccount,
+      error: [Error404, Error409]
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "External Accounts (platform)" }))
+{}
+
+// ---------------------------------------------------------------- sandbox
+
+export const SandboxClock = Schema.Struct({ now: Schema.String, offsetSeconds: Schema.Number })
+  .annotate({ identifier: "SandboxClock" })
+
+export class SandboxGroup extends HttpApiGroup.make("sandbox")
+  .add(
+    HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
+      payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 31_536_000 })) }),
+      success: SandboxClock,
+      error: Error403
+    }),
+    HttpApiEndpoint.get("getClock", "/sandbox/clock", { success: SandboxClock, error: Error403 })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Sandbox", description: "Sandbox-only controls of the reference server." }))
+{}
+
+export class PaymentsApi extends HttpApi.make("payments-service")
+  .add(CustomersGroup)
+  .add(CustomerExternalAccountsGroup)
+  .add(PlatformExternalAccountsGroup)
+  .add(SandboxGroup)
+  .middleware(RequestGuard)
+  .middleware(PlatformAuth)
+  .prefix(`/${API_VERSION}`)
+  .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
+  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+  .annotateMerge(OpenApi.annotations({
+    title: "payments-service",
+    version: API_VERSION,
+    description: "Reference implementation of a cross-border payments API, sandbox included."
+  }))
+{}
+

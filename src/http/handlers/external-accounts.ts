@@ -1,0 +1,48 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Accounts from "../../operations/external-accounts.js"
+import { PaymentsApi } from "../api.js"
+import { makeRunner } from "./run.js"
+
+const customer: Accounts.Owner = { kind: "customer" }
+const platform: Accounts.Owner = { kind: "platform" }
+
+export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "customerExternalAccounts", (handlers) =>
+  Effect.map(makeRunner, (run) => handlers
+    .handle("createCustomerExternalAccount", ({ payload }) =>
+      run((p) => Accounts.createCustomerExternalAccount(p, payload)))
+    .handle("listCustomerExternalAccounts", ({ query }) =>
+      run((p) => Accounts.listExternalAccounts(p, customer, query)))
+    .handle("getCustomerExternalAccount", ({ params }) =>
+      run((p) => Accounts.getExternalAccount(p, customer, params.externalAccountId)))
+    .handle("deleteCustomerExternalAccount", ({ params }) =>
+      run((p) => Accounts.deleteExternalAccount(p, customer, params.externalAccountId)))
+    .handle("createExternalAccountOwnershipChallenge", ({ params, payload }) =>
+      run((p) => Accounts.startOwnershipChallenge(p, customer, params.externalAccountId, payload.method)))
+    .handle("verifyExternalAccountOwnership", ({ params, payload }) =>
+      run((p) => Accounts.verifyOwnership(p, customer, params.externalAccountId, payload.signature)))
+    .handle("startBeneficiaryTrust", ({ params }) =>
+      run((p) => Accounts.startTrustChange(p, params.externalAccountId, true)))
+    .handle("confirmBeneficiaryTrust", ({ params, payload }) =>
+      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, true, payload.code)))
+    .handle("startBeneficiaryUntrust", ({ params }) =>
+      run((p) => Accounts.startTrustChange(p, params.externalAccountId, false)))
+    .handle("confirmBeneficiaryUntrust", ({ params, payload }) =>
+      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload.code))))
+)
+
+export const PlatformExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "platformExternalAccounts", (handlers) =>
+  Effect.map(makeRunner, (run) => handlers
+    .handle("createPlatformExternalAccount", ({ payload }) =>
+      run((p) => Accounts.createPlatformExternalAccount(p, payload)))
+    .handle("listPlatformExternalAccounts", ({ query }) =>
+      run((p) => Accounts.listExternalAccounts(p, platform, query)))
+    .handle("getPlatformExternalAccount", ({ params }) =>
+      run((p) => Accounts.getExternalAccount(p, platform, params.externalAccountId)))
+    .handle("deletePlatformExternalAccount", ({ params }) =>
+      run((p) => Accounts.deleteExternalAccount(p, platform, params.externalAccountId)))
+    .handle("createPlatformExternalAccountOwnershipChallenge", ({ params, payload }) =>
+      run((p) => Accounts.startOwnershipChallenge(p, platform, params.externalAccountId, payload.method)))
+    .handle("verifyPlatformExternalAccountOwnership", ({ params, payload }) =>
+      run((p) => Accounts.verifyOwnership(p, platform, params.externalAccountId, payload.signature))))
+)

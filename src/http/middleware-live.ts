@@ -1,0 +1,143 @@
+/** The server-side implementations of PlatformAuth and RequestGuard. */
+import { createHash, timingSafeEqual } from "node:crypto"
+import type { unhandled } from "effect/Types"
+import { ByteSize, Clock, Effect, Layer, Option } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { HttpIncomingMessage } from "effect/http"
+import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
+import { type Error400, internalError, invalidInput, unauthorized } from "../domain/errors.js"
+import { invalidInputFromIssue } from "../domain/validation.js"
+import { Platforms } from "../ports/platforms.js"
+import { CurrentPlatform, MAX_JSON_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
+import { VirtualClock } from "./virtual-clock.js"
+
+const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
+
+/** Equal strings in time that does not depend on where they differ. */
+export const constantTimeEqual = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b))
+
+type BasicCredentials = { readonly clientId: string; readonly secret: string }
+
+/** Parses `Authorization: Basic base64(id:secret)`, or says what is wrong with it. */
+export const parseBasicAuthorization = (header: string | undefined): BasicCredentials | string => {
+  if (header === undefined || header.trim() === "") {
+    return "Authorization header is missing: send HTTP Basic credentials (client id as username, client secret as password)"
+  }
+  const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header)
+  if (m === null) return "Authorization header is malformed: expected 'Basic <base64 of clientId:clientSecret>'"
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8")
+  const colon = decoded.indexOf(":")
+  if (colon <= 0) return "Authorization header is malformed: the Basic credentials must be 'clientId:clientSecret'"
+  return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
+}
+
+export const PlatformAuthLive = Layer.effect(
+  PlatformAuth,
+  Effect.gen(function*() {
+    const platforms = yield* Platforms
+    return PlatformAuth.of({
+      basic: (httpEffect) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const creds = parseBasicAuthorization(request.headers["authorization"])
+          if (typeof creds === "string") return yield* unauthorized(creds)
+          const platform = yield* platforms.byClientId(creds.clientId)
+          if (platform === undefined) {
+            // Spend the same work as a real comparison, so unknown ids are not faster.
+            constantTimeEqual(creds.secret, creds.secret)
+            return yield* unauthorized("Unknown client id: no platform has these credentials")
+          }
+          if (!constantTimeEqual(creds.secret, platform.clientSecret)) {
+            return yield* unauthorized("Client secret is wrong for this client id")
+          }
+          return yield* Effect.provideService(httpEffect, CurrentPlatform, platform)
+        })
+    })
+  })
+)
+
+const JSON_TYPES = /^application\/(.+\+)?json\s*(;.*)?$/i
+
+const malformedJson = (): Error400 =>
+  invalidInput("Request body is not valid JSON", [{ field: "(body)", constraint: "json", message: "must be valid JSON" }])
+
+const tooLarge = (): Error400 =>
+  invalidInput(`Request body is larger than the ${MAX_JSON_BODY_BYTES} byte limit`, [{
+    field: "(body)",
+    constraint: "maxBytes",
+    message: `must be at most ${MAX_JSON_BODY_BYTES} bytes`
+  }])
+
+const isJsonSyntaxIssue = (e: HttpApiSchemaError): boolean => {
+  const issue = e.cause.issue
+  return issue._tag === "InvalidValue" && issue.annotations?.message === "Expected a valid JSON body"
+}
+
+const WHAT = { Payload: "request body", Query: "query parameters", Params: "path parameters", Headers: "headers" } as const
+
+const schemaErrorToInput = (e: HttpApiSchemaError, request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (e.kind === "Payload" && isJsonSyntaxIssue(e)) return yield* malformedJson()
+    const input = e.kind === "Payload"
+      ? yield* request.text.pipe(
+        Effect.map((t): unknown => {
+          try {
+            return JSON.parse(t)
+          } catch {
+            return undefined
+          }
+        }),
+        Effect.orElseSucceed((): unknown => undefined)
+      )
+      : undefined
+    const what = e.kind === "Payload" || e.kind === "Query" || e.kind === "Params" || e.kind === "Headers" ? WHAT[e.kind] : "request"
+    return yield* invalidInputFromIssue(e.cause.issue, input, what)
+  })
+
+const unsupportedContentType = (type: string) =>
+  invalidInput(`Content-Type ${type} is not supported: send application/json`, [{
+    field: "(headers).content-type",
+    constraint: "contentType",
+    message: "must be application/json"
+  }])
+
+/** A body read that stopped at the size limit (it surfaces as a defect of the body reader). */
+const isBodyTooLarge = (defect: unknown): boolean => {
+  const reason = typeof defect === "object" && defect !== null ? (defect as { readonly reason?: unknown }).reason : undefined
+  return typeof reason === "object" && reason !== null && (reason as { readonly reason?: unknown }).reason === "BodyTooLarge"
+}
+
+const MAX_BODY = ByteSize.bytes(MAX_JSON_BODY_BYTES)
+
+export const RequestGuardLive = Layer.effect(
+  RequestGuard,
+  Effect.gen(function*() {
+    const virtualClock = Option.getOrUndefined(yield* Effect.serviceOption(VirtualClock))
+    return RequestGuard.of((httpEffect, { endpoint }) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (endpoint.payload.size > 0 && request.method !== "GET") {
+          const length = Number(request.headers["content-length"] ?? "0")
+          if (length > MAX_JSON_BODY_BYTES) return yield* tooLarge()
+          const type = request.headers["content-type"]
+          if (type !== undefined && !JSON_TYPES.test(type)) return yield* unsupportedContentType(type)
+        }
+        let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, MAX_BODY)
+        if (virtualClock !== undefined) eff = Effect.provideService(eff, Clock.Clock, virtualClock.clock)
+        const response = yield* eff.pipe(
+          Effect.catch((e: unhandled): Effect.Effect<never, Error400 | unhandled> =>
+            HttpApiSchemaError.is(e) ? schemaErrorToInput(e, request) : Effect.fail(e)
+          ),
+          Effect.catchDefect((defect) =>
+            isBodyTooLarge(defect) ? Effect.fail(tooLarge()) : Effect.logError("Unexpected defect while handling a request", defect).pipe(
+              Effect.andThen(Effect.fail(internalError("An internal error occurred; the request was not applied")))
+            )
+          )
+        )
+        if (response.status === 415) return yield* unsupportedContentType(request.headers["content-type"] ?? "(none)")
+        if (response.status === 413) return yield* tooLarge()
+        return response
+      })
+    )
+  })
+)

@@ -1,0 +1,61 @@
+/**
+ * The external-account status machine. Pure: `transition(status, event)` returns the
+ * next status and the events to emit, or the API error a refused move becomes.
+ *
+ * SPEC.md states the ownership-verification moves; the reference file adds that a new
+ * challenge moves UNVERIFIED back to PENDING_OWNERSHIP_VERIFICATION. The micro-entry
+ * moves (PENDING -> ACTIVE / INACTIVE) are ours: see docs/decisions.md.
+ */
+import { conflict, type Error409 } from "../domain/errors.js"
+import type { ExternalAccountStatus } from "../domain/external-account.js"
+import { fail, ok, type Result } from "./result.js"
+
+export type ExternalAccountEvent =
+  | { readonly type: "OWNERSHIP_CHALLENGE_STARTED" }
+  | { readonly type: "OWNERSHIP_VERIFICATION_SUCCEEDED" }
+  | { readonly type: "OWNERSHIP_VERIFICATION_FAILED" }
+  | { readonly type: "BANK_VALIDATION_SUCCEEDED" }
+  | { readonly type: "BANK_VALIDATION_FAILED" }
+
+export type ExternalAccountEmitted = { readonly type: "EXTERNAL_ACCOUNT.STATUS_UPDATED"; readonly from: ExternalAccountStatus; readonly to: ExternalAccountStatus }
+
+export interface Transitioned {
+  readonly status: ExternalAccountStatus
+  readonly events: ReadonlyArray<ExternalAccountEmitted>
+}
+
+/** Every allowed move: from -> event -> to. Anything not listed is refused. */
+export const EXTERNAL_ACCOUNT_TRANSITIONS: Readonly<
+  Partial<Record<ExternalAccountStatus, Partial<Record<ExternalAccountEvent["type"], ExternalAccountStatus>>>>
+> = {
+  PENDING_OWNERSHIP_VERIFICATION: {
+    OWNERSHIP_CHALLENGE_STARTED: "PENDING_OWNERSHIP_VERIFICATION",
+    OWNERSHIP_VERIFICATION_SUCCEEDED: "ACTIVE",
+    OWNERSHIP_VERIFICATION_FAILED: "UNVERIFIED"
+  },
+  UNVERIFIED: {
+    OWNERSHIP_CHALLENGE_STARTED: "PENDING_OWNERSHIP_VERIFICATION"
+  },
+  PENDING: {
+    BANK_VALIDATION_SUCCEEDED: "ACTIVE",
+    BANK_VALIDATION_FAILED: "INACTIVE"
+  }
+}
+
+const describe = (event: ExternalAccountEvent["type"]): string => event.toLowerCase().replace(/_/g, " ")
+
+export const transition = (
+  status: ExternalAccountStatus,
+  event: ExternalAccountEvent
+): Result<Transitioned, Error409> => {
+  const to = EXTERNAL_ACCOUNT_TRANSITIONS[status]?.[event.type]
+  if (to === undefined) {
+    return fail(conflict("CONFLICT", `An external account in status ${status} does not accept: ${describe(event.type)}`, {
+      details: { status, event: event.type }
+    }))
+  }
+  return ok({
+    status: to,
+    events: to === status ? [] : [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: status, to }]
+  })
+}
