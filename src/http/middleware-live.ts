@@ -5,7 +5,7 @@ import { ByteSize, Clock, Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpIncomingMessage } from "effect/http"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
-import { type Error400, internalError, invalidInput, unauthorized } from "../domain/errors.js"
+import { type Error400, type Error500, internalError, invalidInput, unauthorized } from "../domain/errors.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
@@ -128,7 +128,7 @@ export const RequestGuardLive = Layer.effect(
           Effect.catch((e: unhandled): Effect.Effect<never, Error400 | unhandled> =>
             HttpApiSchemaError.is(e) ? schemaErrorToInput(e, request) : Effect.fail(e)
           ),
-          Effect.catchDefect((defect) =>
+          Effect.catchDefect((defect): Effect.Effect<never, Error400 | Error500> =>
             isBodyTooLarge(defect) ? Effect.fail(tooLarge()) : Effect.logError("Unexpected defect while handling a request", defect).pipe(
               Effect.andThen(Effect.fail(internalError("An internal error occurred; the request was not applied")))
             )
