@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { MAX_JSON_BODY_BYTES } from "../../src/http/middleware.js"
+import { type Api, basic, isErrorShape, makeApi, platformA } from "../support/api.js"
+
+let api: Api
+beforeAll(() => {
+  api = makeApi()
+})
+afterAll(async () => {
+  await api.dispose()
+})
+
+describe("error model", () => {
+  it("malformed JSON -> 400 INVALID_INPUT", async () => {
+    const r = await api.call("POST", "/customers/external-accounts", { raw: "{\"customerId\": ", headers: { "content-type": "application/json" } })
+    expect(r.status).toBe(400)
+    expect(r.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "(body)", constraint: "json" }] } })
+  })
+  it("a wrong content type -> 400 INVALID_INPUT", async () => {
+    const r = await api.call("POST", "/customers", { raw: "customerType=INDIVIDUAL", headers: { "content-type": "application/x-www-form-urlencoded" } })
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors[0].constraint).toBe("contentType")
+  })
+  it("JSON with a charset parameter is accepted", async () => {
+    const r = await api.call("POST", "/customers", { raw: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "A" }), headers: { "content-type": "application/json; charset=utf-8" } })
+    expect(r.status).toBe(201)
+  })
+  it("an unknown accountType -> 400 naming accountInfo.accountType", async () => {
+    const r = await api.call("POST", "/platform/external-accounts", { body: { currency: "USD", accountInfo: { accountType: "MOON_ACCOUNT" } } })
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors).toEqual([expect.objectContaining({ field: "accountInfo.accountType", constraint: "enum" })])
+  })
+  it(`an oversized body (> ${MAX_JSON_BODY_BYTES} bytes) -> 400`, async () => {
+    const r = await api.call("POST", "/customers", { raw: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "x".repeat(MAX_JSON_BODY_BYTES) }), headers: { "content-type": "application/json" } })
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors[0].constraint).toBe("maxBytes")
+  })
+  it("an oversized body with a declared content-length -> 400 before it is read", async () => {
+    const r = await api.call("POST", "/customers", {
+      raw: "{}",
+      headers: { "content-type": "application/json", "content-length": String(MAX_JSON_BODY_BYTES + 1) }
+    })
+    expect(r.status).toBe(400)
+  })
+  it("an empty body -> 400", async () => {
+    const r = await api.call("POST", "/customers", { raw: "", headers: { "content-type": "application/json" } })
+    expect(r.status).toBe(400)
+    expect(isErrorShape(r.body)).toBe(true)
+  })
+  it("bad query parameters -> 400 listing each", async () => {
+    const r = await api.call("GET", "/customers?limit=0&customerType=ROBOT")
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(["customerType", "limit"])
+  })
+  it("an unknown route -> 404 NOT_FOUND in the error shape", async () => {
+    const r = await api.call("GET", "/no/such/thing")
+    expect(r.status).toBe(404)
+    expect(r.body.code).toBe("NOT_FOUND")
+    expect(isErrorShape(r.body)).toBe(true)
+  })
+})
+
+describe("authentication (HTTP Basic)", () => {
+  const cases: ReadonlyArray<[string, string | undefined, RegExp]> = [
+    ["header missing", undefined, /missing/],
+    ["not Basic", "Bearer abc", /malformed/],
+    ["no colon", `Basic ${Buffer.from("client-a").toString("base64")}`, /malformed/],
+    ["unknown client", `Basic ${Buffer.from("who:ever").toString("base64")}`, /Unknown client id/],
+    ["wrong secret", `Basic ${Buffer.from("client-a:wrong").toString("base64")}`, /secret is wrong/]
+  ]
+  for (const [name, header, reason] of cases) {
+    it(`${name} -> 401 UNAUTHORIZED naming the check`, async () => {
+      const headers: Record<string, string> = header === undefined ? {} : { authorization: header }
+      const res = await api.handler(new Request("http://test/2025-10-13/customers", { headers }))
+      expect(res.status).toBe(401)
+      const body = await res.json()
+      expect(body.code).toBe("UNAUTHORIZED")
+      expect(body.reason).toMatch(reason)
+    })
+  }
+  it("authentication is checked before the body", async () => {
+    const res = await api.handler(new Request("http://test/2025-10-13/customers", { method: "POST", body: "{bad", headers: { "content-type": "application/json" } }))
+    expect(res.status).toBe(401)
+  })
+  it("the right credentials pass", async () => {
+    const res = await api.handler(new Request("http://test/2025-10-13/customers", { headers: { authorization: basic(platformA) } }))
+    expect(res.status).toBe(200)
+  })
+})
+
+describe("OpenAPI and docs", () => {
+  it("serves /openapi.json generated from the HttpApi definition", async () => {
+    const res = await api.handler(new Request("http://test/openapi.json"))
+    const doc = await res.json()
+    expect(doc.openapi).toMatch(/^3\./)
+    expect(Object.keys(doc.paths)).toContain("/2025-10-13/customers/external-accounts")
+    expect(doc.components.securitySchemes).toHaveProperty("basic")
+  })
+  it("serves a docs page", async () => {
+    const res = await api.handler(new Request("http://test/docs"))
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toMatch(/html/)
+  })
+})

@@ -1,0 +1,74 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { ExternalAccountStatus } from "../../src/domain/external-account.js"
+import { EXTERNAL_ACCOUNT_TRANSITIONS, type ExternalAccountEvent, transition } from "../../src/rules/external-account-status.js"
+import { numRuns } from "../support/runs.js"
+
+const EVENTS: ReadonlyArray<ExternalAccountEvent["type"]> = [
+  "OWNERSHIP_CHALLENGE_STARTED",
+  "OWNERSHIP_VERIFICATION_SUCCEEDED",
+  "OWNERSHIP_VERIFICATION_FAILED",
+  "BANK_VALIDATION_SUCCEEDED",
+  "BANK_VALIDATION_FAILED"
+]
+
+const moved = (from: ExternalAccountStatus, event: ExternalAccountEvent["type"]) => {
+  const r = transition(from, { type: event })
+  if (!r.ok) throw new Error(`refused: ${r.error.reason}`)
+  return r.value
+}
+
+describe("external account status (SPEC.md table)", () => {
+  it("PENDING_OWNERSHIP_VERIFICATION + verification succeeds -> ACTIVE, STATUS_UPDATED", () => {
+    expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_VERIFICATION_SUCCEEDED")).toEqual({
+      status: "ACTIVE",
+      events: [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: "PENDING_OWNERSHIP_VERIFICATION", to: "ACTIVE" }]
+    })
+  })
+  it("PENDING_OWNERSHIP_VERIFICATION + verification fails -> UNVERIFIED, STATUS_UPDATED", () => {
+    expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_VERIFICATION_FAILED").status).toBe("UNVERIFIED")
+  })
+  it("UNVERIFIED + new challenge, then verification succeeds -> ACTIVE", () => {
+    const challenged = moved("UNVERIFIED", "OWNERSHIP_CHALLENGE_STARTED")
+    expect(challenged.status).toBe("PENDING_OWNERSHIP_VERIFICATION")
+    expect(challenged.events).toHaveLength(1)
+    expect(moved(challenged.status, "OWNERSHIP_VERIFICATION_SUCCEEDED").status).toBe("ACTIVE")
+  })
+  it("UNVERIFIED cannot be verified without a new challenge", () => {
+    const r = transition("UNVERIFIED", { type: "OWNERSHIP_VERIFICATION_SUCCEEDED" })
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.code).toBe("CONFLICT")
+  })
+  it("a repeated challenge while pending changes nothing and emits nothing", () => {
+    expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_CHALLENGE_STARTED")).toEqual({
+      status: "PENDING_OWNERSHIP_VERIFICATION",
+      events: []
+    })
+  })
+  it("micro-entry validation: PENDING -> ACTIVE or INACTIVE", () => {
+    expect(moved("PENDING", "BANK_VALIDATION_SUCCEEDED").status).toBe("ACTIVE")
+    expect(moved("PENDING", "BANK_VALIDATION_FAILED").status).toBe("INACTIVE")
+  })
+  it("ACTIVE accepts no ownership or validation events", () => {
+    for (const e of EVENTS) expect(transition("ACTIVE", { type: e }).ok).toBe(false)
+  })
+
+  it("property: any event sequence keeps a valid status, and emits exactly when the status changes", () => {
+    const statuses = ExternalAccountStatus.literals
+    fc.assert(
+      fc.property(fc.constantFrom(...statuses), fc.array(fc.constantFrom(...EVENTS), { maxLength: 20 }), (start, events) => {
+        let status: ExternalAccountStatus = start
+        for (const type of events) {
+          const r = transition(status, { type })
+          const allowed = EXTERNAL_ACCOUNT_TRANSITIONS[status]?.[type]
+          expect(r.ok).toBe(allowed !== undefined)
+          if (!r.ok) continue
+          expect(statuses).toContain(r.value.status)
+          expect(r.value.events.length).toBe(r.value.status === status ? 0 : 1)
+          status = r.value.status
+        }
+      }),
+      { numRuns: numRuns(200) }
+    )
+  })
+})

@@ -1,0 +1,92 @@
+/** Drives the reference app in-process: real routing, middleware and encoding, no sockets. */
+import { makeWebHandler } from "../../src/http/app.js"
+import type { Platform } from "../../src/domain/platform.js"
+
+export const platformA: Platform = {
+  id: "platform-a",
+  name: "Platform A",
+  clientId: "client-a",
+  clientSecret: "secret-a-123456",
+  settings: { regulated: false, skipVerificationPaperwork: false, travelRule: false, sandbox: true }
+}
+
+export const platformB: Platform = {
+  id: "platform-b",
+  name: "Platform B",
+  clientId: "client-b",
+  clientSecret: "secret-b-123456",
+  settings: { regulated: false, skipVerificationPaperwork: false, travelRule: true, sandbox: true }
+}
+
+export interface Reply {
+  readonly status: number
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected freely
+  readonly body: any
+}
+
+export const basic = (p: Platform) => `Basic ${Buffer.from(`${p.clientId}:${p.clientSecret}`).toString("base64")}`
+
+export const makeApi = (platforms: ReadonlyArray<Platform> = [platformA, platformB], seed?: number) => {
+  const { handler, dispose } = makeWebHandler(seed === undefined ? { platforms } : { platforms, seed })
+  const call = async (
+    method: string,
+    path: string,
+    options: { body?: unknown; raw?: string; as?: Platform; headers?: Record<string, string> } = {}
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = { authorization: basic(options.as ?? platforms[0]!), ...options.headers }
+    let body: string | undefined
+    if (options.raw !== undefined) body = options.raw
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const res = await handler(new Request(`http://test/2025-10-13${path}`, { method, headers, ...(body === undefined ? {} : { body }) }))
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      parsed = text
+    }
+    return { status: res.status, body: parsed }
+  }
+  return { call, dispose, handler }
+}
+
+export type Api = ReturnType<typeof makeApi>
+
+/** The error shape every non-2xx answer must have. */
+export const isErrorShape = (body: unknown): boolean => {
+  if (typeof body !== "object" || body === null) return false
+  const b = body as Record<string, unknown>
+  const keys = Object.keys(b)
+  return typeof b["code"] === "string" && typeof b["reason"] === "string" && b["reason"] !== "" &&
+    (b["details"] === undefined || (typeof b["details"] === "object" && b["details"] !== null)) &&
+    keys.every((k) => k === "code" || k === "reason" || k === "details")
+}
+
+export const individual = (fullName = "Ada Lovelace", extra: Record<string, unknown> = {}) => ({
+  customerType: "INDIVIDUAL",
+  fullName,
+  ...extra
+})
+
+export const usdAccount = (customerId: string, accountNumber = "123456789", extra: Record<string, unknown> = {}) => ({
+  customerId,
+  currency: "USD",
+  accountInfo: {
+    accountType: "USD_ACCOUNT",
+    accountNumber,
+    routingNumber: "021000021",
+    bankAccountType: "CHECKING",
+    beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace" },
+    ...extra
+  }
+})
+
+export const evmWallet = (customerId: string | undefined, address: string, extra: Record<string, unknown> = {}) => ({
+  ...(customerId === undefined ? {} : { customerId }),
+  currency: "USDC",
+  accountInfo: { accountType: "ETHEREUM_WALLET", address },
+  ...extra
+})
