@@ -4,7 +4,7 @@ import { base58CheckEncode } from "./base58check.js"
 import { hpkeSeal } from "./hpke.js"
 import { p256KeyPairFromPrivateKey, type P256KeyPair } from "./keys.js"
 import { parsePublicKeyHex } from "./p256.js"
-import { accept, invalidInput, rejecter, type ReasonTable, type Verdict } from "./verdict.js"
+import { accept, invalidInputReason, rejecter, type ReasonTable, type Verdict } from "./verdict.js"
 
 /**
  * Everything that needs fresh randomness lives here and takes it as an argument, so
@@ -41,9 +41,9 @@ export const sessionKeyFlow = (clientPublicKey: string): "legacy-sealed-key" | "
 export type SessionKeySealReason = "client_key_invalid" | "client_key_compressed" | "session_key_invalid"
 
 export const SESSION_KEY_SEAL_REASONS: ReasonTable<SessionKeySealReason> = {
-  client_key_invalid: invalidInput("clientPublicKey is not a P-256 public key in hex"),
-  client_key_compressed: invalidInput("encryptedSessionSigningKey is only sealed to an uncompressed clientPublicKey"),
-  session_key_invalid: invalidInput("session signing key is not a P-256 private key")
+  client_key_invalid: invalidInputReason("clientPublicKey is not a P-256 public key in hex"),
+  client_key_compressed: invalidInputReason("encryptedSessionSigningKey is only sealed to an uncompressed clientPublicKey"),
+  session_key_invalid: invalidInputReason("session signing key is not a P-256 private key")
 }
 
 const reject = rejecter(SESSION_KEY_SEAL_REASONS)

@@ -4,7 +4,7 @@ import { hpkeOpen, hpkeOpenManual, importRecipientKey } from "./hpke.js"
 import type { P256KeyPair } from "./keys.js"
 import { isValidPublicKeyBytes, parsePublicKeyHex } from "./p256.js"
 import { SANDBOX_OTP_CODE } from "./sandbox.js"
-import { accept, invalidInput, rejecter, unauthorized, type ReasonTable, type Verdict } from "./verdict.js"
+import { accept, invalidInputReason, rejecter, unauthorizedReason, type ReasonTable, type Verdict } from "./verdict.js"
 
 /**
  * OTP bundles (EMAIL_OTP, SMS_OTP) in the format of `@turnkey/crypto`'s
@@ -54,17 +54,17 @@ export type OtpBundleReason =
   | "otp_code_mismatch"
 
 export const OTP_BUNDLE_REASONS: ReasonTable<OtpBundleReason> = {
-  bundle_not_json: invalidInput("encryptedOtpBundle is not a JSON object"),
-  bundle_fields_invalid: invalidInput("encryptedOtpBundle needs lowercase hex encappedPublic and ciphertext"),
-  encapped_key_invalid: invalidInput("encryptedOtpBundle encappedPublic is not an uncompressed P-256 public key"),
-  encrypted_to_compressed_target: invalidInput(
+  bundle_not_json: invalidInputReason("encryptedOtpBundle is not a JSON object"),
+  bundle_fields_invalid: invalidInputReason("encryptedOtpBundle needs lowercase hex encappedPublic and ciphertext"),
+  encapped_key_invalid: invalidInputReason("encryptedOtpBundle encappedPublic is not an uncompressed P-256 public key"),
+  encrypted_to_compressed_target: invalidInputReason(
     "encryptedOtpBundle was encrypted to a compressed target key; use the otpEncryptionTargetBundle as issued"
   ),
-  decryption_failed: unauthorized("encryptedOtpBundle cannot be opened with this challenge's target key"),
-  plaintext_malformed: invalidInput("encryptedOtpBundle does not contain otp_code and public_key"),
-  public_key_malformed: invalidInput("encryptedOtpBundle public_key is not a compressed P-256 public key"),
-  public_key_mismatch: unauthorized("encryptedOtpBundle public_key is not the key this challenge was issued for"),
-  otp_code_mismatch: unauthorized("Invalid OTP code")
+  decryption_failed: unauthorizedReason("encryptedOtpBundle cannot be opened with this challenge's target key"),
+  plaintext_malformed: invalidInputReason("encryptedOtpBundle does not contain otp_code and public_key"),
+  public_key_malformed: invalidInputReason("encryptedOtpBundle public_key is not a compressed P-256 public key"),
+  public_key_mismatch: unauthorizedReason("encryptedOtpBundle public_key is not the key this challenge was issued for"),
+  otp_code_mismatch: unauthorizedReason("Invalid OTP code")
 }
 
 const reject = rejecter(OTP_BUNDLE_REASONS)

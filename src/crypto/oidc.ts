@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify as nodeVerify, type JsonWebKey, typ
 import { fromBase64Url, fromUtf8, isRecord, parseJsonObject, utf8 } from "./bytes.js"
 import { isScalarInRange } from "./der.js"
 import { SANDBOX_FORMER_OIDC_TOKEN } from "./sandbox.js"
-import { accept, invalidInput, rejecter, unauthorized, type ReasonTable, type Verdict } from "./verdict.js"
+import { accept, invalidInputReason, rejecter, unauthorizedReason, type ReasonTable, type Verdict } from "./verdict.js"
 
 /**
  * OIDC id tokens for OAUTH credentials (SPEC.md Authentication rule 8). Claims are
@@ -33,23 +33,23 @@ export type OidcReason =
   | "identity_mismatch"
 
 export const OIDC_REASONS: ReasonTable<OidcReason> = {
-  jwt_malformed: invalidInput("oidcToken is not a JWT: three base64url segments with a JSON header and payload"),
-  former_sandbox_token: unauthorized("The former fixed sandbox OIDC token is no longer accepted"),
-  algorithm_unsupported: unauthorized("oidcToken alg is not supported (RS256, ES256)"),
-  signing_key_not_found: unauthorized("oidcToken signing key is not in the provider's key set"),
-  signature_invalid: unauthorized("oidcToken signature does not verify"),
-  iss_not_supported: unauthorized("oidcToken iss is not a supported issuer"),
-  aud_invalid: unauthorized("oidcToken aud must be a non-empty string or a single-element string array"),
-  aud_multiple: unauthorized("oidcToken aud has more than one audience"),
-  sub_missing: unauthorized("oidcToken sub must be a non-empty string"),
-  iat_missing: unauthorized("oidcToken iat must be numeric"),
-  iat_too_old: unauthorized("oidcToken iat is more than 60 seconds old"),
-  iat_in_future: unauthorized("oidcToken iat is in the future"),
-  exp_missing: unauthorized("oidcToken exp must be numeric"),
-  exp_not_after_now: unauthorized("oidcToken exp is not later than now"),
-  nonce_missing: unauthorized("oidcToken nonce is missing"),
-  nonce_mismatch: unauthorized("oidcToken nonce is not the SHA-256 of clientPublicKey"),
-  identity_mismatch: unauthorized("oidcToken iss, aud and sub do not match the credential")
+  jwt_malformed: invalidInputReason("oidcToken is not a JWT: three base64url segments with a JSON header and payload"),
+  former_sandbox_token: unauthorizedReason("The former fixed sandbox OIDC token is no longer accepted"),
+  algorithm_unsupported: unauthorizedReason("oidcToken alg is not supported (RS256, ES256)"),
+  signing_key_not_found: unauthorizedReason("oidcToken signing key is not in the provider's key set"),
+  signature_invalid: unauthorizedReason("oidcToken signature does not verify"),
+  iss_not_supported: unauthorizedReason("oidcToken iss is not a supported issuer"),
+  aud_invalid: unauthorizedReason("oidcToken aud must be a non-empty string or a single-element string array"),
+  aud_multiple: unauthorizedReason("oidcToken aud has more than one audience"),
+  sub_missing: unauthorizedReason("oidcToken sub must be a non-empty string"),
+  iat_missing: unauthorizedReason("oidcToken iat must be numeric"),
+  iat_too_old: unauthorizedReason("oidcToken iat is more than 60 seconds old"),
+  iat_in_future: unauthorizedReason("oidcToken iat is in the future"),
+  exp_missing: unauthorizedReason("oidcToken exp must be numeric"),
+  exp_not_after_now: unauthorizedReason("oidcToken exp is not later than now"),
+  nonce_missing: unauthorizedReason("oidcToken nonce is missing"),
+  nonce_mismatch: unauthorizedReason("oidcToken nonce is not the SHA-256 of clientPublicKey"),
+  identity_mismatch: unauthorizedReason("oidcToken iss, aud and sub do not match the credential")
 }
 
 const reject = rejecter(OIDC_REASONS)

@@ -56,5 +56,5 @@ export const rejecter =
     return { ok: false, reason, code: info.code, status: info.status, message: info.message }
   }
 
-export const invalidInput = (message: string): ReasonInfo => ({ code: "INVALID_INPUT", status: 400, message })
-export const unauthorized = (message: string): ReasonInfo => ({ code: "UNAUTHORIZED", status: 401, message })
+export const invalidInputReason = (message: string): ReasonInfo => ({ code: "INVALID_INPUT", status: 400, message })
+export const unauthorizedReason = (message: string): ReasonInfo => ({ code: "UNAUTHORIZED", status: 401, message })

@@ -7,6 +7,8 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
+import { base58Decode } from "./base58check.js"
+import { concatBytes, fromHex, utf8 } from "./bytes.js"
 
 export type OwnershipScheme = "EIP191" | "ED25519"
 
@@ -19,44 +21,10 @@ const EVM = new Set(["BASE_WALLET", "ETHEREUM_WALLET", "POLYGON_WALLET", "PLASMA
 export const ownershipSchemeOf = (accountType: string): OwnershipScheme | undefined =>
   EVM.has(accountType) ? "EIP191" : accountType === "SOLANA_WALLET" ? "ED25519" : undefined
 
-const utf8 = new TextEncoder()
-
-const fromHex = (hex: string): Uint8Array | undefined => {
-  const h = hex.startsWith("0x") || hex.startsWith("0X") ? hex.slice(2) : hex
-  if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) return undefined
-  return Uint8Array.from(Buffer.from(h, "hex"))
-}
-
-const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-/** Base58 (Bitcoin alphabet) decode; undefined on any character outside the alphabet. */
-export const base58Decode = (s: string): Uint8Array | undefined => {
-  let n = 0n
-  for (const ch of s) {
-    const v = B58.indexOf(ch)
-    if (v < 0) return undefined
-    n = n * 58n + BigInt(v)
-  }
-  const bytes: Array<number> = []
-  while (n > 0n) {
-    bytes.unshift(Number(n & 0xffn))
-    n >>= 8n
-  }
-  for (const ch of s) {
-    if (ch !== "1") break
-    bytes.unshift(0)
-  }
-  return Uint8Array.from(bytes)
-}
-
 /** The EIP-191 digest of a `personal_sign` message. */
 export const eip191Digest = (message: string): Uint8Array => {
-  const body = utf8.encode(message)
-  const prefix = utf8.encode(`\x19Ethereum Signed Message:\n${body.length}`)
-  const all = new Uint8Array(prefix.length + body.length)
-  all.set(prefix)
-  all.set(body, prefix.length)
-  return keccak_256(all)
+  const body = utf8(message)
+  return keccak_256(concatBytes(utf8(`\x19Ethereum Signed Message:\n${body.length}`), body))
 }
 
 /** The EVM address (lower-case, 0x-prefixed) of an uncompressed or compressed secp256k1 public key. */
@@ -67,9 +35,9 @@ export const evmAddressOf = (publicKey: Uint8Array): string => {
 }
 
 const verifyEip191 = (address: string, message: string, signature: string): OwnershipVerdict => {
-  const sig = fromHex(signature)
-  if (sig === undefined || sig.length !== 65) return { ok: false, reason: "malformed-signature" }
-  const v = sig[64]!
+  const sig = fromHex(signature.startsWith("0x") ? signature.slice(2) : signature)
+  const v = sig?.length === 65 ? sig[64] : undefined
+  if (sig === undefined || v === undefined) return { ok: false, reason: "malformed-signature" }
   const recovery = v >= 27 ? v - 27 : v
   if (recovery !== 0 && recovery !== 1) return { ok: false, reason: "malformed-signature" }
   const recovered = new Uint8Array(65)
@@ -89,7 +57,7 @@ const verifyEd25519 = (address: string, message: string, signature: string): Own
   if (sig === undefined || sig.length !== 64) return { ok: false, reason: "malformed-signature" }
   if (key === undefined || key.length !== 32) return { ok: false, reason: "signature-mismatch" }
   try {
-    return ed25519.verify(sig, utf8.encode(message), key) ? { ok: true } : { ok: false, reason: "signature-mismatch" }
+    return ed25519.verify(sig, utf8(message), key) ? { ok: true } : { ok: false, reason: "signature-mismatch" }
   } catch {
     return { ok: false, reason: "signature-mismatch" }
   }

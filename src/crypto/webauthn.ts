@@ -4,7 +4,7 @@ import { decodeCbor, decodeCborPrefix, isCborMap, type CborMap } from "./cbor.js
 import { parseDerSignature } from "./der.js"
 import { parsePublicKeyBytes, parsePublicKeyHex, verifyParsed, type VerifyBackend } from "./p256.js"
 import { SANDBOX_LEGACY_PASSKEY_SIGNATURE } from "./sandbox.js"
-import { accept, invalidInput, rejecter, unauthorized, type ReasonTable, type Verdict } from "./verdict.js"
+import { accept, invalidInputReason, rejecter, unauthorizedReason, type ReasonTable, type Verdict } from "./verdict.js"
 
 /**
  * Passkeys (WebAuthn Level 2, ES256 only). Every binary field travels as base64url,
@@ -33,24 +33,24 @@ export type PasskeyReason =
   | "public_key_unsupported"
 
 export const PASSKEY_REASONS: ReasonTable<PasskeyReason> = {
-  credential_id_malformed: invalidInput("credentialId is not base64url"),
-  client_data_malformed: invalidInput("clientDataJson is not base64url of a JSON object with type, challenge and origin"),
-  authenticator_data_malformed: invalidInput("authenticatorData is not valid authenticator data"),
-  signature_malformed: invalidInput("signature is not a base64url DER ECDSA signature"),
-  attestation_object_malformed: invalidInput("attestationObject is not a valid CBOR attestation object"),
-  credential_id_mismatch: unauthorized("Passkey credential id does not match the registered credential"),
-  client_data_type_mismatch: unauthorized("Passkey client data has the wrong type"),
-  challenge_mismatch: unauthorized("Passkey challenge does not match the issued challenge"),
-  origin_not_allowed: unauthorized("Passkey origin is not allowed"),
-  rp_id_hash_mismatch: unauthorized("Passkey RP id does not match"),
-  user_not_present: unauthorized("Passkey user-presence flag is not set"),
-  user_not_verified: unauthorized("Passkey user verification is required"),
-  signature_invalid: unauthorized("Passkey assertion signature does not verify"),
-  counter_not_increased: unauthorized("Passkey signature counter did not increase"),
-  legacy_sandbox_signature_outside_sandbox: unauthorized("The fixed sandbox passkey signature is only accepted in sandbox"),
-  attestation_format_unsupported: invalidInput("Only attestation format none is supported"),
-  attested_credential_missing: invalidInput("authenticatorData carries no attested credential"),
-  public_key_unsupported: invalidInput("Passkey public key is not an ES256 P-256 COSE key")
+  credential_id_malformed: invalidInputReason("credentialId is not base64url"),
+  client_data_malformed: invalidInputReason("clientDataJson is not base64url of a JSON object with type, challenge and origin"),
+  authenticator_data_malformed: invalidInputReason("authenticatorData is not valid authenticator data"),
+  signature_malformed: invalidInputReason("signature is not a base64url DER ECDSA signature"),
+  attestation_object_malformed: invalidInputReason("attestationObject is not a valid CBOR attestation object"),
+  credential_id_mismatch: unauthorizedReason("Passkey credential id does not match the registered credential"),
+  client_data_type_mismatch: unauthorizedReason("Passkey client data has the wrong type"),
+  challenge_mismatch: unauthorizedReason("Passkey challenge does not match the issued challenge"),
+  origin_not_allowed: unauthorizedReason("Passkey origin is not allowed"),
+  rp_id_hash_mismatch: unauthorizedReason("Passkey RP id does not match"),
+  user_not_present: unauthorizedReason("Passkey user-presence flag is not set"),
+  user_not_verified: unauthorizedReason("Passkey user verification is required"),
+  signature_invalid: unauthorizedReason("Passkey assertion signature does not verify"),
+  counter_not_increased: unauthorizedReason("Passkey signature counter did not increase"),
+  legacy_sandbox_signature_outside_sandbox: unauthorizedReason("The fixed sandbox passkey signature is only accepted in sandbox"),
+  attestation_format_unsupported: invalidInputReason("Only attestation format none is supported"),
+  attested_credential_missing: invalidInputReason("authenticatorData carries no attested credential"),
+  public_key_unsupported: invalidInputReason("Passkey public key is not an ES256 P-256 COSE key")
 }
 
 const reject = rejecter(PASSKEY_REASONS)

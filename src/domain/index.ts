@@ -1,0 +1,7 @@
+export * from "./common.js"
+export * from "./customer.js"
+export * from "./errors.js"
+export * from "./external-account.js"
+export * from "./ids.js"
+export * from "./platform.js"
+export * from "./validation.js"
