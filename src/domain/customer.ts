@@ -88,6 +88,21 @@ export type AgreementConsentRequest = typeof AgreementConsentRequest.Type
 export const AgreementConsent = AgreementConsentRequest.annotate({ identifier: "AgreementConsent" })
 export type AgreementConsent = typeof AgreementConsent.Type
 
+/** One entry of GET /customers/agreements: the current version and where it is hosted. */
+export const Agreement = Schema.Struct({
+  type: AgreementType,
+  version: Schema.String,
+  url: Schema.String
+}).annotate({ identifier: "Agreement" })
+export type Agreement = typeof Agreement.Type
+
+export const AgreementListResponse = Schema.Struct({ data: Schema.Array(Agreement) })
+  .annotate({ identifier: "AgreementListResponse" })
+
+/** Deprecated GET /customers/end-user-terms: the SERVICE_END_USER_TERMS agreement alone. */
+export const EndUserTerms = Schema.Struct({ version: Schema.String, url: Schema.String })
+  .annotate({ identifier: "EndUserTerms" })
+
 export const EndUserTermsConsentRequest = Schema.Struct({
   acceptedAt: DateTimeString,
   ipAddress: IpAddress,

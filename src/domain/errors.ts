@@ -133,6 +133,9 @@ export const Error409Code = Schema.Literals([
 ])
 export type Error409Code = typeof Error409Code.Type
 
+export const Error410Code = Schema.Literals(["CUSTOMER_DELETED"])
+export type Error410Code = typeof Error410Code.Type
+
 export const Error500Code = Schema.Literals(["SERVICE_SWITCH_ERROR", "INTERNAL_ERROR"])
 export type Error500Code = typeof Error500Code.Type
 
@@ -177,6 +180,10 @@ export class Error409 extends Schema.Error<Error409>("Error409")(errorFields(Err
   httpApiStatus: 409,
   description: "Conflict"
 }) {}
+export class Error410 extends Schema.Error<Error410>("Error410")(errorFields(Error410Code), {
+  httpApiStatus: 410,
+  description: "Gone"
+}) {}
 export class Error500 extends Schema.Error<Error500>("Error500")(errorFields(Error500Code), {
   httpApiStatus: 500,
   description: "Internal service error"
@@ -187,7 +194,7 @@ export class Error501 extends Schema.Error<Error501>("Error501")(errorFields(Err
 }) {}
 
 /** Any error the API can answer with. */
-export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error500 | Error501
+export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error500 | Error501
 
 type Details = { readonly details?: ErrorDetails }
 
@@ -214,3 +221,5 @@ export const conflict = (code: Error409Code, reason: string, extra?: Details): E
   new Error409({ code, reason, ...extra })
 
 export const internalError = (reason: string): Error500 => new Error500({ code: "INTERNAL_ERROR", reason })
+
+export const gone = (reason: string): Error410 => new Error410({ code: "CUSTOMER_DELETED", reason })

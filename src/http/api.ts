@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CurrencyCode, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
-import { Error403, Error404, Error409 } from "../domain/errors.js"
+import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
 import {
   CustomerExternalAccountCreateRequest,
   ExternalAccount,
@@ -15,6 +15,10 @@ import {
   OwnershipVerifyRequest,
   PlatformExternalAccountCreateRequest
 } from "../domain/external-account.js"
+import { AgreementsGroup } from "./groups/agreements.js"
+import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
+import { DocumentsGroup } from "./groups/documents.js"
+import { VerificationsGroup } from "./groups/verifications.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 
 export const API_VERSION = "2025-10-13"
@@ -41,6 +45,9 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
         createdBefore: Schema.optionalKey(Schema.String),
         updatedAfter: Schema.optionalKey(Schema.String),
         updatedBefore: Schema.optionalKey(Schema.String),
+        region: Schema.optionalKey(Schema.String),
+        currency: Schema.optionalKey(Schema.String),
+        umaAddress: Schema.optionalKey(Schema.String),
         isIncludingDeleted: Schema.optionalKey(BooleanFromString)
       },
       success: ListResponse(CustomerResponse, "CustomerListResponse")
@@ -59,7 +66,7 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
     HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
       params: { customerId: Schema.String },
       success: CustomerResponse,
-      error: Error404
+      error: [Error404, Error410]
     })
   )
   .annotateMerge(OpenApi.annotations({ title: "Customers" }))
@@ -199,10 +206,14 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
 {}
 
 export class PaymentsApi extends HttpApi.make("payments-service")
+  .add(AgreementsGroup)
   .add(CustomersGroup)
   .add(CustomerExternalAccountsGroup)
   .add(PlatformExternalAccountsGroup)
   .add(SandboxGroup)
+  .add(VerificationsGroup)
+  .add(DocumentsGroup)
+  .add(BeneficialOwnersGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

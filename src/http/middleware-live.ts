@@ -2,13 +2,13 @@
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { ByteSize, Clock, Effect, Layer, Option } from "effect"
-import { HttpServerRequest } from "effect/http"
-import { HttpIncomingMessage } from "effect/http"
+import { HttpIncomingMessage, type HttpServerResponse, HttpServerRequest } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { type Error400, type Error500, internalError, invalidInput, unauthorized } from "../domain/errors.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
-import { CurrentPlatform, MAX_JSON_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
+import { CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 import { VirtualClock } from "./virtual-clock.js"
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
@@ -61,11 +61,11 @@ const JSON_TYPES = /^application\/(.+\+)?json\s*(;.*)?$/i
 const malformedJson = (): Error400 =>
   invalidInput("Request body is not valid JSON", [{ field: "(body)", constraint: "json", message: "must be valid JSON" }])
 
-const tooLarge = (): Error400 =>
-  invalidInput(`Request body is larger than the ${MAX_JSON_BODY_BYTES} byte limit`, [{
+const tooLarge = (limit: number = MAX_JSON_BODY_BYTES): Error400 =>
+  invalidInput(`Request body is larger than the ${limit} byte limit`, [{
     field: "(body)",
     constraint: "maxBytes",
-    message: `must be at most ${MAX_JSON_BODY_BYTES} bytes`
+    message: `must be at most ${limit} bytes`
   }])
 
 const isJsonSyntaxIssue = (e: HttpApiSchemaError): boolean => {
@@ -94,11 +94,11 @@ const schemaErrorToInput = (e: HttpApiSchemaError, request: HttpServerRequest.Ht
     return yield* invalidInputFromIssue(e.cause.issue, input, what)
   })
 
-const unsupportedContentType = (type: string) =>
-  invalidInput(`Content-Type ${type} is not supported: send application/json`, [{
+const unsupportedContentType = (type: string, expected = "application/json") =>
+  invalidInput(`Content-Type ${type} is not supported: send ${expected}`, [{
     field: "(headers).content-type",
     constraint: "contentType",
-    message: "must be application/json"
+    message: `must be ${expected}`
   }])
 
 /** A body read that stopped at the size limit (it surfaces as a defect of the body reader). */
@@ -108,6 +108,19 @@ const isBodyTooLarge = (defect: unknown): boolean => {
 }
 
 const MAX_BODY = ByteSize.bytes(MAX_JSON_BODY_BYTES)
+const MAX_MULTIPART_BODY = ByteSize.bytes(MAX_MULTIPART_BODY_BYTES)
+const MULTIPART_TYPE = /^multipart\/form-data\s*;.*boundary=/i
+
+/** Whether the endpoint takes a multipart/form-data payload (document uploads). */
+const takesMultipart = (endpoint: HttpApiEndpoint.Top): boolean => {
+  for (const entry of endpoint.payload.values()) if (entry.encoding._tag === "Multipart") return true
+  return false
+}
+
+const internal = (defect: unknown): Effect.Effect<never, Error500> =>
+  Effect.logError("Unexpected defect while handling a request", defect).pipe(
+    Effect.andThen(Effect.fail(internalError("An internal error occurred; the request was not applied")))
+  )
 
 export const RequestGuardLive = Layer.effect(
   RequestGuard,
@@ -116,26 +129,32 @@ export const RequestGuardLive = Layer.effect(
     return RequestGuard.of((httpEffect, { endpoint }) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const multipart = takesMultipart(endpoint)
+        const limit = multipart ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_BODY_BYTES
         if (endpoint.payload.size > 0 && request.method !== "GET") {
           const length = Number(request.headers["content-length"] ?? "0")
-          if (length > MAX_JSON_BODY_BYTES) return yield* tooLarge()
+          if (length > limit) return yield* tooLarge(limit)
           const type = request.headers["content-type"]
-          if (type !== undefined && !JSON_TYPES.test(type)) return yield* unsupportedContentType(type)
+          if (multipart) {
+            if (type === undefined || !MULTIPART_TYPE.test(type)) {
+              return yield* unsupportedContentType(type ?? "(none)", "multipart/form-data with a boundary")
+            }
+          } else if (type !== undefined && !JSON_TYPES.test(type)) {
+            return yield* unsupportedContentType(type)
+          }
         }
-        let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, MAX_BODY)
+        let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, multipart ? MAX_MULTIPART_BODY : MAX_BODY)
         if (virtualClock !== undefined) eff = Effect.provideService(eff, Clock.Clock, virtualClock.clock)
-        const response = yield* eff.pipe(
+        const response: HttpServerResponse.HttpServerResponse = yield* eff.pipe(
           Effect.catch((e: unhandled): Effect.Effect<never, Error400 | unhandled> =>
             HttpApiSchemaError.is(e) ? schemaErrorToInput(e, request) : Effect.fail(e)
           ),
           Effect.catchDefect((defect): Effect.Effect<never, Error400 | Error500> =>
-            isBodyTooLarge(defect) ? Effect.fail(tooLarge()) : Effect.logError("Unexpected defect while handling a request", defect).pipe(
-              Effect.andThen(Effect.fail(internalError("An internal error occurred; the request was not applied")))
-            )
+            isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : internal(defect)
           )
         )
         if (response.status === 415) return yield* unsupportedContentType(request.headers["content-type"] ?? "(none)")
-        if (response.status === 413) return yield* tooLarge()
+        if (response.status === 413) return yield* tooLarge(limit)
         return response
       })
     )

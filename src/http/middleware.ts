@@ -27,6 +27,9 @@ export class RequestGuard extends HttpApiMiddleware.Service<RequestGuard>()("pay
 /** Largest JSON body accepted (documented in docs/errors.md). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024
 
+/** Largest multipart body accepted (document uploads): the 10 MB file plus its form. */
+export const MAX_MULTIPART_BODY_BYTES = 11 * 1024 * 1024
+
 export const ErrorBody = Schema.Struct({
   code: Schema.String,
   reason: Schema.String,

@@ -10,6 +10,10 @@ import { PaymentsApi, API_VERSION } from "./api.js"
 import { CustomersHandlers } from "./handlers/customers.js"
 import { CustomerExternalAccountsHandlers, PlatformExternalAccountsHandlers } from "./handlers/external-accounts.js"
 import { SandboxHandlers } from "./handlers/sandbox.js"
+import { AgreementsHandlers } from "./handlers/agreements.js"
+import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
+import { DocumentsHandlers } from "./handlers/documents.js"
+import { VerificationsHandlers } from "./handlers/verifications.js"
 import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 
 const errorResponse = (status: number, code: string, reason: string) =>
@@ -50,7 +54,16 @@ const Index = HttpRouter.add("GET", "/", HttpServerResponse.jsonUnsafe({
 
 /** The routes with their handlers; needs Store, Events, Ids, Platforms and VirtualClock. */
 export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([CustomersHandlers, CustomerExternalAccountsHandlers, PlatformExternalAccountsHandlers, SandboxHandlers]),
+  Layer.provide([
+    CustomersHandlers,
+    CustomerExternalAccountsHandlers,
+    PlatformExternalAccountsHandlers,
+    SandboxHandlers,
+    AgreementsHandlers,
+    VerificationsHandlers,
+    DocumentsHandlers,
+    BeneficialOwnersHandlers
+  ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive])
 )
 

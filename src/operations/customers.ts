@@ -1,77 +1,59 @@
 /**
  * Customer use cases. Every function takes the platform explicitly: no operation can
- * touch another platform's customers.
+ * touch another platform's customers. Consent rules live in rules/agreements.ts; the
+ * sandbox's resolve-at-creation rule in rules/sandbox/kyc.ts.
  */
 import { Effect } from "effect"
-import {
-  type AgreementConsent,
-  type AgreementConsentRequest,
-  type CustomerCreateRequest,
-  type CustomerResponse,
-  type CustomerUpdateRequest,
-  type EndUserTermsConsentRequest
+import type {
+  AgreementConsent,
+  AgreementConsentRequest,
+  CustomerCreateRequest,
+  CustomerResponse,
+  CustomerUpdateRequest,
+  EndUserTermsConsentRequest
 } from "../domain/customer.js"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
-import { conflict, type Error400, type Error404, type Error409, invalidInput, notFound } from "../domain/errors.js"
+import {
+  conflict,
+  type Error400,
+  type Error404,
+  type Error409,
+  type Error410,
+  gone,
+  invalidInput,
+  notFound
+} from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type CustomerQuery, type CustomerRecord, type PageResult, Store } from "../ports/store.js"
+import * as Agreements from "../rules/agreements.js"
+import type { KycEvent } from "../rules/kyc.js"
+import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
 import { nowIso } from "./time.js"
+import { emitAll, moveCustomer } from "./verification-events.js"
 
 /**
  * The consents a request records: `agreementConsents`, or the deprecated
- * `endUserTermsConsent` as one SERVICE_END_USER_TERMS entry. Both at once is refused.
+ * `endUserTermsConsent` as one SERVICE_END_USER_TERMS entry. Refusals are returned.
  */
 export const consentsOf = (req: {
   readonly agreementConsents?: ReadonlyArray<AgreementConsentRequest> | undefined
   readonly endUserTermsConsent?: EndUserTermsConsentRequest | undefined
 }): ReadonlyArray<AgreementConsent> | Error400 => {
-  if (req.agreementConsents !== undefined && req.endUserTermsConsent !== undefined) {
-    return invalidInput("Send agreementConsents or the deprecated endUserTermsConsent, not both", [{
-      field: "endUserTermsConsent",
-      constraint: "exclusive",
-      message: "cannot be sent together with agreementConsents"
-    }])
-  }
-  if (req.endUserTermsConsent !== undefined) return [{ type: "SERVICE_END_USER_TERMS", ...req.endUserTermsConsent }]
-  const list = req.agreementConsents ?? []
-  const seen = new Set<string>()
-  for (const [i, c] of list.entries()) {
-    if (seen.has(c.type)) {
-      return invalidInput(`agreementConsents holds ${c.type} more than once`, [{
-        field: `agreementConsents[${i}].type`,
-        constraint: "unique",
-        message: "at most one entry per agreement type per request"
-      }])
-    }
-    seen.add(c.type)
-  }
-  return list
+  const r = Agreements.consentsOf(req)
+  return r.ok ? r.value : r.error
 }
 
-/** Latest acceptance per type: a later acceptance replaces an earlier one of its type. */
-export const mergeConsents = (
-  existing: ReadonlyArray<AgreementConsent>,
-  added: ReadonlyArray<AgreementConsent>
-): ReadonlyArray<AgreementConsent> => {
-  const byType = new Map(existing.map((c) => [c.type, c]))
-  for (const c of added) {
-    const prev = byType.get(c.type)
-    if (prev === undefined || prev.acceptedAt <= c.acceptedAt) byType.set(c.type, c)
-  }
-  return [...byType.values()]
+export const mergeConsents = Agreements.mergeConsents
+
+const consentFields = (consents: ReadonlyArray<AgreementConsent>) => {
+  const eut = Agreements.endUserTermsConsentOf(consents)
+  return eut === undefined ? { agreementConsents: consents } : { agreementConsents: consents, endUserTermsConsent: eut }
 }
 
-const endUserTermsOf = (consents: ReadonlyArray<AgreementConsent>) => {
-  const c = consents.find((x) => x.type === "SERVICE_END_USER_TERMS")
-  return c === undefined ? {} : {
-    endUserTermsConsent: {
-      acceptedAt: c.acceptedAt,
-      ipAddress: c.ipAddress,
-      termsVersion: c.termsVersion,
-      acceptanceMethod: c.acceptanceMethod
-    }
-  }
+const requestConsents = (req: Parameters<typeof Agreements.consentsOf>[0]) => {
+  const r = Agreements.consentsOf(req)
+  return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 }
 
 const umaAddressFor = (platformCustomerId: string) =>
@@ -87,12 +69,16 @@ export const activeCustomer = Effect.fnUntraced(function*(platform: Platform, id
   return rec
 })
 
+const CREATION_EVENTS: Readonly<Record<"PENDING" | "APPROVED" | "REJECTED", KycEvent>> = {
+  PENDING: { type: "REVIEW_STARTED" },
+  APPROVED: { type: "APPROVED" },
+  REJECTED: { type: "REJECTED" }
+}
+
 export const createCustomer = Effect.fn("createCustomer")(function*(platform: Platform, req: CustomerCreateRequest) {
   const store = yield* Store
   const ids = yield* Ids
-  const consents = consentsOf(req)
-  if (!Array.isArray(consents)) return yield* (consents as Error400)
-  const consentList = consents as ReadonlyArray<AgreementConsent>
+  const consents = yield* requestConsents(req)
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       if (req.platformCustomerId !== undefined) {
@@ -112,16 +98,26 @@ export const createCustomer = Effect.fn("createCustomer")(function*(platform: Pl
         id,
         platformCustomerId,
         umaAddress: req.umaAddress ?? umaAddressFor(platformCustomerId),
-        agreementConsents: consentList,
-        ...endUserTermsOf(consentList),
+        ...consentFields(consents),
         createdAt: now,
         updatedAt: now,
         isDeleted: false
       }
-      const customer: CustomerResponse = fields.customerType === "INDIVIDUAL"
+      let customer: CustomerResponse = fields.customerType === "INDIVIDUAL"
         ? { ...common, customerType: "INDIVIDUAL", fullName: fields.fullName, kycStatus: "UNVERIFIED" }
         : { ...common, customerType: "BUSINESS", businessInfo: fields.businessInfo, kybStatus: "UNVERIFIED" }
+      let events: ReadonlyArray<string> = []
+      if (fields.customerType === "INDIVIDUAL") {
+        // Regulated platforms (or Skip verification paperwork on) resolve by the name's suffix now.
+        const resolved = kycStatusAtCreation(platform.settings, fields.fullName)
+        if (resolved !== "UNVERIFIED") {
+          const moved = yield* moveCustomer(customer, CREATION_EVENTS[resolved], now)
+          customer = moved.customer
+          events = moved.events
+        }
+      }
       uow.putCustomer({ platformId: platform.id, customer })
+      yield* emitAll(uow, platform, events, customer, now)
       return customer
     })
   )
@@ -143,15 +139,17 @@ export const listCustomers = Effect.fn("listCustomers")(function*(
   return { ...page, data: page.data.map((r) => r.customer) } satisfies PageResult<CustomerResponse>
 })
 
+/**
+ * Updates a customer's fields and records additional consents. Statuses are never
+ * re-derived here: renaming a resolved customer leaves its kycStatus as it is.
+ */
 export const updateCustomer = Effect.fn("updateCustomer")(function*(
   platform: Platform,
   id: string,
   req: CustomerUpdateRequest
 ) {
   const store = yield* Store
-  const consents = consentsOf(req)
-  if (!Array.isArray(consents)) return yield* (consents as Error400)
-  const added = consents as ReadonlyArray<AgreementConsent>
+  const added = yield* requestConsents(req)
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       const rec: CustomerRecord = yield* activeCustomer(platform, id)
@@ -165,8 +163,7 @@ export const updateCustomer = Effect.fn("updateCustomer")(function*(
       }
       const now = yield* nowIso
       const { agreementConsents: _a, endUserTermsConsent: _e, ...fields } = req
-      const agreementConsents = mergeConsents(current.agreementConsents, added)
-      const base = { ...endUserTermsOf(agreementConsents), agreementConsents, updatedAt: now }
+      const base = { ...consentFields(mergeConsents(current.agreementConsents, added)), updatedAt: now }
       let next: CustomerResponse
       if (current.customerType === "INDIVIDUAL" && fields.customerType === "INDIVIDUAL") {
         next = { ...current, ...fields, ...base }
@@ -186,7 +183,9 @@ export const deleteCustomer = Effect.fn("deleteCustomer")(function*(platform: Pl
   const store = yield* Store
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
-      const rec = yield* activeCustomer(platform, id)
+      const rec = yield* store.customers.get(platform.id, id)
+      if (rec === undefined) return yield* customerGone(id)
+      if (rec.deletedAt !== undefined) return yield* gone(`Customer ${id} was already deleted`)
       const now = yield* nowIso
       const customer: CustomerResponse = { ...rec.customer, isDeleted: true, updatedAt: now }
       uow.putCustomer({ ...rec, customer, deletedAt: now })
@@ -195,4 +194,13 @@ export const deleteCustomer = Effect.fn("deleteCustomer")(function*(platform: Pl
   )
 })
 
-export type CustomerError = Error400 | Error404 | Error409
+/** The agreements a customer can accept, each with its current version and hosted url. */
+export const listAgreements = Effect.succeed({ data: Agreements.AGREEMENTS })
+
+/** Deprecated GET /customers/end-user-terms: the SERVICE_END_USER_TERMS agreement. */
+export const getEndUserTerms = Effect.sync(() => {
+  const a = Agreements.agreementOf("SERVICE_END_USER_TERMS")
+  return { version: a.version, url: a.url }
+})
+
+export type CustomerError = Error400 | Error404 | Error409 | Error410

@@ -96,7 +96,7 @@ export const completeIndividualFields = {
   idType: "PASSPORT",
   identifier: "X1234567",
   address: { line1: "1 Main St", city: "Springfield", postalCode: "12345", country: "US" }
-}
+} as const
 
 export const business = (registrationNumber: string | undefined, extra: Record<string, unknown> = {}) => ({
   customerType: "BUSINESS",

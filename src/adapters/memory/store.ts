@@ -8,14 +8,18 @@ import { Effect, Layer, Semaphore } from "effect"
 import type { Error400 } from "../../domain/errors.js"
 import { Events, type DomainEvent } from "../../ports/events.js"
 import {
+  type BeneficialOwnerRecord,
   type CustomerQuery,
+  type DocumentRecord,
   type CustomerRecord,
   type ExternalAccountQuery,
   type ExternalAccountRecord,
   type Page,
   type PageResult,
   Store,
-  type UnitOfWork
+  type UnitOfWork,
+  type VerificationQuery,
+  type VerificationRecord
 } from "../../ports/store.js"
 import { Collection, Tenants } from "./collection.js"
 
@@ -30,6 +34,12 @@ interface PlatformData {
   readonly defaultUma: Map<string, Set<string>>
   /** ids of accounts with a scheduled move. */
   readonly scheduled: Set<string>
+  readonly documents: Collection<DocumentRecord>
+  readonly beneficialOwners: Collection<BeneficialOwnerRecord>
+  readonly verifications: Collection<VerificationRecord>
+  /** holder id -> document ids; customer id -> owner ids. */
+  readonly documentsByHolder: Map<string, Set<string>>
+  readonly ownersByCustomer: Map<string, Set<string>>
 }
 
 const newPlatformData = (): PlatformData => ({
@@ -38,13 +48,23 @@ const newPlatformData = (): PlatformData => ({
   externalAccounts: new Collection(),
   accountByEquivalence: new Map(),
   defaultUma: new Map(),
-  scheduled: new Set()
+  scheduled: new Set(),
+  documents: new Collection(),
+  beneficialOwners: new Collection(),
+  verifications: new Collection(),
+  documentsByHolder: new Map(),
+  ownersByCustomer: new Map()
 })
 
 type Op =
   | { readonly _tag: "putCustomer"; readonly record: CustomerRecord }
   | { readonly _tag: "putExternalAccount"; readonly record: ExternalAccountRecord }
   | { readonly _tag: "deleteExternalAccount"; readonly platformId: string; readonly id: string }
+  | { readonly _tag: "putDocument"; readonly record: DocumentRecord }
+  | { readonly _tag: "deleteDocument"; readonly platformId: string; readonly id: string }
+  | { readonly _tag: "putBeneficialOwner"; readonly record: BeneficialOwnerRecord }
+  | { readonly _tag: "deleteBeneficialOwner"; readonly platformId: string; readonly id: string }
+  | { readonly _tag: "putVerification"; readonly record: VerificationRecord }
 
 const inRange = (value: string, after: string | undefined, before: string | undefined): boolean =>
   (after === undefined || value >= after) && (before === undefined || value <= before)
@@ -54,7 +74,33 @@ const matchesCustomer = (q: CustomerQuery) => (r: CustomerRecord): boolean =>
   (q.platformCustomerId === undefined || r.customer.platformCustomerId === q.platformCustomerId) &&
   (q.customerType === undefined || r.customer.customerType === q.customerType) &&
   inRange(r.customer.createdAt, q.createdAfter, q.createdBefore) &&
-  inRange(r.customer.updatedAt, q.updatedAfter, q.updatedBefore)
+  inRange(r.customer.updatedAt, q.updatedAfter, q.updatedBefore) &&
+  (q.region === undefined || r.customer.region === q.region) &&
+  (q.currency === undefined || (r.customer.currencies ?? []).includes(q.currency)) &&
+  (q.umaAddress === undefined || r.customer.umaAddress === q.umaAddress)
+
+const matchesVerification = (q: VerificationQuery) => (r: VerificationRecord): boolean =>
+  (q.customerId === undefined || r.verification.customerId === q.customerId) &&
+  (q.verificationStatus === undefined || r.verification.verificationStatus === q.verificationStatus)
+
+const addTo = (index: Map<string, Set<string>>, key: string, id: string) => {
+  let set = index.get(key)
+  if (set === undefined) index.set(key, set = new Set())
+  set.add(id)
+}
+
+const removeFrom = (index: Map<string, Set<string>>, key: string, id: string) => {
+  const set = index.get(key)
+  if (set === undefined) return
+  set.delete(id)
+  if (set.size === 0) index.delete(key)
+}
+
+const membersOf = <R>(collection: Collection<R>, ids: Set<string> | undefined): ReadonlyArray<R> =>
+  ids === undefined ? [] : [...ids].flatMap((id) => {
+    const r = collection.get(id)
+    return r === undefined ? [] : [r]
+  })
 
 const matchesAccount = (q: ExternalAccountQuery) => (r: ExternalAccountRecord): boolean =>
   (q.owner === "platform" ? r.account.customerId === null : r.account.customerId !== null) &&
@@ -109,6 +155,36 @@ export const makeMemoryStore = Effect.gen(function*() {
     t.externalAccounts.delete(id)
   }
 
+  const applyDocument = (record: DocumentRecord) => {
+    const t = tenants.of(record.platformId)
+    const previous = t.documents.get(record.document.id)
+    if (previous !== undefined) removeFrom(t.documentsByHolder, previous.document.documentHolder, previous.document.id)
+    t.documents.put(record.document.id, record)
+    addTo(t.documentsByHolder, record.document.documentHolder, record.document.id)
+  }
+
+  const deleteDocument = (platformId: string, id: string) => {
+    const t = tenants.of(platformId)
+    const previous = t.documents.get(id)
+    if (previous === undefined) return
+    removeFrom(t.documentsByHolder, previous.document.documentHolder, id)
+    t.documents.delete(id)
+  }
+
+  const applyOwner = (record: BeneficialOwnerRecord) => {
+    const t = tenants.of(record.platformId)
+    t.beneficialOwners.put(record.owner.id, record)
+    addTo(t.ownersByCustomer, record.owner.customerId, record.owner.id)
+  }
+
+  const deleteOwner = (platformId: string, id: string) => {
+    const t = tenants.of(platformId)
+    const previous = t.beneficialOwners.get(id)
+    if (previous === undefined) return
+    removeFrom(t.ownersByCustomer, previous.owner.customerId, id)
+    t.beneficialOwners.delete(id)
+  }
+
   const commit = (ops: ReadonlyArray<Op>) => {
     for (const op of ops) {
       switch (op._tag) {
@@ -120,6 +196,21 @@ export const makeMemoryStore = Effect.gen(function*() {
           break
         case "deleteExternalAccount":
           deleteAccount(op.platformId, op.id)
+          break
+        case "putDocument":
+          applyDocument(op.record)
+          break
+        case "deleteDocument":
+          deleteDocument(op.platformId, op.id)
+          break
+        case "putBeneficialOwner":
+          applyOwner(op.record)
+          break
+        case "deleteBeneficialOwner":
+          deleteOwner(op.platformId, op.id)
+          break
+        case "putVerification":
+          tenants.of(op.record.platformId).verifications.put(op.record.verification.id, op.record)
           break
       }
     }
@@ -133,6 +224,11 @@ export const makeMemoryStore = Effect.gen(function*() {
         putCustomer: (record) => void ops.push({ _tag: "putCustomer", record }),
         putExternalAccount: (record) => void ops.push({ _tag: "putExternalAccount", record }),
         deleteExternalAccount: (platformId, id) => void ops.push({ _tag: "deleteExternalAccount", platformId, id }),
+        putDocument: (record) => void ops.push({ _tag: "putDocument", record }),
+        deleteDocument: (platformId, id) => void ops.push({ _tag: "deleteDocument", platformId, id }),
+        putBeneficialOwner: (record) => void ops.push({ _tag: "putBeneficialOwner", record }),
+        deleteBeneficialOwner: (platformId, id) => void ops.push({ _tag: "deleteBeneficialOwner", platformId, id }),
+        putVerification: (record) => void ops.push({ _tag: "putVerification", record }),
         emit: (event) => void emitted.push(event)
       }
       return work(uow).pipe(
@@ -187,6 +283,38 @@ export const makeMemoryStore = Effect.gen(function*() {
         }),
       list: (platformId, query, page) =>
         Effect.suspend(() => toEffect(tenants.of(platformId).externalAccounts.page(matchesAccount(query), page)))
+    },
+    documents: {
+      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.documents.get(id)),
+      listByHolder: (platformId, holderId) =>
+        Effect.sync(() => {
+          const t = tenants.peek(platformId)
+          return t === undefined ? [] : membersOf(t.documents, t.documentsByHolder.get(holderId))
+        }),
+      list: (platformId, query, page) =>
+        Effect.suspend(() =>
+          toEffect(tenants.of(platformId).documents.page(
+            (r) => query.documentHolder === undefined || r.document.documentHolder === query.documentHolder,
+            page
+          ))
+        )
+    },
+    beneficialOwners: {
+      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.beneficialOwners.get(id)),
+      listByCustomer: (platformId, customerId) =>
+        Effect.sync(() => {
+          const t = tenants.peek(platformId)
+          return t === undefined ? [] : membersOf(t.beneficialOwners, t.ownersByCustomer.get(customerId))
+        }),
+      list: (platformId, query, page) =>
+        Effect.suspend(() =>
+          toEffect(tenants.of(platformId).beneficialOwners.page((r) => r.owner.customerId === query.customerId, page))
+        )
+    },
+    verifications: {
+      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.verifications.get(id)),
+      list: (platformId, query, page) =>
+        Effect.suspend(() => toEffect(tenants.of(platformId).verifications.page(matchesVerification(query), page)))
     },
     transact
   })

@@ -1,0 +1,30 @@
+/** KYC/KYB verification submissions. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { ListResponse, PageQuery } from "../../domain/common.js"
+import { Error404 } from "../../domain/errors.js"
+import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
+
+export class VerificationsGroup extends HttpApiGroup.make("verifications")
+  .add(
+    HttpApiEndpoint.post("createVerification", "/verifications", {
+      payload: VerificationRequest,
+      success: Verification,
+      error: Error404
+    }),
+    HttpApiEndpoint.get("listVerifications", "/verifications", {
+      query: {
+        ...PageQuery,
+        customerId: Schema.optionalKey(Schema.String),
+        verificationStatus: Schema.optionalKey(VerificationStatus)
+      },
+      success: ListResponse(Verification, "VerificationListResponse")
+    }),
+    HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", {
+      params: { verificationId: Schema.String },
+      success: Verification,
+      error: Error404
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "KYC/KYB Verifications" }))
+{}

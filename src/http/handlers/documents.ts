@@ -1,0 +1,20 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { DocumentReplaceFields, DocumentUploadFields } from "../../domain/document.js"
+import * as Documents from "../../operations/documents.js"
+import { PaymentsApi } from "../api.js"
+import { readDocumentForm } from "../multipart.js"
+import { makeRunner } from "./run.js"
+
+export const DocumentsHandlers = HttpApiBuilder.group(PaymentsApi, "documents", (handlers) =>
+  Effect.map(makeRunner, (run) =>
+    handlers
+      .handle("uploadDocument", ({ payload }) =>
+        Effect.flatMap(readDocumentForm(payload, DocumentUploadFields), (form) =>
+          run((p) => Documents.uploadDocument(p, form.fields, form.file))))
+      .handle("listDocuments", ({ query }) => run((p) => Documents.listDocuments(p, query)))
+      .handle("getDocument", ({ params }) => run((p) => Documents.getDocument(p, params.documentId)))
+      .handle("replaceDocument", ({ params, payload }) =>
+        Effect.flatMap(readDocumentForm(payload, DocumentReplaceFields), (form) =>
+          run((p) => Documents.replaceDocument(p, params.documentId, form.fields, form.file))))
+      .handle("deleteDocument", ({ params }) => run((p) => Documents.deleteDocument(p, params.documentId)))))

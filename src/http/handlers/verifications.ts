@@ -1,0 +1,12 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Verifications from "../../operations/verifications.js"
+import { PaymentsApi } from "../api.js"
+import { makeRunner } from "./run.js"
+
+export const VerificationsHandlers = HttpApiBuilder.group(PaymentsApi, "verifications", (handlers) =>
+  Effect.map(makeRunner, (run) =>
+    handlers
+      .handle("createVerification", ({ payload }) => run((p) => Verifications.submitVerification(p, payload)))
+      .handle("listVerifications", ({ query }) => run((p) => Verifications.listVerifications(p, query)))
+      .handle("getVerification", ({ params }) => run((p) => Verifications.getVerification(p, params.verificationId)))))

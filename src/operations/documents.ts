@@ -1,0 +1,169 @@
+/**
+ * Document use cases. The file is checked by content (rules/documents.ts) before
+ * anything is stored; only its fingerprint is kept. A document belongs to a customer
+ * or a beneficial owner of the same platform; another platform's holder is not found.
+ */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
+import { Effect } from "effect"
+import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
+import type { Document, DocumentReplaceFields, DocumentUploadFields, UploadedFile } from "../domain/document.js"
+import { conflict, notFound } from "../domain/errors.js"
+import type { Platform } from "../domain/platform.js"
+import { Ids } from "../ports/ids.js"
+import { type DocumentRecord, type PageResult, Store } from "../ports/store.js"
+import { checkDocumentFile, checkDocumentMetadata, type HolderView } from "../rules/documents.js"
+import { nowIso } from "./time.js"
+
+const documentNotFound = (id: string) => notFound(`Document ${id} not found`)
+
+/** The holder a document names, as the document rules see it, or 404. */
+export const documentHolder = Effect.fnUntraced(function*(platform: Platform, holderId: string) {
+  const store = yield* Store
+  const missing = notFound(`Document holder ${holderId} not found: it must be an active customer or a beneficial owner of this platform`)
+  if (holderId.startsWith("BeneficialOwner:")) {
+    const rec = yield* store.beneficialOwners.get(platform.id, holderId)
+    if (rec === undefined) return yield* missing
+    const info = rec.owner.personalInfo
+    return { kind: "BENEFICIAL_OWNER", idType: info.idType, identifier: info.identifier } satisfies HolderView
+  }
+  const rec = yield* store.customers.get(platform.id, holderId)
+  if (rec === undefined || rec.deletedAt !== undefined) return yield* missing
+  const c = rec.customer
+  return c.customerType === "INDIVIDUAL"
+    ? { kind: "INDIVIDUAL", idType: c.idType, identifier: c.identifier } satisfies HolderView
+    : { kind: "BUSINESS" } satisfies HolderView
+})
+
+const checkFile = (file: UploadedFile) => {
+  const r = checkDocumentFile(file)
+  return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
+}
+
+const fingerprint = (file: UploadedFile, mediaType: string) => ({
+  sizeBytes: file.bytes.length,
+  sha256: bytesToHex(sha256(file.bytes)),
+  mediaType
+})
+
+const fileNameOf = (file: UploadedFile, kind: string) =>
+  file.fileName.trim() !== "" ? file.fileName.trim().slice(0, 255) : `document.${kind.toLowerCase()}`
+
+const optionalMetadata = (fields: DocumentReplaceFields) => ({
+  ...(fields.side !== undefined ? { side: fields.side } : {}),
+  ...(fields.documentNumber !== undefined ? { documentNumber: fields.documentNumber } : {}),
+  ...(fields.issuingAuthority !== undefined ? { issuingAuthority: fields.issuingAuthority } : {})
+})
+
+const sameTypeExists = (documentType: string, holderId: string, existing: DocumentRecord) =>
+  conflict(
+    "DOCUMENT_ALREADY_EXISTS",
+    `${holderId} already has a ${documentType} document (${existing.document.id}); replace it with PUT /documents/${existing.document.id}`,
+    { details: { existingDocumentId: existing.document.id, documentType } }
+  )
+
+export const uploadDocument = Effect.fn("uploadDocument")(function*(
+  platform: Platform,
+  fields: DocumentUploadFields,
+  file: UploadedFile
+) {
+  const store = yield* Store
+  const ids = yield* Ids
+  const checked = yield* checkFile(file)
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const holder = yield* documentHolder(platform, fields.documentHolder)
+      const meta = checkDocumentMetadata(holder, fields, platform.settings.sandbox)
+      if (!meta.ok) return yield* meta.error
+      const existing = (yield* store.documents.listByHolder(platform.id, fields.documentHolder))
+        .find((d) => d.document.documentType === fields.documentType)
+      if (existing !== undefined) return yield* sameTypeExists(fields.documentType, fields.documentHolder, existing)
+      const now = yield* nowIso
+      const document: Document = {
+        id: yield* ids.make("Document"),
+        documentHolder: fields.documentHolder,
+        documentType: fields.documentType,
+        country: fields.country,
+        ...optionalMetadata(fields),
+        fileName: fileNameOf(file, checked.kind),
+        createdAt: now,
+        updatedAt: now
+      }
+      uow.putDocument({ platformId: platform.id, document, file: fingerprint(file, checked.mediaType) })
+      return document
+    })
+  )
+})
+
+/** PUT /documents/{id}: new file and metadata for the same holder; clears a poor-quality mark. */
+export const replaceDocument = Effect.fn("replaceDocument")(function*(
+  platform: Platform,
+  id: string,
+  fields: DocumentReplaceFields,
+  file: UploadedFile
+) {
+  const store = yield* Store
+  const checked = yield* checkFile(file)
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const rec = yield* store.documents.get(platform.id, id)
+      if (rec === undefined) return yield* documentNotFound(id)
+      if (rec.locked === true) {
+        return yield* conflict("CONFLICT", `Document ${id} was part of a verification that was taken for a decision; it can no longer be replaced`)
+      }
+      const holderId = rec.document.documentHolder
+      const holder = yield* documentHolder(platform, holderId)
+      const meta = checkDocumentMetadata(holder, fields, platform.settings.sandbox)
+      if (!meta.ok) return yield* meta.error
+      const clash = (yield* store.documents.listByHolder(platform.id, holderId))
+        .find((d) => d.document.id !== id && d.document.documentType === fields.documentType)
+      if (clash !== undefined) return yield* sameTypeExists(fields.documentType, holderId, clash)
+      const now = yield* nowIso
+      const document: Document = {
+        id,
+        documentHolder: holderId,
+        documentType: fields.documentType,
+        country: fields.country,
+        ...optionalMetadata(fields),
+        fileName: fileNameOf(file, checked.kind),
+        createdAt: rec.document.createdAt,
+        updatedAt: now
+      }
+      uow.putDocument({ platformId: platform.id, document, file: fingerprint(file, checked.mediaType) })
+      return document
+    })
+  )
+})
+
+export const getDocument = Effect.fn("getDocument")(function*(platform: Platform, id: string) {
+  const store = yield* Store
+  const rec = yield* store.documents.get(platform.id, id)
+  if (rec === undefined) return yield* documentNotFound(id)
+  return rec.document
+})
+
+export const listDocuments = Effect.fn("listDocuments")(function*(
+  platform: Platform,
+  query: { readonly documentHolder?: string | undefined; readonly limit?: number | undefined; readonly cursor?: string | undefined }
+) {
+  const store = yield* Store
+  const page = yield* store.documents.list(platform.id, { documentHolder: query.documentHolder }, {
+    limit: query.limit ?? DEFAULT_PAGE_LIMIT,
+    cursor: query.cursor
+  })
+  return { ...page, data: page.data.map((r) => r.document) } satisfies PageResult<Document>
+})
+
+export const deleteDocument = Effect.fn("deleteDocument")(function*(platform: Platform, id: string) {
+  const store = yield* Store
+  yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const rec = yield* store.documents.get(platform.id, id)
+      if (rec === undefined) return yield* documentNotFound(id)
+      if (rec.locked === true) {
+        return yield* conflict("CONFLICT", `Document ${id} was part of a verification that was taken for a decision; it cannot be deleted`)
+      }
+      uow.deleteDocument(platform.id, id)
+    })
+  )
+})

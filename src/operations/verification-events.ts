@@ -1,0 +1,65 @@
+/**
+ * Applies the verification-side status machines inside a unit of work and appends
+ * what they emit (CUSTOMER.KYC_*, CUSTOMER.KYB_*, VERIFICATION.*) to the outbox.
+ */
+import { Effect } from "effect"
+import type { CustomerResponse } from "../domain/customer.js"
+import type { Error400 } from "../domain/errors.js"
+import type { Platform } from "../domain/platform.js"
+import type { Verification } from "../domain/verification.js"
+import { Ids } from "../ports/ids.js"
+import type { UnitOfWork } from "../ports/store.js"
+import * as Kyb from "../rules/kyb.js"
+import * as Kyc from "../rules/kyc.js"
+import type { KycEvent } from "../rules/kyc.js"
+import * as VerificationMachine from "../rules/verification.js"
+import type { VerificationEvent } from "../rules/verification.js"
+
+export const emitAll = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  types: ReadonlyArray<string>,
+  data: unknown,
+  timestamp: string
+) {
+  const ids = yield* Ids
+  for (const type of types) uow.emit({ id: yield* ids.make("Webhook"), platformId: platform.id, type, timestamp, data })
+})
+
+/**
+ * Moves a customer's kycStatus or kybStatus by one event. Returns the customer as it
+ * is after the move and the webhook types the move announces.
+ */
+export const moveCustomer = (
+  customer: CustomerResponse,
+  event: KycEvent,
+  now: string
+): Effect.Effect<{ readonly customer: CustomerResponse; readonly events: ReadonlyArray<string> }, Error400> => {
+  if (customer.customerType === "INDIVIDUAL") {
+    const r = Kyc.transition(customer.kycStatus, event)
+    if (!r.ok) return Effect.fail(r.error)
+    const changed = r.value.state !== customer.kycStatus
+    return Effect.succeed({
+      customer: changed ? { ...customer, kycStatus: r.value.state, updatedAt: now } : customer,
+      events: r.value.events
+    })
+  }
+  const r = Kyb.transition(customer.kybStatus, event)
+  if (!r.ok) return Effect.fail(r.error)
+  const changed = r.value.state !== customer.kybStatus
+  return Effect.succeed({
+    customer: changed ? { ...customer, kybStatus: r.value.state, updatedAt: now } : customer,
+    events: r.value.events
+  })
+}
+
+/**
+ * Runs a verification from NEW through `events`; the final status and what it emitted.
+ * The sequences are fixed by the operations, so a refusal here is a bug (a defect).
+ */
+export const runVerification = (events: ReadonlyArray<VerificationEvent>) => {
+  const r = VerificationMachine.run(events)
+  return r.ok ? Effect.succeed(r.value) : Effect.die(r.error)
+}
+
+export type { Verification }

@@ -1,0 +1,139 @@
+/**
+ * POST /verifications: one submission of a customer's packet. What the packet must
+ * hold is in rules/verification-requirements.ts, what the sandbox decides in
+ * rules/sandbox/{kyc,kyb}.ts; the statuses move through the machines in rules/, and
+ * every change is announced (CUSTOMER.*, VERIFICATION.*) in the same unit of work.
+ */
+import { Effect } from "effect"
+import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
+import { notFound } from "../domain/errors.js"
+import type { Platform } from "../domain/platform.js"
+import type { Verification, VerificationRequest, VerificationStatus } from "../domain/verification.js"
+import { Ids } from "../ports/ids.js"
+import { type DocumentRecord, type PageResult, Store } from "../ports/store.js"
+import type { KycEvent } from "../rules/kyc.js"
+import { decideIndividualSubmission, type SubmissionOutcome } from "../rules/sandbox/kyc.js"
+import { decideBusinessSubmission } from "../rules/sandbox/kyb.js"
+import type { VerificationEvent } from "../rules/verification.js"
+import { businessRequirements, individualRequirements, isIdentityDocument } from "../rules/verification-requirements.js"
+import { resolveOwnersOf } from "./beneficial-owners.js"
+import { activeCustomer } from "./customers.js"
+import { nowIso } from "./time.js"
+import { emitAll, moveCustomer, runVerification } from "./verification-events.js"
+
+/** The path a verification takes for an outcome, and the customer move it makes. */
+const pathOf = (outcome: SubmissionOutcome): {
+  readonly verification: ReadonlyArray<VerificationEvent>
+  readonly customer?: KycEvent
+} => {
+  switch (outcome.kind) {
+    case "RESOLVE_ERRORS":
+      return { verification: outcome.accepted ? [{ type: "ACCEPTED" }, { type: "ERRORS_FOUND" }] : [{ type: "INCOMPLETE" }] }
+    case "PENDING_MANUAL_REVIEW":
+      return { verification: [{ type: "ACCEPTED" }, { type: "MANUAL_REVIEW" }], customer: { type: "REVIEW_STARTED" } }
+    case "APPROVED":
+      return { verification: [{ type: "ACCEPTED" }, { type: "APPROVED" }], customer: { type: "APPROVED" } }
+    case "REJECTED":
+      return { verification: [{ type: "ACCEPTED" }, { type: "REJECTED" }], customer: { type: "REJECTED" } }
+  }
+}
+
+export const submitVerification = Effect.fn("submitVerification")(function*(platform: Platform, req: VerificationRequest) {
+  const store = yield* Store
+  const ids = yield* Ids
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const rec = yield* activeCustomer(platform, req.customerId)
+      const now = yield* nowIso
+      // A final kycStatus/kybStatus refuses the submission (400).
+      let { customer } = yield* moveCustomer(rec.customer, { type: "SUBMITTED" }, now)
+      const documents = yield* store.documents.listByHolder(platform.id, customer.id)
+      const types = documents.map((d) => d.document.documentType)
+      let outcome: SubmissionOutcome
+      let evidence: ReadonlyArray<DocumentRecord> = documents
+      if (customer.customerType === "INDIVIDUAL") {
+        outcome = decideIndividualSubmission({
+          settings: platform.settings,
+          fullName: customer.fullName ?? "",
+          problems: individualRequirements(customer, types),
+          identityDocuments: documents
+            .filter((d) => isIdentityDocument(d.document.documentType))
+            .map((d) => ({ id: d.document.id, documentType: d.document.documentType, poorQuality: d.poorQuality === true })),
+          poorQualityReported: rec.poorQualityReported === true
+        })
+      } else {
+        const owners = yield* store.beneficialOwners.listByCustomer(platform.id, customer.id)
+        for (const o of owners) evidence = [...evidence, ...(yield* store.documents.listByHolder(platform.id, o.owner.id))]
+        outcome = decideBusinessSubmission({
+          settings: platform.settings,
+          registrationNumber: customer.businessInfo.registrationNumber,
+          problems: businessRequirements(customer, types, owners.length)
+        })
+      }
+
+      const path = pathOf(outcome)
+      const run = yield* runVerification(path.verification)
+      if (run.state === "NEW") return yield* Effect.die(new Error("a verification path always leaves NEW"))
+      const status: VerificationStatus = run.state
+      const verification: Verification = {
+        id: yield* ids.make("Verification"),
+        customerId: customer.id,
+        verificationStatus: status,
+        errors: outcome.kind === "RESOLVE_ERRORS" ? outcome.errors : [],
+        createdAt: now,
+        updatedAt: now
+      }
+      let customerEvents: ReadonlyArray<string> = []
+      if (path.customer !== undefined) {
+        const moved = yield* moveCustomer(customer, path.customer, now)
+        customer = moved.customer
+        customerEvents = moved.events
+      }
+
+      // Bookkeeping: poor-quality marks (sandbox 003), locked evidence, owners of a resolved business.
+      const flagged = new Set(outcome.kind === "RESOLVE_ERRORS" ? outcome.flagDocuments ?? [] : [])
+      const lock = outcome.kind !== "RESOLVE_ERRORS"
+      for (const d of evidence) {
+        if (flagged.has(d.document.id) || (lock && d.locked !== true)) {
+          uow.putDocument({ ...d, ...(flagged.has(d.document.id) ? { poorQuality: true } : {}), ...(lock ? { locked: true } : {}) })
+        }
+      }
+      uow.putCustomer({ ...rec, customer, ...(flagged.size > 0 ? { poorQualityReported: true } : {}) })
+      if (customer.customerType === "BUSINESS" && (outcome.kind === "APPROVED" || outcome.kind === "REJECTED") && platform.settings.sandbox) {
+        yield* resolveOwnersOf(uow, platform, customer.id, now)
+      }
+      uow.putVerification({ platformId: platform.id, verification })
+
+      for (const type of run.events) {
+        const at = type.slice("VERIFICATION.".length) as VerificationStatus
+        yield* emitAll(uow, platform, [type], { ...verification, verificationStatus: at }, now)
+      }
+      yield* emitAll(uow, platform, customerEvents, customer, now)
+      return verification
+    })
+  )
+})
+
+export const getVerification = Effect.fn("getVerification")(function*(platform: Platform, id: string) {
+  const store = yield* Store
+  const rec = yield* store.verifications.get(platform.id, id)
+  if (rec === undefined) return yield* notFound(`Verification ${id} not found`)
+  return rec.verification
+})
+
+export const listVerifications = Effect.fn("listVerifications")(function*(
+  platform: Platform,
+  query: {
+    readonly customerId?: string | undefined
+    readonly verificationStatus?: VerificationStatus | undefined
+    readonly limit?: number | undefined
+    readonly cursor?: string | undefined
+  }
+) {
+  const store = yield* Store
+  const page = yield* store.verifications.list(platform.id, {
+    customerId: query.customerId,
+    verificationStatus: query.verificationStatus
+  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor })
+  return { ...page, data: page.data.map((r) => r.verification) } satisfies PageResult<Verification>
+})
