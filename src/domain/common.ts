@@ -12,11 +12,22 @@ export type CurrencyCode = typeof CurrencyCode.Type
 /** ISO 3166-1 alpha-2 country code. */
 export const CountryCode = Schema.String.check(pattern(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US"))
 
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** True for a real calendar date in YYYY-MM-DD form (leap years included). Arithmetic, not Date: it is on the hot path. */
+export const isCalendarDate = (s: string): boolean => {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false
+  const year = Number(s.slice(0, 4))
+  const month = Number(s.slice(5, 7))
+  const day = Number(s.slice(8, 10))
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return false
+  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]!) return false
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  return month !== 2 || day <= 28 || leap
+}
+
 const isRealDate = Schema.makeFilter<string>(
-  (s) => {
-    const d = new Date(`${s}T00:00:00Z`)
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
-  },
+  (s) => isCalendarDate(s),
   { message: "must be a real calendar date (YYYY-MM-DD)" }
 )
 

@@ -7,6 +7,7 @@ import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { type Error400, type Error500, internalError, invalidInput, unauthorized } from "../domain/errors.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
+import type { Platform } from "../domain/platform.js"
 import { Platforms } from "../ports/platforms.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 import { VirtualClock } from "./virtual-clock.js"
@@ -31,26 +32,43 @@ export const parseBasicAuthorization = (header: string | undefined): BasicCreden
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
+/** How many distinct valid Authorization headers are remembered (per server). */
+const AUTH_CACHE_SIZE = 256
+
 export const PlatformAuthLive = Layer.effect(
   PlatformAuth,
   Effect.gen(function*() {
     const platforms = yield* Platforms
+    // A header that already passed the full check maps straight to its platform, so
+    // steady traffic skips base64 and hashing. Only valid headers are remembered, and
+    // the map is bounded: junk traffic cannot grow it.
+    const verified = new Map<string, Platform>()
+    const check = (header: string | undefined) =>
+      Effect.gen(function*() {
+        const creds = parseBasicAuthorization(header)
+        if (typeof creds === "string") return yield* unauthorized(creds)
+        const platform = yield* platforms.byClientId(creds.clientId)
+        if (platform === undefined) {
+          // Spend the same work as a real comparison, so unknown ids are not faster.
+          constantTimeEqual(creds.secret, creds.secret)
+          return yield* unauthorized("Unknown client id: no platform has these credentials")
+        }
+        if (!constantTimeEqual(creds.secret, platform.clientSecret)) {
+          return yield* unauthorized("Client secret is wrong for this client id")
+        }
+        if (header !== undefined) {
+          if (verified.size >= AUTH_CACHE_SIZE) verified.clear()
+          verified.set(header, platform)
+        }
+        return platform
+      })
     return PlatformAuth.of({
       basic: (httpEffect) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const creds = parseBasicAuthorization(request.headers["authorization"])
-          if (typeof creds === "string") return yield* unauthorized(creds)
-          const platform = yield* platforms.byClientId(creds.clientId)
-          if (platform === undefined) {
-            // Spend the same work as a real comparison, so unknown ids are not faster.
-            constantTimeEqual(creds.secret, creds.secret)
-            return yield* unauthorized("Unknown client id: no platform has these credentials")
-          }
-          if (!constantTimeEqual(creds.secret, platform.clientSecret)) {
-            return yield* unauthorized("Client secret is wrong for this client id")
-          }
-          return yield* Effect.provideService(httpEffect, CurrentPlatform, platform)
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const header = request.headers["authorization"]
+          const known = header === undefined ? undefined : verified.get(header)
+          return Effect.flatMap(known === undefined ? check(header) : Effect.succeed(known), (platform) =>
+            Effect.provideService(httpEffect, CurrentPlatform, platform))
         })
     })
   })

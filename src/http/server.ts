@@ -4,7 +4,7 @@
  * API's error shape.
  */
 import { Cause, Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PaymentsApi, API_VERSION } from "./api.js"
 import { CustomersHandlers } from "./handlers/customers.js"
@@ -15,6 +15,9 @@ import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
+import { referenceEndpointOf } from "./reference-endpoints.js"
+
+const VERSION_PREFIX = `/${API_VERSION}`
 
 const errorResponse = (status: number, code: string, reason: string) =>
   HttpServerResponse.jsonUnsafe({ code, reason }, { status })
@@ -35,7 +38,13 @@ export const SafetyNet = HttpRouter.middleware(
     Effect.catchCause(httpEffect, (cause) => {
       const failure = cause.reasons.find(Cause.isFailReason)
       if (isRouteNotFound(failure?.error)) {
-        return Effect.succeed(errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under /${API_VERSION}; see /openapi.json`))
+        return Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+          const path = new URL(request.url, "http://localhost").pathname
+          const endpoint = path.startsWith(VERSION_PREFIX) ? referenceEndpointOf(request.method, path.slice(VERSION_PREFIX.length)) : undefined
+          return endpoint === undefined
+            ? errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under ${VERSION_PREFIX}; see /openapi.json`)
+            : errorResponse(501, "NOT_IMPLEMENTED", `${endpoint} is part of the API but not implemented by this version of payments-service (see docs/implemented.md)`)
+        })
       }
       if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
       return Effect.logError("Request failed outside the API guards", cause).pipe(

@@ -52,7 +52,7 @@ const businessOf = Effect.fnUntraced(function*(platform: Platform, customerId: s
   return rec.customer
 })
 
-export const createBeneficialOwner = Effect.fn("createBeneficialOwner")(function*(
+export const createBeneficialOwner = Effect.fnUntraced(function*(
   platform: Platform,
   req: BeneficialOwnerCreateRequest
 ) {
@@ -81,14 +81,14 @@ export const createBeneficialOwner = Effect.fn("createBeneficialOwner")(function
   )
 })
 
-export const getBeneficialOwner = Effect.fn("getBeneficialOwner")(function*(platform: Platform, id: string) {
+export const getBeneficialOwner = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.beneficialOwners.get(platform.id, id)
   if (rec === undefined) return yield* ownerNotFound(id)
   return rec.owner
 })
 
-export const listBeneficialOwners = Effect.fn("listBeneficialOwners")(function*(
+export const listBeneficialOwners = Effect.fnUntraced(function*(
   platform: Platform,
   query: { readonly customerId: string; readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ) {
@@ -101,7 +101,7 @@ export const listBeneficialOwners = Effect.fn("listBeneficialOwners")(function*(
 })
 
 /** Updates roles, percentage or personal details. A status is never re-derived by an update. */
-export const updateBeneficialOwner = Effect.fn("updateBeneficialOwner")(function*(
+export const updateBeneficialOwner = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
   req: BeneficialOwnerUpdateRequest
@@ -126,7 +126,7 @@ export const updateBeneficialOwner = Effect.fn("updateBeneficialOwner")(function
 })
 
 /** Deletes an owner and its documents, while its business's verification is still open. */
-export const deleteBeneficialOwner = Effect.fn("deleteBeneficialOwner")(function*(platform: Platform, id: string) {
+export const deleteBeneficialOwner = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   yield* store.transact((uow) =>
     Effect.gen(function*() {

@@ -75,7 +75,7 @@ const CREATION_EVENTS: Readonly<Record<"PENDING" | "APPROVED" | "REJECTED", KycE
   REJECTED: { type: "REJECTED" }
 }
 
-export const createCustomer = Effect.fn("createCustomer")(function*(platform: Platform, req: CustomerCreateRequest) {
+export const createCustomer = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
   const store = yield* Store
   const ids = yield* Ids
   const consents = yield* requestConsents(req)
@@ -123,14 +123,14 @@ export const createCustomer = Effect.fn("createCustomer")(function*(platform: Pl
   )
 })
 
-export const getCustomer = Effect.fn("getCustomer")(function*(platform: Platform, id: string) {
+export const getCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.customers.get(platform.id, id)
   if (rec === undefined) return yield* customerGone(id)
   return rec.customer
 })
 
-export const listCustomers = Effect.fn("listCustomers")(function*(
+export const listCustomers = Effect.fnUntraced(function*(
   platform: Platform,
   query: CustomerQuery & { readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ) {
@@ -143,7 +143,7 @@ export const listCustomers = Effect.fn("listCustomers")(function*(
  * Updates a customer's fields and records additional consents. Statuses are never
  * re-derived here: renaming a resolved customer leaves its kycStatus as it is.
  */
-export const updateCustomer = Effect.fn("updateCustomer")(function*(
+export const updateCustomer = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
   req: CustomerUpdateRequest
@@ -179,7 +179,7 @@ export const updateCustomer = Effect.fn("updateCustomer")(function*(
   )
 })
 
-export const deleteCustomer = Effect.fn("deleteCustomer")(function*(platform: Platform, id: string) {
+export const deleteCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   return yield* store.transact((uow) =>
     Effect.gen(function*() {

@@ -62,7 +62,7 @@ const sameTypeExists = (documentType: string, holderId: string, existing: Docume
     { details: { existingDocumentId: existing.document.id, documentType } }
   )
 
-export const uploadDocument = Effect.fn("uploadDocument")(function*(
+export const uploadDocument = Effect.fnUntraced(function*(
   platform: Platform,
   fields: DocumentUploadFields,
   file: UploadedFile
@@ -96,7 +96,7 @@ export const uploadDocument = Effect.fn("uploadDocument")(function*(
 })
 
 /** PUT /documents/{id}: new file and metadata for the same holder; clears a poor-quality mark. */
-export const replaceDocument = Effect.fn("replaceDocument")(function*(
+export const replaceDocument = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
   fields: DocumentReplaceFields,
@@ -135,14 +135,14 @@ export const replaceDocument = Effect.fn("replaceDocument")(function*(
   )
 })
 
-export const getDocument = Effect.fn("getDocument")(function*(platform: Platform, id: string) {
+export const getDocument = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.documents.get(platform.id, id)
   if (rec === undefined) return yield* documentNotFound(id)
   return rec.document
 })
 
-export const listDocuments = Effect.fn("listDocuments")(function*(
+export const listDocuments = Effect.fnUntraced(function*(
   platform: Platform,
   query: { readonly documentHolder?: string | undefined; readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ) {
@@ -154,7 +154,7 @@ export const listDocuments = Effect.fn("listDocuments")(function*(
   return { ...page, data: page.data.map((r) => r.document) } satisfies PageResult<Document>
 })
 
-export const deleteDocument = Effect.fn("deleteDocument")(function*(platform: Platform, id: string) {
+export const deleteDocument = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   yield* store.transact((uow) =>
     Effect.gen(function*() {

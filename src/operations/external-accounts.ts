@@ -169,13 +169,11 @@ const createAccount = Effect.fnUntraced(function*(
   )
 })
 
-export const createCustomerExternalAccount = Effect.fn("createCustomerExternalAccount")(
-  (platform: Platform, req: CustomerExternalAccountCreateRequest) => createAccount(platform, req.customerId, req)
-)
+export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest) =>
+  createAccount(platform, req.customerId, req)
 
-export const createPlatformExternalAccount = Effect.fn("createPlatformExternalAccount")(
-  (platform: Platform, req: PlatformExternalAccountCreateRequest) => createAccount(platform, null, req)
-)
+export const createPlatformExternalAccount = (platform: Platform, req: PlatformExternalAccountCreateRequest) =>
+  createAccount(platform, null, req)
 
 // ---------------------------------------------------------------- read, list, delete
 
@@ -186,7 +184,7 @@ const findOwned = Effect.fnUntraced(function*(platform: Platform, owner: Owner, 
   return rec
 })
 
-export const getExternalAccount = Effect.fn("getExternalAccount")(function*(platform: Platform, owner: Owner, id: string) {
+export const getExternalAccount = Effect.fnUntraced(function*(platform: Platform, owner: Owner, id: string) {
   yield* settleDue(platform)
   return (yield* findOwned(platform, owner, id)).account
 })
@@ -198,7 +196,7 @@ export interface ExternalAccountListQuery {
   readonly cursor?: string | undefined
 }
 
-export const listExternalAccounts = Effect.fn("listExternalAccounts")(function*(
+export const listExternalAccounts = Effect.fnUntraced(function*(
   platform: Platform,
   owner: Owner,
   query: ExternalAccountListQuery
@@ -213,7 +211,7 @@ export const listExternalAccounts = Effect.fn("listExternalAccounts")(function*(
   return { ...page, data: page.data.map((r) => r.account) } satisfies PageResult<ExternalAccount>
 })
 
-export const deleteExternalAccount = Effect.fn("deleteExternalAccount")(function*(platform: Platform, owner: Owner, id: string) {
+export const deleteExternalAccount = Effect.fnUntraced(function*(platform: Platform, owner: Owner, id: string) {
   const store = yield* Store
   yield* store.transact((uow) =>
     Effect.gen(function*() {
@@ -228,7 +226,7 @@ export const deleteExternalAccount = Effect.fn("deleteExternalAccount")(function
 
 // ---------------------------------------------------------------- ownership verification
 
-export const startOwnershipChallenge = Effect.fn("startOwnershipChallenge")(function*(
+export const startOwnershipChallenge = Effect.fnUntraced(function*(
   platform: Platform,
   owner: Owner,
   id: string,
@@ -273,7 +271,7 @@ export const startOwnershipChallenge = Effect.fn("startOwnershipChallenge")(func
   )
 })
 
-export const verifyOwnership = Effect.fn("verifyOwnership")(function*(
+export const verifyOwnership = Effect.fnUntraced(function*(
   platform: Platform,
   owner: Owner,
   id: string,
@@ -313,7 +311,7 @@ export const verifyOwnership = Effect.fn("verifyOwnership")(function*(
 
 // ---------------------------------------------------------------- beneficiary trust (SCA)
 
-export const startTrustChange = Effect.fn("startTrustChange")(function*(platform: Platform, id: string, trusted: boolean) {
+export const startTrustChange = Effect.fnUntraced(function*(platform: Platform, id: string, trusted: boolean) {
   const store = yield* Store
   const ids = yield* Ids
   return yield* store.transact((uow) =>
@@ -335,7 +333,7 @@ export const startTrustChange = Effect.fn("startTrustChange")(function*(platform
   )
 })
 
-export const confirmTrustChange = Effect.fn("confirmTrustChange")(function*(
+export const confirmTrustChange = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
   trusted: boolean,

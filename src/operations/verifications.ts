@@ -38,7 +38,7 @@ const pathOf = (outcome: SubmissionOutcome): {
   }
 }
 
-export const submitVerification = Effect.fn("submitVerification")(function*(platform: Platform, req: VerificationRequest) {
+export const submitVerification = Effect.fnUntraced(function*(platform: Platform, req: VerificationRequest) {
   const store = yield* Store
   const ids = yield* Ids
   return yield* store.transact((uow) =>
@@ -114,14 +114,14 @@ export const submitVerification = Effect.fn("submitVerification")(function*(plat
   )
 })
 
-export const getVerification = Effect.fn("getVerification")(function*(platform: Platform, id: string) {
+export const getVerification = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.verifications.get(platform.id, id)
   if (rec === undefined) return yield* notFound(`Verification ${id} not found`)
   return rec.verification
 })
 
-export const listVerifications = Effect.fn("listVerifications")(function*(
+export const listVerifications = Effect.fnUntraced(function*(
   platform: Platform,
   query: {
     readonly customerId?: string | undefined

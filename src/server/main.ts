@@ -1,3 +1,4 @@
+import "effect/schema/SchemaJITCompiler/enable"
 /**
  * `npm start`: the reference server on the embedded (in-memory) store.
  * HOST (default 127.0.0.1), PORT (default 8080), PAYMENTS_CONFIG (a JSON file of

@@ -102,3 +102,17 @@ describe("OpenAPI and docs", () => {
     expect(res.headers.get("content-type")).toMatch(/html/)
   })
 })
+
+describe("endpoints of the API that are not built yet", () => {
+  it("answer 501 NOT_IMPLEMENTED, not 404", async () => {
+    for (const [method, path] of [["POST", "/quotes"], ["GET", "/cards/Card:1"], ["POST", "/auth/credentials"], ["POST", "/sandbox/internal-accounts/InternalAccount:1/fund"]] as const) {
+      const r = await api.call(method, path, method === "POST" ? { body: {} } : {})
+      expect(r.status).toBe(501)
+      expect(r.body.code).toBe("NOT_IMPLEMENTED")
+      expect(isErrorShape(r.body)).toBe(true)
+    }
+  })
+  it("a path outside the API stays 404", async () => {
+    expect((await api.call("GET", "/quotes/Quote:1/nonsense")).status).toBe(404)
+  })
+})

@@ -4,7 +4,7 @@
  * on success, so readers never see half a unit of work and a failed one leaves no
  * trace.
  */
-import { Effect, Layer, Semaphore } from "effect"
+import { Effect, Layer } from "effect"
 import type { Error400 } from "../../domain/errors.js"
 import { Events, type DomainEvent } from "../../ports/events.js"
 import {
@@ -22,6 +22,7 @@ import {
   type VerificationRecord
 } from "../../ports/store.js"
 import { Collection, Tenants } from "./collection.js"
+import { makeMutex } from "./mutex.js"
 
 interface PlatformData {
   readonly customers: Collection<CustomerRecord>
@@ -113,7 +114,7 @@ const toEffect = <R>(result: PageResult<R> | Error400): Effect.Effect<PageResult
 export const makeMemoryStore = Effect.gen(function*() {
   const events = yield* Events
   const tenants = new Tenants(newPlatformData)
-  const lock = yield* Semaphore.make(1)
+  const exclusive = makeMutex()
 
   const applyCustomer = (record: CustomerRecord) => {
     const t = tenants.of(record.platformId)
@@ -217,7 +218,7 @@ export const makeMemoryStore = Effect.gen(function*() {
   }
 
   const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    lock.withPermits(1)(Effect.suspend(() => {
+    exclusive(Effect.suspend(() => {
       const ops: Array<Op> = []
       const emitted: Array<DomainEvent> = []
       const uow: UnitOfWork = {
@@ -237,8 +238,7 @@ export const makeMemoryStore = Effect.gen(function*() {
             commit(ops)
             return emitted.length === 0 ? Effect.void : events.append(emitted)
           })
-        ),
-        Effect.uninterruptible
+        )
       )
     }))
 
