@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, HttpServer } from "effect/http"
 import { PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import { API_VERSION } from "../http/api.js"
 import { memoryApp } from "../http/app.js"
@@ -29,25 +29,40 @@ const loadPlatforms = (): ReadonlyArray<Platform> => {
 
 const host = process.env["HOST"] ?? "127.0.0.1"
 const port = Number(process.env["PORT"] ?? "8080")
-const platforms = loadPlatforms()
 
-const banner = Effect.sync(() => {
-  const base = `http://${host}:${port}/${API_VERSION}`
-  const lines = [
+let platforms: ReadonlyArray<Platform>
+try {
+  platforms = loadPlatforms()
+} catch (e) {
+  console.error(e instanceof Error ? e.message : String(e))
+  process.exit(1)
+}
+
+const banner = (actualPort: number) => {
+  const origin = `http://${host}:${actualPort}`
+  const base = `${origin}/${API_VERSION}`
+  const first = platforms[0]
+  return [
     `payments-service reference server listening`,
     `  API base URL: ${base}`,
-    `  OpenAPI:      http://${host}:${port}/openapi.json`,
-    `  Docs:         http://${host}:${port}/docs`,
+    `  OpenAPI:      ${origin}/openapi.json`,
+    `  Docs:         ${origin}/docs`,
     `  Platforms (HTTP Basic client id / secret):`,
     ...platforms.map((p) => `    ${p.id}: ${p.clientId} / ${p.clientSecret}${p.settings.sandbox ? " (sandbox)" : ""}`),
-    `  Try: curl -u ${platforms[0]!.clientId}:${platforms[0]!.clientSecret} ${base}/customers`
-  ]
-  console.log(lines.join("\n"))
-})
+    ...(first === undefined ? [] : [`  Try: curl -u ${first.clientId}:${first.clientSecret} ${base}/customers`])
+  ].join("\n")
+}
 
 const ServerLayer = HttpRouter.serve(memoryApp({ platforms }), { disableLogger: true, disableListenLog: true }).pipe(
-  Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
-  Layer.tap(() => banner)
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
 )
 
-Layer.launch(ServerLayer).pipe(NodeRuntime.runMain)
+const main = Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  const address = server.address
+  yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port)))
+  return yield* Effect.never
+})
+
+// runMain interrupts on SIGINT/SIGTERM; the scope then closes the listener.
+NodeRuntime.runMain(Effect.scoped(Effect.provide(main, ServerLayer)))
