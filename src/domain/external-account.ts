@@ -151,9 +151,13 @@ const fiat = <const T extends string, const F extends Schema.Struct.Fields>(
 ) => {
   const prefix = accountType.slice(0, accountType.indexOf("_"))
   const struct = Schema.Struct({ accountType: Schema.Literal(accountType), ...fields })
+  const name = `${prefix.charAt(0)}${prefix.slice(1).toLowerCase()}`
   return {
     accountType,
     rails,
+    /** The response form: the same fields plus the variant's `paymentRails`. */
+    response: Schema.Struct({ accountType: Schema.Literal(accountType), ...fields, paymentRails: Schema.Array(PaymentRail) })
+      .annotate({ identifier: `${name}ExternalAccountInfo` }),
     create: (identifiedByOneOf === undefined ? struct : struct.check(atLeastOneOf(identifiedByOneOf))).annotate({
       identifier: `${prefix.charAt(0)}${prefix.slice(1).toLowerCase()}ExternalAccountCreateInfo`
     })
@@ -497,18 +501,24 @@ export type PlatformExternalAccountCreateRequest = typeof PlatformExternalAccoun
 // ---------------------------------------------------------------- response
 
 /**
- * In responses `accountInfo` is the create variant plus `paymentRails` (fiat);
- * the response side also accepts `LIGHTNING_ACCOUNT` as an alias of `LIGHTNING`.
- * The response schema is kept permissive on purpose: it is the contract clients
- * decode, and the server only ever writes values that passed the create schema.
+ * In responses `accountInfo` is the create variant plus `paymentRails` on fiat
+ * variants; `LIGHTNING_ACCOUNT` is accepted as an alias of `LIGHTNING` (SPEC.md).
  */
-export const ExternalAccountInfo = Schema.Record(Schema.String, Schema.Unknown)
-  .annotate({ identifier: "ExternalAccountInfoOneOf", description: "The accountInfo variant chosen by `accountType`, with `paymentRails` on fiat variants." })
+const LightningFields = { accountType: Schema.Literal("LIGHTNING"), ...lightningFields }
+
+export const ExternalAccountInfo = Schema.Union([
+  ...FiatVariants.map((v) => v.response),
+  ...WalletVariants.map((v) => v.create),
+  Schema.Struct(LightningFields).annotate({ identifier: "LightningExternalAccountResponseInfo" }),
+  Schema.Struct({ ...LightningFields, accountType: Schema.Literal("LIGHTNING_ACCOUNT") }).annotate({ identifier: "LightningAccountAliasInfo" })
+]).annotate({ identifier: "ExternalAccountInfoOneOf" })
+export type ExternalAccountInfo = typeof ExternalAccountInfo.Type
 
 export const BeneficiaryVerifiedData = Schema.Struct({ fullName: Schema.String })
   .annotate({ identifier: "BeneficiaryVerifiedData" })
 
-export const ExternalAccount = Schema.Struct({
+/** Opaque so declarations name it instead of spelling out its 50-variant union. */
+export class ExternalAccount extends Schema.Opaque<ExternalAccount>()(Schema.Struct({
   id: Schema.String,
   customerId: Schema.NullOr(Schema.String),
   status: ExternalAccountStatus,
@@ -521,8 +531,7 @@ export const ExternalAccount = Schema.Struct({
   accountInfo: ExternalAccountInfo,
   createdAt: Schema.String,
   updatedAt: Schema.String
-}).annotate({ identifier: "ExternalAccount" })
-export type ExternalAccount = typeof ExternalAccount.Type
+}).annotate({ identifier: "ExternalAccount" })) {}
 
 // ---------------------------------------------------------------- ownership verification
 

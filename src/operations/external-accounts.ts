@@ -3,12 +3,14 @@
  * rules decide (status, sandbox checks, equivalence); these functions read and write
  * through the ports and fail with the API's errors.
  */
-import { Effect } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
 import {
   type CustomerExternalAccountCreateRequest,
   type ExternalAccount,
+  type ExternalAccountCreateInfo,
+  ExternalAccountInfo,
   type OwnershipChallenge,
   paymentRailsOf,
   type PlatformExternalAccountCreateRequest
@@ -91,10 +93,20 @@ export const settleDue = Effect.fnUntraced(function*(platform: Platform) {
 
 // ---------------------------------------------------------------- create
 
-const toResponseInfo = (info: Readonly<Record<string, unknown>> & { readonly accountType: string }) => {
+const decodeResponseInfo = Schema.decodeUnknownExit(ExternalAccountInfo)
+
+/**
+ * The response form of a validated create `accountInfo`: the same fields plus the
+ * variant's `paymentRails`. Decoding (not a cast) keeps the type honest; it cannot
+ * fail for an input that passed the create schema, so a failure is a defect.
+ */
+const toResponseInfo = (info: ExternalAccountCreateInfo): Effect.Effect<ExternalAccountInfo> => {
   const rails = paymentRailsOf(info.accountType)
-  return rails === undefined ? info : { ...info, paymentRails: rails }
+  const exit = decodeResponseInfo(rails === undefined ? info : { ...info, paymentRails: rails })
+  return Exit.isSuccess(exit) ? Effect.succeed(exit.value) : Effect.die(new Error(`accountInfo has no response form: ${String(exit.cause)}`))
 }
+
+const walletAddress = (info: ExternalAccountInfo): string => ("address" in info ? info.address : "")
 
 const createAccount = Effect.fnUntraced(function*(
   platform: Platform,
@@ -134,6 +146,7 @@ const createAccount = Effect.fnUntraced(function*(
         }
       }
       const id = yield* ids.make("ExternalAccount")
+      const accountInfo = yield* toResponseInfo(req.accountInfo)
       const p = plan.value
       const account: ExternalAccount = {
         id,
@@ -145,7 +158,7 @@ const createAccount = Effect.fnUntraced(function*(
         defaultUmaDepositAccount: isDefault,
         ...(p.beneficiaryVerificationStatus !== undefined ? { beneficiaryVerificationStatus: p.beneficiaryVerificationStatus } : {}),
         ...(p.beneficiaryVerifiedData !== undefined ? { beneficiaryVerifiedData: p.beneficiaryVerifiedData } : {}),
-        accountInfo: toResponseInfo(req.accountInfo),
+        accountInfo,
         createdAt: now,
         updatedAt: now
       }
@@ -237,7 +250,7 @@ export const startOwnershipChallenge = Effect.fnUntraced(function*(
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       const rec = yield* findOwned(platform, owner, id)
-      const accountType = String(rec.account.accountInfo["accountType"])
+      const accountType = rec.account.accountInfo.accountType
       if (!isSelfCustodyWallet(accountType) || rec.account.ownershipType !== "FIRST_PARTY") {
         return yield* conflict("CONFLICT", "Ownership verification applies only to FIRST_PARTY self-custody wallet accounts")
       }
@@ -254,7 +267,7 @@ export const startOwnershipChallenge = Effect.fnUntraced(function*(
       const millis = yield* nowMillis
       const expiresAt = millis + OWNERSHIP_CHALLENGE_TTL_MS
       const nonce = yield* ids.uuid
-      const address = String(rec.account.accountInfo["address"])
+      const address = walletAddress(rec.account.accountInfo)
       const messageToSign = `I verify that I control the wallet ${address}. Nonce: ${nonce}`
       const next = yield* applyEvent(uow, platform, rec, { type: "OWNERSHIP_CHALLENGE_STARTED" }, {
         ownershipChallenge: method === "WALLET_SIGNATURE" ? { method, messageToSign, expiresAt } : { method, expiresAt }
@@ -285,11 +298,11 @@ export const verifyOwnership = Effect.fnUntraced(function*(
       if (rec.account.status !== "PENDING_OWNERSHIP_VERIFICATION" || challenge?.method !== "WALLET_SIGNATURE" || challenge.messageToSign === undefined) {
         return yield* conflict("CONFLICT", `No WALLET_SIGNATURE challenge is outstanding for ${id}; start one with POST .../challenge`)
       }
-      const accountType = String(rec.account.accountInfo["accountType"])
+      const accountType = rec.account.accountInfo.accountType
       const expired = (yield* nowMillis) > challenge.expiresAt
       const verdict = expired
         ? { ok: false as const, reason: "expired" }
-        : verifyWalletOwnership(accountType, String(rec.account.accountInfo["address"]), challenge.messageToSign, signature)
+        : verifyWalletOwnership(accountType, walletAddress(rec.account.accountInfo), challenge.messageToSign, signature)
       const { ownershipChallenge: _c, ...rest } = rec
       const next = yield* applyEvent(uow, { ...platform }, { ...rest }, {
         type: verdict.ok ? "OWNERSHIP_VERIFICATION_SUCCEEDED" : "OWNERSHIP_VERIFICATION_FAILED"
