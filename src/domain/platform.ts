@@ -52,10 +52,9 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
 })
 
 /** The platform `npm start` serves when no `PAYMENTS_CONFIG` is given. */
-export const SANDBOX_PLATFORM: Platform = {
+export const SANDBOX_PLATFORM: Platform = platformFromConfig({
   id: "sandbox",
   name: "Sandbox platform",
   clientId: "sandbox_client_id",
-  clientSecret: "sandbox_client_secret",
-  settings: { regulated: false, skipVerificationPaperwork: false, travelRule: false, sandbox: true }
-}
+  clientSecret: "sandbox_client_secret"
+})

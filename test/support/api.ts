@@ -1,22 +1,16 @@
 /** Drives the reference app in-process: real routing, middleware and encoding, no sockets. */
 import { makeWebHandler } from "../../src/http/app.js"
-import type { Platform } from "../../src/domain/platform.js"
+import { type Platform, platformFromConfig } from "../../src/domain/platform.js"
 
-export const platformA: Platform = {
-  id: "platform-a",
-  name: "Platform A",
-  clientId: "client-a",
-  clientSecret: "secret-a-123456",
-  settings: { regulated: false, skipVerificationPaperwork: false, travelRule: false, sandbox: true }
-}
+export const platformA: Platform = platformFromConfig({ id: "platform-a", clientId: "client-a", clientSecret: "secret-a-123456" })
 
-export const platformB: Platform = {
+/** Subject to the Travel Rule. */
+export const platformB: Platform = platformFromConfig({
   id: "platform-b",
-  name: "Platform B",
   clientId: "client-b",
   clientSecret: "secret-b-123456",
-  settings: { regulated: false, skipVerificationPaperwork: false, travelRule: true, sandbox: true }
-}
+  travelRule: true
+})
 
 export interface Reply {
   readonly status: number
