@@ -1,2 +1,3 @@
-/** Helpers for property-testing an integration: fast-check arbitraries derived from the API's schemas. */
+/** Helpers for property-testing an integration: schema-derived arbitraries and model-based command sets. */
 export * from "./arbitrary.js"
+export * from "./external-accounts-model.js"
