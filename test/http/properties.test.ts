@@ -53,7 +53,8 @@ describe("any generated create request", () => {
 describe("concurrency", () => {
   it("N concurrent identical creates give exactly one 201 and N-1 409 DUPLICATE_EXTERNAL_ACCOUNT", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 24 }), fc.stringMatching(/^[0-9]{6,12}$/), async (n, accountNumber) => {
+      fc.asyncProperty(fc.integer({ min: 2, max: 24 }), fc.stringMatching(/^[0-9]{6,12}$/).map((d) => `${d}0`), async (n, accountNumber) => {
+        // (ends in 0: never the sandbox's 105 "invalid account" suffix)
         const c = (await api.call("POST", "/customers", { body: { customerType: "INDIVIDUAL", fullName: "Con Current" } })).body.id
         const replies = await Promise.all(Array.from({ length: n }, () => api.call("POST", "/customers/external-accounts", { body: usdAccount(c, accountNumber) })))
         expect(replies.filter((r) => r.status === 201)).toHaveLength(1)
