@@ -21,12 +21,12 @@ console.log(`# payments-service bench (node ${process.version}, ${seconds}s per 
 
 console.log("## POST /customers/external-accounts over loopback (autocannon)")
 const http = await runHttpBench({ seconds, connections })
-console.log("| server | req/s | p50 ms | p99 ms | non-2xx | errors |")
+console.log("| server | req/s (mean of rounds) | p50 ms (worst round) | p99 ms (worst round) | non-2xx | errors |")
 console.log("|---|---|---|---|---|---|")
 for (const [name, r] of [["raw node:http (baseline)", http.raw], ["payments-service", http.app]] as const) {
   console.log(`| ${name} | ${fmt(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`)
 }
-console.log(`\nthroughput ratio (payments-service / raw): ${fmt(http.throughputRatio, 2)}  (target >= 0.40)`)
+console.log(`\nthroughput ratio (payments-service / raw): ${fmt(http.throughputRatio, 2)}  (target >= 0.40); per round: ${http.perRound.map((r) => fmt(r, 2)).join(", ")}`)
 console.log(`payments-service p99 at that load: ${http.app.p99} ms  (target < 5 ms)\n`)
 
 console.log(`## Memory per ${fmt(accounts)} stored external accounts`)
