@@ -196,6 +196,35 @@ export class Error501 extends Schema.Error<Error501>("Error501")(errorFields(Err
 /** Any error the API can answer with. */
 export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error500 | Error501
 
+/** Every error class with its HTTP status (the same status its schema carries). */
+export const API_ERRORS = [
+  [Error400, 400],
+  [Error401, 401],
+  [Error403, 403],
+  [Error404, 404],
+  [Error409, 409],
+  [Error410, 410],
+  [Error500, 500],
+  [Error501, 501]
+] as const
+
+/** The HTTP status of an API error, or undefined for anything else. */
+export const apiErrorStatus = (u: unknown): number | undefined => {
+  for (const [cls, status] of API_ERRORS) if (u instanceof cls) return status
+  return undefined
+}
+
+/** An API error as it goes on the wire: its status and its encoded `{ code, reason, details? }`. */
+export const encodeApiError = (error: ApiError): { readonly status: number; readonly body: unknown } | undefined => {
+  for (const [cls, status] of API_ERRORS) {
+    if (error instanceof cls) {
+      const encoded = Schema.encodeUnknownExit(cls)(error)
+      return encoded._tag === "Success" ? { status, body: encoded.value } : undefined
+    }
+  }
+  return undefined
+}
+
 type Details = { readonly details?: ErrorDetails }
 
 export const invalidInput = (reason: string, errors?: ReadonlyArray<FieldError>): Error400 =>

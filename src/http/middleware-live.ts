@@ -7,8 +7,8 @@ import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { type Error400, type Error500, internalError, invalidInput, unauthorized } from "../domain/errors.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
-import type { Platform } from "../domain/platform.js"
 import { Platforms } from "../ports/platforms.js"
+import { VerifiedCredentials } from "./credentials.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 import { VirtualClock } from "./virtual-clock.js"
 
@@ -32,17 +32,12 @@ export const parseBasicAuthorization = (header: string | undefined): BasicCreden
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
-/** How many distinct valid Authorization headers are remembered (per server). */
-const AUTH_CACHE_SIZE = 256
-
 export const PlatformAuthLive = Layer.effect(
   PlatformAuth,
   Effect.gen(function*() {
     const platforms = yield* Platforms
-    // A header that already passed the full check maps straight to its platform, so
-    // steady traffic skips base64 and hashing. Only valid headers are remembered, and
-    // the map is bounded: junk traffic cannot grow it.
-    const verified = new Map<string, Platform>()
+    // A header that already passed the full check maps straight to its platform.
+    const verified = yield* VerifiedCredentials
     const check = (header: string | undefined) =>
       Effect.gen(function*() {
         const creds = parseBasicAuthorization(header)
@@ -56,10 +51,7 @@ export const PlatformAuthLive = Layer.effect(
         if (!constantTimeEqual(creds.secret, platform.clientSecret)) {
           return yield* unauthorized("Client secret is wrong for this client id")
         }
-        if (header !== undefined) {
-          if (verified.size >= AUTH_CACHE_SIZE) verified.clear()
-          verified.set(header, platform)
-        }
+        if (header !== undefined) verified.remember(header, platform)
         return platform
       })
     return PlatformAuth.of({
@@ -76,7 +68,7 @@ export const PlatformAuthLive = Layer.effect(
 
 const JSON_TYPES = /^application\/(.+\+)?json\s*(;.*)?$/i
 
-const malformedJson = (): Error400 =>
+export const malformedJson = (): Error400 =>
   invalidInput("Request body is not valid JSON", [{ field: "(body)", constraint: "json", message: "must be valid JSON" }])
 
 const tooLarge = (limit: number = MAX_JSON_BODY_BYTES): Error400 =>
@@ -135,10 +127,11 @@ const takesMultipart = (endpoint: HttpApiEndpoint.Top): boolean => {
   return false
 }
 
+/** What a request that hit an unexpected defect is answered with. */
+export const internalFault = (): Error500 => internalError("An internal error occurred; the request was not applied")
+
 const internal = (defect: unknown): Effect.Effect<never, Error500> =>
-  Effect.logError("Unexpected defect while handling a request", defect).pipe(
-    Effect.andThen(Effect.fail(internalError("An internal error occurred; the request was not applied")))
-  )
+  Effect.logError("Unexpected defect while handling a request", defect).pipe(Effect.andThen(Effect.fail(internalFault())))
 
 export const RequestGuardLive = Layer.effect(
   RequestGuard,

@@ -1,0 +1,31 @@
+/**
+ * Authorization headers that already passed the full HTTP Basic check, per app. The
+ * PlatformAuth middleware fills it; it and the direct lane read it, so steady traffic
+ * skips base64 and hashing. Only valid headers are remembered, and the map is bounded:
+ * junk traffic cannot grow it.
+ */
+import { Context, Layer } from "effect"
+import type { Platform } from "../domain/platform.js"
+
+/** How many distinct valid Authorization headers are remembered (per app). */
+export const VERIFIED_CREDENTIALS_SIZE = 256
+
+export class VerifiedCredentials extends Context.Service<VerifiedCredentials, {
+  /** The platform a header was verified for, if it was. */
+  readonly get: (header: string) => Platform | undefined
+  /** Remembers a header that passed the full check. */
+  readonly remember: (header: string, platform: Platform) => void
+}>()("payments-service/http/VerifiedCredentials") {
+  static readonly make = (size = VERIFIED_CREDENTIALS_SIZE) => {
+    const verified = new Map<string, Platform>()
+    return VerifiedCredentials.of({
+      get: (header) => verified.get(header),
+      remember: (header, platform) => {
+        if (verified.size >= size) verified.clear()
+        verified.set(header, platform)
+      }
+    })
+  }
+
+  static readonly layer = Layer.sync(VerifiedCredentials, () => VerifiedCredentials.make())
+}
