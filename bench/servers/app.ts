@@ -1,24 +1,17 @@
 import "effect/schema/SchemaJITCompiler/enable"
 /** The reference server (HttpApi, validation, rules, in-memory store) on an ephemeral port. */
-import { createServer } from "node:http"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
-import { memoryApp } from "../../src/http/app.js"
+import { Effect } from "effect"
+import { serveReference } from "../../src/http/node.js"
 import { benchPlatform } from "./platform.js"
 
-const ServerLayer = HttpRouter.serve(memoryApp({ platforms: [benchPlatform] }), { disableLogger: true, disableListenLog: true }).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
-)
-
 const program = Effect.gen(function*() {
-  const server = yield* HttpServer.HttpServer
-  const address = server.address
+  // BENCH_DIRECT_LANE=0 measures the HttpApi path alone.
+  const address = yield* serveReference({ platforms: [benchPlatform], host: "127.0.0.1", port: 0, directLane: process.env["BENCH_DIRECT_LANE"] !== "0" })
   if (address._tag !== "UnixPathAddress") process.send?.({ port: address.port })
   return yield* Effect.never
 })
 
-const fiber = Effect.runFork(Effect.scoped(Effect.provide(program, ServerLayer)))
+const fiber = Effect.runFork(Effect.scoped(program))
 process.on("SIGTERM", () => {
   fiber.interruptUnsafe()
   process.exit(0)

@@ -5,13 +5,11 @@ import "effect/schema/SchemaJITCompiler/enable"
  * platforms; without it one sandbox platform with documented credentials).
  */
 import { readFileSync } from "node:fs"
-import { createServer } from "node:http"
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Schema } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Schema } from "effect"
 import { PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import { API_VERSION } from "../http/api.js"
-import { memoryApp } from "../http/app.js"
+import { serveReference } from "../http/node.js"
 
 const loadPlatforms = (): ReadonlyArray<Platform> => {
   const path = process.env["PAYMENTS_CONFIG"]
@@ -53,16 +51,11 @@ const banner = (actualPort: number) => {
   ].join("\n")
 }
 
-const ServerLayer = HttpRouter.serve(memoryApp({ platforms }), { disableLogger: true, disableListenLog: true }).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
-)
-
 const main = Effect.gen(function*() {
-  const server = yield* HttpServer.HttpServer
-  const address = server.address
+  const address = yield* serveReference({ platforms, host, port })
   yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port)))
   return yield* Effect.never
 })
 
 // runMain interrupts on SIGINT/SIGTERM; the scope then closes the listener.
-NodeRuntime.runMain(Effect.scoped(Effect.provide(main, ServerLayer)))
+NodeRuntime.runMain(Effect.scoped(main))

@@ -1,0 +1,263 @@
+/**
+ * The direct lane: a dispatcher in front of the HttpApi app for the hottest JSON
+ * endpoints. For a route it serves, it runs the same request schema (with the same
+ * parse options), the same operation, the same response schema and the same error
+ * model as the HttpApi endpoint, without the router, middleware and per-request
+ * context machinery around them (docs/performance.md has the measurements).
+ *
+ * It only takes a request it can answer exactly as the HttpApi app would. Everything
+ * else goes to the HttpApi app untouched, before any of the body is read:
+ * - an Authorization header that has not passed the full check yet (PlatformAuth
+ *   checks it, answers any 401, and remembers it in VerifiedCredentials);
+ * - a body without a Content-Length, over the size limit, or not declared as JSON;
+ * - a path with percent-encoded segments, and every route the lane does not list.
+ *
+ * `test/http/direct.test.ts` checks that both paths give the same status and body for
+ * generated requests.
+ */
+import { Cause, Context, Effect, Exit, Schema } from "effect"
+import { type ApiError, encodeApiError } from "../domain/errors.js"
+import type { Platform } from "../domain/platform.js"
+import { invalidInputFromIssue } from "../domain/validation.js"
+import { VerifiedCredentials } from "./credentials.js"
+import { MAX_JSON_BODY_BYTES } from "./middleware.js"
+import { internalFault, malformedJson } from "./middleware-live.js"
+
+export interface DirectReply {
+  readonly status: number
+  /** JSON text. */
+  readonly body: string
+}
+
+type Method = "GET" | "POST" | "PATCH" | "DELETE"
+
+/** One endpoint served by the lane; `route` builds it with its compiled codecs. */
+export interface DirectRoute<R> {
+  readonly method: Method
+  /** Path under the version base, `:name` for a parameter: the HttpApi endpoint's path. */
+  readonly path: string
+  readonly hasPayload: boolean
+  readonly handle: (
+    platform: Platform,
+    params: Readonly<Record<string, string>>,
+    body: string
+  ) => Effect.Effect<DirectReply, never, R>
+}
+
+/** Schema parse options the HttpApi definition uses for payloads (src/http/api.ts). */
+const PAYLOAD_OPTIONS = { errors: "all" } as const
+
+const FAULT = internalFault()
+const FAULT_REPLY: DirectReply = { status: 500, body: JSON.stringify({ code: FAULT.code, reason: FAULT.reason }) }
+
+const errorReply = (error: ApiError): DirectReply => {
+  const wire = encodeApiError(error)
+  return wire === undefined ? FAULT_REPLY : { status: wire.status, body: JSON.stringify(wire.body) }
+}
+
+const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> =>
+  Effect.logError("Unexpected defect while handling a request", cause).pipe(
+    Effect.as(FAULT_REPLY)
+  )
+
+/**
+ * Defines a lane route. `params` and `payload` are the HttpApi endpoint's schemas,
+ * `status` its success status, `success` its success schema; `run` is the operation
+ * the endpoint's handler calls.
+ */
+export const route = <P, B, A, R>(spec: {
+  readonly method: Method
+  readonly path: string
+  readonly status: number
+  readonly params?: Schema.ConstraintDecoder<P>
+  readonly payload?: Schema.ConstraintDecoder<B>
+  readonly success: Schema.ConstraintEncoder<unknown> & Schema.ConstraintDecoder<A>
+  readonly run: (platform: Platform, input: { readonly params: P; readonly payload: B }) => Effect.Effect<A, ApiError, R>
+}): DirectRoute<R> => {
+  const decodeParams = spec.params === undefined ? undefined : Schema.decodeUnknownExit(spec.params)
+  // The HttpApi builder decodes a payload with the union of its schemas; one schema
+  // here, wrapped the same way so decoding issues (and their field errors) match.
+  const decodePayload = spec.payload === undefined ? undefined : Schema.decodeUnknownExit(Schema.Union([spec.payload]), PAYLOAD_OPTIONS)
+  const encodeSuccess = Schema.encodeUnknownExit(spec.success)
+  const succeed = (a: A): Effect.Effect<DirectReply> => {
+    const encoded = encodeSuccess(a)
+    if (Exit.isSuccess(encoded)) return Effect.succeed({ status: spec.status, body: JSON.stringify(encoded.value) })
+    return faultReply(encoded.cause)
+  }
+  const fail = (cause: Cause.Cause<ApiError>): Effect.Effect<DirectReply> => {
+    const failure = cause.reasons.find(Cause.isFailReason)
+    return failure !== undefined ? Effect.succeed(errorReply(failure.error)) : faultReply(cause)
+  }
+  return {
+    method: spec.method,
+    path: spec.path,
+    hasPayload: spec.payload !== undefined,
+    handle: (platform, rawParams, body) => {
+      let params: P = undefined as P
+      if (decodeParams !== undefined) {
+        const decoded = decodeParams(rawParams)
+        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, undefined, "path parameters"))
+        params = decoded.value
+      }
+      let payload: B = undefined as B
+      if (decodePayload !== undefined) {
+        let input: unknown
+        if (body !== "") {
+          try {
+            input = JSON.parse(body)
+          } catch {
+            return Effect.succeed(errorReply(malformedJson()))
+          }
+        }
+        const decoded = decodePayload(input)
+        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, input, "request body"))
+        payload = decoded.value
+      }
+      return Effect.matchCauseEffect(spec.run(platform, { params, payload }), { onSuccess: succeed, onFailure: fail })
+    }
+  }
+}
+
+/** The 400 for a decoding failure: the same field errors the HttpApi guard reports. */
+const issueReply = (cause: Cause.Cause<Schema.SchemaError>, input: unknown, what: string): DirectReply => {
+  const failure = cause.reasons.find(Cause.isFailReason)
+  return failure === undefined ? FAULT_REPLY : errorReply(invalidInputFromIssue(failure.error.issue, input, what))
+}
+
+/** A request the lane accepted: hand it the body text, get the reply. */
+export type DirectContinuation = (body: string) => DirectReply | Promise<DirectReply>
+
+/** Reads a request header (lower-case name). */
+export type HeaderReader = (name: string) => string | undefined
+
+export interface DirectLane {
+  /** Whether the lane has a route for this method and path (it may still decline). */
+  readonly matches: (method: string, url: string) => boolean
+  /**
+   * Decides before the body is read: a continuation when the lane serves this request,
+   * undefined when it belongs to the HttpApi app.
+   */
+  readonly accept: (method: string, url: string, header: HeaderReader) => DirectContinuation | undefined
+}
+
+/** The media type as the HttpApi builder picks a payload decoder by it: lower case, no parameters. */
+const mediaTypeOf = (contentType: string): string => {
+  const t = contentType.toLowerCase().trim()
+  const semi = t.indexOf(";")
+  return semi === -1 ? t : t.slice(0, semi).trim()
+}
+
+interface Pattern {
+  readonly key: string
+  readonly segments: ReadonlyArray<string>
+}
+
+const keyOf = (method: string, path: string) => `${method} ${path}`
+
+/**
+ * The lane over `routes`, running operations with `context` (the same services the
+ * HttpApi app uses, with the clock its handlers see). `endpoints` lists every route
+ * of the HttpApi app (method and full path): a request goes to the lane only when the
+ * route the HttpApi router would pick for it (static segments before parameters) is
+ * one of the lane's.
+ */
+export const makeDirectLane = <R>(options: {
+  /** The version base path, e.g. `/2025-10-13`. */
+  readonly base: string
+  readonly endpoints: ReadonlyArray<{ readonly method: string; readonly path: string }>
+  readonly routes: ReadonlyArray<DirectRoute<R>>
+  readonly context: Context.Context<R | VerifiedCredentials>
+}): DirectLane => {
+  const credentials = Context.get(options.context, VerifiedCredentials)
+  const runFork = Effect.runForkWith(options.context)
+  const laneRoutes = new Map<string, DirectRoute<R>>()
+  for (const r of options.routes) laneRoutes.set(keyOf(r.method, options.base + r.path), r)
+  const patterns = new Map<string, Array<Pattern>>()
+  for (const e of options.endpoints) {
+    const list = patterns.get(e.method) ?? []
+    list.push({ key: keyOf(e.method, e.path), segments: e.path.split("/").slice(1) })
+    patterns.set(e.method, list)
+  }
+  for (const key of laneRoutes.keys()) {
+    if (!options.endpoints.some((e) => keyOf(e.method, e.path) === key)) {
+      throw new Error(`Direct lane route ${key} is not an endpoint of the API`)
+    }
+  }
+
+  /** The router's choice for a path: per segment, a static match before a parameter. */
+  const match = (method: string, path: string): { route: DirectRoute<R>; params: Record<string, string> } | undefined => {
+    const candidates = patterns.get(method)
+    if (candidates === undefined) return undefined
+    const parts = path.split("/").slice(1)
+    let best: Pattern | undefined
+    let bestRank = ""
+    for (const c of candidates) {
+      if (c.segments.length !== parts.length) continue
+      let rank = ""
+      for (let i = 0; i < parts.length; i++) {
+        const seg = c.segments[i]!
+        if (seg.startsWith(":")) {
+          if (parts[i] === "") {
+            rank = "x"
+            break
+          }
+          rank += "1"
+        } else if (seg === parts[i]) rank += "0"
+        else {
+          rank = "x"
+          break
+        }
+      }
+      if (rank.includes("x")) continue
+      if (best === undefined || rank < bestRank) {
+        best = c
+        bestRank = rank
+      }
+    }
+    const chosen = best === undefined ? undefined : laneRoutes.get(best.key)
+    if (best === undefined || chosen === undefined) return undefined
+    const params: Record<string, string> = {}
+    for (let i = 0; i < parts.length; i++) {
+      const seg = best.segments[i]!
+      if (!seg.startsWith(":")) continue
+      // Percent-encoded parameters are left to the router's decoding.
+      if (parts[i]!.includes("%")) return undefined
+      params[seg.slice(1)] = parts[i]!
+    }
+    return { route: chosen, params }
+  }
+
+  const run = (effect: Effect.Effect<DirectReply, never, R>): DirectReply | Promise<DirectReply> => {
+    const fiber = runFork(effect)
+    const done = fiber.pollUnsafe()
+    const settle = (exit: Exit.Exit<DirectReply>): DirectReply =>
+      Exit.isSuccess(exit) ? exit.value : FAULT_REPLY
+    if (done !== undefined) return settle(done)
+    return new Promise((resolve) => fiber.addObserver((exit) => resolve(settle(exit))))
+  }
+
+  const pathOf = (url: string) => {
+    const q = url.indexOf("?")
+    return q === -1 ? url : url.slice(0, q)
+  }
+
+  return {
+    matches: (method, url) => match(method, pathOf(url)) !== undefined,
+    accept: (method, url, header) => {
+      const matched = match(method, pathOf(url))
+      if (matched === undefined) return undefined
+      const authorization = header("authorization")
+      const platform = authorization === undefined ? undefined : credentials.get(authorization)
+      if (platform === undefined) return undefined
+      const length = header("content-length")
+      const type = header("content-type")
+      if (matched.route.hasPayload) {
+        if (length === undefined || !/^\d+$/.test(length) || Number(length) > MAX_JSON_BODY_BYTES) return undefined
+        if (type === undefined || mediaTypeOf(type) !== "application/json") return undefined
+      } else if ((length !== undefined && length !== "0") || header("transfer-encoding") !== undefined) {
+        return undefined
+      }
+      return (body) => run(matched.route.handle(platform, matched.params, body))
+    }
+  }
+}

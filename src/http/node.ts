@@ -1,0 +1,51 @@
+/**
+ * The reference server on node:http: the direct lane first, the HttpApi app for
+ * everything the lane does not take. Listening, the bound address and graceful
+ * shutdown (when the scope closes) come from @effect/platform-node.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { type AppOptions, laneOver, memoryServices, routesOver } from "./app.js"
+import type { DirectLane, DirectReply } from "./direct.js"
+
+const decoder = new TextDecoder()
+
+const send = (res: ServerResponse, reply: DirectReply) => {
+  if (res.destroyed) return
+  if (reply.body === "") res.writeHead(reply.status).end()
+  else res.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(reply.body) }).end(reply.body)
+}
+
+/** A node `request` listener: the lane when it takes the request, else `fallback`. */
+export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMessage, res: ServerResponse) => void) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    const headers = req.headers
+    const accepted = lane.accept(req.method ?? "", req.url ?? "", (name) => {
+      const value = headers[name]
+      return typeof value === "string" ? value : undefined
+    })
+    if (accepted === undefined) return fallback(req, res)
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => void chunks.push(chunk))
+    req.on("error", () => res.destroy())
+    req.on("end", () => {
+      const body = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+      const reply = accepted(body)
+      if (reply instanceof Promise) void reply.then((r) => send(res, r))
+      else send(res, reply)
+    })
+  }
+
+/** Serves the in-memory reference app on `host`:`port` until the scope closes; returns the bound address. */
+export const serveReference = (options: AppOptions & { readonly host: string; readonly port: number }) =>
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const context = yield* Layer.build(memoryServices(options))
+    const httpEffect = yield* HttpRouter.toHttpEffect(routesOver(context))
+    const appHandler = yield* NodeHttpServer.makeHandler(httpEffect, { scope })
+    const listener = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
+    const server = yield* NodeHttpServer.make(() => createServer(listener), { port: options.port, host: options.host })
+    return server.address
+  }).pipe(Effect.provide(NodeHttpServer.layerHttpServices))
