@@ -471,8 +471,9 @@ export type ExternalAccountCreateInfo = typeof ExternalAccountCreateInfo.Type
 export const currencyOfAccountType = (accountType: string): string | undefined =>
   accountType === "SWIFT_ACCOUNT" || !accountType.endsWith("_ACCOUNT") ? undefined : accountType.slice(0, 3)
 
-export const paymentRailsOf = (accountType: string): ReadonlyArray<PaymentRail> | undefined =>
-  FiatVariants.find((v) => v.accountType === accountType)?.rails
+const RAILS_BY_TYPE: ReadonlyMap<string, ReadonlyArray<PaymentRail>> = new Map(FiatVariants.map((v) => [v.accountType, v.rails]))
+
+export const paymentRailsOf = (accountType: string): ReadonlyArray<PaymentRail> | undefined => RAILS_BY_TYPE.get(accountType)
 
 // ---------------------------------------------------------------- requests
 
@@ -559,3 +560,11 @@ export type OwnershipChallenge = typeof OwnershipChallenge.Type
 
 export const OwnershipVerifyRequest = Schema.Struct({ signature: NonEmpty })
   .annotate({ identifier: "OwnershipVerifyRequest" })
+
+type FiatCreateInfo = (typeof FiatVariants)[number]["create"]["Type"]
+
+const isFiatCreateInfo = (info: ExternalAccountCreateInfo): info is FiatCreateInfo => RAILS_BY_TYPE.has(info.accountType)
+
+/** The response form of a validated create `accountInfo`: fiat variants gain their `paymentRails`. */
+export const responseInfoOf = (info: ExternalAccountCreateInfo): ExternalAccountInfo =>
+  isFiatCreateInfo(info) ? { ...info, paymentRails: RAILS_BY_TYPE.get(info.accountType) ?? [] } : info

@@ -3,17 +3,16 @@
  * rules decide (status, sandbox checks, equivalence); these functions read and write
  * through the ports and fail with the API's errors.
  */
-import { Effect, Exit, Schema } from "effect"
+import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
 import {
   type CustomerExternalAccountCreateRequest,
   type ExternalAccount,
-  type ExternalAccountCreateInfo,
-  ExternalAccountInfo,
+  type ExternalAccountInfo,
   type OwnershipChallenge,
-  paymentRailsOf,
-  type PlatformExternalAccountCreateRequest
+  type PlatformExternalAccountCreateRequest,
+  responseInfoOf
 } from "../domain/external-account.js"
 import type { Platform } from "../domain/platform.js"
 import { verifyWalletOwnership, ownershipSchemeOf } from "../crypto/wallet-ownership.js"
@@ -93,19 +92,6 @@ export const settleDue = Effect.fnUntraced(function*(platform: Platform) {
 
 // ---------------------------------------------------------------- create
 
-const decodeResponseInfo = Schema.decodeUnknownExit(ExternalAccountInfo)
-
-/**
- * The response form of a validated create `accountInfo`: the same fields plus the
- * variant's `paymentRails`. Decoding (not a cast) keeps the type honest; it cannot
- * fail for an input that passed the create schema, so a failure is a defect.
- */
-const toResponseInfo = (info: ExternalAccountCreateInfo): Effect.Effect<ExternalAccountInfo> => {
-  const rails = paymentRailsOf(info.accountType)
-  const exit = decodeResponseInfo(rails === undefined ? info : { ...info, paymentRails: rails })
-  return Exit.isSuccess(exit) ? Effect.succeed(exit.value) : Effect.die(new Error(`accountInfo has no response form: ${String(exit.cause)}`))
-}
-
 const walletAddress = (info: ExternalAccountInfo): string => ("address" in info ? info.address : "")
 
 const createAccount = Effect.fnUntraced(function*(
@@ -146,7 +132,7 @@ const createAccount = Effect.fnUntraced(function*(
         }
       }
       const id = yield* ids.make("ExternalAccount")
-      const accountInfo = yield* toResponseInfo(req.accountInfo)
+      const accountInfo = responseInfoOf(req.accountInfo)
       const p = plan.value
       const account: ExternalAccount = {
         id,

@@ -71,11 +71,12 @@ const BANK_ROUTING_FIELDS = ["routingNumber", "sortCode", "bankCode", "branchCod
  * and `platformAccountId` do not make an account different.
  */
 export const equivalenceKey = (ownerKey: string, currency: string, info: Info): string => {
-  const routing = BANK_ROUTING_FIELDS
-    .map((f) => info[f])
-    .filter((v): v is string => typeof v === "string")
-    .map((v) => v.toUpperCase())
-  return [ownerKey, info.accountType, currency, normalise(info.accountType, primaryIdentifier(info)), ...routing].join("|")
+  let key = `${ownerKey}|${info.accountType}|${currency}|${normalise(info.accountType, primaryIdentifier(info))}`
+  for (const f of BANK_ROUTING_FIELDS) {
+    const v = info[f]
+    if (typeof v === "string") key += `|${v.toUpperCase()}`
+  }
+  return key
 }
 
 export const planExternalAccountCreate = (
