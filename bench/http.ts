@@ -22,10 +22,10 @@ const bundle = async (script: string): Promise<string> => {
   return outfile
 }
 
-const start = async (script: string): Promise<{ child: ChildProcess; port: number }> => {
+const start = async (script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> => {
   const file = await bundle(script)
   return new Promise((resolve, reject) => {
-    const child = fork(file, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+    const child = fork(file, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
     child.once("message", (m) => resolve({ child, port: (m as { port: number }).port }))
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)))
   })
@@ -55,8 +55,23 @@ const accountBody = (customerId: string, n: number) =>
     }
   })
 
+/** The child's CPU time (user + system, all threads) in microseconds, asked over IPC. */
+const cpuOf = (child: ChildProcess): Promise<number> =>
+  new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      if (typeof m === "object" && m !== null && "cpuMicros" in m && typeof m.cpuMicros === "number") {
+        child.off("message", onMessage)
+        resolve(m.cpuMicros)
+      }
+    }
+    child.on("message", onMessage)
+    child.send("cpu")
+  })
+
 export interface LoadResult {
   readonly requestsPerSecond: number
+  /** Server CPU time per request, microseconds. */
+  readonly cpuMicrosPerRequest: number
   readonly p50: number
   readonly p99: number
   readonly non2xx: number
@@ -66,8 +81,15 @@ export interface LoadResult {
 /** Shared across runs so every request registers a new account (no 409 duplicates). */
 let sequence = 0
 
-const load = (port: number, path: string, customerId: string, seconds: number, connections: number): Promise<LoadResult> => {
-  return new Promise((resolve, reject) => {
+const load = async (child: ChildProcess, port: number, path: string, customerId: string, seconds: number, connections: number): Promise<LoadResult> => {
+  const cpuBefore = await cpuOf(child)
+  const result = await run(port, path, customerId, seconds, connections)
+  const cpu = (await cpuOf(child)) - cpuBefore
+  return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.requests) }
+}
+
+const run = (port: number, path: string, customerId: string, seconds: number, connections: number) => {
+  return new Promise<Omit<LoadResult, "cpuMicrosPerRequest"> & { requests: number }>((resolve, reject) => {
     autocannon({
       url: `http://127.0.0.1:${port}${path}`,
       connections,
@@ -80,6 +102,7 @@ const load = (port: number, path: string, customerId: string, seconds: number, c
     }, (err, result) => {
       if (err !== null && err !== undefined) return reject(err)
       resolve({
+        requests: result.requests.total,
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
@@ -101,28 +124,32 @@ const createCustomer = async (port: number): Promise<string> => {
 }
 
 /**
- * Both servers stay up while the load alternates between them in short rounds, so
- * background load on a shared machine hits both alike; the ratio is taken over the
- * summed rounds.
+ * The servers stay up while the load alternates between them in short rounds, so
+ * background load on a shared machine hits all alike; ratios are taken over the
+ * summed rounds. `httpapi` is the reference server with its direct lane off: every
+ * request through the HttpApi router, middleware and codecs.
  */
 export async function runHttpBench(opts: { seconds: number; connections: number; rounds?: number }) {
   const rounds = Math.max(1, opts.rounds ?? 3)
   const slice = Math.max(1, Math.round(opts.seconds / rounds))
   const raw = await start("./servers/raw.ts")
   const app = await start("./servers/app.ts")
+  const httpapi = await start("./servers/app.ts", { BENCH_DIRECT_LANE: "0" })
   try {
-    const customerId = await createCustomer(app.port)
+    const path = "/2025-10-13/customers/external-accounts"
     const targets = [
-      { name: "raw", port: raw.port, path: "/", customerId: "Customer:bench" },
-      { name: "app", port: app.port, path: "/2025-10-13/customers/external-accounts", customerId }
+      { name: "raw", server: raw, path: "/", customerId: "Customer:bench" },
+      { name: "app", server: app, path, customerId: await createCustomer(app.port) },
+      { name: "httpapi", server: httpapi, path, customerId: await createCustomer(httpapi.port) }
     ] as const
-    for (const t of targets) await load(t.port, t.path, t.customerId, 1, opts.connections) // warm-up
-    const results: Record<"raw" | "app", Array<LoadResult>> = { raw: [], app: [] }
+    for (const t of targets) await load(t.server.child, t.server.port, t.path, t.customerId, 1, opts.connections) // warm-up
+    const results: Record<"raw" | "app" | "httpapi", Array<LoadResult>> = { raw: [], app: [], httpapi: [] }
     for (let i = 0; i < rounds; i++) {
-      for (const t of targets) results[t.name].push(await load(t.port, t.path, t.customerId, slice, opts.connections))
+      for (const t of targets) results[t.name].push(await load(t.server.child, t.server.port, t.path, t.customerId, slice, opts.connections))
     }
     const combine = (rs: ReadonlyArray<LoadResult>): LoadResult => ({
       requestsPerSecond: rs.reduce((a, r) => a + r.requestsPerSecond, 0) / rs.length,
+      cpuMicrosPerRequest: rs.reduce((a, r) => a + r.cpuMicrosPerRequest, 0) / rs.length,
       p50: Math.max(...rs.map((r) => r.p50)),
       p99: Math.max(...rs.map((r) => r.p99)),
       non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
@@ -130,9 +157,18 @@ export async function runHttpBench(opts: { seconds: number; connections: number;
     })
     const rawResult = combine(results.raw)
     const appResult = combine(results.app)
+    const httpapiResult = combine(results.httpapi)
     const perRound = results.app.map((r, i) => r.requestsPerSecond / results.raw[i]!.requestsPerSecond)
-    return { raw: rawResult, app: appResult, throughputRatio: appResult.requestsPerSecond / rawResult.requestsPerSecond, perRound }
+    return {
+      raw: rawResult,
+      app: appResult,
+      httpapi: httpapiResult,
+      throughputRatio: appResult.requestsPerSecond / rawResult.requestsPerSecond,
+      httpapiRatio: httpapiResult.requestsPerSecond / rawResult.requestsPerSecond,
+      perRound
+    }
   } finally {
+    await stop(httpapi.child)
     await stop(app.child)
     await stop(raw.child)
   }

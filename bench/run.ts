@@ -21,12 +21,20 @@ console.log(`# payments-service bench (node ${process.version}, ${seconds}s per 
 
 console.log("## POST /customers/external-accounts over loopback (autocannon)")
 const http = await runHttpBench({ seconds, connections })
-console.log("| server | req/s (mean of rounds) | p50 ms (worst round) | p99 ms (worst round) | non-2xx | errors |")
-console.log("|---|---|---|---|---|---|")
-for (const [name, r] of [["raw node:http (baseline)", http.raw], ["payments-service", http.app]] as const) {
-  console.log(`| ${name} | ${fmt(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`)
+console.log("| server | req/s (mean of rounds) | server CPU µs/request | p50 ms (worst round) | p99 ms (worst round) | non-2xx | errors |")
+console.log("|---|---|---|---|---|---|---|")
+for (
+  const [name, r] of [
+    ["raw node:http (baseline)", http.raw],
+    ["payments-service (npm start: direct lane + HttpApi)", http.app],
+    ["payments-service, HttpApi path only (lane off)", http.httpapi]
+  ] as const
+) {
+  console.log(`| ${name} | ${fmt(r.requestsPerSecond)} | ${fmt(r.cpuMicrosPerRequest, 1)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`)
 }
 console.log(`\nthroughput ratio (payments-service / raw): ${fmt(http.throughputRatio, 2)}  (target >= 0.40); per round: ${http.perRound.map((r) => fmt(r, 2)).join(", ")}`)
+console.log(`HttpApi path alone / raw: ${fmt(http.httpapiRatio, 2)}`)
+console.log(`server CPU per request, raw / payments-service: ${fmt(http.raw.cpuMicrosPerRequest / http.app.cpuMicrosPerRequest, 2)}`)
 console.log(`payments-service p99 at that load: ${http.app.p99} ms  (target < 5 ms)\n`)
 
 console.log(`## Memory per ${fmt(accounts)} stored external accounts`)
