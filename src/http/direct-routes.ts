@@ -14,7 +14,7 @@ import {
 } from "../domain/external-account.js"
 import * as Customers from "../operations/customers.js"
 import * as Accounts from "../operations/external-accounts.js"
-import { route } from "./direct.js"
+import { NoParams, NoPayload, route } from "./direct.js"
 
 const customer: Accounts.Owner = { kind: "customer" }
 const platform: Accounts.Owner = { kind: "platform" }
@@ -25,6 +25,7 @@ export const DIRECT_ROUTES = [
     method: "POST",
     path: "/customers",
     status: 201,
+    params: NoParams,
     payload: CustomerCreateRequest,
     success: CustomerResponse,
     run: (p, { payload }) => Customers.createCustomer(p, payload)
@@ -33,6 +34,7 @@ export const DIRECT_ROUTES = [
     method: "POST",
     path: "/customers/external-accounts",
     status: 201,
+    params: NoParams,
     payload: CustomerExternalAccountCreateRequest,
     success: ExternalAccount,
     run: (p, { payload }) => Accounts.createCustomerExternalAccount(p, payload)
@@ -42,6 +44,7 @@ export const DIRECT_ROUTES = [
     path: "/customers/external-accounts/:externalAccountId",
     status: 200,
     params: AccountParams,
+    payload: NoPayload,
     success: ExternalAccount,
     run: (p, { params }) => Accounts.getExternalAccount(p, customer, params.externalAccountId)
   }),
@@ -49,6 +52,7 @@ export const DIRECT_ROUTES = [
     method: "POST",
     path: "/platform/external-accounts",
     status: 201,
+    params: NoParams,
     payload: PlatformExternalAccountCreateRequest,
     success: ExternalAccount,
     run: (p, { payload }) => Accounts.createPlatformExternalAccount(p, payload)
@@ -58,6 +62,7 @@ export const DIRECT_ROUTES = [
     path: "/platform/external-accounts/:externalAccountId",
     status: 200,
     params: AccountParams,
+    payload: NoPayload,
     success: ExternalAccount,
     run: (p, { params }) => Accounts.getExternalAccount(p, platform, params.externalAccountId)
   })

@@ -60,6 +60,12 @@ const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> =>
     Effect.as(FAULT_REPLY)
   )
 
+/** `params` of a route without path parameters. */
+export const NoParams = Schema.Struct({})
+
+/** `payload` of a route without a request body. */
+export const NoPayload = Schema.Undefined
+
 /**
  * Defines a lane route. `params` and `payload` are the HttpApi endpoint's schemas,
  * `status` its success status, `success` its success schema; `run` is the operation
@@ -69,15 +75,18 @@ export const route = <P, B, A, R>(spec: {
   readonly method: Method
   readonly path: string
   readonly status: number
-  readonly params?: Schema.ConstraintDecoder<P>
-  readonly payload?: Schema.ConstraintDecoder<B>
+  /** The path parameters' schema, or `NoParams`. */
+  readonly params: Schema.ConstraintDecoder<P>
+  /** The JSON body's schema, or `NoPayload`. */
+  readonly payload: Schema.ConstraintDecoder<B>
   readonly success: Schema.ConstraintEncoder<unknown> & Schema.ConstraintDecoder<A>
   readonly run: (platform: Platform, input: { readonly params: P; readonly payload: B }) => Effect.Effect<A, ApiError, R>
 }): DirectRoute<R> => {
-  const decodeParams = spec.params === undefined ? undefined : Schema.decodeUnknownExit(spec.params)
+  const decodeParams = Schema.decodeUnknownExit(spec.params)
+  const hasPayload = !Object.is(spec.payload, NoPayload)
   // The HttpApi builder decodes a payload with the union of its schemas; one schema
   // here, wrapped the same way so decoding issues (and their field errors) match.
-  const decodePayload = spec.payload === undefined ? undefined : Schema.decodeUnknownExit(Schema.Union([spec.payload]), PAYLOAD_OPTIONS)
+  const decodePayload = Schema.decodeUnknownExit(Schema.Union([spec.payload]), PAYLOAD_OPTIONS)
   const encodeSuccess = Schema.encodeUnknownExit(spec.success)
   const succeed = (a: A): Effect.Effect<DirectReply> => {
     const encoded = encodeSuccess(a)
@@ -91,29 +100,24 @@ export const route = <P, B, A, R>(spec: {
   return {
     method: spec.method,
     path: spec.path,
-    hasPayload: spec.payload !== undefined,
+    hasPayload,
     handle: (platform, rawParams, body) => {
-      let params: P = undefined as P
-      if (decodeParams !== undefined) {
-        const decoded = decodeParams(rawParams)
-        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, undefined, "path parameters"))
-        params = decoded.value
-      }
-      let payload: B = undefined as B
-      if (decodePayload !== undefined) {
-        let input: unknown
-        if (body !== "") {
-          try {
-            input = JSON.parse(body)
-          } catch {
-            return Effect.succeed(errorReply(malformedJson()))
-          }
+      const params = decodeParams(rawParams)
+      if (Exit.isFailure(params)) return Effect.succeed(issueReply(params.cause, undefined, "path parameters"))
+      let input: unknown
+      if (hasPayload && body !== "") {
+        try {
+          input = JSON.parse(body)
+        } catch {
+          return Effect.succeed(errorReply(malformedJson()))
         }
-        const decoded = decodePayload(input)
-        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, input, "request body"))
-        payload = decoded.value
       }
-      return Effect.matchCauseEffect(spec.run(platform, { params, payload }), { onSuccess: succeed, onFailure: fail })
+      const payload = decodePayload(input)
+      if (Exit.isFailure(payload)) return Effect.succeed(issueReply(payload.cause, input, "request body"))
+      return Effect.matchCauseEffect(spec.run(platform, { params: params.value, payload: payload.value }), {
+        onSuccess: succeed,
+        onFailure: fail
+      })
     }
   }
 }

@@ -12,7 +12,7 @@ import { CustomerCreateRequest } from "../../src/domain/customer.js"
 import { CustomerExternalAccountCreateRequest, PlatformExternalAccountCreateRequest } from "../../src/domain/external-account.js"
 import { directWebHandler, laneOver, memoryServices, routesOver } from "../../src/http/app.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
-import { type DirectLane, makeDirectLane, route } from "../../src/http/direct.js"
+import { type DirectLane, makeDirectLane, NoParams, NoPayload, route } from "../../src/http/direct.js"
 import { DIRECT_ROUTES } from "../../src/http/direct-routes.js"
 import { serveReference } from "../../src/http/node.js"
 import { arbitraryFor, damaged } from "../../src/testing/arbitrary.js"
@@ -264,7 +264,7 @@ describe("what the lane takes and declines", () => {
   })
 
   it("refuses a route that is not an endpoint of the API", () => {
-    const stray = route({ method: "POST", path: "/nowhere", status: 200, success: CustomerCreateRequest, run: () => Effect.die("unreachable") })
+    const stray = route({ method: "POST", path: "/nowhere", status: 200, params: NoParams, payload: NoPayload, success: CustomerCreateRequest, run: () => Effect.die("unreachable") })
     expect(() =>
       makeDirectLane({ base: "/2025-10-13", endpoints: [{ method: "POST", path: "/2025-10-13/customers" }], routes: [stray], context: app.context })
     ).toThrow(/not an endpoint/)
