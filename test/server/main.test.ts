@@ -76,6 +76,8 @@ describe("npm start", () => {
     const file = join(dir, "bad.json")
     writeFileSync(file, JSON.stringify({ platforms: [] }))
     const server = start({ PAYMENTS_CONFIG: file })
+    // No banner comes: the server exits first (the banner watcher then rejects).
+    await expect(server.banner).rejects.toThrow(/server exited 1/)
     expect(await server.exited).toBe(1)
     expect(server.stderr()).toContain("PAYMENTS_CONFIG")
   }, 30_000)
