@@ -25,7 +25,7 @@ const bundle = async (script: string): Promise<string> => {
 const start = async (script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> => {
   const file = await bundle(script)
   return new Promise((resolve, reject) => {
-    const child = fork(file, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
+    const child = fork(file, [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
     child.once("message", (m) => resolve({ child, port: (m as { port: number }).port }))
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)))
   })
@@ -77,6 +77,12 @@ export interface LoadResult {
   readonly non2xx: number
   readonly errors: number
 }
+
+/**
+ * Load before measuring, per server: long enough for V8 to optimise the hot path of
+ * the larger app (with 1 s the first round measured 10-20% below the later ones).
+ */
+const WARM_UP_SECONDS = 3
 
 /** Shared across runs so every request registers a new account (no 409 duplicates). */
 let sequence = 0
@@ -142,7 +148,7 @@ export async function runHttpBench(opts: { seconds: number; connections: number;
       { name: "app", server: app, path, customerId: await createCustomer(app.port) },
       { name: "httpapi", server: httpapi, path, customerId: await createCustomer(httpapi.port) }
     ] as const
-    for (const t of targets) await load(t.server.child, t.server.port, t.path, t.customerId, 1, opts.connections) // warm-up
+    for (const t of targets) await load(t.server.child, t.server.port, t.path, t.customerId, WARM_UP_SECONDS, opts.connections) // warm-up
     const results: Record<"raw" | "app" | "httpapi", Array<LoadResult>> = { raw: [], app: [], httpapi: [] }
     for (let i = 0; i < rounds; i++) {
       for (const t of targets) results[t.name].push(await load(t.server.child, t.server.port, t.path, t.customerId, slice, opts.connections))

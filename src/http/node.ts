@@ -18,9 +18,30 @@ const send = (res: ServerResponse, reply: DirectReply) => {
   else res.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(reply.body) }).end(reply.body)
 }
 
-/** A node `request` listener: the lane when it takes the request, else `fallback`. */
-export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMessage, res: ServerResponse) => void) =>
-  (req: IncomingMessage, res: ServerResponse): void => {
+/**
+ * A node `request` listener: the lane when it takes the request, else `fallback`.
+ * Replies computed in one turn of the event loop are written together at its end, so
+ * a client reading several connections is woken once per batch instead of once per
+ * response.
+ */
+export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMessage, res: ServerResponse) => void) => {
+  let pending: Array<readonly [ServerResponse, DirectReply]> = []
+  const flush = () => {
+    const batch = pending
+    pending = []
+    for (const [res, reply] of batch) {
+      try {
+        send(res, reply)
+      } catch {
+        // A socket that broke mid-write: drop that connection, keep writing the others.
+        res.destroy()
+      }
+    }
+  }
+  const reply = (res: ServerResponse, r: DirectReply) => {
+    if (pending.push([res, r]) === 1) setImmediate(flush)
+  }
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const headers = req.headers
     const accepted = lane.accept(req.method ?? "", req.url ?? "", (name) => {
       const value = headers[name]
@@ -32,11 +53,12 @@ export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMes
     req.on("error", () => res.destroy())
     req.on("end", () => {
       const body = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-      const reply = accepted(body)
-      if (reply instanceof Promise) void reply.then((r) => send(res, r))
-      else send(res, reply)
+      const result = accepted(body)
+      if (result instanceof Promise) void result.then((r) => reply(res, r))
+      else reply(res, result)
     })
   }
+}
 
 /** Serves the in-memory reference app on `host`:`port` until the scope closes; returns the bound address. */
 export const serveReference = (options: AppOptions & { readonly host: string; readonly port: number }) =>
