@@ -23,6 +23,9 @@ import { PlatformAuth, RequestGuard } from "./middleware.js"
 
 export const API_VERSION = "2025-10-13"
 
+/** How request bodies are decoded: every invalid field is reported, not just the first. */
+export const PAYLOAD_PARSE_OPTIONS = { errors: "all" } as const
+
 const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
 
 const BooleanFromString = Schema.Literals(["true", "false"])
@@ -217,7 +220,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)
-  .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
+  .annotate(HttpApi.PayloadParseOptions, PAYLOAD_PARSE_OPTIONS)
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({
     title: "payments-service",

@@ -57,11 +57,11 @@ export const laneOver = (context: Context.Context<AppServices>): DirectLane =>
 /** Serves a web Request through the lane when it takes it, else through `fallback`. */
 export const directWebHandler = (lane: DirectLane, fallback: (request: Request) => Promise<Response>) =>
   async (request: Request): Promise<Response> => {
-    if (!lane.matches(request.method, new URL(request.url).pathname)) return fallback(request)
+    const url = new URL(request.url)
+    if (!lane.matches(request.method, url.pathname)) return fallback(request)
     // A web Request built from a string has no Content-Length header; read a copy to
     // learn it, so the original stays unread for the fallback.
     const text = request.body === null ? "" : await request.clone().text()
-    const url = new URL(request.url)
     const accepted = lane.accept(request.method, url.pathname + url.search, (name) =>
       name === "content-length"
         ? request.body === null ? request.headers.get(name) ?? undefined : String(Buffer.byteLength(text))

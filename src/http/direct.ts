@@ -19,6 +19,7 @@ import { Cause, Context, Effect, Exit, Schema } from "effect"
 import { type ApiError, encodeApiError } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
+import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { MAX_JSON_BODY_BYTES } from "./middleware.js"
 import { internalFault, malformedJson } from "./middleware-live.js"
@@ -43,9 +44,6 @@ export interface DirectRoute<R> {
     body: string
   ) => Effect.Effect<DirectReply, never, R>
 }
-
-/** Schema parse options the HttpApi definition uses for payloads (src/http/api.ts). */
-const PAYLOAD_OPTIONS = { errors: "all" } as const
 
 const FAULT = internalFault()
 const FAULT_REPLY: DirectReply = { status: 500, body: JSON.stringify({ code: FAULT.code, reason: FAULT.reason }) }
@@ -86,7 +84,7 @@ export const route = <P, B, A, R>(spec: {
   const hasPayload = !Object.is(spec.payload, NoPayload)
   // The HttpApi builder decodes a payload with the union of its schemas; one schema
   // here, wrapped the same way so decoding issues (and their field errors) match.
-  const decodePayload = Schema.decodeUnknownExit(Schema.Union([spec.payload]), PAYLOAD_OPTIONS)
+  const decodePayload = Schema.decodeUnknownExit(Schema.Union([spec.payload]), PAYLOAD_PARSE_OPTIONS)
   const encodeSuccess = Schema.encodeUnknownExit(spec.success)
   const succeed = (a: A): Effect.Effect<DirectReply> => {
     const encoded = encodeSuccess(a)
@@ -189,31 +187,35 @@ export const makeDirectLane = <R>(options: {
   }
 
   /** The router's choice for a path: per segment, a static match before a parameter. */
+  /**
+   * How specific a pattern is for these path segments, or -1 when it does not match:
+   * one bit per segment, set for a parameter, first segment highest, so a lower rank
+   * is a static segment earlier (the router's preference).
+   */
+  const rankOf = (pattern: Pattern, parts: ReadonlyArray<string>): number => {
+    let rank = 0
+    for (let i = 0; i < parts.length; i++) {
+      const seg = pattern.segments[i]!
+      rank *= 2
+      if (seg.startsWith(":")) {
+        if (parts[i] === "") return -1
+        rank += 1
+      } else if (seg !== parts[i]) return -1
+    }
+    return rank
+  }
+
+  /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): { route: DirectRoute<R>; params: Record<string, string> } | undefined => {
     const candidates = patterns.get(method)
     if (candidates === undefined) return undefined
     const parts = path.split("/").slice(1)
     let best: Pattern | undefined
-    let bestRank = ""
+    let bestRank = Infinity
     for (const c of candidates) {
       if (c.segments.length !== parts.length) continue
-      let rank = ""
-      for (let i = 0; i < parts.length; i++) {
-        const seg = c.segments[i]!
-        if (seg.startsWith(":")) {
-          if (parts[i] === "") {
-            rank = "x"
-            break
-          }
-          rank += "1"
-        } else if (seg === parts[i]) rank += "0"
-        else {
-          rank = "x"
-          break
-        }
-      }
-      if (rank.includes("x")) continue
-      if (best === undefined || rank < bestRank) {
+      const rank = rankOf(c, parts)
+      if (rank >= 0 && rank < bestRank) {
         best = c
         bestRank = rank
       }
