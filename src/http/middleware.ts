@@ -4,6 +4,7 @@
  *   `CurrentPlatform`. Each failure names the check that failed.
  * - `RequestGuard`: turns request decoding failures, bodies of the wrong type or size
  *   and unexpected defects into the API's error shape, and gives handlers the clock.
+ * Also: which answers carry `x-should-retry: false` (applied by `SafetyNet` in server.ts, and by the direct lane).
  */
 import { Context, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
@@ -35,3 +36,16 @@ export const ErrorBody = Schema.Struct({
   reason: Schema.String,
   details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })
+
+/**
+ * Answers a client should not retry unchanged carry `x-should-retry: false`: every 4xx
+ * (the request itself is wrong, or conflicts with the state) and 501 (not built here).
+ * Other 5xx and 2xx do not carry it.
+ */
+export const SHOULD_RETRY_HEADER = "x-should-retry"
+
+/** Whether an answer with this status carries `x-should-retry: false`. */
+export const isNotRetryable = (status: number): boolean => (status >= 400 && status < 500) || status === 501
+
+/** The headers of a not-retryable answer, for replies written outside HttpRouter (the direct lane). */
+export const NOT_RETRYABLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [SHOULD_RETRY_HEADER]: "false" })

@@ -1,3 +1,5 @@
+import { FindMyWay } from "effect/http"
+
 /**
  * Every endpoint of the reference API (method and path, from the public OpenAPI
  * description, version 2025-10-13), plus the ones SPEC.md adds. A request to one the
@@ -166,14 +168,54 @@ export const REFERENCE_ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["POST", "/cards/{id}/pin/unblock"]
 ]
 
-const patterns = REFERENCE_ENDPOINTS.map(([method, path]) => ({
-  method,
-  path,
-  regex: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`)
-}))
+/**
+ * Where a request goes, chosen as the HttpApi router chooses: `Served` for a route the
+ * app serves (with its path parameters), `NotImplemented` for a reference endpoint
+ * without one (named as in the reference, e.g. `GET /customers/internal-accounts`).
+ */
+export type Routed<A> =
+  | { readonly _tag: "Served"; readonly value: A; readonly params: Readonly<Record<string, string | undefined>> }
+  | { readonly _tag: "NotImplemented"; readonly endpoint: string }
 
-/** The reference endpoint a request names, if any (path without the version prefix). */
-export const referenceEndpointOf = (method: string, path: string): string | undefined => {
-  const hit = patterns.find((p) => p.method === method && p.regex.test(path))
-  return hit === undefined ? undefined : `${hit.method} ${hit.path}`
+type Entry<A> = { readonly _tag: "Served"; readonly value: A } | { readonly _tag: "NotImplemented"; readonly endpoint: string }
+
+/**
+ * A router over the routes the app serves and every reference endpoint, so that a
+ * request is placed by the same rules whether or not its endpoint is built: it is
+ * Effect's own router (the one HttpRouter runs), so a static segment wins over a
+ * parameter, and case, duplicate and trailing slashes, percent-decoding and the HEAD
+ * fallback to GET are handled exactly as for the real routes. Undefined: no such
+ * endpoint.
+ */
+export const makeApiRouter = <A>(options: {
+  /** The version base path of the reference endpoints, e.g. `/2025-10-13`. */
+  readonly base: string
+  /** The routes the app serves: method, full path (`:name` parameters) and what to return for it. */
+  readonly served: Iterable<{ readonly method: string; readonly path: string; readonly value: A }>
+  /** The HttpRouter's RouterConfig (Effect's defaults when omitted). */
+  readonly config?: Partial<FindMyWay.RouterConfig> | undefined
+}): ((method: string, url: string) => Routed<A> | undefined) => {
+  const router = FindMyWay.make<Entry<A>>(options.config)
+  const caseSensitive = options.config?.caseSensitive ?? false
+  // One route per method and shape (parameter names do not matter to the router); a
+  // served route takes the place of the reference endpoint it implements.
+  const seen = new Set<string>()
+  const add = (method: string, path: string, entry: Entry<A>) => {
+    const shape = `${method} ${path.replace(/\/:[^/]+/g, "/:")}`
+    const key = caseSensitive ? shape : shape.toLowerCase()
+    if (seen.has(key)) return
+    seen.add(key)
+    router.on(method, path as FindMyWay.PathInput, entry)
+  }
+  for (const r of options.served) add(r.method, r.path, { _tag: "Served", value: r.value })
+  for (const [method, path] of REFERENCE_ENDPOINTS) {
+    add(method, options.base + path.replace(/\{([^}]+)\}/g, ":$1"), { _tag: "NotImplemented", endpoint: `${method} ${path}` })
+  }
+  return (method, url) => {
+    let found = router.find(method, url)
+    if (found === undefined && method === "HEAD") found = router.find("GET", url)
+    if (found === undefined) return undefined
+    const entry = found.handler
+    return entry._tag === "NotImplemented" ? entry : { _tag: "Served", value: entry.value, params: found.params }
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * Assembles the reference HTTP application: the API routes, `/openapi.json`, the docs
- * page, and a safety net that answers unknown routes and any escaped fault in the
- * API's error shape.
+ * page, and a safety net that answers endpoints not built yet (501), unknown routes
+ * (404) and any escaped fault in the API's error shape, and marks the answers a client
+ * should not retry.
  */
 import { Cause, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -15,12 +16,18 @@ import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
-import { referenceEndpointOf } from "./reference-endpoints.js"
+import { isNotRetryable, SHOULD_RETRY_HEADER } from "./middleware.js"
+import { makeApiRouter } from "./reference-endpoints.js"
 
 const VERSION_PREFIX = `/${API_VERSION}`
 
 const errorResponse = (status: number, code: string, reason: string) =>
   HttpServerResponse.jsonUnsafe({ code, reason }, { status })
+
+const notFound = () => errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under ${VERSION_PREFIX}; see /openapi.json`)
+
+const notImplemented = (endpoint: string) =>
+  errorResponse(501, "NOT_IMPLEMENTED", `${endpoint} is part of the API but not implemented by this version of payments-service (see docs/implemented.md)`)
 
 const tagOf = (u: unknown): unknown => typeof u === "object" && u !== null ? (u as { readonly _tag?: unknown })._tag : undefined
 
@@ -28,29 +35,51 @@ const isRouteNotFound = (error: unknown): boolean =>
   tagOf(error) === "RouteNotFound" ||
   (typeof error === "object" && error !== null && tagOf((error as { readonly reason?: unknown }).reason) === "RouteNotFound")
 
+/** Every route of the HttpApi app (method and full path). */
+const API_ROUTES = Object.values(PaymentsApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).map((e) => ({ method: e.method, path: e.path, value: e }))
+)
+
+/** Marks an answer a client should not retry (every 4xx, and 501). */
+const withRetryAdvice = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
+  isNotRetryable(response.status) ? HttpServerResponse.setHeader(response, SHOULD_RETRY_HEADER, "false") : response
+
 /**
- * Answers what the API routes did not: unknown paths get 404 NOT_FOUND, and anything
- * that escaped the endpoint guards becomes a 500 INTERNAL_ERROR in the error shape
- * instead of an empty response. The server never crashes on a request.
+ * The one global middleware around every route, in this order:
+ * 1. Routing of endpoints not built yet: a request whose best route among the app's
+ *    routes and every reference endpoint (static segments before parameters, as the
+ *    router ranks them) is a reference endpoint without a handler is answered 501
+ *    NOT_IMPLEMENTED naming it, before the router runs. So `GET /customers/internal-accounts`
+ *    is never captured by `GET /customers/:customerId`.
+ * 2. The safety net: unknown paths get 404 NOT_FOUND, and anything that escaped the
+ *    endpoint guards becomes a 500 INTERNAL_ERROR in the error shape instead of an
+ *    empty response. The server never crashes on a request.
+ * 3. `x-should-retry: false` on every answer a client should not retry (4xx, 501),
+ *    whichever of the above or of the endpoints produced it.
  */
 export const SafetyNet = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.catchCause(httpEffect, (cause) => {
-      const failure = cause.reasons.find(Cause.isFailReason)
-      if (isRouteNotFound(failure?.error)) {
-        return Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-          const path = new URL(request.url, "http://localhost").pathname
-          const endpoint = path.startsWith(VERSION_PREFIX) ? referenceEndpointOf(request.method, path.slice(VERSION_PREFIX.length)) : undefined
-          return endpoint === undefined
-            ? errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under ${VERSION_PREFIX}; see /openapi.json`)
-            : errorResponse(501, "NOT_IMPLEMENTED", `${endpoint} is part of the API but not implemented by this version of payments-service (see docs/implemented.md)`)
-        })
-      }
-      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-      return Effect.logError("Request failed outside the API guards", cause).pipe(
-        Effect.as(errorResponse(500, "INTERNAL_ERROR", "An internal error occurred; the request was not applied"))
-      )
-    }),
+  Effect.gen(function*() {
+    const config = yield* HttpRouter.RouterConfig
+    // Without the parameter length limit: a too long parameter of a built endpoint
+    // still reaches the router (and its 404); of one not built, it still names it.
+    const route = makeApiRouter({ base: VERSION_PREFIX, served: API_ROUTES, config: { ...config, maxParamLength: Infinity } })
+    return (httpEffect) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const routed = route(request.method, request.url)
+        const answer = routed?._tag === "NotImplemented" ? Effect.succeed(notImplemented(routed.endpoint)) : httpEffect
+        return Effect.map(
+          Effect.catchCause(answer, (cause) => {
+            const failure = cause.reasons.find(Cause.isFailReason)
+            if (isRouteNotFound(failure?.error)) return Effect.succeed(notFound())
+            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            return Effect.logError("Request failed outside the API guards", cause).pipe(
+              Effect.as(errorResponse(500, "INTERNAL_ERROR", "An internal error occurred; the request was not applied"))
+            )
+          }),
+          withRetryAdvice
+        )
+      })
+  }),
   { global: true }
 )
 

@@ -1,0 +1,159 @@
+/**
+ * Static path segments win everywhere: every reference endpoint, called with sample ids
+ * for its parameters, is answered by that endpoint (its handler when built, else 501
+ * NOT_IMPLEMENTED naming it), never by a built route whose parameter matches a static
+ * segment (`GET /customers/internal-accounts` is not `GET /customers/:customerId`).
+ * The same holds for the direct lane's routing decision.
+ */
+import { Context, Effect, Schema } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { PaymentsApi } from "../../src/http/api.js"
+import { VerifiedCredentials } from "../../src/http/credentials.js"
+import { makeDirectLane, NoPayload, route } from "../../src/http/direct.js"
+import { REFERENCE_ENDPOINTS } from "../../src/http/reference-endpoints.js"
+import { basic, makeApi, platformA } from "../support/api.js"
+
+const BASE = "/2025-10-13"
+
+/** Method and path shape (parameter names dropped) of every route the app serves. */
+const shape = (method: string, path: string) => `${method} ${path.replace(/\{[^}]+\}|:[^/]+/g, "{}")}`
+const API_ENDPOINTS = Object.values(PaymentsApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).map((e) => ({ method: e.method, path: e.path }))
+)
+const IMPLEMENTED = new Set(API_ENDPOINTS.map((e) => shape(e.method, e.path.slice(BASE.length))))
+
+const sampleId = (name: string) => `sample-${name}`
+const withSampleIds = (path: string) => path.replace(/\{([^}]+)\}/g, (_, name: string) => sampleId(name))
+const paramsOf = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!)
+
+const api = makeApi()
+afterAll(() => api.dispose())
+
+/** A call through the in-process app (lane included), with the response headers. */
+const send = async (method: string, path: string, body?: unknown) => {
+  const headers: Record<string, string> = { authorization: basic(platformA) }
+  if (body !== undefined) headers["content-type"] = "application/json"
+  const res = await api.handler(new Request(`http://test${BASE}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  }))
+  const text = await res.text()
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected freely
+  const parsed: any = text === "" ? undefined : JSON.parse(text)
+  return { status: res.status, headers: res.headers, body: parsed }
+}
+
+const bodyFor = (method: string) => method === "GET" || method === "DELETE" ? undefined : {}
+
+const expectNotImplemented = (r: Awaited<ReturnType<typeof send>>, endpoint: string) => {
+  expect(r.status, endpoint).toBe(501)
+  expect(r.body.code).toBe("NOT_IMPLEMENTED")
+  expect(r.body.reason).toMatch(new RegExp(`^${endpoint.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is part of the API`))
+  expect(r.headers.get("x-should-retry")).toBe("false")
+}
+
+describe("every reference endpoint is answered by itself", () => {
+  const unbuilt = REFERENCE_ENDPOINTS.filter(([m, p]) => !IMPLEMENTED.has(shape(m, p)))
+  const built = REFERENCE_ENDPOINTS.filter(([m, p]) => IMPLEMENTED.has(shape(m, p)))
+
+  it("covers both kinds", () => {
+    expect(built.length).toBeGreaterThan(20)
+    expect(unbuilt.length).toBeGreaterThan(100)
+    expect(built.length + unbuilt.length).toBe(REFERENCE_ENDPOINTS.length)
+  })
+
+  it.each(unbuilt.map(([m, p]) => [`${m} ${p}`, m, p] as const))("%s: 501 naming it", async (endpoint, method, path) => {
+    expectNotImplemented(await send(method, withSampleIds(path), bodyFor(method)), endpoint)
+  })
+
+  it.each(built.map(([m, p]) => [`${m} ${p}`, m, p] as const))("%s: its handler", async (endpoint, method, path) => {
+    const r = await send(method, withSampleIds(path), bodyFor(method))
+    expect(r.status, endpoint).not.toBe(501)
+    expect(r.status, endpoint).toBeLessThan(500)
+    if (r.status === 404) {
+      // Only about the resource its own (last) parameter names: a 404 from a route that
+      // captured a static segment as an id would name that segment instead, and a route
+      // that does not exist says "No such endpoint".
+      const params = paramsOf(path)
+      expect(params.length, `${endpoint}: 404 on a path without parameters`).toBeGreaterThan(0)
+      expect(r.body.reason).toContain(sampleId(params[params.length - 1]!))
+    }
+  })
+})
+
+describe("a static segment is not captured by a parameter route", () => {
+  it("GET /customers/internal-accounts: 501 naming it, not GET /customers/:customerId", async () => {
+    expectNotImplemented(await send("GET", "/customers/internal-accounts"), "GET /customers/internal-accounts")
+  })
+
+  it("however the router normalizes the path (trailing slash, case, duplicate slashes, query, HEAD)", async () => {
+    for (const path of ["/customers/internal-accounts/", "/Customers/INTERNAL-accounts", "//customers//internal-accounts", "/customers/internal-accounts?limit=2"]) {
+      expectNotImplemented(await send("GET", path), "GET /customers/internal-accounts")
+    }
+    const head = await send("HEAD", "/customers/internal-accounts")
+    expect(head.status).toBe(501)
+  })
+
+  it("other values still reach the parameter route", async () => {
+    const r = await send("GET", "/customers/internal-accounts-2")
+    expect(r.status).toBe(404)
+    expect(r.body.reason).toBe("Customer internal-accounts-2 not found")
+  })
+
+  it("a parameter longer than the router's limit: 501 for an endpoint not built, 404 for a built one", async () => {
+    const long = "x".repeat(150)
+    expectNotImplemented(await send("GET", `/quotes/${long}`), "GET /quotes/{quoteId}")
+    const built = await send("GET", `/customers/${long}`)
+    expect(built.status).toBe(404)
+    expect(built.body.code).toBe("NOT_FOUND")
+  })
+
+  it("a method the reference does not have on that path stays 404 NOT_FOUND", async () => {
+    const r = await send("DELETE", "/customers/internal-accounts")
+    expect(r.status).toBe(404)
+    expect(r.body.reason).toMatch(/not found/)
+  })
+
+  it("a path outside the API stays 404 NOT_FOUND", async () => {
+    const r = await send("GET", "/customers/internal-accounts/x/y")
+    expect(r.status).toBe(404)
+    expect(r.body.code).toBe("NOT_FOUND")
+    expect(r.body.reason).toMatch(/^No such endpoint/)
+  })
+})
+
+describe("the direct lane routes as the router does", () => {
+  const context = Context.make(VerifiedCredentials, VerifiedCredentials.make())
+  // As if GET /customers/:customerId were served by the lane.
+  const getCustomer = route({
+    method: "GET",
+    path: "/customers/:customerId",
+    status: 200,
+    params: Schema.Struct({ customerId: Schema.String }),
+    payload: NoPayload,
+    success: Schema.String,
+    run: (_, { params }) => Effect.succeed(params.customerId)
+  })
+  const lane = makeDirectLane({ base: BASE, endpoints: API_ENDPOINTS, routes: [getCustomer], context })
+
+  it("declines a path the router gives to an endpoint not built yet", () => {
+    expect(lane.matches("GET", `${BASE}/customers/internal-accounts`)).toBe(false)
+    expect(lane.matches("GET", `${BASE}/customers/internal-accounts/`)).toBe(false)
+  })
+
+  it("takes its own routes", () => {
+    expect(lane.matches("GET", `${BASE}/customers/Customer:1`)).toBe(true)
+    expect(lane.matches("GET", `${BASE}/CUSTOMERS/Customer:1/`)).toBe(true)
+    expect(lane.matches("GET", `${BASE}/customers/Customer:1?expand=x`)).toBe(true)
+  })
+
+  it("leaves built static routes, HEAD and percent-encoded paths to the router", () => {
+    expect(lane.matches("GET", `${BASE}/customers/end-user-terms`)).toBe(false)
+    expect(lane.matches("GET", `${BASE}/customers/agreements`)).toBe(false)
+    expect(lane.matches("GET", `${BASE}/customers/external-accounts`)).toBe(false)
+    expect(lane.matches("POST", `${BASE}/customers`)).toBe(false)
+    expect(lane.matches("HEAD", `${BASE}/customers/Customer:1`)).toBe(false)
+    expect(lane.matches("GET", `${BASE}/customers/Customer%3A1`)).toBe(false)
+  })
+})
