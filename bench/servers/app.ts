@@ -1,12 +1,20 @@
 import "effect/schema/SchemaJITCompiler/enable"
-/** The reference server (HttpApi, validation, rules, in-memory store) on an ephemeral port. */
+/** The reference server (HttpApi, validation, rules, the store DATABASE_URL / PAYMENTS_DATA_DIR choose) on an ephemeral port. */
 import { Effect } from "effect"
 import { serveReference } from "../../src/http/node.js"
+import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
 import { benchPlatform } from "./platform.js"
 
 const program = Effect.gen(function*() {
   // BENCH_DIRECT_LANE=0 measures the HttpApi path alone.
-  const address = yield* serveReference({ platforms: [benchPlatform], host: "127.0.0.1", port: 0, directLane: process.env["BENCH_DIRECT_LANE"] !== "0" })
+  const choice = storeChoiceFromEnv(process.env)
+  if (typeof choice === "string") return yield* Effect.die(new Error(choice))
+  const { address } = yield* serveReference({
+    services: servicesFor(choice, [benchPlatform]),
+    host: "127.0.0.1",
+    port: 0,
+    directLane: process.env["BENCH_DIRECT_LANE"] !== "0"
+  })
   if (address._tag !== "UnixPathAddress") process.send?.({ port: address.port })
   return yield* Effect.never
 })

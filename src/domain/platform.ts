@@ -30,6 +30,23 @@ export const PaymentsConfig = Schema.Struct({
 })
 export type PaymentsConfig = typeof PaymentsConfig.Type
 
+/**
+ * Two entries of a platforms file that would collide: one `id` (they would share
+ * data) or one `clientId` (one would never authenticate). A message naming it, or
+ * undefined.
+ */
+export const duplicatePlatformOf = (entries: ReadonlyArray<{ readonly id: string; readonly clientId: string }>): string | undefined => {
+  const ids = new Set<string>()
+  const clientIds = new Set<string>()
+  for (const e of entries) {
+    if (ids.has(e.id)) return `two platforms have the id "${e.id}"; each platform needs its own id`
+    if (clientIds.has(e.clientId)) return `two platforms have the clientId "${e.clientId}"; each platform needs its own clientId`
+    ids.add(e.id)
+    clientIds.add(e.clientId)
+  }
+  return undefined
+}
+
 export interface Platform {
   readonly id: string
   readonly name: string

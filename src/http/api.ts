@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CurrencyCode, ListResponse, PageQuery } from "../domain/common.js"
+import { CurrencyCode, DateTimeString, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
 import {
@@ -44,10 +44,10 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
         ...PageQuery,
         platformCustomerId: Schema.optionalKey(Schema.String),
         customerType: Schema.optionalKey(CustomerType),
-        createdAfter: Schema.optionalKey(Schema.String),
-        createdBefore: Schema.optionalKey(Schema.String),
-        updatedAfter: Schema.optionalKey(Schema.String),
-        updatedBefore: Schema.optionalKey(Schema.String),
+        createdAfter: Schema.optionalKey(DateTimeString),
+        createdBefore: Schema.optionalKey(DateTimeString),
+        updatedAfter: Schema.optionalKey(DateTimeString),
+        updatedBefore: Schema.optionalKey(DateTimeString),
         region: Schema.optionalKey(Schema.String),
         currency: Schema.optionalKey(Schema.String),
         umaAddress: Schema.optionalKey(Schema.String),
@@ -203,7 +203,11 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       success: SandboxClock,
       error: Error403
     }),
-    HttpApiEndpoint.get("getClock", "/sandbox/clock", { success: SandboxClock, error: Error403 })
+    HttpApiEndpoint.get("getClock", "/sandbox/clock", { success: SandboxClock, error: Error403 }),
+    HttpApiEndpoint.post("resetSandbox", "/sandbox/reset", {
+      success: HttpApiSchema.NoContent,
+      error: Error403
+    }).annotate(OpenApi.Description, "Deletes every resource, event, scheduled move, idempotency key and the clock offset of the calling sandbox platform.")
   )
   .annotateMerge(OpenApi.annotations({ title: "Sandbox", description: "Sandbox-only controls of the reference server." }))
 {}

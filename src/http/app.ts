@@ -1,40 +1,50 @@
 /**
- * The reference application, wired to the in-memory adapters: the HttpApi routes, and
- * in front of them the direct lane for the hot endpoints, both over one set of
- * services. `npm start` serves it over node:http (src/http/node.ts); tests call the
- * fetch-style handler in-process.
+ * The reference application over a services Layer (Store, Ids, Platforms) chosen by
+ * whoever starts it: the HttpApi routes, and in front of them the direct lane for the
+ * hot endpoints, both over one set of services, plus the background scheduler that
+ * applies scheduled moves when they fall due. Nothing here knows which store it runs
+ * on; `npm start` picks one from the environment (src/server/services.ts), tests and
+ * embedders pass their own.
  */
-import { Clock, Context, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { memoryLayer } from "../adapters/memory/index.js"
-import type { Platform } from "../domain/platform.js"
+import { schedulerLoop } from "../operations/scheduler.js"
+import type { Ids } from "../ports/ids.js"
+import type { Platforms } from "../ports/platforms.js"
+import type { Store } from "../ports/store.js"
 import { API_VERSION, PaymentsApi } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { type DirectLane, makeDirectLane } from "./direct.js"
 import { DIRECT_ROUTES } from "./direct-routes.js"
 import { AppRoutes } from "./server.js"
-import { VirtualClock } from "./virtual-clock.js"
+
+/** The ports every request runs with. */
+export type PortServices = Store | Ids | Platforms
 
 export interface AppOptions {
-  readonly platforms: ReadonlyArray<Platform>
-  /** Seed for deterministic ids. */
-  readonly seed?: number
+  /** The ports: `memoryLayer(platforms)` from `payments-service/memory`, or a SQL store layer. */
+  readonly services: Layer.Layer<PortServices, unknown>
   /** Serve the hot endpoints through the direct lane (default true). */
   readonly directLane?: boolean
+  /**
+   * How often the background scheduler applies due moves, in ms of real time
+   * (default 1000); `false` turns it off (moves then happen only when a sandbox clock
+   * is advanced).
+   */
+  readonly schedulerIntervalMillis?: number | false
 }
 
-/** The services every request runs with: in-memory ports, the virtual clock, verified credentials. */
-export const memoryServices = (options: AppOptions) =>
-  Layer.mergeAll(
-    memoryLayer(options.platforms, options.seed === undefined ? {} : { seed: options.seed }),
-    VirtualClock.layer,
-    VerifiedCredentials.layer
+/** The background scheduler as a layer: forked when the app's services are built, stopped with them. */
+const schedulerLayer = (interval: number | false) =>
+  interval === false ? Layer.empty : Layer.effectDiscard(Effect.forkScoped(schedulerLoop(interval)))
+
+/** The services every request runs with: the ports, verified credentials, and the scheduler running over them. */
+export const appServices = (options: AppOptions) =>
+  schedulerLayer(options.schedulerIntervalMillis ?? 1000).pipe(
+    Layer.provideMerge(Layer.mergeAll(options.services, VerifiedCredentials.layer))
   )
 
-export type AppServices = Layer.Success<ReturnType<typeof memoryServices>>
-
-/** The app's routes with the in-memory store, ids, events, platforms and a virtual clock. */
-export const memoryApp = (options: AppOptions) => AppRoutes.pipe(Layer.provideMerge(memoryServices(options)))
+export type AppServices = PortServices | VerifiedCredentials
 
 /** The HttpApi routes over services that are already built (shared with the lane). */
 export const routesOver = (context: Context.Context<AppServices>) =>
@@ -45,14 +55,9 @@ const API_ENDPOINTS = Object.values(PaymentsApi.groups).flatMap((group) =>
   Object.values(group.endpoints).map((e) => ({ method: e.method, path: e.path }))
 )
 
-/** The direct lane over built services; its operations see the virtual clock, as handlers do. */
+/** The direct lane over built services. */
 export const laneOver = (context: Context.Context<AppServices>): DirectLane =>
-  makeDirectLane({
-    base: `/${API_VERSION}`,
-    endpoints: API_ENDPOINTS,
-    routes: DIRECT_ROUTES,
-    context: Context.add(context, Clock.Clock, Context.get(context, VirtualClock).clock)
-  })
+  makeDirectLane({ base: `/${API_VERSION}`, endpoints: API_ENDPOINTS, routes: DIRECT_ROUTES, context })
 
 /** Serves a web Request through the lane when it takes it, else through `fallback`. */
 export const directWebHandler = (lane: DirectLane, fallback: (request: Request) => Promise<Response>) =>
@@ -68,22 +73,36 @@ export const directWebHandler = (lane: DirectLane, fallback: (request: Request) 
         : request.headers.get(name) ?? undefined)
     if (accepted === undefined) return fallback(request)
     const reply = await accepted(text)
-    return reply.body === ""
-      ? new Response(null, { status: reply.status })
-      : new Response(reply.body, { status: reply.status, headers: { "content-type": "application/json" } })
+    const headers = new Headers(reply.headers)
+    if (reply.body === "") return new Response(null, { status: reply.status, headers })
+    headers.set("content-type", "application/json")
+    return new Response(reply.body, { status: reply.status, headers })
   }
 
-/** A `(Request) => Promise<Response>` handler over the in-memory app, and its disposer. */
+/**
+ * A `(Request) => Promise<Response>` handler over the app, and its disposer. The
+ * services are built in the background (migrations included, for a SQL store); the
+ * handler waits for them, and `ready` resolves (or rejects) when they are built.
+ */
 export const makeWebHandler = (options: AppOptions) => {
   const scope = Scope.makeUnsafe()
-  const context = Effect.runSync(Layer.buildWithScope(memoryServices(options), scope))
-  const web = HttpRouter.toWebHandler(routesOver(context).pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
-  const handler = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+  const ready = Effect.runPromise(Layer.buildWithScope(appServices(options), scope)).then((context) => {
+    const web = HttpRouter.toWebHandler(routesOver(context).pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
+    const handler = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+    return { context, handler, web }
+  })
+  // Observed here so a failed build is not an unhandled rejection; callers see it through `ready`.
+  ready.catch(() => undefined)
   return {
-    handler,
+    handler: async (request: Request): Promise<Response> => (await ready).handler(request),
+    /** The built services, for tests and embedders that look behind the API (the store, the outbox). */
+    ready: ready.then((built) => built.context),
     dispose: async () => {
-      await web.dispose()
-      await Effect.runPromise(Scope.close(scope, Exit.void))
+      try {
+        await (await ready).web.dispose()
+      } finally {
+        await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
     }
   }
 }

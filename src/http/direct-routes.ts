@@ -2,7 +2,7 @@
  * The endpoints the direct lane serves: the hot path of registering and reading
  * external accounts, and creating customers. Each entry names the HttpApi endpoint's
  * method, path, success status and schemas (from src/http/api.ts) and calls the same
- * operation as its HttpApi handler. test/http/direct.test.ts holds both paths to the
+ * operation as its HttpApi handler, on the platform's clock as the handlers run it. test/http/direct.test.ts holds both paths to the
  * same answers.
  */
 import { Schema } from "effect"
@@ -14,6 +14,7 @@ import {
 } from "../domain/external-account.js"
 import * as Customers from "../operations/customers.js"
 import * as Accounts from "../operations/external-accounts.js"
+import { onPlatformClock } from "../operations/time.js"
 import { NoParams, NoPayload, route } from "./direct.js"
 
 const customer: Accounts.Owner = { kind: "customer" }
@@ -28,7 +29,7 @@ export const DIRECT_ROUTES = [
     params: NoParams,
     payload: CustomerCreateRequest,
     success: CustomerResponse,
-    run: (p, { payload }) => Customers.createCustomer(p, payload)
+    run: (p, { payload }) => onPlatformClock(p, Customers.createCustomer(p, payload))
   }),
   route({
     method: "POST",
@@ -37,7 +38,7 @@ export const DIRECT_ROUTES = [
     params: NoParams,
     payload: CustomerExternalAccountCreateRequest,
     success: ExternalAccount,
-    run: (p, { payload }) => Accounts.createCustomerExternalAccount(p, payload)
+    run: (p, { payload }) => onPlatformClock(p, Accounts.createCustomerExternalAccount(p, payload))
   }),
   route({
     method: "GET",
@@ -46,7 +47,7 @@ export const DIRECT_ROUTES = [
     params: AccountParams,
     payload: NoPayload,
     success: ExternalAccount,
-    run: (p, { params }) => Accounts.getExternalAccount(p, customer, params.externalAccountId)
+    run: (p, { params }) => onPlatformClock(p, Accounts.getExternalAccount(p, customer, params.externalAccountId))
   }),
   route({
     method: "POST",
@@ -55,7 +56,7 @@ export const DIRECT_ROUTES = [
     params: NoParams,
     payload: PlatformExternalAccountCreateRequest,
     success: ExternalAccount,
-    run: (p, { payload }) => Accounts.createPlatformExternalAccount(p, payload)
+    run: (p, { payload }) => onPlatformClock(p, Accounts.createPlatformExternalAccount(p, payload))
   }),
   route({
     method: "GET",
@@ -64,6 +65,6 @@ export const DIRECT_ROUTES = [
     params: AccountParams,
     payload: NoPayload,
     success: ExternalAccount,
-    run: (p, { params }) => Accounts.getExternalAccount(p, platform, params.externalAccountId)
+    run: (p, { params }) => onPlatformClock(p, Accounts.getExternalAccount(p, platform, params.externalAccountId))
   })
 ]

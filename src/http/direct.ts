@@ -21,14 +21,24 @@ import type { Platform } from "../domain/platform.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
-import { MAX_JSON_BODY_BYTES } from "./middleware.js"
+import { isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS } from "./middleware.js"
 import { internalFault, malformedJson } from "./middleware-live.js"
+import { makeApiRouter } from "./reference-endpoints.js"
 
 export interface DirectReply {
   readonly status: number
   /** JSON text. */
   readonly body: string
+  /**
+   * Headers to write besides content-type and content-length: `x-should-retry: false`
+   * on an answer a client should not retry (4xx, 501), as the HttpApi app sets it.
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }
+
+/** A reply with the headers its status calls for. */
+const reply = (status: number, body: string): DirectReply =>
+  isNotRetryable(status) ? { status, body, headers: NOT_RETRYABLE_HEADERS } : { status, body }
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE"
 
@@ -40,17 +50,17 @@ export interface DirectRoute<R> {
   readonly hasPayload: boolean
   readonly handle: (
     platform: Platform,
-    params: Readonly<Record<string, string>>,
+    params: Readonly<Record<string, string | undefined>>,
     body: string
   ) => Effect.Effect<DirectReply, never, R>
 }
 
 const FAULT = internalFault()
-const FAULT_REPLY: DirectReply = { status: 500, body: JSON.stringify({ code: FAULT.code, reason: FAULT.reason }) }
+const FAULT_REPLY: DirectReply = reply(500, JSON.stringify({ code: FAULT.code, reason: FAULT.reason }))
 
 const errorReply = (error: ApiError): DirectReply => {
   const wire = encodeApiError(error)
-  return wire === undefined ? FAULT_REPLY : { status: wire.status, body: JSON.stringify(wire.body) }
+  return wire === undefined ? FAULT_REPLY : reply(wire.status, JSON.stringify(wire.body))
 }
 
 const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> =>
@@ -88,7 +98,7 @@ export const route = <P, B, A, R>(spec: {
   const encodeSuccess = Schema.encodeUnknownExit(spec.success)
   const succeed = (a: A): Effect.Effect<DirectReply> => {
     const encoded = encodeSuccess(a)
-    if (Exit.isSuccess(encoded)) return Effect.succeed({ status: spec.status, body: JSON.stringify(encoded.value) })
+    if (Exit.isSuccess(encoded)) return Effect.succeed(reply(spec.status, JSON.stringify(encoded.value)))
     return faultReply(encoded.cause)
   }
   const fail = (cause: Cause.Cause<ApiError>): Effect.Effect<DirectReply> => {
@@ -149,19 +159,14 @@ const mediaTypeOf = (contentType: string): string => {
   return semi === -1 ? t : t.slice(0, semi).trim()
 }
 
-interface Pattern {
-  readonly key: string
-  readonly segments: ReadonlyArray<string>
-}
-
 const keyOf = (method: string, path: string) => `${method} ${path}`
 
 /**
  * The lane over `routes`, running operations with `context` (the same services the
  * HttpApi app uses, with the clock its handlers see). `endpoints` lists every route
  * of the HttpApi app (method and full path): a request goes to the lane only when the
- * route the HttpApi router would pick for it (static segments before parameters) is
- * one of the lane's.
+ * route the HttpApi router would pick for it, among those and every reference endpoint
+ * (static segments before parameters; `makeApiRouter`), is one of the lane's.
  */
 export const makeDirectLane = <R>(options: {
   /** The version base path, e.g. `/2025-10-13`. */
@@ -174,63 +179,30 @@ export const makeDirectLane = <R>(options: {
   const runFork = Effect.runForkWith(options.context)
   const laneRoutes = new Map<string, DirectRoute<R>>()
   for (const r of options.routes) laneRoutes.set(keyOf(r.method, options.base + r.path), r)
-  const patterns = new Map<string, Array<Pattern>>()
-  for (const e of options.endpoints) {
-    const list = patterns.get(e.method) ?? []
-    list.push({ key: keyOf(e.method, e.path), segments: e.path.split("/").slice(1) })
-    patterns.set(e.method, list)
-  }
   for (const key of laneRoutes.keys()) {
     if (!options.endpoints.some((e) => keyOf(e.method, e.path) === key)) {
       throw new Error(`Direct lane route ${key} is not an endpoint of the API`)
     }
   }
 
-  /** The router's choice for a path: per segment, a static match before a parameter. */
   /**
-   * How specific a pattern is for these path segments, or -1 when it does not match:
-   * one bit per segment, set for a parameter, first segment highest, so a lower rank
-   * is a static segment earlier (the router's preference).
+   * The route the HttpApi router picks, with every reference endpoint in the running:
+   * a request the router would give to an endpoint not built yet (a static segment
+   * where a lane route has a parameter) is not the lane's.
    */
-  const rankOf = (pattern: Pattern, parts: ReadonlyArray<string>): number => {
-    let rank = 0
-    for (let i = 0; i < parts.length; i++) {
-      const seg = pattern.segments[i]!
-      rank *= 2
-      if (seg.startsWith(":")) {
-        if (parts[i] === "") return -1
-        rank += 1
-      } else if (seg !== parts[i]) return -1
-    }
-    return rank
-  }
+  const route = makeApiRouter({
+    base: options.base,
+    served: options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
+  })
 
   /** The router's choice for a path, when it is one of the lane's routes. */
-  const match = (method: string, path: string): { route: DirectRoute<R>; params: Record<string, string> } | undefined => {
-    const candidates = patterns.get(method)
-    if (candidates === undefined) return undefined
-    const parts = path.split("/").slice(1)
-    let best: Pattern | undefined
-    let bestRank = Infinity
-    for (const c of candidates) {
-      if (c.segments.length !== parts.length) continue
-      const rank = rankOf(c, parts)
-      if (rank >= 0 && rank < bestRank) {
-        best = c
-        bestRank = rank
-      }
-    }
-    const chosen = best === undefined ? undefined : laneRoutes.get(best.key)
-    if (best === undefined || chosen === undefined) return undefined
-    const params: Record<string, string> = {}
-    for (let i = 0; i < parts.length; i++) {
-      const seg = best.segments[i]!
-      if (!seg.startsWith(":")) continue
-      // Percent-encoded parameters are left to the router's decoding.
-      if (parts[i]!.includes("%")) return undefined
-      params[seg.slice(1)] = parts[i]!
-    }
-    return { route: chosen, params }
+  const match = (method: string, path: string): { route: DirectRoute<R>; params: Readonly<Record<string, string | undefined>> } | undefined => {
+    // Percent-encoded paths are left to the router's decoding.
+    if (path.includes("%")) return undefined
+    const routed = route(method, path)
+    // Not the lane's, or a HEAD the router answers with the GET route.
+    if (routed === undefined || routed._tag !== "Served" || routed.value === undefined || routed.value.method !== method) return undefined
+    return { route: routed.value, params: routed.params }
   }
 
   const run = (effect: Effect.Effect<DirectReply, never, R>): DirectReply | Promise<DirectReply> => {

@@ -5,17 +5,24 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { Store } from "../ports/store.js"
 import { HttpRouter } from "effect/http"
-import { type AppOptions, laneOver, memoryServices, routesOver } from "./app.js"
+import { type AppOptions, appServices, laneOver, routesOver } from "./app.js"
 import type { DirectLane, DirectReply } from "./direct.js"
 
 const decoder = new TextDecoder()
 
 const send = (res: ServerResponse, reply: DirectReply) => {
   if (res.destroyed) return
-  if (reply.body === "") res.writeHead(reply.status).end()
-  else res.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(reply.body) }).end(reply.body)
+  if (reply.body === "") res.writeHead(reply.status, reply.headers).end()
+  else {
+    res.writeHead(reply.status, {
+      ...reply.headers,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(reply.body)
+    }).end(reply.body)
+  }
 }
 
 /**
@@ -60,14 +67,15 @@ export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMes
   }
 }
 
-/** Serves the in-memory reference app on `host`:`port` until the scope closes; returns the bound address. */
+/** Serves the reference app on `host`:`port` until the scope closes; returns the bound address and the store in use. */
 export const serveReference = (options: AppOptions & { readonly host: string; readonly port: number }) =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
-    const context = yield* Layer.build(memoryServices(options))
+    const context = yield* Layer.build(appServices(options))
     const httpEffect = yield* HttpRouter.toHttpEffect(routesOver(context))
-    const appHandler = yield* NodeHttpServer.makeHandler(httpEffect, { scope })
+    // The ports are in every request's context once, at the root, as toWebHandler does.
+    const appHandler = yield* NodeHttpServer.makeHandler(Effect.provide(httpEffect, context), { scope })
     const listener = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
     const server = yield* NodeHttpServer.make(() => createServer(listener), { port: options.port, host: options.host })
-    return server.address
+    return { address: server.address, store: Context.get(context, Store).info }
   }).pipe(Effect.provide(NodeHttpServer.layerHttpServices))

@@ -11,6 +11,7 @@ import { conflict, invalidInput, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type BeneficialOwnerRecord, type PageResult, Store, type UnitOfWork } from "../ports/store.js"
+import { pageOf } from "./paging.js"
 import { type OwnerEvent, transition } from "../rules/beneficial-owner.js"
 import { isFinal } from "../rules/kyc.js"
 import { type OwnerOutcome, ownerOutcome } from "../rules/sandbox/kyb.js"
@@ -36,7 +37,7 @@ export const resolveOwnersOf = Effect.fnUntraced(function*(uow: UnitOfWork, plat
   const store = yield* Store
   for (const rec of yield* store.beneficialOwners.listByCustomer(platform.id, customerId)) {
     const owner = resolvedOwner(rec.owner, now)
-    if (owner !== rec.owner) uow.putBeneficialOwner({ ...rec, owner })
+    if (owner !== rec.owner) yield* uow.putBeneficialOwner({ ...rec, owner })
   }
 })
 
@@ -75,7 +76,7 @@ export const createBeneficialOwner = Effect.fnUntraced(function*(
       const owner = platform.settings.sandbox && business.customerType === "BUSINESS" && isFinal(business.kybStatus)
         ? resolvedOwner(created, now)
         : created
-      uow.putBeneficialOwner({ platformId: platform.id, owner })
+      yield* uow.putBeneficialOwner({ platformId: platform.id, owner })
       return owner
     })
   )
@@ -93,10 +94,10 @@ export const listBeneficialOwners = Effect.fnUntraced(function*(
   query: { readonly customerId: string; readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ) {
   const store = yield* Store
-  const page = yield* store.beneficialOwners.list(platform.id, { customerId: query.customerId }, {
+  const page = yield* pageOf(store.beneficialOwners.list(platform.id, { customerId: query.customerId }, {
     limit: query.limit ?? DEFAULT_PAGE_LIMIT,
     cursor: query.cursor
-  })
+  }))
   return { ...page, data: page.data.map((r) => r.owner) } satisfies PageResult<BeneficialOwner>
 })
 
@@ -119,7 +120,7 @@ export const updateBeneficialOwner = Effect.fnUntraced(function*(
         personalInfo: { ...rec.owner.personalInfo, ...req.personalInfo },
         updatedAt: now
       }
-      uow.putBeneficialOwner({ ...rec, owner })
+      yield* uow.putBeneficialOwner({ ...rec, owner })
       return owner
     })
   )
@@ -136,8 +137,8 @@ export const deleteBeneficialOwner = Effect.fnUntraced(function*(platform: Platf
       if (business !== undefined && business.customer.customerType === "BUSINESS" && business.customer.kybStatus !== "UNVERIFIED") {
         return yield* conflict("CONFLICT", `Beneficial owner ${id} was part of a KYB verification that was taken for a decision (kybStatus ${business.customer.kybStatus}); it cannot be deleted`)
       }
-      for (const doc of yield* store.documents.listByHolder(platform.id, id)) uow.deleteDocument(platform.id, doc.document.id)
-      uow.deleteBeneficialOwner(platform.id, id)
+      for (const doc of yield* store.documents.listByHolder(platform.id, id)) yield* uow.deleteDocument(platform.id, doc.document.id)
+      yield* uow.deleteBeneficialOwner(platform.id, id)
     })
   )
 })

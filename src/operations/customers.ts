@@ -25,7 +25,8 @@ import {
 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type CustomerQuery, type CustomerRecord, type PageResult, Store } from "../ports/store.js"
+import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict } from "../ports/store.js"
+import { conflictIsDefect, pageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
@@ -60,6 +61,12 @@ const umaAddressFor = (platformCustomerId: string) =>
   `$${platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "-").slice(0, 64)}@sandbox.uma.local`
 
 const customerGone = (id: string): Error404 => notFound(`Customer ${id} not found`)
+
+/** The store's unique index refused a platformCustomerId a concurrent request took first. */
+const platformCustomerIdTaken = (platformCustomerId: string | undefined) => (e: StoreConflict) =>
+  e.constraint === "customers_active_platform_customer_id"
+    ? Effect.fail(conflict("CONFLICT", `platformCustomerId ${platformCustomerId ?? ""} is already used by an active customer`))
+    : conflictIsDefect(e)
 
 /** The active customer `id` of this platform, or 404. */
 export const activeCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -116,11 +123,11 @@ export const createCustomer = Effect.fnUntraced(function*(platform: Platform, re
           events = moved.events
         }
       }
-      uow.putCustomer({ platformId: platform.id, customer })
+      yield* uow.putCustomer({ platformId: platform.id, customer })
       yield* emitAll(uow, platform, events, customer, now)
       return customer
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(req.platformCustomerId)))
 })
 
 export const getCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -130,12 +137,44 @@ export const getCustomer = Effect.fnUntraced(function*(platform: Platform, id: s
   return rec.customer
 })
 
-export const listCustomers = Effect.fnUntraced(function*(
-  platform: Platform,
-  query: CustomerQuery & { readonly limit?: number | undefined; readonly cursor?: string | undefined }
-) {
+export interface CustomerListQuery {
+  readonly platformCustomerId?: string | undefined
+  readonly customerType?: string | undefined
+  /** ISO 8601 instants (any offset), compared as instants. */
+  readonly createdAfter?: string | undefined
+  readonly createdBefore?: string | undefined
+  readonly updatedAfter?: string | undefined
+  readonly updatedBefore?: string | undefined
+  readonly region?: string | undefined
+  readonly currency?: string | undefined
+  readonly umaAddress?: string | undefined
+  readonly isIncludingDeleted?: "true" | "false" | undefined
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+/** An instant filter as epoch ms; text that is no instant is a 400 naming the field. */
+const instantOf = (field: string, text: string | undefined): Effect.Effect<number | undefined, Error400> => {
+  if (text === undefined) return Effect.succeed(undefined)
+  const ms = Date.parse(text)
+  return Number.isNaN(ms)
+    ? Effect.fail(invalidInput(`${field} is not a date-time`, [{ field, constraint: "dateTime", message: "must be an ISO 8601 date-time" }]))
+    : Effect.succeed(ms)
+}
+
+export const listCustomers = Effect.fnUntraced(function*(platform: Platform, q: CustomerListQuery) {
   const store = yield* Store
-  const page = yield* store.customers.list(platform.id, query, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor })
+  const query: CustomerQuery = {
+    platformCustomerId: q.platformCustomerId,
+    customerType: q.customerType,
+    created: { from: yield* instantOf("createdAfter", q.createdAfter), to: yield* instantOf("createdBefore", q.createdBefore) },
+    updated: { from: yield* instantOf("updatedAfter", q.updatedAfter), to: yield* instantOf("updatedBefore", q.updatedBefore) },
+    region: q.region,
+    currency: q.currency,
+    umaAddress: q.umaAddress,
+    includeDeleted: q.isIncludingDeleted === "true"
+  }
+  const page = yield* pageOf(store.customers.list(platform.id, query, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }))
   return { ...page, data: page.data.map((r) => r.customer) } satisfies PageResult<CustomerResponse>
 })
 
@@ -173,10 +212,10 @@ export const updateCustomer = Effect.fnUntraced(function*(
       } else {
         return yield* invalidInput("customerType cannot change")
       }
-      uow.putCustomer({ ...rec, customer: next })
+      yield* uow.putCustomer({ ...rec, customer: next })
       return next
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })
 
 export const deleteCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -188,10 +227,10 @@ export const deleteCustomer = Effect.fnUntraced(function*(platform: Platform, id
       if (rec.deletedAt !== undefined) return yield* gone(`Customer ${id} was already deleted`)
       const now = yield* nowIso
       const customer: CustomerResponse = { ...rec.customer, isDeleted: true, updatedAt: now }
-      uow.putCustomer({ ...rec, customer, deletedAt: now })
+      yield* uow.putCustomer({ ...rec, customer, deletedAt: now })
       return customer
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })
 
 /** The agreements a customer can accept, each with its current version and hosted url. */

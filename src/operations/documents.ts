@@ -11,7 +11,8 @@ import type { Document, DocumentReplaceFields, DocumentUploadFields, UploadedFil
 import { conflict, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type DocumentRecord, type PageResult, Store } from "../ports/store.js"
+import { type DocumentRecord, type PageResult, Store, type StoreConflict } from "../ports/store.js"
+import { conflictIsDefect, pageOf } from "./paging.js"
 import { checkDocumentFile, checkDocumentMetadata, type HolderView } from "../rules/documents.js"
 import { nowIso } from "./time.js"
 
@@ -62,6 +63,12 @@ const sameTypeExists = (documentType: string, holderId: string, existing: Docume
     { details: { existingDocumentId: existing.document.id, documentType } }
   )
 
+/** The store's unique index refused a second document of one type for a holder (a concurrent upload won). */
+const documentRaceLost = (e: StoreConflict) =>
+  e.constraint === "documents_holder_type"
+    ? Effect.fail(conflict("DOCUMENT_ALREADY_EXISTS", "A document of this type was uploaded for this holder by a concurrent request"))
+    : conflictIsDefect(e)
+
 export const uploadDocument = Effect.fnUntraced(function*(
   platform: Platform,
   fields: DocumentUploadFields,
@@ -89,10 +96,10 @@ export const uploadDocument = Effect.fnUntraced(function*(
         createdAt: now,
         updatedAt: now
       }
-      uow.putDocument({ platformId: platform.id, document, file: fingerprint(file, checked.mediaType) })
+      yield* uow.putDocument({ platformId: platform.id, document, file: fingerprint(file, checked.mediaType) })
       return document
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", documentRaceLost))
 })
 
 /** PUT /documents/{id}: new file and metadata for the same holder; clears a poor-quality mark. */
@@ -129,10 +136,10 @@ export const replaceDocument = Effect.fnUntraced(function*(
         createdAt: rec.document.createdAt,
         updatedAt: now
       }
-      uow.putDocument({ platformId: platform.id, document, file: fingerprint(file, checked.mediaType) })
+      yield* uow.putDocument({ platformId: platform.id, document, file: fingerprint(file, checked.mediaType) })
       return document
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", documentRaceLost))
 })
 
 export const getDocument = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -147,10 +154,10 @@ export const listDocuments = Effect.fnUntraced(function*(
   query: { readonly documentHolder?: string | undefined; readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ) {
   const store = yield* Store
-  const page = yield* store.documents.list(platform.id, { documentHolder: query.documentHolder }, {
+  const page = yield* pageOf(store.documents.list(platform.id, { documentHolder: query.documentHolder }, {
     limit: query.limit ?? DEFAULT_PAGE_LIMIT,
     cursor: query.cursor
-  })
+  }))
   return { ...page, data: page.data.map((r) => r.document) } satisfies PageResult<Document>
 })
 
@@ -163,7 +170,7 @@ export const deleteDocument = Effect.fnUntraced(function*(platform: Platform, id
       if (rec.locked === true) {
         return yield* conflict("CONFLICT", `Document ${id} was part of a verification that was taken for a decision; it cannot be deleted`)
       }
-      uow.deleteDocument(platform.id, id)
+      yield* uow.deleteDocument(platform.id, id)
     })
   )
 })

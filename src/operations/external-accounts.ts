@@ -19,7 +19,8 @@ import { verifyWalletOwnership, ownershipSchemeOf } from "../crypto/wallet-owner
 import { isSelfCustodyWallet, planExternalAccountCreate } from "../rules/external-account-create.js"
 import { type ExternalAccountEvent, transition } from "../rules/external-account-status.js"
 import { Ids } from "../ports/ids.js"
-import { type ExternalAccountRecord, type PageResult, Store, type UnitOfWork } from "../ports/store.js"
+import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
+import { conflictIsDefect, pageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export type Owner = { readonly kind: "customer" } | { readonly kind: "platform" }
@@ -44,10 +45,20 @@ const ownedBy = (owner: Owner, rec: ExternalAccountRecord): boolean =>
 
 // ---------------------------------------------------------------- scheduled moves
 
+/** The kind of the status machine's timers (micro-entry results, sandbox liveness). */
+export const EXTERNAL_ACCOUNT_TIMER = "external-account"
+
+const SCHEDULED_EVENTS = ["BANK_VALIDATION_SUCCEEDED", "BANK_VALIDATION_FAILED", "OWNERSHIP_VERIFICATION_SUCCEEDED"] as const
+type ScheduledEvent = typeof SCHEDULED_EVENTS[number]
+const isScheduledEvent = (event: string): event is ScheduledEvent => SCHEDULED_EVENTS.some((e) => e === event)
+
 const emitStatus = (uow: UnitOfWork, platform: Platform, account: ExternalAccount, id: string, timestamp: string) =>
   uow.emit({ id, platformId: platform.id, type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", timestamp, data: account })
 
-/** Applies one event of the status machine to a record inside a unit of work. */
+/**
+ * Applies one event of the status machine to a record inside a unit of work. A move
+ * made now supersedes any move the machine had scheduled for the account.
+ */
 const applyEvent = Effect.fnUntraced(function*(
   uow: UnitOfWork,
   platform: Platform,
@@ -62,32 +73,33 @@ const applyEvent = Effect.fnUntraced(function*(
   const account: ExternalAccount = result.value.status === rec.account.status
     ? rec.account
     : { ...rec.account, status: result.value.status, updatedAt: now }
-  const { scheduled: _s, ...rest } = rec
-  const next: ExternalAccountRecord = { ...rest, ...extra, account }
-  uow.putExternalAccount(next)
-  for (const _ of result.value.events) emitStatus(uow, platform, account, yield* ids.make("Webhook"), now)
+  const next: ExternalAccountRecord = { ...rec, ...extra, account }
+  yield* uow.cancelTimers(platform.id, account.id, EXTERNAL_ACCOUNT_TIMER)
+  yield* uow.putExternalAccount(next)
+  for (const _ of result.value.events) yield* emitStatus(uow, platform, account, yield* ids.make("Webhook"), now)
   return next
 })
 
-/**
- * Applies the moves whose time has come (micro-entry results, sandbox liveness).
- * Runs before reads, so a reader never sees a status that should already have moved.
- */
-export const settleDue = Effect.fnUntraced(function*(platform: Platform) {
+const scheduleMove = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, accountId: string, at: number, event: ScheduledEvent) {
+  const ids = yield* Ids
+  yield* uow.schedule({
+    platformId: platform.id,
+    id: `Timer:${yield* ids.uuid}`,
+    at,
+    kind: EXTERNAL_ACCOUNT_TIMER,
+    subjectId: accountId,
+    event
+  })
+})
+
+/** The scheduler's handler for this machine's timers: applies the move that fell due. */
+export const applyExternalAccountTimer = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, timer: TimerRecord) {
   const store = yield* Store
-  const due = yield* store.externalAccounts.listDue(platform.id, yield* nowMillis)
-  if (due.length === 0) return
-  yield* store.transact((uow) =>
-    Effect.forEach(due, (stale) =>
-      Effect.gen(function*() {
-        const rec = yield* store.externalAccounts.get(platform.id, stale.account.id)
-        if (rec?.scheduled === undefined) return
-        const failed = rec.scheduled.event === "BANK_VALIDATION_FAILED"
-        yield* applyEvent(uow, platform, rec, { type: rec.scheduled.event }, failed ? { bankValidationFailed: true } : {}).pipe(
-          Effect.catch(() => Effect.void)
-        )
-      }), { discard: true })
-  )
+  const event = timer.event
+  if (!isScheduledEvent(event)) return yield* invalidInput(`Unknown scheduled move ${event}`)
+  const rec = yield* store.externalAccounts.get(platform.id, timer.subjectId)
+  if (rec === undefined) return yield* accountNotFound(timer.subjectId)
+  yield* applyEvent(uow, platform, rec, { type: event }, event === "BANK_VALIDATION_FAILED" ? { bankValidationFailed: true } : {})
 })
 
 // ---------------------------------------------------------------- create
@@ -127,8 +139,9 @@ const createAccount = Effect.fnUntraced(function*(
       const millis = yield* nowMillis
       const now = isoOf(millis)
       if (isDefault && customerId !== null) {
-        for (const prev of yield* store.externalAccounts.findDefaultUmaDeposit(platform.id, customerId)) {
-          uow.putExternalAccount({ ...prev, account: { ...prev.account, defaultUmaDepositAccount: false, updatedAt: now } })
+        const prev = yield* store.externalAccounts.findDefaultUmaDeposit(platform.id, customerId)
+        if (prev !== undefined) {
+          yield* uow.putExternalAccount({ ...prev, account: { ...prev.account, defaultUmaDepositAccount: false, updatedAt: now } })
         }
       }
       const id = yield* ids.make("ExternalAccount")
@@ -148,25 +161,22 @@ const createAccount = Effect.fnUntraced(function*(
         createdAt: now,
         updatedAt: now
       }
-      const record: ExternalAccountRecord = {
-        platformId: platform.id,
-        account,
-        equivalenceKey: p.equivalenceKey,
-        trusted: false,
-        ...(p.bankValidation !== undefined
-          ? {
-            scheduled: {
-              at: millis + p.bankValidation.afterDays * DAY,
-              event: p.bankValidation.outcome === "validated" ? "BANK_VALIDATION_SUCCEEDED" : "BANK_VALIDATION_FAILED"
-            }
-          }
-          : {})
+      const record: ExternalAccountRecord = { platformId: platform.id, account, equivalenceKey: p.equivalenceKey, trusted: false }
+      yield* uow.putExternalAccount(record)
+      if (p.bankValidation !== undefined) {
+        const event = p.bankValidation.outcome === "validated" ? "BANK_VALIDATION_SUCCEEDED" : "BANK_VALIDATION_FAILED"
+        yield* scheduleMove(uow, platform, id, millis + p.bankValidation.afterDays * DAY, event)
       }
-      uow.putExternalAccount(record)
       return account
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", (e: StoreConflict) => Effect.fail(raceLost(e))))
 })
+
+/** A unique constraint another request won after this one's checks (the store's last word). */
+const raceLost = (e: StoreConflict) =>
+  e.constraint === "external_accounts_equivalence"
+    ? conflict("DUPLICATE_EXTERNAL_ACCOUNT", "An equivalent external account was registered by a concurrent request")
+    : conflict("CONFLICT", "A concurrent request changed this customer's accounts; retry")
 
 export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest) =>
   createAccount(platform, req.customerId, req)
@@ -184,7 +194,6 @@ const findOwned = Effect.fnUntraced(function*(platform: Platform, owner: Owner, 
 })
 
 export const getExternalAccount = Effect.fnUntraced(function*(platform: Platform, owner: Owner, id: string) {
-  yield* settleDue(platform)
   return (yield* findOwned(platform, owner, id)).account
 })
 
@@ -200,13 +209,12 @@ export const listExternalAccounts = Effect.fnUntraced(function*(
   owner: Owner,
   query: ExternalAccountListQuery
 ) {
-  yield* settleDue(platform)
   const store = yield* Store
-  const page = yield* store.externalAccounts.list(platform.id, {
+  const page = yield* pageOf(store.externalAccounts.list(platform.id, {
     owner: owner.kind,
     customerId: owner.kind === "customer" ? query.customerId : undefined,
     currency: query.currency
-  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor })
+  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor }))
   return { ...page, data: page.data.map((r) => r.account) } satisfies PageResult<ExternalAccount>
 })
 
@@ -218,7 +226,8 @@ export const deleteExternalAccount = Effect.fnUntraced(function*(platform: Platf
       if (rec.trusted) {
         return yield* conflict("BENEFICIARY_TRUSTED", `External account ${id} is a trusted beneficiary; untrust it first (POST .../untrust, then .../untrust/confirm)`)
       }
-      uow.deleteExternalAccount(platform.id, id)
+      yield* uow.cancelTimers(platform.id, id)
+      yield* uow.deleteExternalAccount(platform.id, id)
     })
   )
 })
@@ -258,16 +267,16 @@ export const startOwnershipChallenge = Effect.fnUntraced(function*(
       const next = yield* applyEvent(uow, platform, rec, { type: "OWNERSHIP_CHALLENGE_STARTED" }, {
         ownershipChallenge: method === "WALLET_SIGNATURE" ? { method, messageToSign, expiresAt } : { method, expiresAt }
       })
-      if (method === "LIVENESS") {
+      if (method === "LIVENESS" && platform.settings.sandbox) {
         // The sandbox's hosted check passes on its own after a short while.
-        uow.putExternalAccount({ ...next, scheduled: { at: millis + SANDBOX_LIVENESS_DELAY_MS, event: "OWNERSHIP_VERIFICATION_SUCCEEDED" } })
+        yield* scheduleMove(uow, platform, next.account.id, millis + SANDBOX_LIVENESS_DELAY_MS, "OWNERSHIP_VERIFICATION_SUCCEEDED")
       }
       const challenge: OwnershipChallenge = method === "WALLET_SIGNATURE"
         ? { method, messageToSign, expiresAt: isoOf(expiresAt) }
         : { method, verificationLink: `https://sandbox.verify.local/liveness/${nonce}`, expiresAt: isoOf(expiresAt) }
       return challenge
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })
 
 export const verifyOwnership = Effect.fnUntraced(function*(
@@ -295,7 +304,7 @@ export const verifyOwnership = Effect.fnUntraced(function*(
       })
       return { account: next.account, verdict }
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
   if (!outcome.verdict.ok) {
     return yield* badRequest(
       "INVALID_INPUT",
@@ -324,12 +333,12 @@ export const startTrustChange = Effect.fnUntraced(function*(platform: Platform, 
       const challengeId = yield* ids.make("Request")
       const millis = yield* nowMillis
       const expiresAt = millis + 5 * 60_000
-      uow.putExternalAccount({ ...rec, pendingTrustChange: { trusted, challengeId, expiresAt } })
+      yield* uow.putExternalAccount({ ...rec, pendingTrustChange: { trusted, challengeId, expiresAt } })
       return {
         scaChallenge: { id: challengeId, expiresAt: isoOf(expiresAt), factor: "SMS_OTP", availableFactors: ["SMS_OTP"] }
       }
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })
 
 export const confirmTrustChange = Effect.fnUntraced(function*(
@@ -346,12 +355,12 @@ export const confirmTrustChange = Effect.fnUntraced(function*(
       if (pending === undefined || pending.trusted !== trusted) {
         return yield* conflict("CONFLICT", `No ${trusted ? "trust" : "untrust"} ceremony was started for ${id}`)
       }
-      if ((yield* nowMillis) > pending.expiresAt || code !== SANDBOX_SCA_CODE) {
+      if ((yield* nowMillis) > pending.expiresAt || !platform.settings.sandbox || code !== SANDBOX_SCA_CODE) {
         return yield* badRequest("INVALID_INPUT", "Invalid or expired SCA proof", { details: { field: "code" } })
       }
       const { pendingTrustChange: _p, ...rest } = rec
-      uow.putExternalAccount({ ...rest, trusted })
+      yield* uow.putExternalAccount({ ...rest, trusted })
       return { trusted }
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })

@@ -1,5 +1,12 @@
-/** Time as the operations see it: always from Effect's Clock, so tests and the sandbox can move it. */
+/**
+ * Time as the operations see it: always from Effect's Clock, so tests and the sandbox
+ * can move it. A sandbox platform's clock is the base clock plus the platform's own
+ * persisted offset (POST /sandbox/clock/advance); a production platform's clock is
+ * the base clock, always.
+ */
 import { Clock, Effect } from "effect"
+import type { Platform } from "../domain/platform.js"
+import { Store } from "../ports/store.js"
 
 export const nowMillis = Clock.currentTimeMillis
 
@@ -16,3 +23,29 @@ export const isoOf = (millis: number): string => {
 }
 
 export const nowIso = Effect.map(Clock.currentTimeMillis, isoOf)
+
+/** A clock `offset` ms ahead of `base`. */
+export const offsetClock = (base: Clock.Clock, offset: number): Clock.Clock => {
+  if (offset === 0) return base
+  const nanos = BigInt(offset) * 1_000_000n
+  return {
+    currentTimeMillisUnsafe: () => base.currentTimeMillisUnsafe() + offset,
+    currentTimeMillis: Effect.sync(() => base.currentTimeMillisUnsafe() + offset),
+    currentTimeNanosUnsafe: () => base.currentTimeNanosUnsafe() + nanos,
+    currentTimeNanos: Effect.sync(() => base.currentTimeNanosUnsafe() + nanos),
+    monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: base.monotonicTimeNanos,
+    sleep: (duration) => base.sleep(duration)
+  }
+}
+
+/** The platform's sandbox offset in ms: 0 for a production platform, whatever the store says. */
+export const clockOffsetOf = (platform: Platform): Effect.Effect<number, never, Store> =>
+  platform.settings.sandbox ? Effect.flatMap(Effect.service(Store), (store) => store.clocks.offset(platform.id)) : Effect.succeed(0)
+
+/** Runs `effect` on the platform's clock (the offset is read once, when it starts). */
+export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
+  platform.settings.sandbox
+    ? Effect.flatMap(clockOffsetOf(platform), (offset) =>
+      offset === 0 ? effect : Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, offsetClock(base, offset))))
+    : effect

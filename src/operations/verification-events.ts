@@ -23,7 +23,7 @@ export const emitAll = Effect.fnUntraced(function*(
   timestamp: string
 ) {
   const ids = yield* Ids
-  for (const type of types) uow.emit({ id: yield* ids.make("Webhook"), platformId: platform.id, type, timestamp, data })
+  for (const type of types) yield* uow.emit({ id: yield* ids.make("Webhook"), platformId: platform.id, type, timestamp, data })
 })
 
 /**

@@ -11,6 +11,7 @@ import type { Platform } from "../domain/platform.js"
 import type { Verification, VerificationRequest, VerificationStatus } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
 import { type DocumentRecord, type PageResult, Store } from "../ports/store.js"
+import { conflictIsDefect, pageOf } from "./paging.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { decideIndividualSubmission, type SubmissionOutcome } from "../rules/sandbox/kyc.js"
 import { decideBusinessSubmission } from "../rules/sandbox/kyb.js"
@@ -95,14 +96,14 @@ export const submitVerification = Effect.fnUntraced(function*(platform: Platform
       const lock = outcome.kind !== "RESOLVE_ERRORS"
       for (const d of evidence) {
         if (flagged.has(d.document.id) || (lock && d.locked !== true)) {
-          uow.putDocument({ ...d, ...(flagged.has(d.document.id) ? { poorQuality: true } : {}), ...(lock ? { locked: true } : {}) })
+          yield* uow.putDocument({ ...d, ...(flagged.has(d.document.id) ? { poorQuality: true } : {}), ...(lock ? { locked: true } : {}) })
         }
       }
-      uow.putCustomer({ ...rec, customer, ...(flagged.size > 0 ? { poorQualityReported: true } : {}) })
+      yield* uow.putCustomer({ ...rec, customer, ...(flagged.size > 0 ? { poorQualityReported: true } : {}) })
       if (customer.customerType === "BUSINESS" && (outcome.kind === "APPROVED" || outcome.kind === "REJECTED") && platform.settings.sandbox) {
         yield* resolveOwnersOf(uow, platform, customer.id, now)
       }
-      uow.putVerification({ platformId: platform.id, verification })
+      yield* uow.putVerification({ platformId: platform.id, verification })
 
       for (const type of run.events) {
         const at = type.slice("VERIFICATION.".length) as VerificationStatus
@@ -111,7 +112,7 @@ export const submitVerification = Effect.fnUntraced(function*(platform: Platform
       yield* emitAll(uow, platform, customerEvents, customer, now)
       return verification
     })
-  )
+  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })
 
 export const getVerification = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -131,9 +132,9 @@ export const listVerifications = Effect.fnUntraced(function*(
   }
 ) {
   const store = yield* Store
-  const page = yield* store.verifications.list(platform.id, {
+  const page = yield* pageOf(store.verifications.list(platform.id, {
     customerId: query.customerId,
     verificationStatus: query.verificationStatus
-  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor })
+  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor }))
   return { ...page, data: page.data.map((r) => r.verification) } satisfies PageResult<Verification>
 })

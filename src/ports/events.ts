@@ -1,6 +1,7 @@
-/** The Events port: the outbox of state changes that webhook delivery reads. */
-import { Context, type Effect } from "effect"
-
+/**
+ * Events: every state change appends one to the Store's outbox in the same unit of
+ * work (`UnitOfWork.emit`), and webhook delivery reads them from there.
+ */
 export interface DomainEvent {
   /** `Webhook:<uuid>`: the delivery id a receiver can deduplicate on. */
   readonly id: string
@@ -11,10 +12,3 @@ export interface DomainEvent {
   /** The full resource after the change. */
   readonly data: unknown
 }
-
-export class Events extends Context.Service<Events, {
-  /** Appends committed events, in order. Called by a Store when a unit of work commits. */
-  readonly append: (events: ReadonlyArray<DomainEvent>) => Effect.Effect<void>
-  /** The platform's events, oldest first. */
-  readonly list: (platformId: string) => Effect.Effect<ReadonlyArray<DomainEvent>>
-}>()("payments-service/ports/Events") {}

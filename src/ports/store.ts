@@ -1,16 +1,49 @@
 /**
  * The Store port: repositories per aggregate with the queries the operations need,
- * and an atomic unit of work. Every record belongs to one platform and every query
- * names the platform, so no operation can reach another platform's data.
+ * over one shared transaction.
+ *
+ * - Every record belongs to one platform and every query names the platform, so no
+ *   operation can reach another platform's data.
+ * - `transact` runs a unit of work: reads made inside it (through these same
+ *   repositories) see its own staged writes; its writes, events and timers commit
+ *   together or not at all (on failure, defect or interruption nothing is left).
+ * - Uniqueness is the store's job (a unique index in SQL, an index map in memory)
+ *   and surfaces as a typed `StoreConflict`, so two racing units of work (or two
+ *   processes) cannot both win. Serialization failures are retried by `transact`
+ *   a bounded number of times.
+ * - Lists are paged by the store, keyset on `(createdAt, id)`; a cursor the store
+ *   did not issue is an `InvalidCursor`.
+ *
+ * The port speaks domain errors only; the HTTP layer maps them.
  */
-import { Context, type Effect } from "effect"
-import type { Error400 } from "../domain/errors.js"
-import type { ExternalAccount } from "../domain/external-account.js"
+import { Context, Data, type Effect } from "effect"
 import type { BeneficialOwner } from "../domain/beneficial-owner.js"
 import type { CustomerResponse } from "../domain/customer.js"
 import type { Document } from "../domain/document.js"
+import type { ExternalAccount } from "../domain/external-account.js"
 import type { Verification, VerificationStatus } from "../domain/verification.js"
 import type { DomainEvent } from "./events.js"
+
+// ---------------------------------------------------------------- errors
+
+/** The unique constraints the store enforces, by name (the SQL index names). */
+export type UniqueConstraint =
+  | "customers_active_platform_customer_id"
+  | "external_accounts_equivalence"
+  | "external_accounts_default_uma"
+  | "documents_holder_type"
+
+/** A write would break a unique constraint: another record already holds the key. */
+export class StoreConflict extends Data.TaggedError("StoreConflict")<{
+  readonly constraint: UniqueConstraint
+}> {}
+
+/** A cursor this store did not issue (or one for another list). */
+export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{
+  readonly cursor: string
+}> {}
+
+// ---------------------------------------------------------------- paging
 
 export interface Page {
   readonly limit: number
@@ -22,6 +55,12 @@ export interface PageResult<R> {
   readonly hasMore: boolean
   readonly nextCursor?: string
   readonly totalCount: number
+}
+
+/** An inclusive range of instants in epoch milliseconds; either end may be open. */
+export interface TimeRange {
+  readonly from?: number | undefined
+  readonly to?: number | undefined
 }
 
 // ---------------------------------------------------------------- customers
@@ -38,10 +77,8 @@ export interface CustomerRecord {
 export interface CustomerQuery {
   readonly platformCustomerId?: string | undefined
   readonly customerType?: string | undefined
-  readonly createdAfter?: string | undefined
-  readonly createdBefore?: string | undefined
-  readonly updatedAfter?: string | undefined
-  readonly updatedBefore?: string | undefined
+  readonly created?: TimeRange | undefined
+  readonly updated?: TimeRange | undefined
   readonly region?: string | undefined
   /** Customers with this currency among their `currencies`. */
   readonly currency?: string | undefined
@@ -53,16 +90,10 @@ export interface CustomerRepository {
   readonly get: (platformId: string, id: string) => Effect.Effect<CustomerRecord | undefined>
   /** The active (not deleted) customer holding this platformCustomerId. */
   readonly findActiveByPlatformCustomerId: (platformId: string, platformCustomerId: string) => Effect.Effect<CustomerRecord | undefined>
-  readonly list: (platformId: string, query: CustomerQuery, page: Page) => Effect.Effect<PageResult<CustomerRecord>, Error400>
+  readonly list: (platformId: string, query: CustomerQuery, page: Page) => Effect.Effect<PageResult<CustomerRecord>, InvalidCursor>
 }
 
 // ---------------------------------------------------------------- external accounts
-
-/** A scheduled move of the status machine, applied when its time has come. */
-export interface ScheduledMove {
-  readonly at: number
-  readonly event: "BANK_VALIDATION_SUCCEEDED" | "BANK_VALIDATION_FAILED" | "OWNERSHIP_VERIFICATION_SUCCEEDED"
-}
 
 export interface OwnershipChallengeState {
   readonly method: "WALLET_SIGNATURE" | "LIVENESS"
@@ -76,7 +107,6 @@ export interface ExternalAccountRecord {
   readonly equivalenceKey: string
   /** A trusted beneficiary (SCA) cannot be deleted. */
   readonly trusted: boolean
-  readonly scheduled?: ScheduledMove
   readonly bankValidationFailed?: boolean
   readonly ownershipChallenge?: OwnershipChallengeState
   /** The pending SCA trust/untrust ceremony, if one was started. */
@@ -93,9 +123,9 @@ export interface ExternalAccountQuery {
 export interface ExternalAccountRepository {
   readonly get: (platformId: string, id: string) => Effect.Effect<ExternalAccountRecord | undefined>
   readonly findByEquivalenceKey: (platformId: string, key: string) => Effect.Effect<ExternalAccountRecord | undefined>
-  readonly findDefaultUmaDeposit: (platformId: string, customerId: string) => Effect.Effect<ReadonlyArray<ExternalAccountRecord>>
-  readonly listDue: (platformId: string, now: number) => Effect.Effect<ReadonlyArray<ExternalAccountRecord>>
-  readonly list: (platformId: string, query: ExternalAccountQuery, page: Page) => Effect.Effect<PageResult<ExternalAccountRecord>, Error400>
+  /** The customer's default UMA deposit account, if it has one (at most one: a unique index). */
+  readonly findDefaultUmaDeposit: (platformId: string, customerId: string) => Effect.Effect<ExternalAccountRecord | undefined>
+  readonly list: (platformId: string, query: ExternalAccountQuery, page: Page) => Effect.Effect<PageResult<ExternalAccountRecord>, InvalidCursor>
 }
 
 // ---------------------------------------------------------------- documents
@@ -115,7 +145,7 @@ export interface DocumentRepository {
   readonly get: (platformId: string, id: string) => Effect.Effect<DocumentRecord | undefined>
   /** Every document of one holder (a Customer or BeneficialOwner id), oldest first. */
   readonly listByHolder: (platformId: string, holderId: string) => Effect.Effect<ReadonlyArray<DocumentRecord>>
-  readonly list: (platformId: string, query: { readonly documentHolder?: string | undefined }, page: Page) => Effect.Effect<PageResult<DocumentRecord>, Error400>
+  readonly list: (platformId: string, query: { readonly documentHolder?: string | undefined }, page: Page) => Effect.Effect<PageResult<DocumentRecord>, InvalidCursor>
 }
 
 // ---------------------------------------------------------------- beneficial owners
@@ -127,8 +157,9 @@ export interface BeneficialOwnerRecord {
 
 export interface BeneficialOwnerRepository {
   readonly get: (platformId: string, id: string) => Effect.Effect<BeneficialOwnerRecord | undefined>
+  /** The owners of one business customer, oldest first. */
   readonly listByCustomer: (platformId: string, customerId: string) => Effect.Effect<ReadonlyArray<BeneficialOwnerRecord>>
-  readonly list: (platformId: string, query: { readonly customerId: string }, page: Page) => Effect.Effect<PageResult<BeneficialOwnerRecord>, Error400>
+  readonly list: (platformId: string, query: { readonly customerId: string }, page: Page) => Effect.Effect<PageResult<BeneficialOwnerRecord>, InvalidCursor>
 }
 
 // ---------------------------------------------------------------- verifications
@@ -145,34 +176,143 @@ export interface VerificationQuery {
 
 export interface VerificationRepository {
   readonly get: (platformId: string, id: string) => Effect.Effect<VerificationRecord | undefined>
-  readonly list: (platformId: string, query: VerificationQuery, page: Page) => Effect.Effect<PageResult<VerificationRecord>, Error400>
+  readonly list: (platformId: string, query: VerificationQuery, page: Page) => Effect.Effect<PageResult<VerificationRecord>, InvalidCursor>
+}
+
+// ---------------------------------------------------------------- events (the outbox)
+
+/** An event as stored in the outbox, with its position in the platform's stream. */
+export interface StoredEvent {
+  /** Increases with every committed event of the store (gaps allowed). */
+  readonly seq: number
+  readonly event: DomainEvent
+}
+
+export interface EventRepository {
+  /** The platform's committed events after `afterSeq` (exclusive), oldest first, at most `limit`. */
+  readonly list: (platformId: string, options?: { readonly afterSeq?: number; readonly limit?: number }) => Effect.Effect<ReadonlyArray<StoredEvent>>
+}
+
+// ---------------------------------------------------------------- timers (scheduled moves)
+
+/**
+ * A move a state machine asked for later, as data: at `at` (epoch ms on the platform's
+ * clock), apply `event` to the resource `subjectId`. `kind` names the machine whose
+ * handler applies it.
+ */
+export interface TimerRecord {
+  readonly platformId: string
+  readonly id: string
+  readonly at: number
+  readonly kind: string
+  readonly subjectId: string
+  readonly event: string
+}
+
+/** What became of a due timer: applied, or refused by its machine (recorded, not retried). */
+export interface TimerOutcome {
+  readonly timer: TimerRecord
+  readonly appliedAt: number
+  readonly outcome: "applied" | "refused"
+  readonly reason?: string
+}
+
+export interface TimerRepository {
+  /**
+   * Claims the platform's earliest timer due at `now` for this unit of work, or none.
+   * On PostgreSQL it is locked (`FOR UPDATE SKIP LOCKED`), so concurrent schedulers in
+   * several processes never claim the same one; it disappears when the unit of work
+   * that claimed it commits (the claim deletes it).
+   */
+  readonly claimDue: (platformId: string, now: number) => Effect.Effect<TimerRecord | undefined>
+  /** The platform's pending timers, earliest first. */
+  readonly pending: (platformId: string) => Effect.Effect<ReadonlyArray<TimerRecord>>
+  /** What happened to applied timers, newest last (bounded history). */
+  readonly outcomes: (platformId: string) => Effect.Effect<ReadonlyArray<TimerOutcome>>
+}
+
+// ---------------------------------------------------------------- sandbox clocks
+
+export interface ClockRepository {
+  /** The platform's sandbox time offset in ms (0 when never advanced). */
+  readonly offset: (platformId: string) => Effect.Effect<number>
+}
+
+// ---------------------------------------------------------------- idempotency
+
+export interface IdempotencyRecord {
+  readonly platformId: string
+  readonly key: string
+  /** The operation the key was first used for, e.g. `POST /customers`. */
+  readonly operation: string
+  /** SHA-256 (hex) of the canonical request. */
+  readonly requestHash: string
+  /** The first response, as the operation returned it (status and JSON body). */
+  readonly status: number
+  readonly body: unknown
+  readonly createdAt: number
+  readonly expiresAt: number
+}
+
+export interface IdempotencyRepository {
+  /** The live record for a key (expired records are treated as absent). */
+  readonly get: (platformId: string, key: string, now: number) => Effect.Effect<IdempotencyRecord | undefined>
 }
 
 // ---------------------------------------------------------------- unit of work
 
-/** What a unit of work stages; nothing is visible until it commits. */
+/** The writes of a unit of work; visible to its own reads at once, to others when it commits. */
 export interface UnitOfWork {
-  readonly putCustomer: (record: CustomerRecord) => void
-  readonly putExternalAccount: (record: ExternalAccountRecord) => void
-  readonly deleteExternalAccount: (platformId: string, id: string) => void
-  readonly putDocument: (record: DocumentRecord) => void
-  readonly deleteDocument: (platformId: string, id: string) => void
-  readonly putBeneficialOwner: (record: BeneficialOwnerRecord) => void
-  readonly deleteBeneficialOwner: (platformId: string, id: string) => void
-  readonly putVerification: (record: VerificationRecord) => void
-  readonly emit: (event: DomainEvent) => void
+  readonly putCustomer: (record: CustomerRecord) => Effect.Effect<void, StoreConflict>
+  readonly putExternalAccount: (record: ExternalAccountRecord) => Effect.Effect<void, StoreConflict>
+  readonly deleteExternalAccount: (platformId: string, id: string) => Effect.Effect<void>
+  readonly putDocument: (record: DocumentRecord) => Effect.Effect<void, StoreConflict>
+  readonly deleteDocument: (platformId: string, id: string) => Effect.Effect<void>
+  readonly putBeneficialOwner: (record: BeneficialOwnerRecord) => Effect.Effect<void>
+  readonly deleteBeneficialOwner: (platformId: string, id: string) => Effect.Effect<void>
+  readonly putVerification: (record: VerificationRecord) => Effect.Effect<void>
+  /** Appends an event to the outbox; it exists if and only if this unit of work commits. */
+  readonly emit: (event: DomainEvent) => Effect.Effect<void>
+  /** Schedules a move; replaces the subject's pending timer of the same kind, if any. */
+  readonly schedule: (timer: TimerRecord) => Effect.Effect<void>
+  /** Drops the subject's pending timers (of one kind, or all). */
+  readonly cancelTimers: (platformId: string, subjectId: string, kind?: string) => Effect.Effect<void>
+  /** Records what became of a claimed timer. */
+  readonly recordTimerOutcome: (outcome: TimerOutcome) => Effect.Effect<void>
+  /** Sets the platform's sandbox time offset. */
+  readonly setClockOffset: (platformId: string, offsetMillis: number) => Effect.Effect<void>
+  /**
+   * Stores an idempotency record. If a live record for the key exists (a concurrent
+   * unit of work won), returns it instead and stores nothing.
+   */
+  readonly putIdempotency: (record: IdempotencyRecord) => Effect.Effect<IdempotencyRecord | undefined>
+  /** Deletes every record, event, timer, clock and idempotency key of the platform. */
+  readonly resetPlatform: (platformId: string) => Effect.Effect<void>
+}
+
+export interface StoreInfo {
+  /** `memory`, `postgres` or `pglite`. */
+  readonly kind: "memory" | "postgres" | "pglite"
+  /** A human description for the startup banner (no secrets). */
+  readonly description: string
 }
 
 export class Store extends Context.Service<Store, {
+  readonly info: StoreInfo
   readonly customers: CustomerRepository
   readonly externalAccounts: ExternalAccountRepository
   readonly documents: DocumentRepository
   readonly beneficialOwners: BeneficialOwnerRepository
   readonly verifications: VerificationRepository
+  readonly events: EventRepository
+  readonly timers: TimerRepository
+  readonly clocks: ClockRepository
+  readonly idempotency: IdempotencyRepository
   /**
-   * Runs `work` exclusively: no other unit of work interleaves with it, so a
-   * check-then-write inside it is atomic. Staged writes and events commit together
-   * when `work` succeeds and are dropped when it fails.
+   * Runs `work` as one unit of work (serializable: as if no other unit of work
+   * interleaved with it). Its writes, events and timers commit together when `work`
+   * succeeds and are dropped when it fails, dies or is interrupted. A serialization
+   * failure reruns `work` from the start, a bounded number of times.
    */
   readonly transact: <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("payments-service/ports/Store") {}

@@ -1,13 +1,16 @@
 import "effect/schema/SchemaJITCompiler/enable"
 /**
- * `npm start`: the reference server on the embedded (in-memory) store.
- * HOST (default 127.0.0.1), PORT (default 8080), PAYMENTS_CONFIG (a JSON file of
- * platforms; without it one sandbox platform with documented credentials).
+ * `npm start`: the reference server. HOST (default 127.0.0.1), PORT (default 8080),
+ * PAYMENTS_CONFIG (a JSON file of platforms; without it one sandbox platform with
+ * documented credentials), and the store: DATABASE_URL (PostgreSQL), PAYMENTS_DATA_DIR
+ * (PGlite on disk) or neither (in memory).
  */
 import { readFileSync } from "node:fs"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Schema } from "effect"
-import { PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
+import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
+import type { StoreInfo } from "../ports/store.js"
+import { servicesFor, storeChoiceFromEnv } from "./services.js"
 import { API_VERSION } from "../http/api.js"
 import { serveReference } from "../http/node.js"
 
@@ -22,7 +25,15 @@ const loadPlatforms = (): ReadonlyArray<Platform> => {
   }
   const decoded = Schema.decodeUnknownExit(PaymentsConfig, { errors: "all" })(raw)
   if (decoded._tag === "Failure") throw new Error(`PAYMENTS_CONFIG ${path} is not a valid platforms file: ${String(decoded.cause)}`)
+  const duplicate = duplicatePlatformOf(decoded.value.platforms)
+  if (duplicate !== undefined) throw new Error(`PAYMENTS_CONFIG ${path}: ${duplicate}`)
   return decoded.value.platforms.map(platformFromConfig)
+}
+
+const choice = storeChoiceFromEnv(process.env)
+if (typeof choice === "string") {
+  console.error(choice)
+  process.exit(1)
 }
 
 const host = process.env["HOST"] ?? "127.0.0.1"
@@ -36,7 +47,7 @@ try {
   process.exit(1)
 }
 
-const banner = (actualPort: number) => {
+const banner = (actualPort: number, store: StoreInfo) => {
   const origin = `http://${host}:${actualPort}`
   const base = `${origin}/${API_VERSION}`
   const first = platforms[0]
@@ -45,6 +56,7 @@ const banner = (actualPort: number) => {
     `  API base URL: ${base}`,
     `  OpenAPI:      ${origin}/openapi.json`,
     `  Docs:         ${origin}/docs`,
+    `  Store:        ${store.description}`,
     `  Platforms (HTTP Basic client id / secret):`,
     ...platforms.map((p) => `    ${p.id}: ${p.clientId} / ${p.clientSecret}${p.settings.sandbox ? " (sandbox)" : ""}`),
     ...(first === undefined ? [] : [`  Try: curl -u ${first.clientId}:${first.clientSecret} ${base}/customers`])
@@ -52,8 +64,8 @@ const banner = (actualPort: number) => {
 }
 
 const main = Effect.gen(function*() {
-  const address = yield* serveReference({ platforms, host, port })
-  yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port)))
+  const { address, store } = yield* serveReference({ services: servicesFor(choice, platforms), host, port })
+  yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port, store)))
   return yield* Effect.never
 })
 

@@ -123,14 +123,15 @@ describe("GET, PATCH, DELETE /customers", () => {
       const b = (await local.post(f, "/customers", individual("B", { platformCustomerId: "b", region: "MX", currencies: ["MXN", "USD"], umaAddress: "$bee@uma.test" }))).body
       const c = (await local.post(f, "/customers", business("R1", { platformCustomerId: "c", region: "MX" }))).body
       await local.del(f, `/customers/${a.id}`)
-      const ids = async (q: string) => (await local.get(f, `/customers?${q}`)).body.data.map((x: { id: string }) => x.id)
-      expect(await ids("")).toEqual([b.id, c.id])
-      expect(await ids("isIncludingDeleted=true")).toEqual([a.id, b.id, c.id])
-      expect(await ids("platformCustomerId=b")).toEqual([b.id])
-      expect(await ids("customerType=BUSINESS")).toEqual([c.id])
-      expect(await ids("region=MX")).toEqual([b.id, c.id])
-      expect(await ids("currency=USD")).toEqual([b.id])
-      expect(await ids(`umaAddress=${encodeURIComponent("$bee@uma.test")}`)).toEqual([b.id])
+      // Lists are ordered by (createdAt, id); customers created in one millisecond come in id order.
+      const ids = async (q: string) => (await local.get(f, `/customers?${q}`)).body.data.map((x: { id: string }) => x.id).sort()
+      expect(await ids("")).toEqual([b.id, c.id].sort())
+      expect(await ids("isIncludingDeleted=true")).toEqual([a.id, b.id, c.id].sort())
+      expect(await ids("platformCustomerId=b")).toEqual([b.id].sort())
+      expect(await ids("customerType=BUSINESS")).toEqual([c.id].sort())
+      expect(await ids("region=MX")).toEqual([b.id, c.id].sort())
+      expect(await ids("currency=USD")).toEqual([b.id].sort())
+      expect(await ids(`umaAddress=${encodeURIComponent("$bee@uma.test")}`)).toEqual([b.id].sort())
       const bad = await local.get(f, "/customers?customerType=ROBOT")
       expect(bad.status).toBe(400)
     } finally {

@@ -122,7 +122,11 @@ describe("beneficial owners resolve when the business resolves terminally, by th
     expect(before.body.data.map((o: { kycStatus: string }) => o.kycStatus)).toEqual(lastNames.map(() => "UNVERIFIED"))
     await submit(unregulated, id)
     const after = await api.get(unregulated, `/beneficial-owners?customerId=${id}`)
-    return { id, statuses: after.body.data.map((o: { kycStatus: string }) => o.kycStatus) as Array<string> }
+    // Lists are ordered by (createdAt, id): owners created in one millisecond come in id order, so match by name.
+    const byName = new Map<string, string>(
+      after.body.data.map((o: { kycStatus: string; personalInfo: { lastName: string } }) => [o.personalInfo.lastName, o.kycStatus])
+    )
+    return { id, statuses: lastNames.map((n) => byName.get(n)) }
   }
 
   it("001 -> PENDING, 002 -> REJECTED, any other -> APPROVED when the business is APPROVED", async () => {

@@ -13,7 +13,8 @@ import {
   getExternalAccount,
   listExternalAccounts
 } from "../../src/operations/external-accounts.js"
-import { Events } from "../../src/ports/events.js"
+import { runAllDueTimers } from "../../src/operations/scheduler.js"
+import { Store } from "../../src/ports/store.js"
 import { platformA } from "../support/api.js"
 
 const layer = () => memoryLayer([platformA], { seed: 42 })
@@ -36,20 +37,26 @@ describe("external-account operations", () => {
       const customer = yield* createCustomer(platformA, { customerType: "INDIVIDUAL", fullName: "Ada Lovelace" })
       const account = yield* createCustomerExternalAccount(platformA, usd(customer.id, "021000901"))
       assert.strictEqual(account.status, "PENDING")
-      const events = yield* Events
-      assert.deepStrictEqual(yield* events.list(platformA.id), [])
+      const store = yield* Store
+      assert.deepStrictEqual((yield* store.events.list(platformA.id)).map((e) => e.event), [])
 
+      // Nothing moves until the scheduler runs: a read does not apply due moves.
       yield* TestClock.adjust("3 days")
+      assert.strictEqual((yield* getExternalAccount(platformA, { kind: "customer" }, account.id)).status, "PENDING")
+      assert.strictEqual(yield* runAllDueTimers.pipe(Effect.as(true)), true)
       const after = yield* getExternalAccount(platformA, { kind: "customer" }, account.id)
       assert.strictEqual(after.status, "ACTIVE")
-      const emitted = yield* events.list(platformA.id)
+      // The move happened when it fell due: three days after the account was created.
+      assert.strictEqual(Date.parse(after.updatedAt) - Date.parse(account.createdAt), 3 * 86_400_000)
+      const emitted = (yield* store.events.list(platformA.id)).map((e) => e.event)
       assert.strictEqual(emitted.length, 1)
       assert.strictEqual(emitted[0]!.type, "EXTERNAL_ACCOUNT.STATUS_UPDATED")
       assert.match(emitted[0]!.id, /^Webhook:/)
       assert.deepStrictEqual(emitted[0]!.data, after)
-      // reading again does not emit again
+      // reading again, or another scheduler pass, does not emit again
       yield* listExternalAccounts(platformA, { kind: "customer" }, {})
-      assert.strictEqual((yield* events.list(platformA.id)).length, 1)
+      yield* runAllDueTimers
+      assert.strictEqual(((yield* store.events.list(platformA.id)).map((e) => e.event)).length, 1)
     }).pipe(Effect.provide(layer())))
 
   it.effect("ids are deterministic for a seed", () =>

@@ -10,7 +10,7 @@ import { createCustomer, updateCustomer } from "../../src/operations/customers.j
 import { uploadDocument } from "../../src/operations/documents.js"
 import { createBeneficialOwner } from "../../src/operations/beneficial-owners.js"
 import { listVerifications, submitVerification } from "../../src/operations/verifications.js"
-import { Events } from "../../src/ports/events.js"
+import { Store } from "../../src/ports/store.js"
 import { completeIndividualFields, files, makePlatform } from "../support/onboarding-client.js"
 
 const unregulated = makePlatform("events")
@@ -22,8 +22,8 @@ const run = <A, E>(program: Effect.Effect<A, E, Layer.Success<ReturnType<typeof 
 const Effects = {
   list: (platformId: string) =>
     Effect.gen(function*() {
-      const events = yield* Events
-      return yield* events.list(platformId)
+      const store = yield* Store
+      return (yield* store.events.list(platformId)).map((e) => e.event)
     })
 }
 const types = (platformId: string) => Effect.map(Effects.list(platformId), (es) => es.map((e) => e.type))

@@ -1,6 +1,27 @@
 /** Drives the reference app in-process: real routing, middleware and encoding, no sockets. */
+import { Effect, Layer } from "effect"
+import { inject } from "vitest"
+import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { makeWebHandler } from "../../src/http/app.js"
 import { type Platform, platformFromConfig } from "../../src/domain/platform.js"
+import { servicesFor } from "../../src/server/services.js"
+import { createDatabase } from "./postgres.js"
+
+/** Which store an in-process app runs on. PostgreSQL gets a fresh database of the run's throwaway cluster. */
+export type TestStore = "memory" | "postgres" | "pglite"
+
+/** The ports for `store`: memory is synchronous; the SQL stores are built when the app first serves. */
+export const testServices = (store: TestStore, platforms: ReadonlyArray<Platform>, seed?: number) => {
+  const options = seed === undefined ? {} : { seed }
+  if (store === "memory") return memoryLayer(platforms, options)
+  if (store === "pglite") return servicesFor({ kind: "pglite", dataDir: undefined }, platforms, options)
+  return Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => createDatabase(inject("databaseAdminUrl"))),
+      (url) => servicesFor({ kind: "postgres", url }, platforms, options)
+    )
+  )
+}
 
 export const platformA: Platform = platformFromConfig({ id: "platform-a", clientId: "client-a", clientSecret: "secret-a-123456" })
 
@@ -20,8 +41,16 @@ export interface Reply {
 
 export const basic = (p: Platform) => `Basic ${Buffer.from(`${p.clientId}:${p.clientSecret}`).toString("base64")}`
 
-export const makeApi = (platforms: ReadonlyArray<Platform> = [platformA, platformB], seed?: number) => {
-  const { handler, dispose } = makeWebHandler(seed === undefined ? { platforms } : { platforms, seed })
+export const makeApi = (
+  platforms: ReadonlyArray<Platform> = [platformA, platformB],
+  seed?: number,
+  options: { readonly store?: TestStore; readonly directLane?: boolean } = {}
+) => {
+  const { handler, dispose, ready } = makeWebHandler({
+    services: testServices(options.store ?? "memory", platforms, seed),
+    schedulerIntervalMillis: false,
+    ...(options.directLane === undefined ? {} : { directLane: options.directLane })
+  })
   const call = async (
     method: string,
     path: string,
@@ -44,7 +73,7 @@ export const makeApi = (platforms: ReadonlyArray<Platform> = [platformA, platfor
     }
     return { status: res.status, body: parsed }
   }
-  return { call, dispose, handler }
+  return { call, dispose, handler, ready }
 }
 
 export type Api = ReturnType<typeof makeApi>

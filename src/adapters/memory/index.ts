@@ -1,20 +1,18 @@
 /** The in-memory adapters: every port, embedded. */
 import { Layer } from "effect"
 import type { Platform } from "../../domain/platform.js"
-import { MemoryEventsLayer } from "./events.js"
 import { RandomIdsLayer, seededIdsLayer } from "./ids.js"
 import { staticPlatformsLayer } from "./platforms.js"
 import { MemoryStoreLayer } from "./store.js"
 
-export * from "./events.js"
 export * from "./ids.js"
 export * from "./platforms.js"
 export * from "./store.js"
 
-/** Store, Events, Ids and Platforms in memory. Pass `seed` for deterministic ids. */
+/** Store, Ids and Platforms in memory. Pass `seed` for deterministic ids. */
 export const memoryLayer = (platforms: ReadonlyArray<Platform>, options?: { readonly seed?: number }) =>
   Layer.mergeAll(
-    MemoryStoreLayer.pipe(Layer.provideMerge(MemoryEventsLayer)),
+    MemoryStoreLayer,
     options?.seed === undefined ? RandomIdsLayer : seededIdsLayer(options.seed),
     staticPlatformsLayer(platforms)
   )

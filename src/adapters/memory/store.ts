@@ -1,323 +1,361 @@
 /**
- * The in-memory Store: the embedded default. Units of work are serialised by one
- * semaphore, stage their writes and events, and apply them in one synchronous step
- * on success, so readers never see half a unit of work and a failed one leaves no
- * trace.
+ * The in-memory Store: the default, fastest and nothing persists.
+ *
+ * It behaves as a one-connection database: units of work run one at a time under a
+ * FIFO mutex, write in place and keep an undo log, so a unit of work reads its own
+ * writes and a failed, dead or interrupted one is rolled back completely. Reads from
+ * outside a unit of work take the same mutex, so nobody sees half of one. Unique
+ * keys are checked against index maps when written (a `StoreConflict`, as a unique
+ * index would raise in SQL); lists page on `(createdAt, id)` like the SQL adapter.
  */
-import { Effect, Layer } from "effect"
-import type { Error400 } from "../../domain/errors.js"
-import { Events, type DomainEvent } from "../../ports/events.js"
+import { Context, Effect, Layer } from "effect"
+import type { DomainEvent } from "../../ports/events.js"
 import {
   type BeneficialOwnerRecord,
   type CustomerQuery,
-  type DocumentRecord,
   type CustomerRecord,
+  type DocumentRecord,
   type ExternalAccountQuery,
   type ExternalAccountRecord,
-  type Page,
+  type IdempotencyRecord,
+  type InvalidCursor,
   type PageResult,
   Store,
+  StoreConflict,
+  type StoredEvent,
+  type TimeRange,
+  type TimerOutcome,
+  type TimerRecord,
   type UnitOfWork,
   type VerificationQuery,
   type VerificationRecord
 } from "../../ports/store.js"
-import { Collection, Tenants } from "./collection.js"
+import { millisOf } from "../cursor.js"
 import { makeMutex } from "./mutex.js"
+import { MemoryTable } from "./table.js"
 
-interface PlatformData {
-  readonly customers: Collection<CustomerRecord>
-  /** platformCustomerId -> id, active customers only. */
-  readonly customerByPlatformId: Map<string, string>
-  readonly externalAccounts: Collection<ExternalAccountRecord>
-  /** equivalence key -> id. */
-  readonly accountByEquivalence: Map<string, string>
-  /** customerId -> ids of accounts flagged defaultUmaDepositAccount. */
-  readonly defaultUma: Map<string, Set<string>>
-  /** ids of accounts with a scheduled move. */
-  readonly scheduled: Set<string>
-  readonly documents: Collection<DocumentRecord>
-  readonly beneficialOwners: Collection<BeneficialOwnerRecord>
-  readonly verifications: Collection<VerificationRecord>
-  /** holder id -> document ids; customer id -> owner ids. */
-  readonly documentsByHolder: Map<string, Set<string>>
-  readonly ownersByCustomer: Map<string, Set<string>>
+/** How many timer outcomes a platform keeps. */
+const OUTCOME_HISTORY = 1000
+/** Idempotency records are swept of expired ones when a platform holds more than this. */
+const IDEMPOTENCY_SWEEP_AT = 10_000
+
+const documentKey = (holderId: string, documentType: string) => `${holderId}\u0000${documentType}`
+const timerSlot = (subjectId: string, kind: string) => `${subjectId}\u0000${kind}`
+
+interface Tenant {
+  readonly customers: MemoryTable<CustomerRecord>
+  readonly externalAccounts: MemoryTable<ExternalAccountRecord>
+  readonly documents: MemoryTable<DocumentRecord>
+  readonly beneficialOwners: MemoryTable<BeneficialOwnerRecord>
+  readonly verifications: MemoryTable<VerificationRecord>
+  readonly timers: MemoryTable<TimerRecord>
+  readonly events: Array<StoredEvent>
+  readonly outcomes: Array<TimerOutcome>
+  readonly idempotency: Map<string, IdempotencyRecord>
+  clockOffset: number
 }
 
-const newPlatformData = (): PlatformData => ({
-  customers: new Collection(),
-  customerByPlatformId: new Map(),
-  externalAccounts: new Collection(),
-  accountByEquivalence: new Map(),
-  defaultUma: new Map(),
-  scheduled: new Set(),
-  documents: new Collection(),
-  beneficialOwners: new Collection(),
-  verifications: new Collection(),
-  documentsByHolder: new Map(),
-  ownersByCustomer: new Map()
+const newTenant = (): Tenant => ({
+  customers: new MemoryTable<CustomerRecord>({
+    id: (r) => r.customer.id,
+    createdAt: (r) => millisOf(r.customer.createdAt),
+    unique: [{
+      name: "customers_active_platform_customer_id",
+      key: (r) => r.deletedAt === undefined ? r.customer.platformCustomerId : undefined
+    }]
+  }),
+  externalAccounts: new MemoryTable<ExternalAccountRecord>({
+    id: (r) => r.account.id,
+    createdAt: (r) => millisOf(r.account.createdAt),
+    unique: [
+      { name: "external_accounts_equivalence", key: (r) => r.equivalenceKey },
+      {
+        name: "external_accounts_default_uma",
+        key: (r) => r.account.customerId !== null && r.account.defaultUmaDepositAccount ? r.account.customerId : undefined
+      }
+    ]
+  }),
+  documents: new MemoryTable<DocumentRecord>({
+    id: (r) => r.document.id,
+    createdAt: (r) => millisOf(r.document.createdAt),
+    unique: [{ name: "documents_holder_type", key: (r) => documentKey(r.document.documentHolder, r.document.documentType) }],
+    groups: [{ name: "holder", key: (r) => r.document.documentHolder }]
+  }),
+  beneficialOwners: new MemoryTable<BeneficialOwnerRecord>({
+    id: (r) => r.owner.id,
+    createdAt: (r) => millisOf(r.owner.createdAt),
+    groups: [{ name: "customer", key: (r) => r.owner.customerId }]
+  }),
+  verifications: new MemoryTable<VerificationRecord>({
+    id: (r) => r.verification.id,
+    createdAt: (r) => millisOf(r.verification.createdAt)
+  }),
+  timers: new MemoryTable<TimerRecord>({
+    id: (r) => r.id,
+    createdAt: (r) => r.at,
+    groups: [{ name: "slot", key: (r) => timerSlot(r.subjectId, r.kind) }, { name: "subject", key: (r) => r.subjectId }]
+  }),
+  events: [],
+  outcomes: [],
+  idempotency: new Map(),
+  clockOffset: 0
 })
 
-type Op =
-  | { readonly _tag: "putCustomer"; readonly record: CustomerRecord }
-  | { readonly _tag: "putExternalAccount"; readonly record: ExternalAccountRecord }
-  | { readonly _tag: "deleteExternalAccount"; readonly platformId: string; readonly id: string }
-  | { readonly _tag: "putDocument"; readonly record: DocumentRecord }
-  | { readonly _tag: "deleteDocument"; readonly platformId: string; readonly id: string }
-  | { readonly _tag: "putBeneficialOwner"; readonly record: BeneficialOwnerRecord }
-  | { readonly _tag: "deleteBeneficialOwner"; readonly platformId: string; readonly id: string }
-  | { readonly _tag: "putVerification"; readonly record: VerificationRecord }
-
-const inRange = (value: string, after: string | undefined, before: string | undefined): boolean =>
-  (after === undefined || value >= after) && (before === undefined || value <= before)
+const inRange = (ms: number, range: TimeRange | undefined): boolean =>
+  range === undefined || ((range.from === undefined || ms >= range.from) && (range.to === undefined || ms <= range.to))
 
 const matchesCustomer = (q: CustomerQuery) => (r: CustomerRecord): boolean =>
   (q.includeDeleted === true || r.deletedAt === undefined) &&
   (q.platformCustomerId === undefined || r.customer.platformCustomerId === q.platformCustomerId) &&
   (q.customerType === undefined || r.customer.customerType === q.customerType) &&
-  inRange(r.customer.createdAt, q.createdAfter, q.createdBefore) &&
-  inRange(r.customer.updatedAt, q.updatedAfter, q.updatedBefore) &&
+  inRange(millisOf(r.customer.createdAt), q.created) &&
+  inRange(millisOf(r.customer.updatedAt), q.updated) &&
   (q.region === undefined || r.customer.region === q.region) &&
   (q.currency === undefined || (r.customer.currencies ?? []).includes(q.currency)) &&
   (q.umaAddress === undefined || r.customer.umaAddress === q.umaAddress)
 
-const matchesVerification = (q: VerificationQuery) => (r: VerificationRecord): boolean =>
-  (q.customerId === undefined || r.verification.customerId === q.customerId) &&
-  (q.verificationStatus === undefined || r.verification.verificationStatus === q.verificationStatus)
-
-const addTo = (index: Map<string, Set<string>>, key: string, id: string) => {
-  let set = index.get(key)
-  if (set === undefined) index.set(key, set = new Set())
-  set.add(id)
-}
-
-const removeFrom = (index: Map<string, Set<string>>, key: string, id: string) => {
-  const set = index.get(key)
-  if (set === undefined) return
-  set.delete(id)
-  if (set.size === 0) index.delete(key)
-}
-
-const membersOf = <R>(collection: Collection<R>, ids: Set<string> | undefined): ReadonlyArray<R> =>
-  ids === undefined ? [] : [...ids].flatMap((id) => {
-    const r = collection.get(id)
-    return r === undefined ? [] : [r]
-  })
+/** A query that keeps every customer (deleted ones included): its total is the table size. */
+const isUnfiltered = (q: CustomerQuery): boolean =>
+  q.includeDeleted === true && q.platformCustomerId === undefined && q.customerType === undefined &&
+  q.created === undefined && q.updated === undefined && q.region === undefined && q.currency === undefined &&
+  q.umaAddress === undefined
 
 const matchesAccount = (q: ExternalAccountQuery) => (r: ExternalAccountRecord): boolean =>
   (q.owner === "platform" ? r.account.customerId === null : r.account.customerId !== null) &&
   (q.customerId === undefined || r.account.customerId === q.customerId) &&
   (q.currency === undefined || r.account.currency === q.currency)
 
-const toEffect = <R>(result: PageResult<R> | Error400): Effect.Effect<PageResult<R>, Error400> =>
+const matchesVerification = (q: VerificationQuery) => (r: VerificationRecord): boolean =>
+  (q.customerId === undefined || r.verification.customerId === q.customerId) &&
+  (q.verificationStatus === undefined || r.verification.verificationStatus === q.verificationStatus)
+
+const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
   "data" in result ? Effect.succeed(result) : Effect.fail(result)
 
-export const makeMemoryStore = Effect.gen(function*() {
-  const events = yield* Events
-  const tenants = new Tenants(newPlatformData)
+interface MemoryTx {
+  readonly store: object
+  readonly uow: UnitOfWork
+  /** Undo actions, oldest first. */
+  readonly log: Array<() => void>
+}
+
+/** The unit of work the current fiber runs in, per store instance. */
+const CurrentTx = Context.Reference<MemoryTx | undefined>("payments-service/adapters/memory/CurrentTx", {
+  defaultValue: () => undefined
+})
+
+const rollbackTo = (tx: MemoryTx, mark: number) => {
+  while (tx.log.length > mark) tx.log.pop()?.()
+}
+
+export const makeMemoryStore = Effect.sync(() => {
+  const identity = {}
+  const tenants = new Map<string, Tenant>()
   const exclusive = makeMutex()
+  let eventSeq = 0
 
-  const applyCustomer = (record: CustomerRecord) => {
-    const t = tenants.of(record.platformId)
-    const previous = t.customers.get(record.customer.id)
-    if (previous !== undefined && t.customerByPlatformId.get(previous.customer.platformCustomerId) === previous.customer.id) {
-      t.customerByPlatformId.delete(previous.customer.platformCustomerId)
-    }
-    t.customers.put(record.customer.id, record)
-    if (record.deletedAt === undefined) t.customerByPlatformId.set(record.customer.platformCustomerId, record.customer.id)
+  const tenantOf = (platformId: string): Tenant => {
+    let t = tenants.get(platformId)
+    if (t === undefined) tenants.set(platformId, t = newTenant())
+    return t
   }
 
-  const unindexAccount = (t: PlatformData, r: ExternalAccountRecord) => {
-    const id = r.account.id
-    if (t.accountByEquivalence.get(r.equivalenceKey) === id) t.accountByEquivalence.delete(r.equivalenceKey)
-    if (r.account.customerId !== null) t.defaultUma.get(r.account.customerId)?.delete(id)
-    t.scheduled.delete(id)
-  }
+  /** A read: inside a unit of work of this store it runs at once, else under the mutex. */
+  const read = <A>(f: () => A): Effect.Effect<A> =>
+    CurrentTx.use((tx) => tx?.store === identity ? Effect.sync(f) : exclusive(Effect.sync(f)))
 
-  const applyAccount = (record: ExternalAccountRecord) => {
-    const t = tenants.of(record.platformId)
-    const id = record.account.id
-    const previous = t.externalAccounts.get(id)
-    if (previous !== undefined) unindexAccount(t, previous)
-    t.externalAccounts.put(id, record)
-    t.accountByEquivalence.set(record.equivalenceKey, id)
-    if (record.account.customerId !== null && record.account.defaultUmaDepositAccount) {
-      let set = t.defaultUma.get(record.account.customerId)
-      if (set === undefined) t.defaultUma.set(record.account.customerId, set = new Set())
-      set.add(id)
-    }
-    if (record.scheduled !== undefined) t.scheduled.add(id)
-  }
+  const readPage = <A>(f: () => PageResult<A> | InvalidCursor): Effect.Effect<PageResult<A>, InvalidCursor> =>
+    Effect.flatMap(read(f), pageEffect)
 
-  const deleteAccount = (platformId: string, id: string) => {
-    const t = tenants.of(platformId)
-    const previous = t.externalAccounts.get(id)
-    if (previous === undefined) return
-    unindexAccount(t, previous)
-    t.externalAccounts.delete(id)
-  }
+  const peek = (platformId: string): Tenant | undefined => tenants.get(platformId)
 
-  const applyDocument = (record: DocumentRecord) => {
-    const t = tenants.of(record.platformId)
-    const previous = t.documents.get(record.document.id)
-    if (previous !== undefined) removeFrom(t.documentsByHolder, previous.document.documentHolder, previous.document.id)
-    t.documents.put(record.document.id, record)
-    addTo(t.documentsByHolder, record.document.documentHolder, record.document.id)
-  }
-
-  const deleteDocument = (platformId: string, id: string) => {
-    const t = tenants.of(platformId)
-    const previous = t.documents.get(id)
-    if (previous === undefined) return
-    removeFrom(t.documentsByHolder, previous.document.documentHolder, id)
-    t.documents.delete(id)
-  }
-
-  const applyOwner = (record: BeneficialOwnerRecord) => {
-    const t = tenants.of(record.platformId)
-    t.beneficialOwners.put(record.owner.id, record)
-    addTo(t.ownersByCustomer, record.owner.customerId, record.owner.id)
-  }
-
-  const deleteOwner = (platformId: string, id: string) => {
-    const t = tenants.of(platformId)
-    const previous = t.beneficialOwners.get(id)
-    if (previous === undefined) return
-    removeFrom(t.ownersByCustomer, previous.owner.customerId, id)
-    t.beneficialOwners.delete(id)
-  }
-
-  const commit = (ops: ReadonlyArray<Op>) => {
-    for (const op of ops) {
-      switch (op._tag) {
-        case "putCustomer":
-          applyCustomer(op.record)
-          break
-        case "putExternalAccount":
-          applyAccount(op.record)
-          break
-        case "deleteExternalAccount":
-          deleteAccount(op.platformId, op.id)
-          break
-        case "putDocument":
-          applyDocument(op.record)
-          break
-        case "deleteDocument":
-          deleteDocument(op.platformId, op.id)
-          break
-        case "putBeneficialOwner":
-          applyOwner(op.record)
-          break
-        case "deleteBeneficialOwner":
-          deleteOwner(op.platformId, op.id)
-          break
-        case "putVerification":
-          tenants.of(op.record.platformId).verifications.put(op.record.verification.id, op.record)
-          break
-      }
+  const makeUow = (log: Array<() => void>): UnitOfWork => {
+    const putRow = <R>(table: MemoryTable<R>, id: string, record: R): Effect.Effect<void, StoreConflict> =>
+      Effect.suspend(() => {
+        const constraint = table.conflictOf(record)
+        if (constraint !== undefined) return Effect.fail(new StoreConflict({ constraint }))
+        const previous = table.put(record)
+        log.push(() => void (previous === undefined ? table.remove(id) : table.put(previous)))
+        return Effect.void
+      })
+    const removeRow = <R>(table: MemoryTable<R>, id: string): Effect.Effect<void> =>
+      Effect.sync(() => {
+        const previous = table.remove(id)
+        if (previous !== undefined) log.push(() => void table.put(previous))
+      })
+    return {
+      putCustomer: (r) => putRow(tenantOf(r.platformId).customers, r.customer.id, r),
+      putExternalAccount: (r) => putRow(tenantOf(r.platformId).externalAccounts, r.account.id, r),
+      deleteExternalAccount: (platformId, id) => removeRow(tenantOf(platformId).externalAccounts, id),
+      putDocument: (r) => putRow(tenantOf(r.platformId).documents, r.document.id, r),
+      deleteDocument: (platformId, id) => removeRow(tenantOf(platformId).documents, id),
+      putBeneficialOwner: (r) => Effect.orDie(putRow(tenantOf(r.platformId).beneficialOwners, r.owner.id, r)),
+      deleteBeneficialOwner: (platformId, id) => removeRow(tenantOf(platformId).beneficialOwners, id),
+      putVerification: (r) => Effect.orDie(putRow(tenantOf(r.platformId).verifications, r.verification.id, r)),
+      emit: (event: DomainEvent) =>
+        Effect.sync(() => {
+          const events = tenantOf(event.platformId).events
+          events.push({ seq: ++eventSeq, event })
+          log.push(() => void events.pop())
+        }),
+      schedule: (timer) =>
+        Effect.suspend(() => {
+          const table = tenantOf(timer.platformId).timers
+          const replaced = table.byGroup("slot", timerSlot(timer.subjectId, timer.kind))
+          return Effect.andThen(
+            Effect.forEach(replaced, (old) => removeRow(table, old.id), { discard: true }),
+            Effect.orDie(putRow(table, timer.id, timer))
+          )
+        }),
+      cancelTimers: (platformId, subjectId, kind) =>
+        Effect.suspend(() => {
+          const table = tenantOf(platformId).timers
+          const doomed = kind === undefined ? table.byGroup("subject", subjectId) : table.byGroup("slot", timerSlot(subjectId, kind))
+          return Effect.forEach(doomed, (t) => removeRow(table, t.id), { discard: true })
+        }),
+      recordTimerOutcome: (outcome) =>
+        Effect.sync(() => {
+          const outcomes = tenantOf(outcome.timer.platformId).outcomes
+          outcomes.push(outcome)
+          const dropped = outcomes.length > OUTCOME_HISTORY ? outcomes.shift() : undefined
+          log.push(() => {
+            outcomes.pop()
+            if (dropped !== undefined) outcomes.unshift(dropped)
+          })
+        }),
+      setClockOffset: (platformId, offsetMillis) =>
+        Effect.sync(() => {
+          const t = tenantOf(platformId)
+          const previous = t.clockOffset
+          t.clockOffset = offsetMillis
+          log.push(() => void (t.clockOffset = previous))
+        }),
+      putIdempotency: (record) =>
+        Effect.sync(() => {
+          const map = tenantOf(record.platformId).idempotency
+          const existing = map.get(record.key)
+          if (existing !== undefined && existing.expiresAt > record.createdAt) return existing
+          if (map.size > IDEMPOTENCY_SWEEP_AT) {
+            for (const [key, r] of map) if (r.expiresAt <= record.createdAt) map.delete(key)
+          }
+          map.set(record.key, record)
+          log.push(() => void (existing === undefined ? map.delete(record.key) : map.set(record.key, existing)))
+          return undefined
+        }),
+      resetPlatform: (platformId) =>
+        Effect.sync(() => {
+          const previous = tenants.get(platformId)
+          if (previous === undefined) return
+          tenants.delete(platformId)
+          log.push(() => void tenants.set(platformId, previous))
+        })
     }
   }
 
   const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    exclusive(Effect.suspend(() => {
-      const ops: Array<Op> = []
-      const emitted: Array<DomainEvent> = []
-      const uow: UnitOfWork = {
-        putCustomer: (record) => void ops.push({ _tag: "putCustomer", record }),
-        putExternalAccount: (record) => void ops.push({ _tag: "putExternalAccount", record }),
-        deleteExternalAccount: (platformId, id) => void ops.push({ _tag: "deleteExternalAccount", platformId, id }),
-        putDocument: (record) => void ops.push({ _tag: "putDocument", record }),
-        deleteDocument: (platformId, id) => void ops.push({ _tag: "deleteDocument", platformId, id }),
-        putBeneficialOwner: (record) => void ops.push({ _tag: "putBeneficialOwner", record }),
-        deleteBeneficialOwner: (platformId, id) => void ops.push({ _tag: "deleteBeneficialOwner", platformId, id }),
-        putVerification: (record) => void ops.push({ _tag: "putVerification", record }),
-        emit: (event) => void emitted.push(event)
+    CurrentTx.use((current) => {
+      if (current?.store === identity) {
+        // Nested: part of the enclosing unit of work; a failure undoes its own writes.
+        const mark = current.log.length
+        return Effect.onError(work(current.uow), () => Effect.sync(() => rollbackTo(current, mark)))
       }
-      return work(uow).pipe(
-        Effect.tap(() =>
-          Effect.suspend(() => {
-            commit(ops)
-            return emitted.length === 0 ? Effect.void : events.append(emitted)
-          })
+      return exclusive(Effect.suspend(() => {
+        const log: Array<() => void> = []
+        const tx: MemoryTx = { store: identity, uow: makeUow(log), log }
+        return work(tx.uow).pipe(
+          Effect.onError(() => Effect.sync(() => rollbackTo(tx, 0))),
+          Effect.provideService(CurrentTx, tx)
         )
-      )
-    }))
+      }))
+    })
 
   return Store.of({
+    info: { kind: "memory", description: "in memory (nothing persists)" },
     customers: {
-      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.customers.get(id)),
+      get: (platformId, id) => read(() => peek(platformId)?.customers.get(id)),
       findActiveByPlatformCustomerId: (platformId, pcid) =>
-        Effect.sync(() => {
-          const t = tenants.peek(platformId)
-          const id = t?.customerByPlatformId.get(pcid)
-          return id === undefined ? undefined : t?.customers.get(id)
-        }),
-      list: (platformId, query, page: Page) =>
-        Effect.suspend(() => toEffect(tenants.of(platformId).customers.page(matchesCustomer(query), page)))
+        read(() => peek(platformId)?.customers.byUnique("customers_active_platform_customer_id", pcid)),
+      list: (platformId, query, page) =>
+        readPage(() => tenantOf(platformId).customers.page(matchesCustomer(query), page, isUnfiltered(query)))
     },
     externalAccounts: {
-      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.externalAccounts.get(id)),
+      get: (platformId, id) => read(() => peek(platformId)?.externalAccounts.get(id)),
       findByEquivalenceKey: (platformId, key) =>
-        Effect.sync(() => {
-          const t = tenants.peek(platformId)
-          const id = t?.accountByEquivalence.get(key)
-          return id === undefined ? undefined : t?.externalAccounts.get(id)
-        }),
+        read(() => peek(platformId)?.externalAccounts.byUnique("external_accounts_equivalence", key)),
       findDefaultUmaDeposit: (platformId, customerId) =>
-        Effect.sync(() => {
-          const t = tenants.peek(platformId)
-          const ids = t?.defaultUma.get(customerId)
-          if (t === undefined || ids === undefined) return []
-          return [...ids].flatMap((id) => {
-            const r = t.externalAccounts.get(id)
-            return r === undefined ? [] : [r]
-          })
-        }),
-      listDue: (platformId, now) =>
-        Effect.sync(() => {
-          const t = tenants.peek(platformId)
-          if (t === undefined || t.scheduled.size === 0) return []
-          return [...t.scheduled].flatMap((id) => {
-            const r = t.externalAccounts.get(id)
-            return r !== undefined && r.scheduled !== undefined && r.scheduled.at <= now ? [r] : []
-          })
-        }),
-      list: (platformId, query, page) =>
-        Effect.suspend(() => toEffect(tenants.of(platformId).externalAccounts.page(matchesAccount(query), page)))
+        read(() => peek(platformId)?.externalAccounts.byUnique("external_accounts_default_uma", customerId)),
+      list: (platformId, query, page) => readPage(() => tenantOf(platformId).externalAccounts.page(matchesAccount(query), page, false))
     },
     documents: {
-      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.documents.get(id)),
-      listByHolder: (platformId, holderId) =>
-        Effect.sync(() => {
-          const t = tenants.peek(platformId)
-          return t === undefined ? [] : membersOf(t.documents, t.documentsByHolder.get(holderId))
-        }),
+      get: (platformId, id) => read(() => peek(platformId)?.documents.get(id)),
+      listByHolder: (platformId, holderId) => read(() => peek(platformId)?.documents.byGroup("holder", holderId) ?? []),
       list: (platformId, query, page) =>
-        Effect.suspend(() =>
-          toEffect(tenants.of(platformId).documents.page(
+        readPage(() =>
+          tenantOf(platformId).documents.page(
             (r) => query.documentHolder === undefined || r.document.documentHolder === query.documentHolder,
-            page
-          ))
+            page,
+            query.documentHolder === undefined
+          )
         )
     },
     beneficialOwners: {
-      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.beneficialOwners.get(id)),
-      listByCustomer: (platformId, customerId) =>
-        Effect.sync(() => {
-          const t = tenants.peek(platformId)
-          return t === undefined ? [] : membersOf(t.beneficialOwners, t.ownersByCustomer.get(customerId))
-        }),
+      get: (platformId, id) => read(() => peek(platformId)?.beneficialOwners.get(id)),
+      listByCustomer: (platformId, customerId) => read(() => peek(platformId)?.beneficialOwners.byGroup("customer", customerId) ?? []),
       list: (platformId, query, page) =>
-        Effect.suspend(() =>
-          toEffect(tenants.of(platformId).beneficialOwners.page((r) => r.owner.customerId === query.customerId, page))
-        )
+        readPage(() => tenantOf(platformId).beneficialOwners.page((r) => r.owner.customerId === query.customerId, page, false))
     },
     verifications: {
-      get: (platformId, id) => Effect.sync(() => tenants.peek(platformId)?.verifications.get(id)),
+      get: (platformId, id) => read(() => peek(platformId)?.verifications.get(id)),
       list: (platformId, query, page) =>
-        Effect.suspend(() => toEffect(tenants.of(platformId).verifications.page(matchesVerification(query), page)))
+        readPage(() =>
+          tenantOf(platformId).verifications.page(
+            matchesVerification(query),
+            page,
+            query.customerId === undefined && query.verificationStatus === undefined
+          )
+        )
+    },
+    events: {
+      list: (platformId, options) =>
+        read(() => {
+          const events = peek(platformId)?.events ?? []
+          const after = options?.afterSeq ?? 0
+          const limit = options?.limit ?? Number.POSITIVE_INFINITY
+          const out: Array<StoredEvent> = []
+          for (const e of events) {
+            if (e.seq <= after) continue
+            if (out.length >= limit) break
+            out.push(e)
+          }
+          return out
+        })
+    },
+    timers: {
+      claimDue: (platformId, now) =>
+        CurrentTx.use((tx) => {
+          if (tx?.store !== identity) return Effect.die(new Error("timers.claimDue must run inside a unit of work"))
+          const table = peek(platformId)?.timers
+          const first = table?.first()
+          if (table === undefined || first === undefined || first.at > now) return Effect.succeed(undefined)
+          table.remove(first.id)
+          tx.log.push(() => void table.put(first))
+          return Effect.succeed(first)
+        }),
+      pending: (platformId) => read(() => peek(platformId)?.timers.ordered() ?? []),
+      outcomes: (platformId) => read(() => [...(peek(platformId)?.outcomes ?? [])])
+    },
+    clocks: {
+      offset: (platformId) => read(() => peek(platformId)?.clockOffset ?? 0)
+    },
+    idempotency: {
+      get: (platformId, key, now) =>
+        read(() => {
+          const r = peek(platformId)?.idempotency.get(key)
+          return r !== undefined && r.expiresAt > now ? r : undefined
+        })
     },
     transact
   })
 })
 
-export const MemoryStoreLayer: Layer.Layer<Store, never, Events> = Layer.effect(Store, makeMemoryStore)
+export const MemoryStoreLayer: Layer.Layer<Store> = Layer.effect(Store, makeMemoryStore)

@@ -2,10 +2,10 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Owners from "../../operations/beneficial-owners.js"
 import { PaymentsApi } from "../api.js"
-import { makeRunner } from "./run.js"
+import { run } from "./run.js"
 
 export const BeneficialOwnersHandlers = HttpApiBuilder.group(PaymentsApi, "beneficialOwners", (handlers) =>
-  Effect.map(makeRunner, (run) =>
+  Effect.sync(() =>
     handlers
       .handle("createBeneficialOwner", ({ payload }) => run((p) => Owners.createBeneficialOwner(p, payload)))
       .handle("listBeneficialOwners", ({ query }) => run((p) => Owners.listBeneficialOwners(p, query)))

@@ -2,16 +2,13 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Customers from "../../operations/customers.js"
 import { PaymentsApi } from "../api.js"
-import { makeRunner } from "./run.js"
+import { run } from "./run.js"
 
 export const CustomersHandlers = HttpApiBuilder.group(PaymentsApi, "customers", (handlers) =>
-  Effect.map(makeRunner, (run) => handlers
+  Effect.sync(() => handlers
     .handle("createCustomer", ({ payload }) => run((p) => Customers.createCustomer(p, payload)))
     .handle("listCustomers", ({ query }) =>
-      run((p) => Customers.listCustomers(p, {
-          ...query,
-          includeDeleted: query.isIncludingDeleted === "true"
-        })))
+      run((p) => Customers.listCustomers(p, query)))
     .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))
     .handle("updateCustomer", ({ params, payload }) =>
       run((p) => Customers.updateCustomer(p, params.customerId, payload)))

@@ -4,10 +4,10 @@ import { DocumentReplaceFields, DocumentUploadFields } from "../../domain/docume
 import * as Documents from "../../operations/documents.js"
 import { PaymentsApi } from "../api.js"
 import { readDocumentForm } from "../multipart.js"
-import { makeRunner } from "./run.js"
+import { run } from "./run.js"
 
 export const DocumentsHandlers = HttpApiBuilder.group(PaymentsApi, "documents", (handlers) =>
-  Effect.map(makeRunner, (run) =>
+  Effect.sync(() =>
     handlers
       .handle("uploadDocument", ({ payload }) =>
         Effect.flatMap(readDocumentForm(payload, DocumentUploadFields), (form) =>

@@ -2,13 +2,13 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Accounts from "../../operations/external-accounts.js"
 import { PaymentsApi } from "../api.js"
-import { makeRunner } from "./run.js"
+import { run } from "./run.js"
 
 const customer: Accounts.Owner = { kind: "customer" }
 const platform: Accounts.Owner = { kind: "platform" }
 
 export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "customerExternalAccounts", (handlers) =>
-  Effect.map(makeRunner, (run) => handlers
+  Effect.sync(() => handlers
     .handle("createCustomerExternalAccount", ({ payload }) =>
       run((p) => Accounts.createCustomerExternalAccount(p, payload)))
     .handle("listCustomerExternalAccounts", ({ query }) =>
@@ -32,7 +32,7 @@ export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi
 )
 
 export const PlatformExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "platformExternalAccounts", (handlers) =>
-  Effect.map(makeRunner, (run) => handlers
+  Effect.sync(() => handlers
     .handle("createPlatformExternalAccount", ({ payload }) =>
       run((p) => Accounts.createPlatformExternalAccount(p, payload)))
     .handle("listPlatformExternalAccounts", ({ query }) =>

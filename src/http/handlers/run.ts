@@ -1,17 +1,11 @@
-import { type Context, Effect } from "effect"
+import { Effect } from "effect"
 import type { Platform } from "../../domain/platform.js"
-import type { Ids } from "../../ports/ids.js"
-import type { Store } from "../../ports/store.js"
+import { onPlatformClock } from "../../operations/time.js"
 import { CurrentPlatform } from "../middleware.js"
 
-export type OperationServices = Store | Ids
-
 /**
- * Captures the ports once, when the handlers are built, and returns a runner that
- * calls an operation with the authenticated platform and those ports.
+ * Runs an operation for the authenticated platform, on the platform's clock (a sandbox
+ * platform's own offset). The ports come from the handler layer's context.
  */
-export const makeRunner = Effect.gen(function*() {
-  const services: Context.Context<OperationServices> = yield* Effect.context<OperationServices>()
-  return <A, E>(operation: (platform: Platform) => Effect.Effect<A, E, OperationServices>) =>
-    Effect.flatMap(CurrentPlatform, (platform) => Effect.provide(operation(platform), services))
-})
+export const run = <A, E, R>(operation: (platform: Platform) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.service(CurrentPlatform), (platform) => onPlatformClock(platform, operation(platform)))

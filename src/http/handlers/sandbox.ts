@@ -1,25 +1,18 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { forbidden } from "../../domain/errors.js"
+import * as Sandbox from "../../operations/scheduler.js"
 import { PaymentsApi } from "../api.js"
 import { CurrentPlatform } from "../middleware.js"
-import { VirtualClock } from "../virtual-clock.js"
+
+/** Sandbox controls run on the base clock: they read and move the platform's offset themselves. */
+const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.service(CurrentPlatform), f)
 
 export const SandboxHandlers = HttpApiBuilder.group(PaymentsApi, "sandbox", (handlers) =>
-  Effect.gen(function*() {
-    const vc = yield* VirtualClock
-    const view = () => ({
-      now: new Date(vc.clock.currentTimeMillisUnsafe()).toISOString(),
-      offsetSeconds: Math.round(vc.offsetMillis() / 1000)
-    })
-    const sandboxOnly = Effect.flatMap(CurrentPlatform, (p) =>
-      p.settings.sandbox ? Effect.void : Effect.fail(forbidden("Sandbox endpoints are not available to production platforms")))
-    return handlers
-      .handle("advanceClock", ({ payload }) =>
-        Effect.map(sandboxOnly, () => {
-          vc.advance(payload.seconds * 1000)
-          return view()
-        }))
-      .handle("getClock", () => Effect.map(sandboxOnly, view))
-  })
+  Effect.sync(() =>
+    handlers
+      .handle("advanceClock", ({ payload }) => withPlatform((p) => Sandbox.advanceSandboxClock(p, payload.seconds)))
+      .handle("getClock", () => withPlatform(Sandbox.getSandboxClock))
+      .handle("resetSandbox", () => withPlatform(Sandbox.resetSandbox))
+  )
 )

@@ -2,10 +2,10 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Verifications from "../../operations/verifications.js"
 import { PaymentsApi } from "../api.js"
-import { makeRunner } from "./run.js"
+import { run } from "./run.js"
 
 export const VerificationsHandlers = HttpApiBuilder.group(PaymentsApi, "verifications", (handlers) =>
-  Effect.map(makeRunner, (run) =>
+  Effect.sync(() =>
     handlers
       .handle("createVerification", ({ payload }) => run((p) => Verifications.submitVerification(p, payload)))
       .handle("listVerifications", ({ query }) => run((p) => Verifications.listVerifications(p, query)))

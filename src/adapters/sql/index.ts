@@ -1,0 +1,59 @@
+/**
+ * The SQL adapters: one Store over effect/sql, on a PostgreSQL server
+ * (`postgresStoreLayer`, several server processes may share one database) or on
+ * PGlite in a data directory (`pgliteStoreLayer`, embedded, nothing to install).
+ * Both apply the versioned migrations at start.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import type { SqlError } from "effect/sql/SqlError"
+import type { MigrationError } from "effect/sql/Migrator"
+import { Store } from "../../ports/store.js"
+import { migrate } from "./migrations.js"
+import { pgliteClientLayer } from "./pglite.js"
+import { makeSqlStore } from "./store.js"
+
+export { MIGRATIONS, MIGRATIONS_TABLE, migrate } from "./migrations.js"
+export { makePgliteClient, pgliteClientLayer } from "./pglite.js"
+export { makeSqlStore, MAX_TRANSACTION_ATTEMPTS } from "./store.js"
+
+/** The URL without its password, for banners and logs. */
+export const describeDatabaseUrl = (url: string): string => {
+  try {
+    const u = new URL(url)
+    if (u.password !== "") u.password = "***"
+    return u.toString()
+  } catch {
+    return "(unparseable DATABASE_URL)"
+  }
+}
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database` */
+  readonly url: string
+  /** Connections in this process's pool (default 16). */
+  readonly maxConnections?: number
+}
+
+/** The Store on a PostgreSQL server; migrates at start. */
+export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
+  Layer.effect(
+    Store,
+    Effect.andThen(migrate, makeSqlStore({ kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` }))
+  ).pipe(
+    Layer.provide(PgClient.layer({
+      url: Redacted.make(options.url),
+      maxConnections: options.maxConnections ?? 16,
+      applicationName: "payments-service"
+    }))
+  )
+
+/** The Store on PGlite kept in `dataDir` (created if missing), or in memory when undefined; migrates at start. */
+export const pgliteStoreLayer = (dataDir: string | undefined): Layer.Layer<Store, SqlError | MigrationError | Error> =>
+  Layer.effect(
+    Store,
+    Effect.andThen(
+      migrate,
+      makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
+    )
+  ).pipe(Layer.provide(pgliteClientLayer(dataDir)))

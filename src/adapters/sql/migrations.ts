@@ -1,0 +1,144 @@
+/**
+ * The versioned schema, one migration per entry, applied in order at start by
+ * `migrate` (effect/sql's Migrator, tracked in `payments_migrations`). Applied
+ * migrations never change; a change to the schema is a new entry.
+ *
+ * Columns are real for what is queried, indexed or constrained; the rest of a record
+ * is its JSON document (`doc`). Ids and keys use the "C" collation so the keyset
+ * order is byte order, the same order the memory store pages in.
+ */
+import { Effect } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+
+const statements = (...sqls: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (const text of sqls) yield* sql.unsafe(text)
+  })
+
+const v1_initial = statements(
+  `create table customers (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    updated_ms bigint not null,
+    platform_customer_id text collate "C" not null,
+    active boolean not null,
+    customer_type text not null,
+    region text,
+    uma_address text collate "C",
+    currencies text[] not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index customers_active_platform_customer_id on customers (platform_id, platform_customer_id) where active`,
+  `create index customers_keyset on customers (platform_id, created_ms, id)`,
+  `create table external_accounts (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    customer_id text collate "C",
+    currency text not null,
+    equivalence_key text collate "C" not null,
+    default_uma boolean not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index external_accounts_equivalence on external_accounts (platform_id, equivalence_key)`,
+  `create unique index external_accounts_default_uma on external_accounts (platform_id, customer_id) where default_uma`,
+  `create index external_accounts_keyset on external_accounts (platform_id, created_ms, id)`,
+  `create table documents (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    holder_id text collate "C" not null,
+    document_type text not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index documents_holder_type on documents (platform_id, holder_id, document_type)`,
+  `create index documents_keyset on documents (platform_id, created_ms, id)`,
+  `create table beneficial_owners (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    customer_id text collate "C" not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index beneficial_owners_customer on beneficial_owners (platform_id, customer_id, created_ms, id)`,
+  `create index beneficial_owners_keyset on beneficial_owners (platform_id, created_ms, id)`,
+  `create table verifications (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    customer_id text collate "C" not null,
+    status text not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index verifications_keyset on verifications (platform_id, created_ms, id)`,
+  `create table events (
+    seq bigserial primary key,
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    type text not null,
+    doc jsonb not null
+  )`,
+  `create index events_platform on events (platform_id, seq)`,
+  `create table timers (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    at_ms bigint not null,
+    kind text collate "C" not null,
+    subject_id text collate "C" not null,
+    event text not null,
+    primary key (platform_id, id)
+  )`,
+  `create index timers_due on timers (platform_id, at_ms, id)`,
+  `create index timers_subject on timers (platform_id, subject_id, kind)`,
+  `create table timer_outcomes (
+    seq bigserial primary key,
+    platform_id text collate "C" not null,
+    doc jsonb not null
+  )`,
+  `create index timer_outcomes_platform on timer_outcomes (platform_id, seq)`,
+  `create table platform_clocks (
+    platform_id text collate "C" primary key,
+    offset_ms bigint not null
+  )`,
+  `create table idempotency_keys (
+    platform_id text collate "C" not null,
+    key text collate "C" not null,
+    operation text not null,
+    request_hash text not null,
+    status integer not null,
+    body jsonb,
+    created_ms bigint not null,
+    expires_ms bigint not null,
+    primary key (platform_id, key)
+  )`,
+  `create index idempotency_keys_expiry on idempotency_keys (expires_ms)`
+)
+
+export const MIGRATIONS = {
+  "1_initial": v1_initial
+} as const
+
+/** The table effect/sql's Migrator records applied migrations in. */
+export const MIGRATIONS_TABLE = "payments_migrations"
+
+/** A fixed key for the advisory lock that lets one process at a time migrate. */
+const MIGRATION_LOCK_KEY = 7_285_104_331
+
+/**
+ * Applies the migrations not applied yet. Several processes starting together take
+ * turns (a transaction-scoped advisory lock), so each migration runs once.
+ */
+export const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const run = Migrator.make({})({ loader: Migrator.fromRecord(MIGRATIONS), table: MIGRATIONS_TABLE })
+  return yield* sql.withTransaction(
+    Effect.andThen(sql.unsafe(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`), run)
+  )
+})

@@ -1,0 +1,140 @@
+/**
+ * An effect/sql `SqlClient` over PGlite (PostgreSQL compiled to WebAssembly, no
+ * server), so the embedded on-disk store is the same SQL adapter, dialect and
+ * migrations as PostgreSQL.
+ *
+ * `@effect/sql-pglite` (4.0.0-beta.93, its newest release) imports a module path that
+ * Effect 4.1 no longer has, so this is a small client of our own built with
+ * `SqlClient.make` and the PostgreSQL statement compiler of `@effect/sql-pg`. PGlite is
+ * one connection: statements and transactions take turns through a semaphore
+ * (`makeSqliteAcquirers`, which does exactly that for any one-connection database).
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs"
+import { join } from "node:path"
+import { PGlite } from "@electric-sql/pglite"
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Semaphore, Stream } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { SqlClient, SqlError as SqlErrors } from "effect/sql"
+import type { SqlConnection } from "effect/sql"
+
+const { SqlError, UniqueViolation, SerializationError, DeadlockError, UnknownError, ConstraintError } = SqlErrors
+
+interface PgliteFailure {
+  readonly code?: unknown
+  readonly constraint?: unknown
+  readonly message?: unknown
+}
+
+const failureOf = (u: unknown): PgliteFailure => (typeof u === "object" && u !== null ? u : {})
+
+/** A PGlite error as effect/sql's SqlError, classified by SQLSTATE like the pg driver does. */
+const classify = (cause: unknown, operation: string): SqlErrors.SqlError => {
+  const f = failureOf(cause)
+  const code = typeof f.code === "string" ? f.code : ""
+  const message = typeof f.message === "string" ? f.message : "PGlite query failed"
+  const constraint = typeof f.constraint === "string" ? f.constraint : ""
+  if (code === "23505") return new SqlError({ reason: new UniqueViolation({ cause, message, operation, constraint }) })
+  if (code === "40001") return new SqlError({ reason: new SerializationError({ cause, message, operation }) })
+  if (code === "40P01") return new SqlError({ reason: new DeadlockError({ cause, message, operation }) })
+  if (code.startsWith("23")) return new SqlError({ reason: new ConstraintError({ cause, message, operation }) })
+  return new SqlError({ reason: new UnknownError({ cause, message, operation }) })
+}
+
+const connectionOf = (db: PGlite): SqlConnection.Connection => {
+  const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+    Effect.tryPromise({
+      try: () => db.query<Record<string, unknown>>(text, [...params], { rowMode }),
+      catch: (cause) => classify(cause, "execute")
+    })
+  const rows = (text: string, params: ReadonlyArray<unknown>) => Effect.map(run(text, params, "object"), (r) => r.rows)
+  const values = (text: string, params: ReadonlyArray<unknown>) =>
+    Effect.map(run(text, params, "array"), (r) => r.rows.map((row) => Object.values(row)))
+  return {
+    execute: (text, params, transformRows) =>
+      Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r))),
+    executeRaw: (text, params) => run(text, params, "object"),
+    executeStream: (text, params, transformRows) =>
+      Stream.fromIterableEffect(Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))),
+    executeValues: values,
+    executeValuesUnprepared: values,
+    executeUnprepared: (text, params, transformRows) =>
+      Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))
+  }
+}
+
+/**
+ * One process at a time may own a data directory: PGlite has no server to arbitrate,
+ * and two writers would corrupt it. A lock file holds the owner's pid; a lock left by
+ * a process that no longer runs (a `kill -9`) is taken over.
+ */
+const lockDataDir = (dir: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => {
+        const path = join(dir, "payments-service.lock")
+        for (let attempt = 0; attempt < 2; attempt++) {
+          try {
+            const fd = openSync(path, "wx")
+            writeSync(fd, String(process.pid))
+            closeSync(fd)
+            return path
+          } catch (e) {
+            if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e
+            const owner = Number(readFileSync(path, "utf8").trim())
+            if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+              throw new Error(`PAYMENTS_DATA_DIR ${dir} is in use by process ${owner}; one server process per data directory`)
+            }
+            unlinkSync(path)
+          }
+        }
+        throw new Error(`could not lock PAYMENTS_DATA_DIR ${dir}`)
+      },
+      catch: (e) => (e instanceof Error ? e : new Error(String(e)))
+    }),
+    (path) => Effect.sync(() => unlinkSync(path))
+  )
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return e instanceof Error && "code" in e && e.code === "EPERM"
+  }
+}
+
+/** A SqlClient over a PGlite database kept in `dataDir` (created if missing), or in memory when undefined. */
+export const makePgliteClient = (dataDir: string | undefined) =>
+  Effect.gen(function*() {
+    if (dataDir !== undefined) {
+      yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
+      yield* lockDataDir(dataDir)
+    }
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => PGlite.create(dataDir === undefined ? {} : { dataDir: join(dataDir, "pgdata") }),
+        catch: (cause) => classify(cause, "connect")
+      }),
+      (db) => Effect.promise(() => db.close())
+    )
+    const semaphore = yield* Semaphore.make(1)
+    const acquirers = SqlClient.makeSqliteAcquirers({
+      connection: Effect.succeed(connectionOf(db)),
+      semaphore,
+      isTransaction: () => db.isInTransaction()
+    })
+    return yield* SqlClient.make({
+      ...acquirers,
+      compiler: PgClient.makeCompiler(),
+      driver: "pglite",
+      spanAttributes: [["db.system.name", "postgresql"]],
+      releaseSavepoint: (name) => `RELEASE SAVEPOINT ${name}`
+    })
+  })
+
+/** `SqlClient` on PGlite in `dataDir` (or in memory). */
+export const pgliteClientLayer = (dataDir: string | undefined): Layer.Layer<SqlClient.SqlClient, SqlErrors.SqlError | Error> =>
+  Layer.effectContext(Effect.map(makePgliteClient(dataDir), (client) => Context.make(SqlClient.SqlClient, client))).pipe(
+    Layer.provide(Reactivity.layer)
+  )

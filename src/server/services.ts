@@ -1,0 +1,45 @@
+/**
+ * Chooses the store the reference server runs on, from its configuration:
+ * - `DATABASE_URL=postgres://…`: PostgreSQL (several server processes may share it);
+ * - `PAYMENTS_DATA_DIR=./dir`: PGlite on disk (embedded, persists across restarts);
+ * - neither: in memory (the default; nothing persists).
+ * Both set is a configuration error.
+ */
+import { Layer } from "effect"
+import { RandomIdsLayer, seededIdsLayer } from "../adapters/memory/ids.js"
+import { staticPlatformsLayer } from "../adapters/memory/platforms.js"
+import { MemoryStoreLayer } from "../adapters/memory/store.js"
+import { postgresStoreLayer, pgliteStoreLayer } from "../adapters/sql/index.js"
+import type { Platform } from "../domain/platform.js"
+
+export type StoreChoice =
+  | { readonly kind: "memory" }
+  | { readonly kind: "postgres"; readonly url: string }
+  | { readonly kind: "pglite"; readonly dataDir: string | undefined }
+
+/** The store named by the environment, or a message saying what is wrong with it. */
+export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefined>>): StoreChoice | string => {
+  const url = env["DATABASE_URL"]?.trim() ?? ""
+  const dir = env["PAYMENTS_DATA_DIR"]?.trim() ?? ""
+  if (url !== "" && dir !== "") return "Set DATABASE_URL or PAYMENTS_DATA_DIR, not both"
+  if (url !== "") {
+    if (!/^postgres(ql)?:\/\//.test(url)) return "DATABASE_URL must be a postgres:// or postgresql:// URL"
+    return { kind: "postgres", url }
+  }
+  if (dir !== "") return { kind: "pglite", dataDir: dir }
+  return { kind: "memory" }
+}
+
+/** Store, Ids and Platforms for the chosen store. `seed` makes ids deterministic (tests). */
+export const servicesFor = (choice: StoreChoice, platforms: ReadonlyArray<Platform>, options?: { readonly seed?: number }) => {
+  const store = choice.kind === "postgres"
+    ? postgresStoreLayer({ url: choice.url })
+    : choice.kind === "pglite"
+    ? pgliteStoreLayer(choice.dataDir)
+    : MemoryStoreLayer
+  return Layer.mergeAll(
+    store,
+    options?.seed === undefined ? RandomIdsLayer : seededIdsLayer(options.seed),
+    staticPlatformsLayer(platforms)
+  )
+}
