@@ -74,6 +74,16 @@ export const PageQuery = {
 
 export const DEFAULT_PAGE_LIMIT = 20
 
+/**
+ * The optional `Idempotency-Key` request header (1 to 255 printable characters): a
+ * retry with the same key and request gets the first result again.
+ */
+export const IdempotencyHeaders = {
+  "idempotency-key": Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255), pattern(/^[\x21-\x7e]+$/, "must be 1 to 255 printable ASCII characters without spaces"))
+  )
+}
+
 /** The list envelope every paginated endpoint answers with. */
 export const ListResponse = <S extends Schema.Top>(item: S, identifier: string) =>
   Schema.Struct({

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CurrencyCode, DateTimeString, ListResponse, PageQuery } from "../domain/common.js"
+import { CurrencyCode, DateTimeString, IdempotencyHeaders, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
 import {
@@ -35,6 +35,7 @@ const BooleanFromString = Schema.Literals(["true", "false"])
 export class CustomersGroup extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.post("createCustomer", "/customers", {
+      headers: IdempotencyHeaders,
       payload: CustomerCreateRequest,
       success: created(CustomerResponse),
       error: Error409
@@ -98,6 +99,7 @@ const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ ident
 export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerExternalAccounts")
   .add(
     HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", {
+      headers: IdempotencyHeaders,
       payload: CustomerExternalAccountCreateRequest,
       success: created(ExternalAccount),
       error: Error409
@@ -157,6 +159,7 @@ export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerEx
 export class PlatformExternalAccountsGroup extends HttpApiGroup.make("platformExternalAccounts")
   .add(
     HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", {
+      headers: IdempotencyHeaders,
       payload: PlatformExternalAccountCreateRequest,
       success: created(ExternalAccount),
       error: Error409

@@ -10,7 +10,8 @@
  * - an Authorization header that has not passed the full check yet (PlatformAuth
  *   checks it, answers any 401, and remembers it in VerifiedCredentials);
  * - a body without a Content-Length, over the size limit, or not declared as JSON;
- * - a path with percent-encoded segments, and every route the lane does not list.
+ * - a path with percent-encoded segments, and every route the lane does not list;
+ * - a request with an `Idempotency-Key` (the HttpApi handler passes it to the operation).
  *
  * `test/http/direct.test.ts` checks that both paths give the same status and body for
  * generated requests.
@@ -227,6 +228,8 @@ export const makeDirectLane = <R>(options: {
       const authorization = header("authorization")
       const platform = authorization === undefined ? undefined : credentials.get(authorization)
       if (platform === undefined) return undefined
+      // Idempotent requests go through the HttpApi handlers, which pass the key to the operation.
+      if (header("idempotency-key") !== undefined) return undefined
       const length = header("content-length")
       const type = header("content-type")
       if (matched.route.hasPayload) {

@@ -4,13 +4,13 @@
  * sandbox's resolve-at-creation rule in rules/sandbox/kyc.ts.
  */
 import { Effect } from "effect"
-import type {
-  AgreementConsent,
-  AgreementConsentRequest,
-  CustomerCreateRequest,
+import {
+  type AgreementConsent,
+  type AgreementConsentRequest,
+  type CustomerCreateRequest,
   CustomerResponse,
-  CustomerUpdateRequest,
-  EndUserTermsConsentRequest
+  type CustomerUpdateRequest,
+  type EndUserTermsConsentRequest
 } from "../domain/customer.js"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import {
@@ -26,6 +26,7 @@ import {
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict } from "../ports/store.js"
+import { idempotent } from "./idempotency.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
@@ -82,7 +83,14 @@ const CREATION_EVENTS: Readonly<Record<"PENDING" | "APPROVED" | "REJECTED", KycE
   REJECTED: { type: "REJECTED" }
 }
 
-export const createCustomer = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
+/**
+ * POST /customers. With an `idempotencyKey`, a retry of the same request returns the
+ * first customer instead of creating another.
+ */
+export const createCustomer = (platform: Platform, req: CustomerCreateRequest, idempotencyKey?: string) =>
+  idempotent(platform, { key: idempotencyKey, operation: "POST /customers", request: req, result: CustomerResponse }, createCustomerOnce(platform, req))
+
+const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
   const store = yield* Store
   const ids = yield* Ids
   const consents = yield* requestConsents(req)

@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
 import {
   type CustomerExternalAccountCreateRequest,
-  type ExternalAccount,
+  ExternalAccount,
   type ExternalAccountInfo,
   type OwnershipChallenge,
   type PlatformExternalAccountCreateRequest,
@@ -20,6 +20,7 @@ import { isSelfCustodyWallet, planExternalAccountCreate } from "../rules/externa
 import { type ExternalAccountEvent, transition } from "../rules/external-account-status.js"
 import { Ids } from "../ports/ids.js"
 import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
+import { idempotent } from "./idempotency.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
 
@@ -178,11 +179,21 @@ const raceLost = (e: StoreConflict) =>
     ? conflict("DUPLICATE_EXTERNAL_ACCOUNT", "An equivalent external account was registered by a concurrent request")
     : conflict("CONFLICT", "A concurrent request changed this customer's accounts; retry")
 
-export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest) =>
-  createAccount(platform, req.customerId, req)
+/** POST /customers/external-accounts; idempotent with a key. */
+export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest, idempotencyKey?: string) =>
+  idempotent(
+    platform,
+    { key: idempotencyKey, operation: "POST /customers/external-accounts", request: req, result: ExternalAccount },
+    createAccount(platform, req.customerId, req)
+  )
 
-export const createPlatformExternalAccount = (platform: Platform, req: PlatformExternalAccountCreateRequest) =>
-  createAccount(platform, null, req)
+/** POST /platform/external-accounts; idempotent with a key. */
+export const createPlatformExternalAccount = (platform: Platform, req: PlatformExternalAccountCreateRequest, idempotencyKey?: string) =>
+  idempotent(
+    platform,
+    { key: idempotencyKey, operation: "POST /platform/external-accounts", request: req, result: ExternalAccount },
+    createAccount(platform, null, req)
+  )
 
 // ---------------------------------------------------------------- read, list, delete
 

@@ -247,8 +247,7 @@ export interface IdempotencyRecord {
   readonly operation: string
   /** SHA-256 (hex) of the canonical request. */
   readonly requestHash: string
-  /** The first response, as the operation returned it (status and JSON body). */
-  readonly status: number
+  /** The first result, as the operation returned it, in its JSON form. */
   readonly body: unknown
   readonly createdAt: number
   readonly expiresAt: number

@@ -10,6 +10,15 @@ import { createDatabase } from "./postgres.js"
 /** Which store an in-process app runs on. PostgreSQL gets a fresh database of the run's throwaway cluster. */
 export type TestStore = "memory" | "postgres" | "pglite"
 
+/**
+ * The store suites run on when they do not choose: `PAYMENTS_TEST_STORE`, else memory.
+ * test/postgres/ re-runs the end-to-end suites with it set to postgres.
+ */
+export const defaultTestStore = (): TestStore => {
+  const s = process.env["PAYMENTS_TEST_STORE"]
+  return s === "postgres" || s === "pglite" ? s : "memory"
+}
+
 /** The ports for `store`: memory is synchronous; the SQL stores are built when the app first serves. */
 export const testServices = (store: TestStore, platforms: ReadonlyArray<Platform>, seed?: number) => {
   const options = seed === undefined ? {} : { seed }
@@ -47,7 +56,7 @@ export const makeApi = (
   options: { readonly store?: TestStore; readonly directLane?: boolean } = {}
 ) => {
   const { handler, dispose, ready } = makeWebHandler({
-    services: testServices(options.store ?? "memory", platforms, seed),
+    services: testServices(options.store ?? defaultTestStore(), platforms, seed),
     schedulerIntervalMillis: false,
     ...(options.directLane === undefined ? {} : { directLane: options.directLane })
   })

@@ -3,7 +3,7 @@
  * multipart uploads, and tiny valid JPEG/PNG/PDF files.
  */
 import { makeWebHandler } from "../../src/http/app.js"
-import { type TestStore, testServices } from "./api.js"
+import { defaultTestStore, type TestStore, testServices } from "./api.js"
 import { API_VERSION } from "../../src/http/api.js"
 import type { Platform, PlatformSettings } from "../../src/domain/platform.js"
 
@@ -23,7 +23,7 @@ export interface ApiResponse {
 
 const auth = (p: Platform) => `Basic ${Buffer.from(`${p.clientId}:${p.clientSecret}`).toString("base64")}`
 
-export const makeClient = (platforms: ReadonlyArray<Platform>, seed?: number, store: TestStore = "memory") => {
+export const makeClient = (platforms: ReadonlyArray<Platform>, seed?: number, store: TestStore = defaultTestStore()) => {
   const { handler, dispose } = makeWebHandler({ services: testServices(store, platforms, seed), schedulerIntervalMillis: false })
   const send = async (p: Platform, method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<ApiResponse> => {
     let payload = init.body

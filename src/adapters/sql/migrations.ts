@@ -112,7 +112,6 @@ const v1_initial = statements(
     key text collate "C" not null,
     operation text not null,
     request_hash text not null,
-    status integer not null,
     body jsonb,
     created_ms bigint not null,
     expires_ms bigint not null,

@@ -304,13 +304,13 @@ export const makeSqlStore = (info: StoreInfo) =>
       putIdempotency: (r: IdempotencyRecord) =>
         Effect.gen(function*() {
           const stored = yield* query(
-            `insert into idempotency_keys (platform_id, key, operation, request_hash, status, body, created_ms, expires_ms)
-             values ($1, $2, $3, $4, $5, $6::jsonb, $7::bigint, $8::bigint)
+            `insert into idempotency_keys (platform_id, key, operation, request_hash, body, created_ms, expires_ms)
+             values ($1, $2, $3, $4, $5::jsonb, $6::bigint, $7::bigint)
              on conflict (platform_id, key) do update set operation = excluded.operation, request_hash = excluded.request_hash,
-               status = excluded.status, body = excluded.body, created_ms = excluded.created_ms, expires_ms = excluded.expires_ms
+               body = excluded.body, created_ms = excluded.created_ms, expires_ms = excluded.expires_ms
              where idempotency_keys.expires_ms <= excluded.created_ms
              returning key`,
-            [r.platformId, r.key, r.operation, r.requestHash, r.status, JSON.stringify(r.body ?? null), r.createdAt, r.expiresAt]
+            [r.platformId, r.key, r.operation, r.requestHash, JSON.stringify(r.body ?? null), r.createdAt, r.expiresAt]
           )
           if (stored.length > 0) return undefined
           return yield* getIdempotency(r.platformId, r.key, r.createdAt)
@@ -339,12 +339,11 @@ export const makeSqlStore = (info: StoreInfo) =>
         query<{
           readonly operation: string
           readonly request_hash: string
-          readonly status: number
           readonly body: string
           readonly created_ms: number
           readonly expires_ms: number
         }>(
-          `select operation, request_hash, status, body::text as body, created_ms::float8 as created_ms, expires_ms::float8 as expires_ms
+          `select operation, request_hash, body::text as body, created_ms::float8 as created_ms, expires_ms::float8 as expires_ms
            from idempotency_keys where platform_id = $1 and key = $2 and expires_ms > $3::bigint`,
           [platformId, key, now]
         ),
@@ -355,7 +354,6 @@ export const makeSqlStore = (info: StoreInfo) =>
             key,
             operation: row.operation,
             requestHash: row.request_hash,
-            status: row.status,
             body: JSON.parse(row.body),
             createdAt: row.created_ms,
             expiresAt: row.expires_ms

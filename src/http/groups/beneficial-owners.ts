@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest } from "../../domain/beneficial-owner.js"
-import { ListResponse, PageQuery } from "../../domain/common.js"
+import { IdempotencyHeaders, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error404, Error409 } from "../../domain/errors.js"
 
 const params = { beneficialOwnerId: Schema.String }
@@ -10,9 +10,10 @@ const params = { beneficialOwnerId: Schema.String }
 export class BeneficialOwnersGroup extends HttpApiGroup.make("beneficialOwners")
   .add(
     HttpApiEndpoint.post("createBeneficialOwner", "/beneficial-owners", {
+      headers: IdempotencyHeaders,
       payload: BeneficialOwnerCreateRequest,
       success: BeneficialOwner.pipe(HttpApiSchema.status(201)),
-      error: Error404
+      error: [Error404, Error409]
     }),
     HttpApiEndpoint.get("listBeneficialOwners", "/beneficial-owners", {
       query: { ...PageQuery, customerId: Schema.String },

@@ -1,16 +1,17 @@
 /** KYC/KYB verification submissions. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ListResponse, PageQuery } from "../../domain/common.js"
-import { Error404 } from "../../domain/errors.js"
+import { IdempotencyHeaders, ListResponse, PageQuery } from "../../domain/common.js"
+import { Error404, Error409 } from "../../domain/errors.js"
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
 
 export class VerificationsGroup extends HttpApiGroup.make("verifications")
   .add(
     HttpApiEndpoint.post("createVerification", "/verifications", {
+      headers: IdempotencyHeaders,
       payload: VerificationRequest,
       success: Verification,
-      error: Error404
+      error: [Error404, Error409]
     }),
     HttpApiEndpoint.get("listVerifications", "/verifications", {
       query: {

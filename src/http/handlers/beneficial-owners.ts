@@ -7,7 +7,8 @@ import { run } from "./run.js"
 export const BeneficialOwnersHandlers = HttpApiBuilder.group(PaymentsApi, "beneficialOwners", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createBeneficialOwner", ({ payload }) => run((p) => Owners.createBeneficialOwner(p, payload)))
+      .handle("createBeneficialOwner", ({ headers, payload }) =>
+        run((p) => Owners.createBeneficialOwner(p, payload, headers["idempotency-key"])))
       .handle("listBeneficialOwners", ({ query }) => run((p) => Owners.listBeneficialOwners(p, query)))
       .handle("getBeneficialOwner", ({ params }) => run((p) => Owners.getBeneficialOwner(p, params.beneficialOwnerId)))
       .handle("updateBeneficialOwner", ({ params, payload }) =>

@@ -6,7 +6,7 @@ import { run } from "./run.js"
 
 export const CustomersHandlers = HttpApiBuilder.group(PaymentsApi, "customers", (handlers) =>
   Effect.sync(() => handlers
-    .handle("createCustomer", ({ payload }) => run((p) => Customers.createCustomer(p, payload)))
+    .handle("createCustomer", ({ headers, payload }) => run((p) => Customers.createCustomer(p, payload, headers["idempotency-key"])))
     .handle("listCustomers", ({ query }) =>
       run((p) => Customers.listCustomers(p, query)))
     .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))

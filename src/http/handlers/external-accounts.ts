@@ -9,8 +9,8 @@ const platform: Accounts.Owner = { kind: "platform" }
 
 export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "customerExternalAccounts", (handlers) =>
   Effect.sync(() => handlers
-    .handle("createCustomerExternalAccount", ({ payload }) =>
-      run((p) => Accounts.createCustomerExternalAccount(p, payload)))
+    .handle("createCustomerExternalAccount", ({ headers, payload }) =>
+      run((p) => Accounts.createCustomerExternalAccount(p, payload, headers["idempotency-key"])))
     .handle("listCustomerExternalAccounts", ({ query }) =>
       run((p) => Accounts.listExternalAccounts(p, customer, query)))
     .handle("getCustomerExternalAccount", ({ params }) =>
@@ -33,8 +33,8 @@ export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi
 
 export const PlatformExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "platformExternalAccounts", (handlers) =>
   Effect.sync(() => handlers
-    .handle("createPlatformExternalAccount", ({ payload }) =>
-      run((p) => Accounts.createPlatformExternalAccount(p, payload)))
+    .handle("createPlatformExternalAccount", ({ headers, payload }) =>
+      run((p) => Accounts.createPlatformExternalAccount(p, payload, headers["idempotency-key"])))
     .handle("listPlatformExternalAccounts", ({ query }) =>
       run((p) => Accounts.listExternalAccounts(p, platform, query)))
     .handle("getPlatformExternalAccount", ({ params }) =>

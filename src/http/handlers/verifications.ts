@@ -7,6 +7,7 @@ import { run } from "./run.js"
 export const VerificationsHandlers = HttpApiBuilder.group(PaymentsApi, "verifications", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createVerification", ({ payload }) => run((p) => Verifications.submitVerification(p, payload)))
+      .handle("createVerification", ({ headers, payload }) =>
+        run((p) => Verifications.submitVerification(p, payload, headers["idempotency-key"])))
       .handle("listVerifications", ({ query }) => run((p) => Verifications.listVerifications(p, query)))
       .handle("getVerification", ({ params }) => run((p) => Verifications.getVerification(p, params.verificationId)))))
