@@ -1,7 +1,7 @@
 /** The server-side implementations of PlatformAuth and RequestGuard. */
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { unhandled } from "effect/Types"
-import { ByteSize, Clock, Effect, Layer, Option } from "effect"
+import { ByteSize, Effect, Layer, Option } from "effect"
 import { HttpIncomingMessage, type HttpServerResponse, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
@@ -10,7 +10,6 @@ import { invalidInputFromIssue } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
-import { VirtualClock } from "./virtual-clock.js"
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
 
@@ -136,7 +135,6 @@ const internal = (defect: unknown): Effect.Effect<never, Error500> =>
 export const RequestGuardLive = Layer.effect(
   RequestGuard,
   Effect.gen(function*() {
-    const virtualClock = Option.getOrUndefined(yield* Effect.serviceOption(VirtualClock))
     return RequestGuard.of((httpEffect, { endpoint }) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -155,7 +153,6 @@ export const RequestGuardLive = Layer.effect(
           }
         }
         let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, multipart ? MAX_MULTIPART_BODY : MAX_BODY)
-        if (virtualClock !== undefined) eff = Effect.provideService(eff, Clock.Clock, virtualClock.clock)
         const response: HttpServerResponse.HttpServerResponse = yield* eff.pipe(
           Effect.catch((e: unhandled): Effect.Effect<never, Error400 | unhandled> =>
             HttpApiSchemaError.is(e) ? schemaErrorToInput(e, request) : Effect.fail(e)

@@ -32,7 +32,7 @@ import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
 import { nowIso } from "./time.js"
-import { emitAll, moveCustomer } from "./verification-events.js"
+import { type CustomerEmitted, emitCustomerEvents, moveCustomer } from "./verification-events.js"
 
 /**
  * The consents a request records: `agreementConsents`, or the deprecated
@@ -121,7 +121,7 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
       let customer: CustomerResponse = fields.customerType === "INDIVIDUAL"
         ? { ...common, customerType: "INDIVIDUAL", fullName: fields.fullName, kycStatus: "UNVERIFIED" }
         : { ...common, customerType: "BUSINESS", businessInfo: fields.businessInfo, kybStatus: "UNVERIFIED" }
-      let events: ReadonlyArray<string> = []
+      let events: ReadonlyArray<CustomerEmitted> = []
       if (fields.customerType === "INDIVIDUAL") {
         // Regulated platforms (or Skip verification paperwork on) resolve by the name's suffix now.
         const resolved = kycStatusAtCreation(platform.settings, fields.fullName)
@@ -132,7 +132,7 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
         }
       }
       yield* uow.putCustomer({ platformId: platform.id, customer })
-      yield* emitAll(uow, platform, events, customer, now)
+      yield* emitCustomerEvents(uow, platform, events, customer, now)
       return customer
     })
   ).pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(req.platformCustomerId)))

@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
+import { makeEvent } from "../domain/events.js"
 import {
   type CustomerExternalAccountCreateRequest,
   ExternalAccount,
@@ -54,7 +55,7 @@ type ScheduledEvent = typeof SCHEDULED_EVENTS[number]
 const isScheduledEvent = (event: string): event is ScheduledEvent => SCHEDULED_EVENTS.some((e) => e === event)
 
 const emitStatus = (uow: UnitOfWork, platform: Platform, account: ExternalAccount, id: string, timestamp: string) =>
-  uow.emit({ id, platformId: platform.id, type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", timestamp, data: account })
+  uow.emit(makeEvent("EXTERNAL_ACCOUNT.STATUS_UPDATED", { id, platformId: platform.id, timestamp, data: account }))
 
 /**
  * Applies one event of the status machine to a record inside a unit of work. A move

@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import type { CustomerResponse } from "../domain/customer.js"
 import type { Error400 } from "../domain/errors.js"
+import { makeEvent } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
 import type { Verification } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
@@ -15,15 +16,33 @@ import type { KycEvent } from "../rules/kyc.js"
 import * as VerificationMachine from "../rules/verification.js"
 import type { VerificationEvent } from "../rules/verification.js"
 
-export const emitAll = Effect.fnUntraced(function*(
+/** What the KYC and KYB machines announce. */
+export type CustomerEmitted = Kyc.KycEmitted | Kyb.KybEmitted
+
+/** Appends the customer events a move announced, each carrying the customer after the move. */
+export const emitCustomerEvents = Effect.fnUntraced(function*(
   uow: UnitOfWork,
   platform: Platform,
-  types: ReadonlyArray<string>,
-  data: unknown,
+  types: ReadonlyArray<CustomerEmitted>,
+  customer: CustomerResponse,
   timestamp: string
 ) {
   const ids = yield* Ids
-  for (const type of types) yield* uow.emit({ id: yield* ids.make("Webhook"), platformId: platform.id, type, timestamp, data })
+  for (const type of types) {
+    yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: customer }))
+  }
+})
+
+/** Appends one VERIFICATION.* event carrying the verification as it was at that step. */
+export const emitVerificationEvent = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  type: VerificationMachine.VerificationEmitted,
+  verification: Verification,
+  timestamp: string
+) {
+  const ids = yield* Ids
+  yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: verification }))
 })
 
 /**
@@ -34,7 +53,7 @@ export const moveCustomer = (
   customer: CustomerResponse,
   event: KycEvent,
   now: string
-): Effect.Effect<{ readonly customer: CustomerResponse; readonly events: ReadonlyArray<string> }, Error400> => {
+): Effect.Effect<{ readonly customer: CustomerResponse; readonly events: ReadonlyArray<CustomerEmitted> }, Error400> => {
   if (customer.customerType === "INDIVIDUAL") {
     const r = Kyc.transition(customer.kycStatus, event)
     if (!r.ok) return Effect.fail(r.error)

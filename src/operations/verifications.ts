@@ -21,7 +21,7 @@ import { businessRequirements, individualRequirements, isIdentityDocument } from
 import { resolveOwnersOf } from "./beneficial-owners.js"
 import { activeCustomer } from "./customers.js"
 import { nowIso } from "./time.js"
-import { emitAll, moveCustomer, runVerification } from "./verification-events.js"
+import { type CustomerEmitted, emitCustomerEvents, emitVerificationEvent, moveCustomer, runVerification } from "./verification-events.js"
 
 /** The path a verification takes for an outcome, and the customer move it makes. */
 const pathOf = (outcome: SubmissionOutcome): {
@@ -93,7 +93,7 @@ const submitVerificationOnce = Effect.fnUntraced(function*(platform: Platform, r
         createdAt: now,
         updatedAt: now
       }
-      let customerEvents: ReadonlyArray<string> = []
+      let customerEvents: ReadonlyArray<CustomerEmitted> = []
       if (path.customer !== undefined) {
         const moved = yield* moveCustomer(customer, path.customer, now)
         customer = moved.customer
@@ -116,9 +116,9 @@ const submitVerificationOnce = Effect.fnUntraced(function*(platform: Platform, r
 
       for (const type of run.events) {
         const at = type.slice("VERIFICATION.".length) as VerificationStatus
-        yield* emitAll(uow, platform, [type], { ...verification, verificationStatus: at }, now)
+        yield* emitVerificationEvent(uow, platform, type, { ...verification, verificationStatus: at }, now)
       }
-      yield* emitAll(uow, platform, customerEvents, customer, now)
+      yield* emitCustomerEvents(uow, platform, customerEvents, customer, now)
       return verification
     })
   ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))

@@ -1,14 +1,6 @@
 /**
  * Events: every state change appends one to the Store's outbox in the same unit of
- * work (`UnitOfWork.emit`), and webhook delivery reads them from there.
+ * work (`UnitOfWork.emit`), and webhook delivery reads them from there. The event
+ * type is the typed union of src/domain/events.ts (one member per webhook type).
  */
-export interface DomainEvent {
-  /** `Webhook:<uuid>`: the delivery id a receiver can deduplicate on. */
-  readonly id: string
-  readonly platformId: string
-  /** The webhook type, e.g. `EXTERNAL_ACCOUNT.STATUS_UPDATED`. */
-  readonly type: string
-  readonly timestamp: string
-  /** The full resource after the change. */
-  readonly data: unknown
-}
+export type { DomainEvent } from "../domain/events.js"

@@ -6,11 +6,12 @@
  * Both set is a configuration error.
  */
 import { Layer } from "effect"
-import { RandomIdsLayer, seededIdsLayer } from "../adapters/memory/ids.js"
-import { staticPlatformsLayer } from "../adapters/memory/platforms.js"
-import { MemoryStoreLayer } from "../adapters/memory/store.js"
-import { postgresStoreLayer, pgliteStoreLayer } from "../adapters/sql/index.js"
+import { memoryLayer } from "../adapters/memory/index.js"
+import { pgliteLayer, postgresLayer } from "../adapters/sql/index.js"
 import type { Platform } from "../domain/platform.js"
+import type { Ids } from "../ports/ids.js"
+import type { Platforms } from "../ports/platforms.js"
+import type { Store } from "../ports/store.js"
 
 export type StoreChoice =
   | { readonly kind: "memory" }
@@ -31,15 +32,13 @@ export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefin
 }
 
 /** Store, Ids and Platforms for the chosen store. `seed` makes ids deterministic (tests). */
-export const servicesFor = (choice: StoreChoice, platforms: ReadonlyArray<Platform>, options?: { readonly seed?: number }) => {
-  const store = choice.kind === "postgres"
-    ? postgresStoreLayer({ url: choice.url })
+export const servicesFor = (
+  choice: StoreChoice,
+  platforms: ReadonlyArray<Platform>,
+  options: { readonly seed?: number } = {}
+): Layer.Layer<Store | Ids | Platforms, unknown> =>
+  choice.kind === "postgres"
+    ? postgresLayer(platforms, { url: choice.url, ...options })
     : choice.kind === "pglite"
-    ? pgliteStoreLayer(choice.dataDir)
-    : MemoryStoreLayer
-  return Layer.mergeAll(
-    store,
-    options?.seed === undefined ? RandomIdsLayer : seededIdsLayer(options.seed),
-    staticPlatformsLayer(platforms)
-  )
-}
+    ? pgliteLayer(platforms, choice.dataDir === undefined ? options : { ...options, dataDir: choice.dataDir })
+    : memoryLayer(platforms, options)

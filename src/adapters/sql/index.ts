@@ -5,6 +5,9 @@
  * Both apply the versioned migrations at start.
  */
 import { PgClient } from "@effect/sql-pg"
+import type { Platform } from "../../domain/platform.js"
+import { RandomIdsLayer, seededIdsLayer } from "../memory/ids.js"
+import { staticPlatformsLayer } from "../memory/platforms.js"
 import { Effect, Layer, Redacted } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import type { MigrationError } from "effect/sql/Migrator"
@@ -57,3 +60,15 @@ export const pgliteStoreLayer = (dataDir: string | undefined): Layer.Layer<Store
       makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
     )
   ).pipe(Layer.provide(pgliteClientLayer(dataDir)))
+
+/** Ids (random, or seeded for tests) and the platforms: the ports besides the Store. */
+const idsAndPlatforms = (platforms: ReadonlyArray<Platform>, seed: number | undefined) =>
+  Layer.merge(seed === undefined ? RandomIdsLayer : seededIdsLayer(seed), staticPlatformsLayer(platforms))
+
+/** Store (PostgreSQL), Ids and Platforms: the counterpart of `memoryLayer` from `payments-service/memory`. */
+export const postgresLayer = (platforms: ReadonlyArray<Platform>, options: PostgresOptions & { readonly seed?: number }) =>
+  Layer.merge(postgresStoreLayer(options), idsAndPlatforms(platforms, options.seed))
+
+/** Store (PGlite in `dataDir`, or in memory when undefined), Ids and Platforms. */
+export const pgliteLayer = (platforms: ReadonlyArray<Platform>, options: { readonly dataDir?: string; readonly seed?: number } = {}) =>
+  Layer.merge(pgliteStoreLayer(options.dataDir), idsAndPlatforms(platforms, options.seed))
