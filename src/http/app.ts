@@ -91,12 +91,14 @@ export const makeWebHandler = (options: AppOptions) => {
     const handler = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
     return { context, handler, web }
   })
+  const context = ready.then((built) => built.context)
   // Observed here so a failed build is not an unhandled rejection; callers see it through `ready`.
   ready.catch(() => undefined)
+  context.catch(() => undefined)
   return {
     handler: async (request: Request): Promise<Response> => (await ready).handler(request),
     /** The built services, for tests and embedders that look behind the API (the store, the outbox). */
-    ready: ready.then((built) => built.context),
+    ready: context,
     dispose: async () => {
       try {
         await (await ready).web.dispose()

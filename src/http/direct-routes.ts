@@ -1,70 +1,51 @@
 /**
  * The endpoints the direct lane serves: the hot path of registering and reading
- * external accounts, and creating customers. Each entry names the HttpApi endpoint's
- * method, path, success status and schemas (from src/http/api.ts) and calls the same
- * operation as its HttpApi handler, on the platform's clock as the handlers run it. test/http/direct.test.ts holds both paths to the
- * same answers.
+ * external accounts, and creating customers. Each is derived from its HttpApi endpoint
+ * definition and the handler its group registers (src/http/handlers/): the lane
+ * restates no path, schema or operation. The success status is read from the API's
+ * OpenAPI description. test/http/direct.test.ts holds both paths to the same answers.
  */
-import { Schema } from "effect"
-import { CustomerCreateRequest, CustomerResponse } from "../domain/customer.js"
+import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
+import type { ApiError } from "../domain/errors.js"
+import { PaymentsApi } from "./api.js"
+import { laneRoute, type SharedHandler } from "./direct.js"
+import { createCustomer } from "./handlers/customers.js"
 import {
-  CustomerExternalAccountCreateRequest,
-  ExternalAccount,
-  PlatformExternalAccountCreateRequest
-} from "../domain/external-account.js"
-import * as Customers from "../operations/customers.js"
-import * as Accounts from "../operations/external-accounts.js"
-import { onPlatformClock } from "../operations/time.js"
-import { NoParams, NoPayload, route } from "./direct.js"
+  createCustomerExternalAccount,
+  createPlatformExternalAccount,
+  getCustomerExternalAccount,
+  getPlatformExternalAccount
+} from "./handlers/external-accounts.js"
 
-const customer: Accounts.Owner = { kind: "customer" }
-const platform: Accounts.Owner = { kind: "platform" }
-const AccountParams = Schema.Struct({ externalAccountId: Schema.String })
+const spec = OpenApi.fromApi(PaymentsApi)
+
+/** The one 2xx status the OpenAPI description gives an endpoint (`:param` paths as `{param}`). */
+const successStatusOf = (endpoint: { readonly method: string; readonly path: string; readonly identifier: string }): number => {
+  const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
+  const operation: unknown = spec.paths[path]?.[endpoint.method.toLowerCase() as "get" | "post" | "patch" | "delete"]
+  const responses = typeof operation === "object" && operation !== null && "responses" in operation ? operation.responses : undefined
+  const statuses = typeof responses === "object" && responses !== null
+    ? Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300)
+    : []
+  const status = statuses[0]
+  if (statuses.length !== 1 || status === undefined) {
+    throw new Error(`Endpoint ${endpoint.identifier} must have exactly one success status to be served by the direct lane`)
+  }
+  return status
+}
+
+/** A lane route for an endpoint and the handler its group registers. */
+const lane = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(endpoint: E, handler: SharedHandler<E, A, Err, R>) =>
+  laneRoute(endpoint, successStatusOf(endpoint), handler)
+
+const customers = PaymentsApi.groups.customers.endpoints
+const customerAccounts = PaymentsApi.groups.customerExternalAccounts.endpoints
+const platformAccounts = PaymentsApi.groups.platformExternalAccounts.endpoints
 
 export const DIRECT_ROUTES = [
-  route({
-    method: "POST",
-    path: "/customers",
-    status: 201,
-    params: NoParams,
-    payload: CustomerCreateRequest,
-    success: CustomerResponse,
-    run: (p, { payload }) => onPlatformClock(p, Customers.createCustomer(p, payload))
-  }),
-  route({
-    method: "POST",
-    path: "/customers/external-accounts",
-    status: 201,
-    params: NoParams,
-    payload: CustomerExternalAccountCreateRequest,
-    success: ExternalAccount,
-    run: (p, { payload }) => onPlatformClock(p, Accounts.createCustomerExternalAccount(p, payload))
-  }),
-  route({
-    method: "GET",
-    path: "/customers/external-accounts/:externalAccountId",
-    status: 200,
-    params: AccountParams,
-    payload: NoPayload,
-    success: ExternalAccount,
-    run: (p, { params }) => onPlatformClock(p, Accounts.getExternalAccount(p, customer, params.externalAccountId))
-  }),
-  route({
-    method: "POST",
-    path: "/platform/external-accounts",
-    status: 201,
-    params: NoParams,
-    payload: PlatformExternalAccountCreateRequest,
-    success: ExternalAccount,
-    run: (p, { payload }) => onPlatformClock(p, Accounts.createPlatformExternalAccount(p, payload))
-  }),
-  route({
-    method: "GET",
-    path: "/platform/external-accounts/:externalAccountId",
-    status: 200,
-    params: AccountParams,
-    payload: NoPayload,
-    success: ExternalAccount,
-    run: (p, { params }) => onPlatformClock(p, Accounts.getExternalAccount(p, platform, params.externalAccountId))
-  })
+  lane(customers.createCustomer, createCustomer),
+  lane(customerAccounts.createCustomerExternalAccount, createCustomerExternalAccount),
+  lane(customerAccounts.getCustomerExternalAccount, getCustomerExternalAccount),
+  lane(platformAccounts.createPlatformExternalAccount, createPlatformExternalAccount),
+  lane(platformAccounts.getPlatformExternalAccount, getPlatformExternalAccount)
 ]

@@ -10,19 +10,19 @@
  * - an Authorization header that has not passed the full check yet (PlatformAuth
  *   checks it, answers any 401, and remembers it in VerifiedCredentials);
  * - a body without a Content-Length, over the size limit, or not declared as JSON;
- * - a path with percent-encoded segments, and every route the lane does not list;
- * - a request with an `Idempotency-Key` (the HttpApi handler passes it to the operation).
+ * - a path with percent-encoded segments, and every route the lane does not list.
  *
  * `test/http/direct.test.ts` checks that both paths give the same status and body for
  * generated requests.
  */
-import { Cause, Context, Effect, Exit, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Schema, SchemaAST } from "effect"
+import type { HttpApiEndpoint } from "effect/http-api"
 import { type ApiError, encodeApiError } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { invalidInputFromIssue } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
-import { isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS } from "./middleware.js"
+import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS } from "./middleware.js"
 import { internalFault, malformedJson } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
@@ -46,13 +46,14 @@ type Method = "GET" | "POST" | "PATCH" | "DELETE"
 /** One endpoint served by the lane; `route` builds it with its compiled codecs. */
 export interface DirectRoute<R> {
   readonly method: Method
-  /** Path under the version base, `:name` for a parameter: the HttpApi endpoint's path. */
+  /** The HttpApi endpoint's full path (version base included), `:name` for a parameter. */
   readonly path: string
   readonly hasPayload: boolean
   readonly handle: (
     platform: Platform,
     params: Readonly<Record<string, string | undefined>>,
-    body: string
+    body: string,
+    header: HeaderReader
   ) => Effect.Effect<DirectReply, never, R>
 }
 
@@ -69,61 +70,101 @@ const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> =>
     Effect.as(FAULT_REPLY)
   )
 
-/** `params` of a route without path parameters. */
-export const NoParams = Schema.Struct({})
+/** What a lane handler is given: the HttpApi handler's request, without the raw request. */
+export type LaneRequest<E> = Omit<HttpApiEndpoint.Request<E>, "request" | "endpoint" | "group">
 
-/** `payload` of a route without a request body. */
-export const NoPayload = Schema.Undefined
+/** A handler shared by the HttpApi group and the lane: the same function serves both paths. */
+export type SharedHandler<E, A, Err, R> = (request: LaneRequest<E>) => Effect.Effect<A, Err, R>
+
+const EmptyStruct = Schema.Struct({})
 
 /**
- * Defines a lane route. `params` and `payload` are the HttpApi endpoint's schemas,
- * `status` its success status, `success` its success schema; `run` is the operation
- * the endpoint's handler calls.
+ * An endpoint schema as a codec without services. The HttpApi definition types them
+ * as `Schema.Top`; every schema of this API decodes and encodes plain JSON and strings
+ * with no services (none is provided to the HttpApi handlers either).
  */
-export const route = <P, B, A, R>(spec: {
-  readonly method: Method
-  readonly path: string
-  readonly status: number
-  /** The path parameters' schema, or `NoParams`. */
-  readonly params: Schema.ConstraintDecoder<P>
-  /** The JSON body's schema, or `NoPayload`. */
-  readonly payload: Schema.ConstraintDecoder<B>
-  readonly success: Schema.ConstraintEncoder<unknown> & Schema.ConstraintDecoder<A>
-  readonly run: (platform: Platform, input: { readonly params: P; readonly payload: B }) => Effect.Effect<A, ApiError, R>
-}): DirectRoute<R> => {
-  const decodeParams = Schema.decodeUnknownExit(spec.params)
-  const hasPayload = !Object.is(spec.payload, NoPayload)
-  // The HttpApi builder decodes a payload with the union of its schemas; one schema
-  // here, wrapped the same way so decoding issues (and their field errors) match.
-  const decodePayload = Schema.decodeUnknownExit(Schema.Union([spec.payload]), PAYLOAD_PARSE_OPTIONS)
-  const encodeSuccess = Schema.encodeUnknownExit(spec.success)
+const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schema as Schema.Codec<unknown, unknown>
+
+/** The names of the headers an endpoint declares (lower case). */
+const headerNamesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> =>
+  schema !== undefined && SchemaAST.isObjects(schema.ast)
+    ? schema.ast.propertySignatures.flatMap((ps) => (typeof ps.name === "string" ? [ps.name] : []))
+    : []
+
+/**
+ * A lane route derived from an HttpApi endpoint and the handler its group uses: the
+ * method, path, parameter, header, payload and success schemas come from the endpoint
+ * definition, the success status from the API's OpenAPI description, and the work
+ * from the very handler function the HttpApi group registers. Nothing is restated,
+ * so whatever the handler does (idempotency keys, the platform's clock) happens on
+ * both paths.
+ */
+export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
+  endpoint: E,
+  status: number,
+  handler: SharedHandler<E, A, Err, R>
+): DirectRoute<Exclude<R, CurrentPlatform>> => {
+  const method = endpoint.method
+  if (method !== "GET" && method !== "POST" && method !== "PATCH" && method !== "DELETE") {
+    throw new Error(`The direct lane does not serve ${method} endpoints (${endpoint.identifier})`)
+  }
+  const json = endpoint.payload.get("application/json")
+  const hasPayload = json !== undefined
+  if (endpoint.payload.size > (hasPayload ? 1 : 0)) {
+    throw new Error(`The direct lane serves JSON payloads only (${endpoint.identifier})`)
+  }
+  const decodeParams = Schema.decodeUnknownExit(plainCodec(endpoint.params ?? EmptyStruct))
+  const decodeHeaders = Schema.decodeUnknownExit(plainCodec(endpoint.headers ?? EmptyStruct))
+  const headerNames = headerNamesOf(endpoint.headers)
+  // The HttpApi builder decodes a payload with the union of its schemas; the same here,
+  // so decoding issues (and their field errors) match.
+  const decodePayload = json === undefined
+    ? undefined
+    : Schema.decodeUnknownExit(plainCodec(Schema.Union(json.schemas)), PAYLOAD_PARSE_OPTIONS)
+  const success = [...endpoint.success][0]
+  if (success === undefined) throw new Error(`Endpoint ${endpoint.identifier} declares no success schema`)
+  const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
   const succeed = (a: A): Effect.Effect<DirectReply> => {
     const encoded = encodeSuccess(a)
-    if (Exit.isSuccess(encoded)) return Effect.succeed(reply(spec.status, JSON.stringify(encoded.value)))
+    if (Exit.isSuccess(encoded)) return Effect.succeed(reply(status, JSON.stringify(encoded.value)))
     return faultReply(encoded.cause)
   }
-  const fail = (cause: Cause.Cause<ApiError>): Effect.Effect<DirectReply> => {
+  const fail = (cause: Cause.Cause<Err>): Effect.Effect<DirectReply> => {
     const failure = cause.reasons.find(Cause.isFailReason)
     return failure !== undefined ? Effect.succeed(errorReply(failure.error)) : faultReply(cause)
   }
   return {
-    method: spec.method,
-    path: spec.path,
+    method,
+    path: endpoint.path,
     hasPayload,
-    handle: (platform, rawParams, body) => {
+    handle: (platform, rawParams, body, header) => {
       const params = decodeParams(rawParams)
       if (Exit.isFailure(params)) return Effect.succeed(issueReply(params.cause, undefined, "path parameters"))
-      let input: unknown
-      if (hasPayload && body !== "") {
-        try {
-          input = JSON.parse(body)
-        } catch {
-          return Effect.succeed(errorReply(malformedJson()))
-        }
+      const rawHeaders: Record<string, string> = {}
+      for (const name of headerNames) {
+        const value = header(name)
+        if (value !== undefined) rawHeaders[name] = value
       }
-      const payload = decodePayload(input)
-      if (Exit.isFailure(payload)) return Effect.succeed(issueReply(payload.cause, input, "request body"))
-      return Effect.matchCauseEffect(spec.run(platform, { params: params.value, payload: payload.value }), {
+      const headers = decodeHeaders(rawHeaders)
+      if (Exit.isFailure(headers)) return Effect.succeed(issueReply(headers.cause, rawHeaders, "headers"))
+      let payload: unknown
+      if (decodePayload !== undefined) {
+        let input: unknown
+        if (body !== "") {
+          try {
+            input = JSON.parse(body)
+          } catch {
+            return Effect.succeed(errorReply(malformedJson()))
+          }
+        }
+        const decoded = decodePayload(input)
+        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, input, "request body"))
+        payload = decoded.value
+      }
+      // The values were decoded by this endpoint's own schemas: they are the request its
+      // handler is typed for (the endpoint's schemas and its type parameters are one).
+      const request = { params: params.value, headers: headers.value, payload } as unknown as LaneRequest<E>
+      return Effect.matchCauseEffect(Effect.provideService(handler(request), CurrentPlatform, platform), {
         onSuccess: succeed,
         onFailure: fail
       })
@@ -179,7 +220,7 @@ export const makeDirectLane = <R>(options: {
   const credentials = Context.get(options.context, VerifiedCredentials)
   const runFork = Effect.runForkWith(options.context)
   const laneRoutes = new Map<string, DirectRoute<R>>()
-  for (const r of options.routes) laneRoutes.set(keyOf(r.method, options.base + r.path), r)
+  for (const r of options.routes) laneRoutes.set(keyOf(r.method, r.path), r)
   for (const key of laneRoutes.keys()) {
     if (!options.endpoints.some((e) => keyOf(e.method, e.path) === key)) {
       throw new Error(`Direct lane route ${key} is not an endpoint of the API`)
@@ -228,8 +269,6 @@ export const makeDirectLane = <R>(options: {
       const authorization = header("authorization")
       const platform = authorization === undefined ? undefined : credentials.get(authorization)
       if (platform === undefined) return undefined
-      // Idempotent requests go through the HttpApi handlers, which pass the key to the operation.
-      if (header("idempotency-key") !== undefined) return undefined
       const length = header("content-length")
       const type = header("content-type")
       if (matched.route.hasPayload) {
@@ -238,7 +277,7 @@ export const makeDirectLane = <R>(options: {
       } else if ((length !== undefined && length !== "0") || header("transfer-encoding") !== undefined) {
         return undefined
       }
-      return (body) => run(matched.route.handle(platform, matched.params, body))
+      return (body) => run(matched.route.handle(platform, matched.params, body, header))
     }
   }
 }

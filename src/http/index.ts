@@ -5,6 +5,6 @@ export { CurrentPlatform, ErrorBody, MAX_JSON_BODY_BYTES, PlatformAuth, RequestG
 export { constantTimeEqual as constantTimeStringEqual, parseBasicAuthorization, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 export { ApiRoutes, AppRoutes, SafetyNet } from "./server.js"
 export { VERIFIED_CREDENTIALS_SIZE, VerifiedCredentials } from "./credentials.js"
-export { type DirectLane, type DirectReply, type DirectRoute, makeDirectLane, NoParams, NoPayload, route } from "./direct.js"
+export { type DirectLane, type DirectReply, type DirectRoute, type LaneRequest, laneRoute, makeDirectLane, type SharedHandler } from "./direct.js"
 export { DIRECT_ROUTES } from "./direct-routes.js"
 export { directNodeListener, serveReference } from "./node.js"

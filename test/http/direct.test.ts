@@ -13,7 +13,8 @@ import { CustomerExternalAccountCreateRequest, PlatformExternalAccountCreateRequ
 import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { appServices, directWebHandler, laneOver, routesOver } from "../../src/http/app.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
-import { type DirectLane, makeDirectLane, NoParams, NoPayload, route } from "../../src/http/direct.js"
+import { PaymentsApi } from "../../src/http/api.js"
+import { type DirectLane, laneRoute, makeDirectLane } from "../../src/http/direct.js"
 import { DIRECT_ROUTES } from "../../src/http/direct-routes.js"
 import { serveReference } from "../../src/http/node.js"
 import { arbitraryFor, damaged } from "../../src/testing/arbitrary.js"
@@ -265,7 +266,8 @@ describe("what the lane takes and declines", () => {
   })
 
   it("refuses a route that is not an endpoint of the API", () => {
-    const stray = route({ method: "POST", path: "/nowhere", status: 200, params: NoParams, payload: NoPayload, success: CustomerCreateRequest, run: () => Effect.die("unreachable") })
+    // A route whose endpoint is not part of the API (same shape as one that is, another path).
+    const stray = { ...laneRoute(PaymentsApi.groups.customers.endpoints.createCustomer, 201, () => Effect.die("unreachable")), path: "/nowhere" }
     expect(() =>
       makeDirectLane({ base: "/2025-10-13", endpoints: [{ method: "POST", path: "/2025-10-13/customers" }], routes: [stray], context: app.context })
     ).toThrow(/not an endpoint/)

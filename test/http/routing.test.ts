@@ -9,7 +9,7 @@ import { Context, Effect, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { PaymentsApi } from "../../src/http/api.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
-import { makeDirectLane, NoPayload, route } from "../../src/http/direct.js"
+import { laneRoute, makeDirectLane } from "../../src/http/direct.js"
 import { REFERENCE_ENDPOINTS } from "../../src/http/reference-endpoints.js"
 import { basic, makeApi, platformA } from "../support/api.js"
 
@@ -126,15 +126,8 @@ describe("a static segment is not captured by a parameter route", () => {
 describe("the direct lane routes as the router does", () => {
   const context = Context.make(VerifiedCredentials, VerifiedCredentials.make())
   // As if GET /customers/:customerId were served by the lane.
-  const getCustomer = route({
-    method: "GET",
-    path: "/customers/:customerId",
-    status: 200,
-    params: Schema.Struct({ customerId: Schema.String }),
-    payload: NoPayload,
-    success: Schema.String,
-    run: (_, { params }) => Effect.succeed(params.customerId)
-  })
+  const getCustomer = laneRoute(PaymentsApi.groups.customers.endpoints.getCustomer, 200, ({ params }) =>
+    Effect.die(`not called: routing only (${params.customerId})`))
   const lane = makeDirectLane({ base: BASE, endpoints: API_ENDPOINTS, routes: [getCustomer], context })
 
   it("declines a path the router gives to an endpoint not built yet", () => {

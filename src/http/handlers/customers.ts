@@ -2,15 +2,22 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Customers from "../../operations/customers.js"
 import { PaymentsApi } from "../api.js"
+import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 
+const endpoints = PaymentsApi.groups.customers.endpoints
+
+/** POST /customers: registered by the group below and served by the direct lane too. */
+export const createCustomer = ({ headers, payload }: LaneRequest<typeof endpoints.createCustomer>) =>
+  run((p) => Customers.createCustomer(p, payload, headers["idempotency-key"]))
+
 export const CustomersHandlers = HttpApiBuilder.group(PaymentsApi, "customers", (handlers) =>
-  Effect.sync(() => handlers
-    .handle("createCustomer", ({ headers, payload }) => run((p) => Customers.createCustomer(p, payload, headers["idempotency-key"])))
-    .handle("listCustomers", ({ query }) =>
-      run((p) => Customers.listCustomers(p, query)))
-    .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))
-    .handle("updateCustomer", ({ params, payload }) =>
-      run((p) => Customers.updateCustomer(p, params.customerId, payload)))
-    .handle("deleteCustomer", ({ params }) => run((p) => Customers.deleteCustomer(p, params.customerId))))
+  Effect.sync(() =>
+    handlers
+      .handle("createCustomer", createCustomer)
+      .handle("listCustomers", ({ query }) => run((p) => Customers.listCustomers(p, query)))
+      .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))
+      .handle("updateCustomer", ({ params, payload }) => run((p) => Customers.updateCustomer(p, params.customerId, payload)))
+      .handle("deleteCustomer", ({ params }) => run((p) => Customers.deleteCustomer(p, params.customerId)))
+  )
 )

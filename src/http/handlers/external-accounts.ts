@@ -2,19 +2,37 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Accounts from "../../operations/external-accounts.js"
 import { PaymentsApi } from "../api.js"
+import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 
 const customer: Accounts.Owner = { kind: "customer" }
 const platform: Accounts.Owner = { kind: "platform" }
 
+const customerEndpoints = PaymentsApi.groups.customerExternalAccounts.endpoints
+const platformEndpoints = PaymentsApi.groups.platformExternalAccounts.endpoints
+
+// The handlers the direct lane serves as well (src/http/direct-routes.ts): one function, both paths.
+
+export const createCustomerExternalAccount = (
+  { headers, payload }: LaneRequest<typeof customerEndpoints.createCustomerExternalAccount>
+) => run((p) => Accounts.createCustomerExternalAccount(p, payload, headers["idempotency-key"]))
+
+export const getCustomerExternalAccount = ({ params }: LaneRequest<typeof customerEndpoints.getCustomerExternalAccount>) =>
+  run((p) => Accounts.getExternalAccount(p, customer, params.externalAccountId))
+
+export const createPlatformExternalAccount = (
+  { headers, payload }: LaneRequest<typeof platformEndpoints.createPlatformExternalAccount>
+) => run((p) => Accounts.createPlatformExternalAccount(p, payload, headers["idempotency-key"]))
+
+export const getPlatformExternalAccount = ({ params }: LaneRequest<typeof platformEndpoints.getPlatformExternalAccount>) =>
+  run((p) => Accounts.getExternalAccount(p, platform, params.externalAccountId))
+
 export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "customerExternalAccounts", (handlers) =>
   Effect.sync(() => handlers
-    .handle("createCustomerExternalAccount", ({ headers, payload }) =>
-      run((p) => Accounts.createCustomerExternalAccount(p, payload, headers["idempotency-key"])))
+    .handle("createCustomerExternalAccount", createCustomerExternalAccount)
     .handle("listCustomerExternalAccounts", ({ query }) =>
       run((p) => Accounts.listExternalAccounts(p, customer, query)))
-    .handle("getCustomerExternalAccount", ({ params }) =>
-      run((p) => Accounts.getExternalAccount(p, customer, params.externalAccountId)))
+    .handle("getCustomerExternalAccount", getCustomerExternalAccount)
     .handle("deleteCustomerExternalAccount", ({ params }) =>
       run((p) => Accounts.deleteExternalAccount(p, customer, params.externalAccountId)))
     .handle("createExternalAccountOwnershipChallenge", ({ params, payload }) =>
@@ -33,12 +51,10 @@ export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi
 
 export const PlatformExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "platformExternalAccounts", (handlers) =>
   Effect.sync(() => handlers
-    .handle("createPlatformExternalAccount", ({ headers, payload }) =>
-      run((p) => Accounts.createPlatformExternalAccount(p, payload, headers["idempotency-key"])))
+    .handle("createPlatformExternalAccount", createPlatformExternalAccount)
     .handle("listPlatformExternalAccounts", ({ query }) =>
       run((p) => Accounts.listExternalAccounts(p, platform, query)))
-    .handle("getPlatformExternalAccount", ({ params }) =>
-      run((p) => Accounts.getExternalAccount(p, platform, params.externalAccountId)))
+    .handle("getPlatformExternalAccount", getPlatformExternalAccount)
     .handle("deletePlatformExternalAccount", ({ params }) =>
       run((p) => Accounts.deleteExternalAccount(p, platform, params.externalAccountId)))
     .handle("createPlatformExternalAccountOwnershipChallenge", ({ params, payload }) =>
