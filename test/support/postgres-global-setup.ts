@@ -4,8 +4,28 @@
  * `createDatabase` (test/support/postgres.ts). A missing PostgreSQL installation fails
  * the run: tests are never skipped for lack of a database.
  */
+import { execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import type { TestProject } from "vitest/node"
-import { startPostgresCluster } from "./postgres.js"
+import { postgresBinDir, startPostgresCluster } from "./postgres.js"
+
+/**
+ * `npm install && npm test` on a fresh Debian machine as root (CI, a new container):
+ * install the server from the Debian packages first, as .ci/run does. Anyone else
+ * gets the install hint from startPostgresCluster.
+ */
+const ensurePostgresInstalled = () => {
+  try {
+    postgresBinDir()
+    return
+  } catch {
+    if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) return
+  }
+  console.log("PostgreSQL is not installed: installing the Debian package for the SQL tests (apt-get install postgresql)")
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+  execFileSync("apt-get", ["update", "-qq"], { stdio: ["ignore", "ignore", "inherit"], env })
+  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "postgresql"], { stdio: ["ignore", "ignore", "inherit"], env })
+}
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +35,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensurePostgresInstalled()
   const cluster = await startPostgresCluster()
   project.provide("databaseAdminUrl", cluster.adminUrl)
   return () => cluster.stop()
