@@ -68,7 +68,26 @@ export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMes
 }
 
 /** Serves the reference app on `host`:`port` until the scope closes; returns the bound address and the store in use. */
-export const serveReference = (options: AppOptions & { readonly host: string; readonly port: number }) =>
+/**
+ * Connection time limits of the reference server, in ms. A local API server answers
+ * in milliseconds, so a client that takes longer than this to send its headers or its
+ * whole request is cut off (its socket closed) instead of holding a connection for
+ * Node's default 300 s.
+ */
+export interface ServerTimeouts {
+  /** Headers must be complete within this (default 10 s). */
+  readonly headersMillis?: number
+  /** The whole request, body included, within this (default 30 s). */
+  readonly requestMillis?: number
+  /** An idle keep-alive connection is closed after this (default 5 s). */
+  readonly keepAliveMillis?: number
+}
+
+export const DEFAULT_SERVER_TIMEOUTS = { headersMillis: 10_000, requestMillis: 30_000, keepAliveMillis: 5_000 } as const
+
+export const serveReference = (
+  options: AppOptions & { readonly host: string; readonly port: number; readonly timeouts?: ServerTimeouts }
+) =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
     const context = yield* Layer.build(appServices(options))
@@ -76,6 +95,16 @@ export const serveReference = (options: AppOptions & { readonly host: string; re
     // The ports are in every request's context once, at the root, as toWebHandler does.
     const appHandler = yield* NodeHttpServer.makeHandler(Effect.provide(httpEffect, context), { scope })
     const listener = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
-    const server = yield* NodeHttpServer.make(() => createServer(listener), { port: options.port, host: options.host })
+    const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }
+    const server = yield* NodeHttpServer.make(() => {
+      const s = createServer({
+        headersTimeout: timeouts.headersMillis,
+        requestTimeout: timeouts.requestMillis,
+        keepAliveTimeout: timeouts.keepAliveMillis,
+        // How often Node checks the two limits above (default 30 s): a tenth of the shorter.
+        connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersMillis, timeouts.requestMillis) / 10)
+      }, listener)
+      return s
+    }, { port: options.port, host: options.host })
     return { address: server.address, store: Context.get(context, Store).info }
   }).pipe(Effect.provide(NodeHttpServer.layerHttpServices))
