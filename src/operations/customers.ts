@@ -67,7 +67,35 @@ const customerGone = (id: string): Error404 => notFound(`Customer ${id} not foun
 const platformCustomerIdTaken = (platformCustomerId: string | undefined) => (e: StoreConflict) =>
   e.constraint === "customers_active_platform_customer_id"
     ? Effect.fail(conflict("CONFLICT", `platformCustomerId ${platformCustomerId ?? ""} is already used by an active customer`))
+    : e.constraint === "customers_active_uma_address"
+    ? Effect.fail(umaAddressTaken(undefined))
     : conflictIsDefect(e)
+
+const umaAddressTaken = (umaAddress: string | undefined) =>
+  umaAddress === undefined
+    ? conflict("UMA_ADDRESS_EXISTS", "The UMA address was taken by a concurrent request for another customer of this platform")
+    : conflict("UMA_ADDRESS_EXISTS", `UMA address ${umaAddress} is already used by another customer of this platform`, {
+      details: { umaAddress }
+    })
+
+/** A requested UMA address another active customer (not `self`) holds: 409 UMA_ADDRESS_EXISTS. */
+const checkUmaAddressFree = Effect.fnUntraced(function*(platform: Platform, umaAddress: string, self?: string) {
+  const store = yield* Store
+  const holder = yield* store.customers.findActiveByUmaAddress(platform.id, umaAddress)
+  if (holder !== undefined && holder.customer.id !== self) return yield* umaAddressTaken(umaAddress)
+})
+
+/**
+ * The UMA address a customer gets when it asks for none: `$<platformCustomerId>@…`,
+ * or, when that is taken (two ids that normalise alike), one made unique with the
+ * customer's id.
+ */
+const defaultUmaAddress = Effect.fnUntraced(function*(platform: Platform, platformCustomerId: string, customerId: string) {
+  const store = yield* Store
+  const preferred = umaAddressFor(platformCustomerId)
+  if ((yield* store.customers.findActiveByUmaAddress(platform.id, preferred)) === undefined) return preferred
+  return umaAddressFor(`${platformCustomerId.slice(0, 48)}-${customerId.slice("Customer:".length, "Customer:".length + 12)}`)
+})
 
 /** The active customer `id` of this platform, or 404. */
 export const activeCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -104,6 +132,7 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
           })
         }
       }
+      if (req.umaAddress !== undefined) yield* checkUmaAddressFree(platform, req.umaAddress)
       const id = yield* ids.make("Customer")
       const now = yield* nowIso
       const platformCustomerId = req.platformCustomerId ?? id.slice("Customer:".length)
@@ -112,7 +141,7 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
         ...fields,
         id,
         platformCustomerId,
-        umaAddress: req.umaAddress ?? umaAddressFor(platformCustomerId),
+        umaAddress: req.umaAddress ?? (yield* defaultUmaAddress(platform, platformCustomerId, id)),
         ...consentFields(consents),
         createdAt: now,
         updatedAt: now,
@@ -208,6 +237,7 @@ export const updateCustomer = Effect.fnUntraced(function*(
           message: `must be ${current.customerType}`
         }])
       }
+      if (req.umaAddress !== undefined) yield* checkUmaAddressFree(platform, req.umaAddress, id)
       const now = yield* nowIso
       const { agreementConsents: _a, endUserTermsConsent: _e, ...fields } = req
       const base = { ...consentFields(mergeConsents(current.agreementConsents, added)), updatedAt: now }
@@ -223,7 +253,7 @@ export const updateCustomer = Effect.fnUntraced(function*(
       yield* uow.putCustomer({ ...rec, customer: next })
       return next
     })
-  ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
+  ).pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(undefined)))
 })
 
 export const deleteCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {

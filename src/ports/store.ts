@@ -29,6 +29,7 @@ import type { DomainEvent } from "./events.js"
 /** The unique constraints the store enforces, by name (the SQL index names). */
 export type UniqueConstraint =
   | "customers_active_platform_customer_id"
+  | "customers_active_uma_address"
   | "external_accounts_equivalence"
   | "external_accounts_default_uma"
   | "documents_holder_type"
@@ -90,6 +91,8 @@ export interface CustomerRepository {
   readonly get: (platformId: string, id: string) => Effect.Effect<CustomerRecord | undefined>
   /** The active (not deleted) customer holding this platformCustomerId. */
   readonly findActiveByPlatformCustomerId: (platformId: string, platformCustomerId: string) => Effect.Effect<CustomerRecord | undefined>
+  /** The active customer holding this UMA address (compared without regard to case). */
+  readonly findActiveByUmaAddress: (platformId: string, umaAddress: string) => Effect.Effect<CustomerRecord | undefined>
   readonly list: (platformId: string, query: CustomerQuery, page: Page) => Effect.Effect<PageResult<CustomerRecord>, InvalidCursor>
 }
 

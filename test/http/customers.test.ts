@@ -140,6 +140,36 @@ describe("GET, PATCH, DELETE /customers", () => {
   })
 })
 
+describe("UMA addresses are unique per platform (409 UMA_ADDRESS_EXISTS)", () => {
+  it("a second active customer cannot take an address in use, in any case; another platform can; deleting frees it", async () => {
+    const first = await api.post(p, "/customers", individual("Uma One", { umaAddress: "$alice@uma.test" }))
+    expect(first.status).toBe(201)
+    for (const address of ["$alice@uma.test", "$ALICE@uma.test"]) {
+      const clash = await api.post(p, "/customers", individual("Uma Two", { umaAddress: address }))
+      expect(clash.status).toBe(409)
+      expect(clash.body.code).toBe("UMA_ADDRESS_EXISTS")
+      expect(isErrorShape(clash.body)).toBe(true)
+    }
+    expect((await api.post(other, "/customers", individual("Elsewhere", { umaAddress: "$alice@uma.test" }))).status).toBe(201)
+    const second = await api.post(p, "/customers", individual("Uma Two", { umaAddress: "$bob@uma.test" }))
+    const patched = await api.patch(p, `/customers/${second.body.id}`, { customerType: "INDIVIDUAL", umaAddress: "$alice@uma.test" })
+    expect(patched.status).toBe(409)
+    expect(patched.body.code).toBe("UMA_ADDRESS_EXISTS")
+    // Re-stating one's own address is no clash.
+    expect((await api.patch(p, `/customers/${first.body.id}`, { customerType: "INDIVIDUAL", umaAddress: "$alice@uma.test" })).status).toBe(200)
+    await api.del(p, `/customers/${first.body.id}`)
+    expect((await api.post(p, "/customers", individual("Uma Three", { umaAddress: "$alice@uma.test" }))).status).toBe(201)
+  })
+
+  it("default addresses never clash: ids that normalise alike get distinct addresses", async () => {
+    const a = await api.post(p, "/customers", individual("Norm A", { platformCustomerId: "Norm-Case" }))
+    const b = await api.post(p, "/customers", individual("Norm B", { platformCustomerId: "norm-case" }))
+    expect(a.status).toBe(201)
+    expect(b.status).toBe(201)
+    expect(b.body.umaAddress.toLowerCase()).not.toBe(a.body.umaAddress.toLowerCase())
+  })
+})
+
 describe("agreements", () => {
   it("GET /customers/agreements lists the seven agreements with version and url", async () => {
     const r = await api.get(p, "/customers/agreements")

@@ -59,10 +59,16 @@ const newTenant = (): Tenant => ({
   customers: new MemoryTable<CustomerRecord>({
     id: (r) => r.customer.id,
     createdAt: (r) => millisOf(r.customer.createdAt),
-    unique: [{
-      name: "customers_active_platform_customer_id",
-      key: (r) => r.deletedAt === undefined ? r.customer.platformCustomerId : undefined
-    }]
+    unique: [
+      {
+        name: "customers_active_platform_customer_id",
+        key: (r) => r.deletedAt === undefined ? r.customer.platformCustomerId : undefined
+      },
+      {
+        name: "customers_active_uma_address",
+        key: (r) => r.deletedAt === undefined ? r.customer.umaAddress?.toLowerCase() : undefined
+      }
+    ]
   }),
   externalAccounts: new MemoryTable<ExternalAccountRecord>({
     id: (r) => r.account.id,
@@ -275,6 +281,8 @@ export const makeMemoryStore = Effect.sync(() => {
       get: (platformId, id) => read(() => peek(platformId)?.customers.get(id)),
       findActiveByPlatformCustomerId: (platformId, pcid) =>
         read(() => peek(platformId)?.customers.byUnique("customers_active_platform_customer_id", pcid)),
+      findActiveByUmaAddress: (platformId, umaAddress) =>
+        read(() => peek(platformId)?.customers.byUnique("customers_active_uma_address", umaAddress.toLowerCase())),
       list: (platformId, query, page) =>
         readPage(() => tenantOf(platformId).customers.page(matchesCustomer(query), page, isUnfiltered(query)))
     },

@@ -120,8 +120,14 @@ const v1_initial = statements(
   `create index idempotency_keys_expiry on idempotency_keys (expires_ms)`
 )
 
+/** UMA addresses are unique among a platform's active customers, without regard to case. */
+const v2_customer_uma_address = statements(
+  `create unique index customers_active_uma_address on customers (platform_id, lower(uma_address)) where active and uma_address is not null`
+)
+
 export const MIGRATIONS = {
-  "1_initial": v1_initial
+  "1_initial": v1_initial,
+  "2_customer_uma_address": v2_customer_uma_address
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

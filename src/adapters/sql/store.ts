@@ -48,6 +48,7 @@ const OUTCOME_HISTORY = 1000
 
 const CONSTRAINTS: ReadonlySet<string> = new Set<UniqueConstraint>([
   "customers_active_platform_customer_id",
+  "customers_active_uma_address",
   "external_accounts_equivalence",
   "external_accounts_default_uma",
   "documents_holder_type"
@@ -412,6 +413,11 @@ export const makeSqlStore = (info: StoreInfo) =>
           one<CustomerRecord>(
             `select doc::text as doc from customers where platform_id = $1 and platform_customer_id = $2 and active`,
             [platformId, pcid]
+          ),
+        findActiveByUmaAddress: (platformId, umaAddress) =>
+          one<CustomerRecord>(
+            `select doc::text as doc from customers where platform_id = $1 and lower(uma_address) = lower($2) and active`,
+            [platformId, umaAddress]
           ),
         list: (platformId, q, p) =>
           page<CustomerRecord>("customers", customerWhere(platformId, q), p, (r) => ({
