@@ -212,6 +212,12 @@ export const fieldErrors = (issue: SchemaIssue.Issue, input?: unknown): Readonly
   })
 }
 
+/**
+ * At most this many field errors are listed in one answer; the rest are counted in
+ * `details.omittedErrors`, so a body of many bad elements cannot make a huge answer.
+ */
+export const MAX_FIELD_ERRORS = 100
+
 /** The 400 INVALID_INPUT a decoding failure becomes. */
 export const invalidInputFromIssue = (issue: SchemaIssue.Issue, input?: unknown, what = "request body"): Error400 => {
   const errors = fieldErrors(issue, input)
@@ -219,7 +225,12 @@ export const invalidInputFromIssue = (issue: SchemaIssue.Issue, input?: unknown,
   const reason = errors.length === 1 && first !== undefined
     ? `Invalid ${what}: ${first.field} ${first.message}`
     : `Invalid ${what}: ${errors.length} fields are invalid (see details.errors)`
-  return invalidInput(reason, errors)
+  if (errors.length <= MAX_FIELD_ERRORS) return invalidInput(reason, errors)
+  return new Error400({
+    code: "INVALID_INPUT",
+    reason: `${reason}; the first ${MAX_FIELD_ERRORS} are listed`,
+    details: { errors: errors.slice(0, MAX_FIELD_ERRORS), omittedErrors: errors.length - MAX_FIELD_ERRORS }
+  })
 }
 
 /**

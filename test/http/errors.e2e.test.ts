@@ -116,3 +116,23 @@ describe("endpoints of the API that are not built yet", () => {
     expect((await api.call("GET", "/quotes/Quote:1/nonsense")).status).toBe(404)
   })
 })
+
+describe("error answers stay small", () => {
+  it("a body of thousands of bad array elements lists the first 100 field errors and counts the rest", async () => {
+    const consents = Array.from({ length: 5000 }, () => ({ type: "NOT_AN_AGREEMENT", acceptedAt: "yesterday" }))
+    const raw = JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Many Errors", agreementConsents: consents })
+    expect(raw.length).toBeLessThan(MAX_JSON_BODY_BYTES)
+    const res = await api.handler(new Request("http://test/2025-10-13/customers", {
+      method: "POST",
+      headers: { authorization: basic(platformA), "content-type": "application/json" },
+      body: raw
+    }))
+    const text = await res.text()
+    expect(res.status).toBe(400)
+    expect(text.length).toBeLessThan(30_000)
+    const body = JSON.parse(text)
+    expect(isErrorShape(body)).toBe(true)
+    expect(body.details.errors).toHaveLength(100)
+    expect(body.details.omittedErrors).toBeGreaterThanOrEqual(4900)
+  })
+})
