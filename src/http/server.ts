@@ -26,6 +26,16 @@ const errorResponse = (status: number, code: string, reason: string) =>
 
 const notFound = () => errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under ${VERSION_PREFIX}; see /openapi.json`)
 
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
+/** A known path asked with a method it does not have: 405 with the methods it has. */
+const methodNotAllowed = (method: string, allowed: ReadonlyArray<string>) =>
+  HttpServerResponse.setHeader(
+    errorResponse(405, "METHOD_NOT_ALLOWED", `${method} is not allowed on this path; it accepts ${allowed.join(", ")}`),
+    "allow",
+    allowed.join(", ")
+  )
+
 const notImplemented = (endpoint: string) =>
   errorResponse(501, "NOT_IMPLEMENTED", `${endpoint} is part of the API but not implemented by this version of payments-service (see docs/implemented.md)`)
 
@@ -51,7 +61,8 @@ const withRetryAdvice = (response: HttpServerResponse.HttpServerResponse): HttpS
  *    router ranks them) is a reference endpoint without a handler is answered 501
  *    NOT_IMPLEMENTED naming it, before the router runs. So `GET /customers/internal-accounts`
  *    is never captured by `GET /customers/:customerId`.
- * 2. The safety net: unknown paths get 404 NOT_FOUND, and anything that escaped the
+ * 2. The safety net: unknown paths get 404 NOT_FOUND, a known path asked with another
+ *    method 405 METHOD_NOT_ALLOWED (with `Allow`), and anything that escaped the
  *    endpoint guards becomes a 500 INTERNAL_ERROR in the error shape instead of an
  *    empty response. The server never crashes on a request.
  * 3. `x-should-retry: false` on every answer a client should not retry (4xx, 501),
@@ -70,7 +81,13 @@ export const SafetyNet = HttpRouter.middleware(
         return Effect.map(
           Effect.catchCause(answer, (cause) => {
             const failure = cause.reasons.find(Cause.isFailReason)
-            if (isRouteNotFound(failure?.error)) return Effect.succeed(notFound())
+            if (isRouteNotFound(failure?.error)) {
+              // A path the method has (a parameter too long for the router, say) is a 404.
+              const allowed = route(request.method, request.url) !== undefined
+                ? []
+                : METHODS.filter((m) => m !== request.method && route(m, request.url) !== undefined)
+              return Effect.succeed(allowed.length > 0 ? methodNotAllowed(request.method, allowed) : notFound())
+            }
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             return Effect.logError("Request failed outside the API guards", cause).pipe(
               Effect.as(errorResponse(500, "INTERNAL_ERROR", "An internal error occurred; the request was not applied"))

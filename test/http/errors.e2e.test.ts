@@ -136,3 +136,18 @@ describe("error answers stay small", () => {
     expect(body.details.omittedErrors).toBeGreaterThanOrEqual(4900)
   })
 })
+
+describe("a known path with another method", () => {
+  it("answers 405 METHOD_NOT_ALLOWED naming the methods it accepts (Allow), with the retry advice", async () => {
+    const res = await api.handler(new Request("http://test/2025-10-13/customers", { method: "PUT", headers: { authorization: basic(platformA) } }))
+    expect(res.status).toBe(405)
+    expect(res.headers.get("allow")).toBe("GET, POST")
+    expect(res.headers.get("x-should-retry")).toBe("false")
+    const body = await res.json()
+    expect(body.code).toBe("METHOD_NOT_ALLOWED")
+    expect(isErrorShape(body)).toBe(true)
+  })
+  it("an unknown path stays 404", async () => {
+    expect((await api.call("PUT", "/nowhere/at/all")).status).toBe(404)
+  })
+})
