@@ -235,13 +235,23 @@ const commonResponse = {
   isDeleted: Schema.Boolean
 }
 
+/** `identifier` (an SSN, a passport number) is write-only: stored, never answered. */
+const { identifier: _identifier, ...individualResponseFields } = individualFields
+
+/** An individual customer as the API answers it (no write-only fields). */
 export const IndividualCustomer = Schema.Struct({
   customerType: Schema.Literal("INDIVIDUAL"),
   ...commonResponse,
   kycStatus: KycStatus,
-  ...individualFields
+  ...individualResponseFields
 }).annotate({ identifier: "IndividualCustomer" })
 export type IndividualCustomer = typeof IndividualCustomer.Type
+
+/** An individual customer as stored: the answer plus its write-only `identifier`. */
+export const IndividualCustomerState = Schema.Struct({
+  ...IndividualCustomer.fields,
+  identifier: opt(NonEmpty)
+}).annotate({ identifier: "IndividualCustomerState" })
 
 export const BusinessCustomer = Schema.Struct({
   customerType: Schema.Literal("BUSINESS"),
@@ -251,5 +261,13 @@ export const BusinessCustomer = Schema.Struct({
 }).annotate({ identifier: "BusinessCustomer" })
 export type BusinessCustomer = typeof BusinessCustomer.Type
 
+/**
+ * A customer as the API answers it. Encoding a stored customer with this schema drops
+ * its write-only fields.
+ */
 export const CustomerResponse = Schema.Union([IndividualCustomer, BusinessCustomer]).annotate({ identifier: "CustomerOneOf" })
 export type CustomerResponse = typeof CustomerResponse.Type
+
+/** A customer as the store keeps it and the rules see it (write-only fields included). */
+export const CustomerState = Schema.Union([IndividualCustomerState, BusinessCustomer])
+export type CustomerState = typeof CustomerState.Type

@@ -9,6 +9,7 @@ import {
   type AgreementConsentRequest,
   type CustomerCreateRequest,
   CustomerResponse,
+  type CustomerState,
   type CustomerUpdateRequest,
   type EndUserTermsConsentRequest
 } from "../domain/customer.js"
@@ -147,7 +148,7 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
         updatedAt: now,
         isDeleted: false
       }
-      let customer: CustomerResponse = fields.customerType === "INDIVIDUAL"
+      let customer: CustomerState = fields.customerType === "INDIVIDUAL"
         ? { ...common, customerType: "INDIVIDUAL", fullName: fields.fullName, kycStatus: "UNVERIFIED" }
         : { ...common, customerType: "BUSINESS", businessInfo: fields.businessInfo, kybStatus: "UNVERIFIED" }
       let events: ReadonlyArray<CustomerEmitted> = []
@@ -241,7 +242,7 @@ export const updateCustomer = Effect.fnUntraced(function*(
       const now = yield* nowIso
       const { agreementConsents: _a, endUserTermsConsent: _e, ...fields } = req
       const base = { ...consentFields(mergeConsents(current.agreementConsents, added)), updatedAt: now }
-      let next: CustomerResponse
+      let next: CustomerState
       if (current.customerType === "INDIVIDUAL" && fields.customerType === "INDIVIDUAL") {
         next = { ...current, ...fields, ...base }
       } else if (current.customerType === "BUSINESS" && fields.customerType === "BUSINESS") {
@@ -264,7 +265,7 @@ export const deleteCustomer = Effect.fnUntraced(function*(platform: Platform, id
       if (rec === undefined) return yield* customerGone(id)
       if (rec.deletedAt !== undefined) return yield* gone(`Customer ${id} was already deleted`)
       const now = yield* nowIso
-      const customer: CustomerResponse = { ...rec.customer, isDeleted: true, updatedAt: now }
+      const customer: CustomerState = { ...rec.customer, isDeleted: true, updatedAt: now }
       yield* uow.putCustomer({ ...rec, customer, deletedAt: now })
       return customer
     })

@@ -3,7 +3,7 @@
  * what they emit (CUSTOMER.KYC_*, CUSTOMER.KYB_*, VERIFICATION.*) to the outbox.
  */
 import { Effect } from "effect"
-import type { CustomerResponse } from "../domain/customer.js"
+import type { CustomerState } from "../domain/customer.js"
 import type { Error400 } from "../domain/errors.js"
 import { makeEvent } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
@@ -24,7 +24,7 @@ export const emitCustomerEvents = Effect.fnUntraced(function*(
   uow: UnitOfWork,
   platform: Platform,
   types: ReadonlyArray<CustomerEmitted>,
-  customer: CustomerResponse,
+  customer: CustomerState,
   timestamp: string
 ) {
   const ids = yield* Ids
@@ -50,10 +50,10 @@ export const emitVerificationEvent = Effect.fnUntraced(function*(
  * is after the move and the webhook types the move announces.
  */
 export const moveCustomer = (
-  customer: CustomerResponse,
+  customer: CustomerState,
   event: KycEvent,
   now: string
-): Effect.Effect<{ readonly customer: CustomerResponse; readonly events: ReadonlyArray<CustomerEmitted> }, Error400> => {
+): Effect.Effect<{ readonly customer: CustomerState; readonly events: ReadonlyArray<CustomerEmitted> }, Error400> => {
   if (customer.customerType === "INDIVIDUAL") {
     const r = Kyc.transition(customer.kycStatus, event)
     if (!r.ok) return Effect.fail(r.error)

@@ -18,7 +18,7 @@
  */
 import { Context, Data, type Effect } from "effect"
 import type { BeneficialOwner } from "../domain/beneficial-owner.js"
-import type { CustomerResponse } from "../domain/customer.js"
+import type { CustomerState } from "../domain/customer.js"
 import type { Document } from "../domain/document.js"
 import type { ExternalAccount } from "../domain/external-account.js"
 import type { Verification, VerificationStatus } from "../domain/verification.js"
@@ -68,7 +68,7 @@ export interface TimeRange {
 
 export interface CustomerRecord {
   readonly platformId: string
-  readonly customer: CustomerResponse
+  readonly customer: CustomerState
   /** Set when deleted; deleted customers keep their id but free their platformCustomerId. */
   readonly deletedAt?: string
   /** Sandbox 003: a POOR_QUALITY_DOCUMENT was already reported for this customer. */

@@ -42,8 +42,10 @@ describe("POST /customers", () => {
     })
     const r = await api.post(p, "/customers", body)
     expect(r.status).toBe(201)
-    const { customerType: _t, ...rest } = body
+    // Every field comes back but `identifier`, which the reference marks write-only.
+    const { customerType: _t, identifier: _i, ...rest } = body
     expect(r.body).toMatchObject(rest)
+    expect(r.body).not.toHaveProperty("identifier")
     expect(r.body).toMatchObject({ customerType: "INDIVIDUAL", kycStatus: "UNVERIFIED", agreementConsents: [], isDeleted: false })
     expect((await api.get(p, `/customers/${r.body.id}`)).body).toEqual(r.body)
   })
@@ -136,6 +138,25 @@ describe("GET, PATCH, DELETE /customers", () => {
       expect(bad.status).toBe(400)
     } finally {
       await local.dispose()
+    }
+  })
+})
+
+describe("write-only fields never come back", () => {
+  it("identifier (an SSN, a passport number) is stored, used by the rules, and in no answer", async () => {
+    const created = await api.post(p, "/customers", individual("Write Only", { idType: "SSN", identifier: "123-45-6789", platformCustomerId: "write-only" }))
+    expect(created.status).toBe(201)
+    const answers = [
+      created.body,
+      (await api.get(p, `/customers/${created.body.id}`)).body,
+      ...(await api.get(p, "/customers?platformCustomerId=write-only")).body.data,
+      (await api.patch(p, `/customers/${created.body.id}`, { customerType: "INDIVIDUAL", email: "w@o.test" })).body
+    ]
+    expect(answers).toHaveLength(4)
+    for (const a of answers) {
+      expect(a.id).toBe(created.body.id)
+      expect(a).not.toHaveProperty("identifier")
+      expect(JSON.stringify(a)).not.toContain("123-45-6789")
     }
   })
 })
