@@ -7,7 +7,7 @@ import "effect/schema/SchemaJITCompiler/enable"
  */
 import { readFileSync } from "node:fs"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Schema } from "effect"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
 import { servicesFor, storeChoiceFromEnv } from "./services.js"
@@ -69,5 +69,25 @@ const main = Effect.gen(function*() {
   return yield* Effect.never
 })
 
-// runMain interrupts on SIGINT/SIGTERM; the scope then closes the listener.
-NodeRuntime.runMain(Effect.scoped(main))
+/** Why the server could not start, in one line (the database unreachable, the data directory in use, …). */
+const startupFailure = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  const message = error instanceof Error ? error.message : String(error)
+  return `payments-service could not start (store: ${choice.kind}): ${message}`
+}
+
+// runMain interrupts on SIGINT/SIGTERM; the scope then closes the listener. A failure to
+// start is one line on stderr and exit code 1, as configuration errors are.
+NodeRuntime.runMain(
+  Effect.scoped(main).pipe(
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.sync(() => {
+          console.error(startupFailure(cause))
+          process.exit(1)
+        })
+    )
+  ),
+  { disableErrorReporting: true }
+)

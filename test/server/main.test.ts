@@ -46,6 +46,8 @@ describe("npm start", () => {
     const base = /API base URL: (\S+)/.exec(banner)?.[1]
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/2025-10-13$/)
     expect(banner).toContain("sandbox_client_id / sandbox_client_secret")
+    // No DATABASE_URL, no PAYMENTS_DATA_DIR: the memory store, and the banner says nothing persists.
+    expect(banner).toMatch(/Store:\s+in memory \(nothing persists\)/)
     const res = await fetch(`${base}/customers`, {
       headers: { authorization: `Basic ${Buffer.from("sandbox_client_id:sandbox_client_secret").toString("base64")}` }
     })

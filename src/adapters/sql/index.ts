@@ -20,12 +20,15 @@ export { MIGRATIONS, MIGRATIONS_TABLE, migrate } from "./migrations.js"
 export { makePgliteClient, pgliteClientLayer } from "./pglite.js"
 export { makeSqlStore, MAX_TRANSACTION_ATTEMPTS } from "./store.js"
 
-/** The URL without its password, for banners and logs. */
+/**
+ * The URL as `postgres://user@host:port/database`, for banners and logs: no password
+ * (neither in the user part nor as a `?password=` parameter) and no other parameters.
+ */
 export const describeDatabaseUrl = (url: string): string => {
   try {
     const u = new URL(url)
-    if (u.password !== "") u.password = "***"
-    return u.toString()
+    const user = u.username === "" ? "" : `${u.username}@`
+    return `${u.protocol}//${user}${u.host}${u.pathname}`
   } catch {
     return "(unparseable DATABASE_URL)"
   }

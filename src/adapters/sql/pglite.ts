@@ -9,7 +9,7 @@
  * one connection: statements and transactions take turns through a semaphore
  * (`makeSqliteAcquirers`, which does exactly that for any one-connection database).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs"
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
@@ -82,8 +82,12 @@ const lockDataDir = (dir: string) =>
           } catch (e) {
             if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e
             const owner = Number(readFileSync(path, "utf8").trim())
-            if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-              throw new Error(`PAYMENTS_DATA_DIR ${dir} is in use by process ${owner}; one server process per data directory`)
+            const live = Number.isInteger(owner) && owner > 0
+              ? owner !== process.pid && isAlive(owner)
+              // No pid yet: another process is between creating the file and writing to it.
+              : Date.now() - statSync(path).mtimeMs < 10_000
+            if (live) {
+              throw new Error(`PAYMENTS_DATA_DIR ${dir} is in use by process ${owner > 0 ? owner : "(starting)"}; one server process per data directory`)
             }
             unlinkSync(path)
           }

@@ -130,29 +130,31 @@ export const makeSqlStore = (info: StoreInfo) =>
       keyOf: (r: T) => { readonly createdAt: number; readonly id: string }
     ): Effect.Effect<PageResult<T>, InvalidCursor> =>
       Effect.gen(function*() {
-        const count = yield* query<{ readonly n: number }>(
-          `select count(*)::int as n from ${table} where ${where.text}`,
-          where.params
-        )
-        const paged = new Where()
-        paged.conditions.push(...where.conditions)
-        paged.params.push(...where.params)
+        const params = [...where.params]
+        let keyset = "true"
         if (p.cursor !== undefined) {
           const after = decodeCursor(p.cursor)
           if (!("createdAt" in after)) return yield* Effect.fail(after)
-          paged.params.push(after.createdAt, after.id)
-          const n = paged.params.length
-          paged.raw(`(created_ms, id) > ($${n - 1}::bigint, $${n}::text)`)
+          params.push(after.createdAt, after.id)
+          keyset = `(created_ms, id) > ($${params.length - 1}::bigint, $${params.length}::text)`
         }
-        paged.params.push(p.limit + 1)
-        const rows = yield* many<T>(
-          `select doc::text as doc from ${table} where ${paged.text} order by created_ms, id limit $${paged.params.length}`,
-          paged.params
+        params.push(p.limit + 1)
+        // One statement, so the total and the page come from one snapshot even while
+        // other units of work commit (two statements could disagree).
+        const result = yield* query<{ readonly total: number; readonly doc: string | null }>(
+          `with matching as (select created_ms, id, doc from ${table} where ${where.text}),
+                total as (select count(*)::int as total from matching)
+           select total.total, page.doc from total left join lateral (
+             select doc::text as doc, created_ms, id from matching where ${keyset} order by created_ms, id limit $${params.length}
+           ) page on true
+           order by page.created_ms, page.id`,
+          params
         )
+        const rows = result.flatMap((row) => (row.doc === null ? [] : [docOf<T>({ doc: row.doc })]))
         const hasMore = rows.length > p.limit
         const data = hasMore ? rows.slice(0, p.limit) : rows
         const last = data[data.length - 1]
-        const totalCount = count[0]?.n ?? 0
+        const totalCount = result[0]?.total ?? 0
         return hasMore && last !== undefined
           ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount }
           : { data, hasMore, totalCount }
