@@ -33,7 +33,7 @@ import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
 import { nowIso } from "./time.js"
-import { type CustomerEmitted, emitCustomerEvents, moveCustomer } from "./verification-events.js"
+import { type CustomerEmitted, moveCustomer, writeCustomer } from "./verification-events.js"
 
 /**
  * The consents a request records: `agreementConsents`, or the deprecated
@@ -161,8 +161,7 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
           events = moved.events
         }
       }
-      yield* uow.putCustomer({ platformId: platform.id, customer })
-      yield* emitCustomerEvents(uow, platform, events, customer, now)
+      yield* writeCustomer(uow, platform, { platformId: platform.id, customer }, events, now)
       return customer
     })
   ).pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(req.platformCustomerId)))

@@ -22,6 +22,7 @@ import { type ExternalAccountEvent, transition } from "../rules/external-account
 import { Ids } from "../ports/ids.js"
 import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { idempotent } from "./idempotency.js"
+import { applyTransition, type ScheduledMove } from "./transition.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
 
@@ -54,19 +55,18 @@ const SCHEDULED_EVENTS = ["BANK_VALIDATION_SUCCEEDED", "BANK_VALIDATION_FAILED",
 type ScheduledEvent = typeof SCHEDULED_EVENTS[number]
 const isScheduledEvent = (event: string): event is ScheduledEvent => SCHEDULED_EVENTS.some((e) => e === event)
 
-const emitStatus = (uow: UnitOfWork, platform: Platform, account: ExternalAccount, id: string, timestamp: string) =>
-  uow.emit(makeEvent("EXTERNAL_ACCOUNT.STATUS_UPDATED", { id, platformId: platform.id, timestamp, data: account }))
-
 /**
- * Applies one event of the status machine to a record inside a unit of work. A move
- * made now supersedes any move the machine had scheduled for the account.
+ * Applies one event of the status machine to a record inside a unit of work: the new
+ * record, its EXTERNAL_ACCOUNT.STATUS_UPDATED event and the moves it schedules, written
+ * together. A move made now supersedes any move the machine had scheduled.
  */
 const applyEvent = Effect.fnUntraced(function*(
   uow: UnitOfWork,
   platform: Platform,
   rec: ExternalAccountRecord,
   event: ExternalAccountEvent,
-  extra: Partial<ExternalAccountRecord> = {}
+  extra: Partial<ExternalAccountRecord> = {},
+  scheduled: ReadonlyArray<ScheduledMove & { readonly event: ScheduledEvent }> = []
 ) {
   const ids = yield* Ids
   const now = isoOf(yield* nowMillis)
@@ -76,22 +76,19 @@ const applyEvent = Effect.fnUntraced(function*(
     ? rec.account
     : { ...rec.account, status: result.value.status, updatedAt: now }
   const next: ExternalAccountRecord = { ...rec, ...extra, account }
-  yield* uow.cancelTimers(platform.id, account.id, EXTERNAL_ACCOUNT_TIMER)
-  yield* uow.putExternalAccount(next)
-  for (const _ of result.value.events) yield* emitStatus(uow, platform, account, yield* ids.make("Webhook"), now)
-  return next
-})
-
-const scheduleMove = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, accountId: string, at: number, event: ScheduledEvent) {
-  const ids = yield* Ids
-  yield* uow.schedule({
-    platformId: platform.id,
-    id: `Timer:${yield* ids.uuid}`,
-    at,
+  const events = []
+  for (const _ of result.value.events) {
+    events.push(makeEvent("EXTERNAL_ACCOUNT.STATUS_UPDATED", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: now, data: account }))
+  }
+  yield* applyTransition(uow, platform, {
+    write: uow.putExternalAccount(next),
+    subjectId: account.id,
     kind: EXTERNAL_ACCOUNT_TIMER,
-    subjectId: accountId,
-    event
+    events,
+    scheduled,
+    supersede: true
   })
+  return next
 })
 
 /** The scheduler's handler for this machine's timers: applies the move that fell due. */
@@ -164,11 +161,16 @@ const createAccount = Effect.fnUntraced(function*(
         updatedAt: now
       }
       const record: ExternalAccountRecord = { platformId: platform.id, account, equivalenceKey: p.equivalenceKey, trusted: false }
-      yield* uow.putExternalAccount(record)
-      if (p.bankValidation !== undefined) {
-        const event = p.bankValidation.outcome === "validated" ? "BANK_VALIDATION_SUCCEEDED" : "BANK_VALIDATION_FAILED"
-        yield* scheduleMove(uow, platform, id, millis + p.bankValidation.afterDays * DAY, event)
-      }
+      const validation = p.bankValidation
+      yield* applyTransition(uow, platform, {
+        write: uow.putExternalAccount(record),
+        subjectId: id,
+        kind: EXTERNAL_ACCOUNT_TIMER,
+        scheduled: validation === undefined ? [] : [{
+          at: millis + validation.afterDays * DAY,
+          event: validation.outcome === "validated" ? "BANK_VALIDATION_SUCCEEDED" : "BANK_VALIDATION_FAILED"
+        }]
+      })
       return account
     })
   ).pipe(Effect.catchTag("StoreConflict", (e: StoreConflict) => Effect.fail(raceLost(e))))
@@ -276,13 +278,17 @@ export const startOwnershipChallenge = Effect.fnUntraced(function*(
       const nonce = yield* ids.uuid
       const address = walletAddress(rec.account.accountInfo)
       const messageToSign = `I verify that I control the wallet ${address}. Nonce: ${nonce}`
-      const next = yield* applyEvent(uow, platform, rec, { type: "OWNERSHIP_CHALLENGE_STARTED" }, {
-        ownershipChallenge: method === "WALLET_SIGNATURE" ? { method, messageToSign, expiresAt } : { method, expiresAt }
-      })
-      if (method === "LIVENESS" && platform.settings.sandbox) {
-        // The sandbox's hosted check passes on its own after a short while.
-        yield* scheduleMove(uow, platform, next.account.id, millis + SANDBOX_LIVENESS_DELAY_MS, "OWNERSHIP_VERIFICATION_SUCCEEDED")
-      }
+      // The sandbox's hosted liveness check passes on its own after a short while.
+      yield* applyEvent(
+        uow,
+        platform,
+        rec,
+        { type: "OWNERSHIP_CHALLENGE_STARTED" },
+        { ownershipChallenge: method === "WALLET_SIGNATURE" ? { method, messageToSign, expiresAt } : { method, expiresAt } },
+        method === "LIVENESS" && platform.settings.sandbox
+          ? [{ at: millis + SANDBOX_LIVENESS_DELAY_MS, event: "OWNERSHIP_VERIFICATION_SUCCEEDED" }]
+          : []
+      )
       const challenge: OwnershipChallenge = method === "WALLET_SIGNATURE"
         ? { method, messageToSign, expiresAt: isoOf(expiresAt) }
         : { method, verificationLink: `https://sandbox.verify.local/liveness/${nonce}`, expiresAt: isoOf(expiresAt) }

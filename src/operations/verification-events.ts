@@ -5,11 +5,12 @@
 import { Effect } from "effect"
 import type { CustomerState } from "../domain/customer.js"
 import type { Error400 } from "../domain/errors.js"
-import { makeEvent } from "../domain/events.js"
+import { type DomainEvent, makeEvent } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
 import type { Verification } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
-import type { UnitOfWork } from "../ports/store.js"
+import type { CustomerRecord, UnitOfWork } from "../ports/store.js"
+import { applyTransition } from "./transition.js"
 import * as Kyb from "../rules/kyb.js"
 import * as Kyc from "../rules/kyc.js"
 import type { KycEvent } from "../rules/kyc.js"
@@ -19,30 +20,46 @@ import type { VerificationEvent } from "../rules/verification.js"
 /** What the KYC and KYB machines announce. */
 export type CustomerEmitted = Kyc.KycEmitted | Kyb.KybEmitted
 
-/** Appends the customer events a move announced, each carrying the customer after the move. */
-export const emitCustomerEvents = Effect.fnUntraced(function*(
-  uow: UnitOfWork,
+/** The timer kind of the customer machines (none scheduled yet; the subject of their transitions). */
+export const CUSTOMER_KIND = "customer"
+export const VERIFICATION_KIND = "verification"
+
+/** The customer events a move announced, each carrying the customer after the move. */
+export const customerEventsOf = Effect.fnUntraced(function*(
   platform: Platform,
   types: ReadonlyArray<CustomerEmitted>,
   customer: CustomerState,
   timestamp: string
 ) {
   const ids = yield* Ids
+  const events: Array<DomainEvent> = []
   for (const type of types) {
-    yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: customer }))
+    events.push(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: customer }))
   }
+  return events
 })
 
-/** Appends one VERIFICATION.* event carrying the verification as it was at that step. */
-export const emitVerificationEvent = Effect.fnUntraced(function*(
+/** Writes a customer and the events its move announced, together (`applyTransition`). */
+export const writeCustomer = Effect.fnUntraced(function*(
   uow: UnitOfWork,
+  platform: Platform,
+  record: CustomerRecord,
+  types: ReadonlyArray<CustomerEmitted>,
+  timestamp: string
+) {
+  const events = yield* customerEventsOf(platform, types, record.customer, timestamp)
+  yield* applyTransition(uow, platform, { write: uow.putCustomer(record), subjectId: record.customer.id, kind: CUSTOMER_KIND, events })
+})
+
+/** One VERIFICATION.* event carrying the verification as it was at that step. */
+export const verificationEventOf = Effect.fnUntraced(function*(
   platform: Platform,
   type: VerificationMachine.VerificationEmitted,
   verification: Verification,
   timestamp: string
 ) {
   const ids = yield* Ids
-  yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: verification }))
+  return makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: verification })
 })
 
 /**

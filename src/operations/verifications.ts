@@ -21,7 +21,8 @@ import { businessRequirements, individualRequirements, isIdentityDocument } from
 import { resolveOwnersOf } from "./beneficial-owners.js"
 import { activeCustomer } from "./customers.js"
 import { nowIso } from "./time.js"
-import { type CustomerEmitted, emitCustomerEvents, emitVerificationEvent, moveCustomer, runVerification } from "./verification-events.js"
+import { applyTransition } from "./transition.js"
+import { type CustomerEmitted, moveCustomer, runVerification, VERIFICATION_KIND, verificationEventOf, writeCustomer } from "./verification-events.js"
 
 /** The path a verification takes for an outcome, and the customer move it makes. */
 const pathOf = (outcome: SubmissionOutcome): {
@@ -108,17 +109,22 @@ const submitVerificationOnce = Effect.fnUntraced(function*(platform: Platform, r
           yield* uow.putDocument({ ...d, ...(flagged.has(d.document.id) ? { poorQuality: true } : {}), ...(lock ? { locked: true } : {}) })
         }
       }
-      yield* uow.putCustomer({ ...rec, customer, ...(flagged.size > 0 ? { poorQualityReported: true } : {}) })
       if (customer.customerType === "BUSINESS" && (outcome.kind === "APPROVED" || outcome.kind === "REJECTED") && platform.settings.sandbox) {
         yield* resolveOwnersOf(uow, platform, customer.id, now)
       }
-      yield* uow.putVerification({ platformId: platform.id, verification })
-
+      // The verification's steps, then the customer's move: each written with its events.
+      const verificationEvents = []
       for (const type of run.events) {
         const at = type.slice("VERIFICATION.".length) as VerificationStatus
-        yield* emitVerificationEvent(uow, platform, type, { ...verification, verificationStatus: at }, now)
+        verificationEvents.push(yield* verificationEventOf(platform, type, { ...verification, verificationStatus: at }, now))
       }
-      yield* emitCustomerEvents(uow, platform, customerEvents, customer, now)
+      yield* applyTransition(uow, platform, {
+        write: uow.putVerification({ platformId: platform.id, verification }),
+        subjectId: verification.id,
+        kind: VERIFICATION_KIND,
+        events: verificationEvents
+      })
+      yield* writeCustomer(uow, platform, { ...rec, customer, ...(flagged.size > 0 ? { poorQualityReported: true } : {}) }, customerEvents, now)
       return verification
     })
   ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
