@@ -2,42 +2,11 @@
  * `npm start` as a newcomer runs it: a child process on a free port, the banner, a
  * real HTTP call, PAYMENTS_CONFIG, and a clean stop on SIGTERM.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-
-const children: Array<ChildProcess> = []
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL")
-})
-
-const start = (env: Record<string, string>) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  children.push(child)
-  let out = ""
-  let err = ""
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()))
-  child.stderr?.on("data", (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-  const banner = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (out.includes("Try: curl")) {
-        clearInterval(timer)
-        resolve(out)
-      }
-      if (child.exitCode !== null) {
-        clearInterval(timer)
-        reject(new Error(`server exited ${child.exitCode}: ${err}`))
-      }
-    }, 50)
-  })
-  return { child, banner, exited, stderr: () => err }
-}
+import { describe, expect, it } from "vitest"
+import { start } from "../support/server.js"
 
 describe("npm start", () => {
   it("serves the API on the printed base URL and stops cleanly on SIGTERM", async () => {

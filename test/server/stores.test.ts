@@ -16,83 +16,18 @@
  *
  * Every child is killed after each test, also when the test fails.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest"
 import { createDatabase, psql } from "../support/postgres.js"
 
-// ---------------------------------------------------------------- child processes
-
-const children = new Set<ChildProcess>()
-const killAll = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
-  children.clear()
-}
-afterEach(killAll)
-
-/** Temp directories (data directories, config files), removed when the file is done. */
-const temps: Array<string> = []
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
-  temps.push(dir)
-  return dir
-}
-afterAll(async () => {
-  const running = [...children]
-  killAll()
-  await Promise.all(running.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once("exit", r)) : undefined)))
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
-})
-
-interface Server {
-  readonly child: ChildProcess
-  /** Resolves with the banner once the server listens; rejects if the process exits first. */
-  readonly banner: Promise<string>
-  /** The exit code (null when killed by a signal). */
-  readonly exited: Promise<number | null>
-  readonly stdout: () => string
-  readonly stderr: () => string
-}
-
-const start = (env: Record<string, string>): Server => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    // The store comes from the environment only: never inherit one from the test run.
-    env: { ...process.env, DATABASE_URL: "", PAYMENTS_DATA_DIR: "", PAYMENTS_CONFIG: "", HOST: "127.0.0.1", PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  children.add(child)
-  let out = ""
-  let err = ""
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()))
-  child.stderr?.on("data", (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-  const banner = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (out.includes("Try: curl")) {
-        clearInterval(timer)
-        resolve(out)
-      } else if (child.exitCode !== null || child.signalCode !== null) {
-        clearInterval(timer)
-        reject(new Error(`server exited ${child.exitCode ?? child.signalCode}: ${err}`))
-      }
-    }, 25)
-  })
-  banner.catch(() => undefined)
-  return { child, banner, exited, stdout: () => out, stderr: () => err }
-}
+import { baseOf, keepAcrossTests, type Server, start, tempDir } from "../support/server.js"
 
 /** `kill -9`, and wait until the process is gone. */
 const kill9 = async (server: Server) => {
   server.child.kill("SIGKILL")
   await server.exited
-}
-
-const baseOf = (banner: string): string => {
-  const base = /API base URL: (\S+)/.exec(banner)?.[1]
-  if (base === undefined) throw new Error(`no base URL in banner:\n${banner}`)
-  return base
 }
 
 const storeLine = (banner: string): string => /Store:\s+(.*)/.exec(banner)?.[1] ?? ""
@@ -254,7 +189,7 @@ describe("npm start with DATABASE_URL (PostgreSQL), two processes on one databas
   // The shared servers live for the whole block: out of the per-test cleanup, killed after the block.
   const adopt = async () => {
     const s = await twoServers()
-    for (const p of s.procs) children.delete(p.child)
+    for (const p of s.procs) keepAcrossTests(p)
     return s
   }
   afterAll(async () => {
