@@ -34,12 +34,18 @@ export type UniqueConstraint =
   | "external_accounts_default_uma"
   | "documents_holder_type"
 
-/** A write would break a unique constraint: another record already holds the key. */
+/**
+ * A write would break a unique constraint: another record already holds the key.
+ * It ends the unit of work (level) it happened in, as a unique violation aborts a SQL
+ * transaction: catch it outside the `transact` (or nested `transact`) that raised it.
+ * A unit of work that swallows one and succeeds is a bug: the store dies rather than
+ * commit it.
+ */
 export class StoreConflict extends Data.TaggedError("StoreConflict")<{
   readonly constraint: UniqueConstraint
 }> {}
 
-/** A cursor this store did not issue (or one for another list). */
+/** A cursor this store did not issue. */
 export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{
   readonly cursor: string
 }> {}
@@ -186,7 +192,10 @@ export interface VerificationRepository {
 
 /** An event as stored in the outbox, with its position in the platform's stream. */
 export interface StoredEvent {
-  /** Increases with every committed event of the store (gaps allowed). */
+  /**
+   * Increases with every committed event, in commit order within a platform (gaps
+   * allowed): a reader that has seen `seq` n never later finds an event below n.
+   */
   readonly seq: number
   readonly event: DomainEvent
 }

@@ -150,6 +150,33 @@ const CurrentTx = Context.Reference<MemoryTx | undefined>("payments-service/adap
   defaultValue: () => undefined
 })
 
+/** The level of a unit of work the fiber runs in: a StoreConflict marks it. */
+const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/memory/CurrentLevel", {
+  defaultValue: () => undefined
+})
+
+const markConflicted = CurrentLevel.useSync((level) => {
+  if (level !== undefined) level.conflicted = true
+})
+
+/**
+ * Runs one level of a unit of work. Like a SQL transaction a unique violation aborts,
+ * a level that swallows a StoreConflict and succeeds is refused (a defect), so code
+ * behaves the same on every store.
+ */
+const asLevel = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    const state = { conflicted: false }
+    return effect.pipe(
+      Effect.provideService(CurrentLevel, state),
+      Effect.flatMap((a) =>
+        state.conflicted
+          ? Effect.die(new Error("A StoreConflict was caught inside the unit of work that raised it, which then tried to commit; catch it outside store.transact"))
+          : Effect.succeed(a)
+      )
+    )
+  })
+
 const rollbackTo = (tx: MemoryTx, mark: number) => {
   while (tx.log.length > mark) tx.log.pop()?.()
 }
@@ -179,7 +206,7 @@ export const makeMemoryStore = Effect.sync(() => {
     const putRow = <R>(table: MemoryTable<R>, id: string, record: R): Effect.Effect<void, StoreConflict> =>
       Effect.suspend(() => {
         const constraint = table.conflictOf(record)
-        if (constraint !== undefined) return Effect.fail(new StoreConflict({ constraint }))
+        if (constraint !== undefined) return Effect.andThen(markConflicted, Effect.fail(new StoreConflict({ constraint })))
         const previous = table.put(record)
         log.push(() => void (previous === undefined ? table.remove(id) : table.put(previous)))
         return Effect.void
@@ -263,12 +290,12 @@ export const makeMemoryStore = Effect.sync(() => {
       if (current?.store === identity) {
         // Nested: part of the enclosing unit of work; a failure undoes its own writes.
         const mark = current.log.length
-        return Effect.onError(work(current.uow), () => Effect.sync(() => rollbackTo(current, mark)))
+        return Effect.onError(asLevel(work(current.uow)), () => Effect.sync(() => rollbackTo(current, mark)))
       }
       return exclusive(Effect.suspend(() => {
         const log: Array<() => void> = []
         const tx: MemoryTx = { store: identity, uow: makeUow(log), log }
-        return work(tx.uow).pipe(
+        return asLevel(work(tx.uow)).pipe(
           Effect.onError(() => Effect.sync(() => rollbackTo(tx, 0))),
           Effect.provideService(CurrentTx, tx)
         )

@@ -68,21 +68,29 @@ const connectionOf = (db: PGlite): SqlConnection.Connection => {
  * and two writers would corrupt it. A lock file holds the owner's pid; a lock left by
  * a process that no longer runs (a `kill -9`) is taken over.
  */
+/** Data directories this process holds open (a lock with our own pid is ours only if listed here). */
+const openHere = new Set<string>()
+
 const lockDataDir = (dir: string) =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
         const path = join(dir, "payments-service.lock")
+        if (openHere.has(path)) {
+          throw new Error(`PAYMENTS_DATA_DIR ${dir} is already open in this process; one store per data directory`)
+        }
         for (let attempt = 0; attempt < 2; attempt++) {
           try {
             const fd = openSync(path, "wx")
             writeSync(fd, String(process.pid))
             closeSync(fd)
+            openHere.add(path)
             return path
           } catch (e) {
             if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e
             const owner = Number(readFileSync(path, "utf8").trim())
             const live = Number.isInteger(owner) && owner > 0
+              // Our own pid but not open here: left by an earlier run that had our pid (pid 1 in a container).
               ? owner !== process.pid && isAlive(owner)
               // No pid yet: another process is between creating the file and writing to it.
               : Date.now() - statSync(path).mtimeMs < 10_000
@@ -96,7 +104,11 @@ const lockDataDir = (dir: string) =>
       },
       catch: (e) => (e instanceof Error ? e : new Error(String(e)))
     }),
-    (path) => Effect.sync(() => unlinkSync(path))
+    (path) =>
+      Effect.sync(() => {
+        openHere.delete(path)
+        unlinkSync(path)
+      })
   )
 
 const isAlive = (pid: number): boolean => {

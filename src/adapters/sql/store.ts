@@ -14,7 +14,7 @@
  * Rows are written only by this adapter, from typed records: `doc` is the record's
  * JSON, read back as the record it was written from.
  */
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import type { DomainEvent } from "../../ports/events.js"
@@ -71,6 +71,18 @@ const retryableCause = (cause: Cause.Cause<unknown>): boolean =>
     (Cause.isFailReason(r) && isRetryableSqlError(r.error)) || (Cause.isDieReason(r) && isRetryableSqlError(r.defect))
   )
 
+/** The level of a unit of work the fiber runs in (a transaction or a savepoint). */
+const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/sql/CurrentLevel", {
+  defaultValue: () => undefined
+})
+
+const markConflicted = CurrentLevel.useSync((level) => {
+  if (level !== undefined) level.conflicted = true
+})
+
+export const swallowedConflict = () =>
+  new Error("A StoreConflict was caught inside the unit of work that raised it, which then tried to commit; catch it outside store.transact")
+
 const conflictCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) => Cause.isFailReason(r) && r.error instanceof StoreConflict)
 
@@ -99,13 +111,16 @@ export const makeSqlStore = (info: StoreInfo) =>
     const query = <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
       Effect.orDie(sql.unsafe<Row>(text, params))
 
-    /** A write: a unique violation is a StoreConflict, anything else a defect. */
+    /**
+     * A write: a unique violation is a StoreConflict (and marks the unit of work it
+     * happened in, which PostgreSQL has aborted), anything else a defect.
+     */
     const write = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void, StoreConflict> =>
       sql.unsafe(text, params).pipe(
         Effect.asVoid,
         Effect.catch((e: SqlError) =>
           e.reason._tag === "UniqueViolation" && isConstraint(e.reason.constraint)
-            ? Effect.fail(new StoreConflict({ constraint: e.reason.constraint }))
+            ? Effect.andThen(markConflicted, Effect.fail(new StoreConflict({ constraint: e.reason.constraint })))
             : Effect.die(e)
         )
       )
@@ -268,8 +283,11 @@ export const makeSqlStore = (info: StoreInfo) =>
             JSON.stringify(r)
           ]
         )),
+      // The platform's event lock (held to commit) makes `seq` order commit order per
+      // platform: a reader following `afterSeq` never finds a lower seq committed later.
       emit: (event: DomainEvent) =>
-        Effect.asVoid(query(`insert into events (platform_id, id, type, doc) values ($1, $2, $3, $4::jsonb)`, [
+        Effect.asVoid(query(`insert into events (platform_id, id, type, doc)
+           select $1, $2, $3, $4::jsonb from (select pg_advisory_xact_lock(hashtext($1))) as platform_event_lock`, [
           event.platformId,
           event.id,
           event.type,
@@ -391,8 +409,8 @@ export const makeSqlStore = (info: StoreInfo) =>
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
         // Nested: a savepoint of the enclosing unit of work, which owns the reruns.
-        if (Option.isSome(outer)) return dieOnSqlError(sql.withTransaction(Effect.suspend(() => work(uow))))
-        const once = serializable(Effect.suspend(() => work(uow)))
+        if (Option.isSome(outer)) return dieOnSqlError(sql.withTransaction(level(work)))
+        const once = serializable(level(work))
         const loop = (attempt: number, conflicts: number): Effect.Effect<A, E | SqlError, R> =>
           Effect.catchCause(once, (cause) => {
             if (attempt + 1 < MAX_TRANSACTION_ATTEMPTS && retryableCause(cause)) {
@@ -404,8 +422,30 @@ export const makeSqlStore = (info: StoreInfo) =>
         return dieOnSqlError(loop(0, 0))
       })
 
+    /** Runs `work` as one level of a unit of work; it may not succeed after a StoreConflict in it. */
+    const level = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.suspend(() => {
+        const state = { conflicted: false }
+        return work(uow).pipe(
+          Effect.provideService(CurrentLevel, state),
+          Effect.flatMap((a) => (state.conflicted ? Effect.die(swallowedConflict()) : Effect.succeed(a)))
+        )
+      })
+
     const dieOnSqlError = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, E, R> =>
       Effect.catch(effect, (e: E | SqlError) => isSqlError(e) ? Effect.die(e) : Effect.fail(e))
+
+    /** Claims (deletes, inside the caller's transaction) the platform's earliest due timer. */
+    const claimDueIn = (platformId: string, now: number): Effect.Effect<TimerRecord | undefined> =>
+      Effect.map(
+        query<TimerRow>(
+          `delete from timers where platform_id = $1 and id = (
+             select id from timers where platform_id = $1 and at_ms <= $2::bigint order by at_ms, id limit 1 for update skip locked)
+           returning id, at_ms::float8 as at, kind, subject_id, event`,
+          [platformId, now]
+        ),
+        (rows) => rows[0] === undefined ? undefined : timerOf(platformId, rows[0])
+      )
 
     return Store.of({
       info,
@@ -493,15 +533,10 @@ export const makeSqlStore = (info: StoreInfo) =>
       },
       timers: {
         claimDue: (platformId, now) =>
-          Effect.map(
-            query<TimerRow>(
-              `delete from timers where platform_id = $1 and id = (
-                 select id from timers where platform_id = $1 and at_ms <= $2::bigint order by at_ms, id limit 1 for update skip locked)
-               returning id, at_ms::float8 as at, kind, subject_id, event`,
-              [platformId, now]
-            ),
-            (rows) => rows[0] === undefined ? undefined : timerOf(platformId, rows[0])
-          ),
+          Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
+            Option.isNone(tx)
+              ? Effect.die(new Error("timers.claimDue must run inside a unit of work"))
+              : claimDueIn(platformId, now)),
         pending: (platformId) =>
           Effect.map(
             query<TimerRow>(
