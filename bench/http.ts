@@ -1,39 +1,79 @@
 /**
- * HTTP throughput of POST /customers/external-accounts: the reference server against a
- * raw node:http baseline, both in child processes, each loaded by autocannon from
- * this process over loopback for the same bounded time.
+ * HTTP throughput of POST /customers/external-accounts: servers in child processes,
+ * each loaded by autocannon from this process over loopback for the same bounded time,
+ * in alternating rounds. Which servers (the reference app on some store, a raw
+ * baseline on the same store) is the caller's choice: see run.ts.
  */
 import { fork, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { build } from "esbuild"
+import { onCleanUp, trackChild } from "./cleanup.js"
 import { benchPlatform } from "./servers/platform.js"
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 
+const bundles = new Map<string, Promise<string>>()
+
 /**
- * Both servers are bundled with esbuild first and run on plain node, as a deployed
+ * Every server is bundled with esbuild first and runs on plain node, as a deployed
  * service would run: measuring them under the tsx loader would add its per-function
  * overhead to one side.
  */
-const bundle = async (script: string): Promise<string> => {
-  const outfile = here(`../.bench/${script.replace(/^.*\//, "").replace(/\.ts$/, ".mjs")}`)
-  await build({ entryPoints: [here(script)], bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "error" })
-  return outfile
+const bundle = (script: string): Promise<string> => {
+  let file = bundles.get(script)
+  if (file === undefined) {
+    const outfile = here(`../.bench/${script.replace(/^.*\//, "").replace(/\.ts$/, ".mjs")}`)
+    file = build({ entryPoints: [here(script)], bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "error" })
+      .then(() => outfile)
+    bundles.set(script, file)
+  }
+  return file
 }
 
-const start = async (script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> => {
+const STARTUP_TIMEOUT_MS = 120_000
+
+interface Started {
+  readonly child: ChildProcess
+  readonly port: number
+  readonly stop: () => Promise<void>
+}
+
+const start = async (script: string, env: Record<string, string> = {}): Promise<Started> => {
   const file = await bundle(script)
-  return new Promise((resolve, reject) => {
-    const child = fork(file, [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
-    child.once("message", (m) => resolve({ child, port: (m as { port: number }).port }))
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)))
-  })
+  const child = fork(file, [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
+  trackChild(child)
+  // A failed IPC send is reported where it is made (cpuOf), not as an unhandled 'error'.
+  child.on("error", () => {})
+  const stop = onCleanUp(() => stopChild(child))
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${script} did not report its port within ${STARTUP_TIMEOUT_MS / 1000}s`)), STARTUP_TIMEOUT_MS)
+      child.once("message", (m) => {
+        clearTimeout(timer)
+        resolve((m as { port: number }).port)
+      })
+      child.once("exit", (code, signal) => {
+        clearTimeout(timer)
+        reject(new Error(`${script} exited with ${code ?? signal}`))
+      })
+    })
+    return { child, port, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
 }
 
-const stop = (child: ChildProcess) =>
+/** SIGTERM, then SIGKILL if the child is still there after 10 s. */
+const stopChild = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
-    child.once("exit", () => resolve())
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
     child.kill("SIGTERM")
   })
 
@@ -57,21 +97,33 @@ const accountBody = (customerId: string, n: number) =>
 
 /** The child's CPU time (user + system, all threads) in microseconds, asked over IPC. */
 const cpuOf = (child: ChildProcess): Promise<number> =>
-  new Promise((resolve) => {
+  new Promise((resolve, reject) => {
     const onMessage = (m: unknown) => {
       if (typeof m === "object" && m !== null && "cpuMicros" in m && typeof m.cpuMicros === "number") {
         child.off("message", onMessage)
+        child.off("exit", onExit)
         resolve(m.cpuMicros)
       }
     }
+    const onExit = () => reject(new Error("server exited while the bench was measuring it"))
     child.on("message", onMessage)
-    child.send("cpu")
+    child.once("exit", onExit)
+    if (!child.connected) return onExit()
+    child.send("cpu", (err) => {
+      if (err !== null) {
+        child.off("message", onMessage)
+        child.off("exit", onExit)
+        reject(err)
+      }
+    })
   })
 
 export interface LoadResult {
   readonly requestsPerSecond: number
   /** Server CPU time per request, microseconds. */
   readonly cpuMicrosPerRequest: number
+  /** The database server's CPU time per request (all its processes), when there is one. */
+  readonly dbCpuMicrosPerRequest: number | undefined
   readonly p50: number
   readonly p99: number
   readonly non2xx: number
@@ -84,18 +136,37 @@ export interface LoadResult {
  */
 const WARM_UP_SECONDS = 3
 
-/** Shared across runs so every request registers a new account (no 409 duplicates). */
+/** Shared across runs and stores so every request registers a new account (no 409 duplicates). */
 let sequence = 0
 
-const load = async (child: ChildProcess, port: number, path: string, customerId: string, seconds: number, connections: number): Promise<LoadResult> => {
+const load = async (
+  child: ChildProcess,
+  port: number,
+  path: string,
+  customerId: string,
+  seconds: number,
+  connections: number,
+  dbCpu: (() => Promise<number>) | undefined
+): Promise<LoadResult> => {
   const cpuBefore = await cpuOf(child)
+  const dbBefore = await dbCpu?.()
   const result = await run(port, path, customerId, seconds, connections)
   const cpu = (await cpuOf(child)) - cpuBefore
-  return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.requests) }
+  const dbAfter = await dbCpu?.()
+  const requests = Math.max(1, result.requests)
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    p50: result.p50,
+    p99: result.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuMicrosPerRequest: cpu / requests,
+    dbCpuMicrosPerRequest: dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / requests
+  }
 }
 
 const run = (port: number, path: string, customerId: string, seconds: number, connections: number) => {
-  return new Promise<Omit<LoadResult, "cpuMicrosPerRequest"> & { requests: number }>((resolve, reject) => {
+  return new Promise<Omit<LoadResult, "cpuMicrosPerRequest" | "dbCpuMicrosPerRequest"> & { requests: number }>((resolve, reject) => {
     autocannon({
       url: `http://127.0.0.1:${port}${path}`,
       connections,
@@ -119,63 +190,79 @@ const run = (port: number, path: string, customerId: string, seconds: number, co
   })
 }
 
+/** Creates the customer the accounts belong to, through the API, in the server's store. */
 const createCustomer = async (port: number): Promise<string> => {
   const res = await fetch(`http://127.0.0.1:${port}/2025-10-13/customers`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: auth },
     body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Bench Customer" })
   })
-  const body = (await res.json()) as { id: string }
-  return body.id
+  const text = await res.text()
+  if (res.status !== 201) throw new Error(`creating the bench customer answered ${res.status}: ${text}`)
+  return (JSON.parse(text) as { id: string }).id
+}
+
+export interface ServerSpec<K extends string = string> {
+  readonly key: K
+  /** Script under bench/, e.g. "./servers/app.ts". */
+  readonly script: string
+  readonly env?: Record<string, string>
+  /** The path loaded ("/" for the raw servers, which answer on any path). */
+  readonly path: string
+  /** True: create the customer through the API first (the app); else a fixed id. */
+  readonly createsCustomer: boolean
+}
+
+export interface ServerResult {
+  /** Mean req/s and CPU of the rounds, worst round's p50 / p99, summed non-2xx and errors. */
+  readonly combined: LoadResult
+  readonly rounds: ReadonlyArray<LoadResult>
+}
+
+const combine = (rs: ReadonlyArray<LoadResult>): LoadResult => {
+  const mean = (f: (r: LoadResult) => number) => rs.reduce((a, r) => a + f(r), 0) / rs.length
+  return {
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    cpuMicrosPerRequest: mean((r) => r.cpuMicrosPerRequest),
+    dbCpuMicrosPerRequest: rs.every((r) => r.dbCpuMicrosPerRequest !== undefined) ? mean((r) => r.dbCpuMicrosPerRequest ?? 0) : undefined,
+    p50: Math.max(...rs.map((r) => r.p50)),
+    p99: Math.max(...rs.map((r) => r.p99)),
+    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+    errors: rs.reduce((a, r) => a + r.errors, 0)
+  }
 }
 
 /**
  * The servers stay up while the load alternates between them in short rounds, so
- * background load on a shared machine hits all alike; ratios are taken over the
- * summed rounds. `httpapi` is the reference server with its direct lane off: every
- * request through the HttpApi router, middleware and codecs.
+ * background load on a shared machine hits all alike. `dbCpu`, when given, reads the
+ * database server's total CPU time (µs) before and after each load.
  */
-export async function runHttpBench(opts: { seconds: number; connections: number; rounds?: number }) {
+export async function runHttpBench<K extends string>(opts: {
+  readonly seconds: number
+  readonly connections: number
+  readonly rounds?: number
+  readonly servers: ReadonlyArray<ServerSpec<K>>
+  readonly dbCpu?: () => Promise<number>
+}): Promise<Record<K, ServerResult>> {
   const rounds = Math.max(1, opts.rounds ?? 3)
   const slice = Math.max(1, Math.round(opts.seconds / rounds))
-  const raw = await start("./servers/raw.ts")
-  const app = await start("./servers/app.ts")
-  const httpapi = await start("./servers/app.ts", { BENCH_DIRECT_LANE: "0" })
+  const started: Array<Started> = []
   try {
-    const path = "/2025-10-13/customers/external-accounts"
-    const targets = [
-      { name: "raw", server: raw, path: "/", customerId: "Customer:bench" },
-      { name: "app", server: app, path, customerId: await createCustomer(app.port) },
-      { name: "httpapi", server: httpapi, path, customerId: await createCustomer(httpapi.port) }
-    ] as const
-    for (const t of targets) await load(t.server.child, t.server.port, t.path, t.customerId, WARM_UP_SECONDS, opts.connections) // warm-up
-    const results: Record<"raw" | "app" | "httpapi", Array<LoadResult>> = { raw: [], app: [], httpapi: [] }
+    const targets: Array<{ spec: ServerSpec<K>; server: Started; customerId: string }> = []
+    for (const spec of opts.servers) {
+      const server = await start(spec.script, spec.env)
+      started.push(server)
+      targets.push({ spec, server, customerId: spec.createsCustomer ? await createCustomer(server.port) : "Customer:bench" })
+    }
+    for (const t of targets) await load(t.server.child, t.server.port, t.spec.path, t.customerId, WARM_UP_SECONDS, opts.connections, opts.dbCpu)
+    const results = new Map<K, Array<LoadResult>>(opts.servers.map((s) => [s.key, []]))
     for (let i = 0; i < rounds; i++) {
-      for (const t of targets) results[t.name].push(await load(t.server.child, t.server.port, t.path, t.customerId, slice, opts.connections))
+      for (const t of targets) {
+        results.get(t.spec.key)!.push(await load(t.server.child, t.server.port, t.spec.path, t.customerId, slice, opts.connections, opts.dbCpu))
+      }
     }
-    const combine = (rs: ReadonlyArray<LoadResult>): LoadResult => ({
-      requestsPerSecond: rs.reduce((a, r) => a + r.requestsPerSecond, 0) / rs.length,
-      cpuMicrosPerRequest: rs.reduce((a, r) => a + r.cpuMicrosPerRequest, 0) / rs.length,
-      p50: Math.max(...rs.map((r) => r.p50)),
-      p99: Math.max(...rs.map((r) => r.p99)),
-      non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
-      errors: rs.reduce((a, r) => a + r.errors, 0)
-    })
-    const rawResult = combine(results.raw)
-    const appResult = combine(results.app)
-    const httpapiResult = combine(results.httpapi)
-    const perRound = results.app.map((r, i) => r.requestsPerSecond / results.raw[i]!.requestsPerSecond)
-    return {
-      raw: rawResult,
-      app: appResult,
-      httpapi: httpapiResult,
-      throughputRatio: appResult.requestsPerSecond / rawResult.requestsPerSecond,
-      httpapiRatio: httpapiResult.requestsPerSecond / rawResult.requestsPerSecond,
-      perRound
-    }
+    return Object.fromEntries([...results].map(([key, rs]) => [key, { combined: combine(rs), rounds: rs }])) as unknown as Record<K, ServerResult>
   } finally {
-    await stop(httpapi.child)
-    await stop(app.child)
-    await stop(raw.child)
+    for (const s of started.reverse()) await s.stop()
   }
 }

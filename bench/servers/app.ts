@@ -31,3 +31,5 @@ process.on("SIGTERM", () => {
   fiber.interruptUnsafe()
   process.exit(0)
 })
+// The bench went away without stopping us (killed): don't outlive it.
+process.on("disconnect", () => process.exit(0))
