@@ -129,12 +129,9 @@ const createAccount = Effect.fnUntraced(function*(
           }])
         }
       }
-      const existing = yield* store.externalAccounts.findByEquivalenceKey(platform.id, plan.value.equivalenceKey)
-      if (existing !== undefined) {
-        return yield* conflict("DUPLICATE_EXTERNAL_ACCOUNT", `An equivalent external account already exists: ${existing.account.id}`, {
-          details: { existingExternalAccountId: existing.account.id }
-        })
-      }
+      // No look-up of the equivalence key first: the store's unique index decides (a read
+      // of the index would make concurrent creates of different accounts conflict under
+      // SERIALIZABLE isolation). A duplicate fails the insert, and is answered below.
       const millis = yield* nowMillis
       const now = isoOf(millis)
       if (isDefault && customerId !== null) {
@@ -173,14 +170,22 @@ const createAccount = Effect.fnUntraced(function*(
       })
       return account
     })
-  ).pipe(Effect.catchTag("StoreConflict", (e: StoreConflict) => Effect.fail(raceLost(e))))
+  ).pipe(Effect.catchTag("StoreConflict", (e: StoreConflict) => duplicateOf(platform, plan.value.equivalenceKey, e)))
 })
 
-/** A unique constraint another request won after this one's checks (the store's last word). */
-const raceLost = (e: StoreConflict) =>
-  e.constraint === "external_accounts_equivalence"
-    ? conflict("DUPLICATE_EXTERNAL_ACCOUNT", "An equivalent external account was registered by a concurrent request")
-    : conflict("CONFLICT", "A concurrent request changed this customer's accounts; retry")
+/** The 409 for a refused insert: the equivalent account that holds the key, named. */
+const duplicateOf = Effect.fnUntraced(function*(platform: Platform, equivalenceKey: string, e: StoreConflict) {
+  if (e.constraint !== "external_accounts_equivalence") {
+    return yield* conflict("CONFLICT", "A concurrent request changed this customer's accounts; retry")
+  }
+  const store = yield* Store
+  const existing = yield* store.externalAccounts.findByEquivalenceKey(platform.id, equivalenceKey)
+  return yield* existing === undefined
+    ? conflict("DUPLICATE_EXTERNAL_ACCOUNT", "An equivalent external account already exists")
+    : conflict("DUPLICATE_EXTERNAL_ACCOUNT", `An equivalent external account already exists: ${existing.account.id}`, {
+      details: { existingExternalAccountId: existing.account.id }
+    })
+})
 
 /** POST /customers/external-accounts; idempotent with a key. */
 export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest, idempotencyKey?: string) =>

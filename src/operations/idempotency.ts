@@ -68,13 +68,13 @@ export const idempotent = <A, I, E, R>(
   if (key === undefined) return effect
   const encode = Schema.encodeEffect(request.result)
   const decode = Schema.decodeUnknownEffect(request.result)
+  const hashOf = requestHashOf(request.operation, request.request)
+  const replay = (record: { readonly requestHash: string; readonly body: unknown }) =>
+    record.requestHash === hashOf ? Effect.orDie(decode(record.body)) : Effect.fail(keyReused(key, request.operation))
   return Effect.flatMap(Effect.service(Store), (store) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const now = yield* nowMillis
-        const hash = requestHashOf(request.operation, request.request)
-        const replay = (record: { readonly requestHash: string; readonly body: unknown }) =>
-          record.requestHash === hash ? Effect.orDie(decode(record.body)) : Effect.fail(keyReused(key, request.operation))
         const existing = yield* store.idempotency.get(platform.id, key, now)
         if (existing !== undefined) return yield* replay(existing)
         const result = yield* effect
@@ -83,7 +83,7 @@ export const idempotent = <A, I, E, R>(
           platformId: platform.id,
           key,
           operation: request.operation,
-          requestHash: hash,
+          requestHash: hashOf,
           body,
           createdAt: now,
           expiresAt: now + IDEMPOTENCY_TTL_MILLIS
@@ -93,6 +93,14 @@ export const idempotent = <A, I, E, R>(
         if (winner !== undefined) return yield* Effect.die(new Error(`Idempotency-Key ${key} was stored twice`))
         return result
       })
+    ).pipe(
+      // The operation failed: if a racing request with this key won meanwhile (its
+      // insert made this one's fail), answer as it did; otherwise the failure stands.
+      Effect.catch((error) =>
+        Effect.flatMap(nowMillis, (now) =>
+          Effect.flatMap(store.idempotency.get(platform.id, key, now), (existing) =>
+            existing === undefined ? Effect.fail(error) : replay(existing)))
+      )
     )
   )
 }
