@@ -45,6 +45,14 @@ export const makeMutex = () => {
       })
     })
   })
-  return <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  const exclusive = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.uninterruptibleMask((restore) => Effect.flatMap(restore(acquire), () => Effect.ensuring(restore(self), release)))
+  /**
+   * A synchronous read: when nobody holds the lock it runs at once (JavaScript runs it
+   * to the end before anything else can start); otherwise it waits its turn like a
+   * unit of work, so it never sees half of one.
+   */
+  const read = <A>(f: () => A): Effect.Effect<A> =>
+    Effect.suspend(() => (locked ? exclusive(Effect.sync(f)) : Effect.succeed(f())))
+  return { exclusive, read }
 }

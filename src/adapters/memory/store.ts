@@ -184,7 +184,7 @@ const rollbackTo = (tx: MemoryTx, mark: number) => {
 export const makeMemoryStore = Effect.sync(() => {
   const identity = {}
   const tenants = new Map<string, Tenant>()
-  const exclusive = makeMutex()
+  const { exclusive, read: readUnlocked } = makeMutex()
   let eventSeq = 0
 
   const tenantOf = (platformId: string): Tenant => {
@@ -193,16 +193,26 @@ export const makeMemoryStore = Effect.sync(() => {
     return t
   }
 
-  /** A read: inside a unit of work of this store it runs at once, else under the mutex. */
+  /** A read: inside a unit of work of this store it runs at once, else when no unit of work is in progress. */
   const read = <A>(f: () => A): Effect.Effect<A> =>
-    CurrentTx.use((tx) => tx?.store === identity ? Effect.sync(f) : exclusive(Effect.sync(f)))
+    CurrentTx.use((tx) => tx?.store === identity ? Effect.sync(f) : readUnlocked(f))
 
   const readPage = <A>(f: () => PageResult<A> | InvalidCursor): Effect.Effect<PageResult<A>, InvalidCursor> =>
     Effect.flatMap(read(f), pageEffect)
 
   const peek = (platformId: string): Tenant | undefined => tenants.get(platformId)
 
-  const makeUow = (log: Array<() => void>): UnitOfWork => {
+  /**
+   * The undo log of the unit of work in progress. Units of work run one at a time (the
+   * mutex), so one log at a time is live, and one UnitOfWork object serves them all.
+   */
+  let activeLog: Array<() => void> | undefined
+  const undo = (f: () => void) => {
+    if (activeLog === undefined) throw new Error("a UnitOfWork was used outside its store.transact")
+    activeLog.push(f)
+  }
+
+  const makeUow = (log: { readonly push: (f: () => void) => void }): UnitOfWork => {
     const putRow = <R>(table: MemoryTable<R>, id: string, record: R): Effect.Effect<void, StoreConflict> =>
       Effect.suspend(() => {
         const constraint = table.conflictOf(record)
@@ -285,6 +295,8 @@ export const makeMemoryStore = Effect.sync(() => {
     }
   }
 
+  const uow = makeUow({ push: undo })
+
   const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     CurrentTx.use((current) => {
       if (current?.store === identity) {
@@ -294,9 +306,11 @@ export const makeMemoryStore = Effect.sync(() => {
       }
       return exclusive(Effect.suspend(() => {
         const log: Array<() => void> = []
-        const tx: MemoryTx = { store: identity, uow: makeUow(log), log }
-        return asLevel(work(tx.uow)).pipe(
+        activeLog = log
+        const tx: MemoryTx = { store: identity, uow, log }
+        return asLevel(work(uow)).pipe(
           Effect.onError(() => Effect.sync(() => rollbackTo(tx, 0))),
+          Effect.ensuring(Effect.sync(() => void (activeLog = undefined))),
           Effect.provideService(CurrentTx, tx)
         )
       }))
