@@ -23,7 +23,7 @@ import { invalidInputFromIssue } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS } from "./middleware.js"
-import { internalFault, malformedJson } from "./middleware-live.js"
+import { hasNulCharacter, internalFault, malformedJson, nulRefused } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
 export interface DirectReply {
@@ -149,6 +149,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
       if (Exit.isFailure(headers)) return Effect.succeed(issueReply(headers.cause, rawHeaders, "headers"))
       let payload: unknown
       if (decodePayload !== undefined) {
+        if (hasNulCharacter(body)) return Effect.succeed(errorReply(nulRefused("request body")))
         let input: unknown
         if (body !== "") {
           try {

@@ -126,6 +126,21 @@ const takesMultipart = (endpoint: HttpApiEndpoint.Top): boolean => {
   return false
 }
 
+/**
+ * Whether JSON text holds a U+0000 character (escaped as \u0000, or raw). Neither a
+ * name nor an identifier has one, and PostgreSQL text cannot store one: such input is
+ * refused at the edge with a 400, on every store.
+ */
+export const hasNulCharacter = (text: string): boolean => text.includes("u0000") && /(?<!\\)(?:\\\\)*\\u0000/.test(text)
+
+/** The 400 for a U+0000 character in `where`. */
+export const nulRefused = (where: string): Error400 =>
+  invalidInput(`The ${where} contains a NUL (U+0000) character, which no field accepts`, [{
+    field: where === "request body" ? "(body)" : `(${where})`,
+    constraint: "noNul",
+    message: "must not contain U+0000"
+  }])
+
 /** What a request that hit an unexpected defect is answered with. */
 export const internalFault = (): Error500 => internalError("An internal error occurred; the request was not applied")
 
@@ -151,6 +166,18 @@ export const RequestGuardLive = Layer.effect(
           } else if (type !== undefined && !JSON_TYPES.test(type)) {
             return yield* unsupportedContentType(type)
           }
+        }
+        if (endpoint.payload.size > 0 && !multipart && request.method !== "GET") {
+          // A JSON body is read here first, under the same size limit (the request keeps it,
+          // and the endpoint's decoder reads it again), to refuse a NUL character in it.
+          const text = yield* request.text.pipe(
+            Effect.orElseSucceed(() => ""),
+            Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY),
+            Effect.catchDefect((defect): Effect.Effect<string, Error400 | Error500> =>
+              isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : internal(defect)
+            )
+          )
+          if (hasNulCharacter(text)) return yield* nulRefused("request body")
         }
         let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, multipart ? MAX_MULTIPART_BODY : MAX_BODY)
         const response: HttpServerResponse.HttpServerResponse = yield* eff.pipe(

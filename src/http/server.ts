@@ -28,6 +28,9 @@ const notFound = () => errorResponse(404, "NOT_FOUND", `No such endpoint. The AP
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 
+/** A percent-encoded NUL in the path or query: no id or filter has one (and PostgreSQL text cannot hold one). */
+const NUL_IN_URL = /%00/
+
 /** A known path asked with a method it does not have: 405 with the methods it has. */
 const methodNotAllowed = (method: string, allowed: ReadonlyArray<string>) =>
   HttpServerResponse.setHeader(
@@ -77,7 +80,11 @@ export const SafetyNet = HttpRouter.middleware(
     return (httpEffect) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const routed = route(request.method, request.url)
-        const answer = routed?._tag === "NotImplemented" ? Effect.succeed(notImplemented(routed.endpoint)) : httpEffect
+        const answer = NUL_IN_URL.test(request.url)
+          ? Effect.succeed(errorResponse(400, "INVALID_INPUT", "The path or query contains a NUL (%00) character, which no parameter accepts"))
+          : routed?._tag === "NotImplemented"
+          ? Effect.succeed(notImplemented(routed.endpoint))
+          : httpEffect
         return Effect.map(
           Effect.catchCause(answer, (cause) => {
             const failure = cause.reasons.find(Cause.isFailReason)

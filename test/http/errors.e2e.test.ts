@@ -151,3 +151,25 @@ describe("a known path with another method", () => {
     expect((await api.call("PUT", "/nowhere/at/all")).status).toBe(404)
   })
 })
+
+describe("a NUL (U+0000) character is refused at the edge, on every store", () => {
+  it("in a JSON body: 400 INVALID_INPUT, nothing stored (HttpApi path and direct lane alike)", async () => {
+    const before = (await api.call("GET", "/customers")).body.totalCount
+    for (let i = 0; i < 2; i++) {
+      const r = await api.call("POST", "/customers", { body: { customerType: "INDIVIDUAL", fullName: "Nul\u0000Name" } })
+      expect(r.status).toBe(400)
+      expect(r.body.code).toBe("INVALID_INPUT")
+      expect(r.body.details.errors[0].constraint).toBe("noNul")
+    }
+    expect((await api.call("GET", "/customers")).body.totalCount).toBe(before)
+    // A backslash followed by the text u0000 is no NUL.
+    expect((await api.call("POST", "/customers", { body: { customerType: "INDIVIDUAL", fullName: "Back\\u0000slash" } })).status).toBe(201)
+  })
+  it("in a path or a query: 400 INVALID_INPUT", async () => {
+    for (const path of ["/customers/Customer:abc%00def", "/customers?platformCustomerId=a%00b", "/customers/external-accounts/x%00"]) {
+      const r = await api.call("GET", path)
+      expect(r.status).toBe(400)
+      expect(isErrorShape(r.body)).toBe(true)
+    }
+  })
+})

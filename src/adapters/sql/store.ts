@@ -86,6 +86,8 @@ export const swallowedConflict = () =>
 const conflictCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) => Cause.isFailReason(r) && r.error instanceof StoreConflict)
 
+const holdsNul = (param: unknown): boolean => typeof param === "string" && param.includes("\u0000")
+
 /** A WHERE clause under construction: conditions and their positional parameters. */
 class Where {
   readonly conditions: Array<string> = []
@@ -108,8 +110,12 @@ export const makeSqlStore = (info: StoreInfo) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    /**
+     * A statement. A parameter holding a NUL (U+0000) cannot equal anything PostgreSQL
+     * stores (its text cannot hold one), so such a read matches nothing, without asking.
+     */
     const query = <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
-      Effect.orDie(sql.unsafe<Row>(text, params))
+      params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(sql.unsafe<Row>(text, params))
 
     /**
      * A write: a unique violation is a StoreConflict (and marks the unit of work it
