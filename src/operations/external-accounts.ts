@@ -18,21 +18,24 @@ import {
 import type { Platform } from "../domain/platform.js"
 import { verifyWalletOwnership, ownershipSchemeOf } from "../crypto/wallet-ownership.js"
 import { isSelfCustodyWallet, planExternalAccountCreate } from "../rules/external-account-create.js"
-import { type ExternalAccountEvent, transition } from "../rules/external-account-status.js"
+import {
+  type ExternalAccountEvent,
+  type ExternalAccountScheduledMove,
+  movesOnChallenge,
+  movesOnCreate,
+  transition
+} from "../rules/external-account-status.js"
 import { Ids } from "../ports/ids.js"
 import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { idempotent } from "./idempotency.js"
-import { applyTransition, type ScheduledMove } from "./transition.js"
+import { applyTransition } from "./transition.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export type Owner = { readonly kind: "customer" } | { readonly kind: "platform" }
 
-const DAY = 86_400_000
 /** How long an ownership challenge can be answered. */
 export const OWNERSHIP_CHALLENGE_TTL_MS = 10 * 60_000
-/** How long the sandbox's hosted liveness check takes to pass. */
-export const SANDBOX_LIVENESS_DELAY_MS = 30_000
 /** SCA regions: customers whose `region` is in the EEA must confirm beneficiary trust. */
 const SCA_REGIONS = new Set([
   "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT",
@@ -66,7 +69,7 @@ const applyEvent = Effect.fnUntraced(function*(
   rec: ExternalAccountRecord,
   event: ExternalAccountEvent,
   extra: Partial<ExternalAccountRecord> = {},
-  scheduled: ReadonlyArray<ScheduledMove & { readonly event: ScheduledEvent }> = []
+  scheduled: ReadonlyArray<ExternalAccountScheduledMove> = []
 ) {
   const ids = yield* Ids
   const now = isoOf(yield* nowMillis)
@@ -163,10 +166,7 @@ const createAccount = Effect.fnUntraced(function*(
         write: uow.putExternalAccount(record),
         subjectId: id,
         kind: EXTERNAL_ACCOUNT_TIMER,
-        scheduled: validation === undefined ? [] : [{
-          at: millis + validation.afterDays * DAY,
-          event: validation.outcome === "validated" ? "BANK_VALIDATION_SUCCEEDED" : "BANK_VALIDATION_FAILED"
-        }]
+        scheduled: movesOnCreate(validation, millis)
       })
       return account
     })
@@ -290,9 +290,7 @@ export const startOwnershipChallenge = Effect.fnUntraced(function*(
         rec,
         { type: "OWNERSHIP_CHALLENGE_STARTED" },
         { ownershipChallenge: method === "WALLET_SIGNATURE" ? { method, messageToSign, expiresAt } : { method, expiresAt } },
-        method === "LIVENESS" && platform.settings.sandbox
-          ? [{ at: millis + SANDBOX_LIVENESS_DELAY_MS, event: "OWNERSHIP_VERIFICATION_SUCCEEDED" }]
-          : []
+        movesOnChallenge(method, platform.settings.sandbox, millis)
       )
       const challenge: OwnershipChallenge = method === "WALLET_SIGNATURE"
         ? { method, messageToSign, expiresAt: isoOf(expiresAt) }

@@ -59,3 +59,33 @@ export const transition = (
     events: to === status ? [] : [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: status, to }]
   })
 }
+
+// ---------------------------------------------------------------- moves scheduled as data
+
+/** A move the machine asks for later, as data: at `at` (epoch ms, platform clock), apply `event`. */
+export interface ExternalAccountScheduledMove {
+  readonly at: number
+  readonly event: "BANK_VALIDATION_SUCCEEDED" | "BANK_VALIDATION_FAILED" | "OWNERSHIP_VERIFICATION_SUCCEEDED"
+}
+
+const DAY_MS = 86_400_000
+/** How long the sandbox's hosted liveness check takes to pass. */
+export const SANDBOX_LIVENESS_DELAY_MS = 30_000
+
+/** What a new account schedules: its micro-entry validation result, when it has one. */
+export const movesOnCreate = (
+  bankValidation: { readonly outcome: "validated" | "failed"; readonly afterDays: number } | undefined,
+  now: number
+): ReadonlyArray<ExternalAccountScheduledMove> =>
+  bankValidation === undefined ? [] : [{
+    at: now + bankValidation.afterDays * DAY_MS,
+    event: bankValidation.outcome === "validated" ? "BANK_VALIDATION_SUCCEEDED" : "BANK_VALIDATION_FAILED"
+  }]
+
+/** What an ownership challenge schedules: on a sandbox platform, a LIVENESS check passing by itself. */
+export const movesOnChallenge = (
+  method: "WALLET_SIGNATURE" | "LIVENESS",
+  sandbox: boolean,
+  now: number
+): ReadonlyArray<ExternalAccountScheduledMove> =>
+  method === "LIVENESS" && sandbox ? [{ at: now + SANDBOX_LIVENESS_DELAY_MS, event: "OWNERSHIP_VERIFICATION_SUCCEEDED" }] : []

@@ -1,7 +1,14 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { ExternalAccountStatus } from "../../src/domain/external-account.js"
-import { EXTERNAL_ACCOUNT_TRANSITIONS, type ExternalAccountEvent, transition } from "../../src/rules/external-account-status.js"
+import {
+  EXTERNAL_ACCOUNT_TRANSITIONS,
+  type ExternalAccountEvent,
+  movesOnChallenge,
+  movesOnCreate,
+  SANDBOX_LIVENESS_DELAY_MS,
+  transition
+} from "../../src/rules/external-account-status.js"
 import { numRuns } from "../support/runs.js"
 
 const EVENTS: ReadonlyArray<ExternalAccountEvent["type"]> = [
@@ -70,5 +77,26 @@ describe("external account status (SPEC.md table)", () => {
       }),
       { numRuns: numRuns(200) }
     )
+  })
+})
+
+describe("moves the machine schedules, as data", () => {
+  const now = Date.parse("2026-01-05T10:00:00Z")
+  it("micro-entry validation 901: BANK_VALIDATION_SUCCEEDED 3 days later", () => {
+    expect(movesOnCreate({ outcome: "validated", afterDays: 3 }, now)).toEqual([{ at: now + 3 * 86_400_000, event: "BANK_VALIDATION_SUCCEEDED" }])
+  })
+  it("micro-entry validation 902: BANK_VALIDATION_FAILED 3 days later", () => {
+    expect(movesOnCreate({ outcome: "failed", afterDays: 3 }, now)).toEqual([{ at: now + 3 * 86_400_000, event: "BANK_VALIDATION_FAILED" }])
+  })
+  it("no validation: nothing scheduled", () => {
+    expect(movesOnCreate(undefined, now)).toEqual([])
+  })
+  it("a LIVENESS challenge on a sandbox platform passes 30 s later", () => {
+    expect(movesOnChallenge("LIVENESS", true, now)).toEqual([{ at: now + SANDBOX_LIVENESS_DELAY_MS, event: "OWNERSHIP_VERIFICATION_SUCCEEDED" }])
+    expect(SANDBOX_LIVENESS_DELAY_MS).toBe(30_000)
+  })
+  it("no magic on a production platform, and none for WALLET_SIGNATURE", () => {
+    expect(movesOnChallenge("LIVENESS", false, now)).toEqual([])
+    expect(movesOnChallenge("WALLET_SIGNATURE", true, now)).toEqual([])
   })
 })
