@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CurrencyCode, DateTimeString, IdempotencyHeaders, ListResponse, PageQuery } from "../domain/common.js"
+import { CountryCode, CurrencyCode, DateTimeString, IdempotencyHeaders, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
 import {
@@ -43,15 +43,15 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
     HttpApiEndpoint.get("listCustomers", "/customers", {
       query: {
         ...PageQuery,
-        platformCustomerId: Schema.optionalKey(Schema.String),
+        platformCustomerId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
         customerType: Schema.optionalKey(CustomerType),
         createdAfter: Schema.optionalKey(DateTimeString),
         createdBefore: Schema.optionalKey(DateTimeString),
         updatedAfter: Schema.optionalKey(DateTimeString),
         updatedBefore: Schema.optionalKey(DateTimeString),
-        region: Schema.optionalKey(Schema.String),
-        currency: Schema.optionalKey(Schema.String),
-        umaAddress: Schema.optionalKey(Schema.String),
+        region: Schema.optionalKey(CountryCode),
+        currency: Schema.optionalKey(CurrencyCode),
+        umaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
         isIncludingDeleted: Schema.optionalKey(BooleanFromString)
       },
       success: ListResponse(CustomerResponse, "CustomerListResponse")

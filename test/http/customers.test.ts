@@ -136,6 +136,13 @@ describe("GET, PATCH, DELETE /customers", () => {
       expect(await ids(`umaAddress=${encodeURIComponent("$bee@uma.test")}`)).toEqual([b.id].sort())
       const bad = await local.get(f, "/customers?customerType=ROBOT")
       expect(bad.status).toBe(400)
+      // Every filter is decoded: a value that cannot be one is a 400 naming it.
+      for (const [q, field] of [["region=Mexico", "region"], ["currency=dollars", "currency"], ["createdAfter=not-a-date", "createdAfter"], ["updatedBefore=2025-13-45", "updatedBefore"], ["limit=0", "limit"]] as const) {
+        const r = await local.get(f, `/customers?${q}`)
+        expect(r.status, q).toBe(400)
+        expect(r.body.code).toBe("INVALID_INPUT")
+        expect(JSON.stringify(r.body.details), q).toContain(field)
+      }
     } finally {
       await local.dispose()
     }
