@@ -114,8 +114,40 @@ export type EndUserTermsConsentRequest = typeof EndUserTermsConsentRequest.Type
 // ---------------------------------------------------------------- business info
 
 export const EntityType = Schema.Literals([
-  "SOLE_PROPRIETORSHIP", "PARTNERSHIP", "LLC", "CORPORATION", "S_CORPORATION", "NON_PROFIT", "TRUST", "OTHER"
-])
+  "SOLE_PROPRIETORSHIP", "PARTNERSHIP", "LLC", "CORPORATION", "S_CORPORATION", "NON_PROFIT",
+  "PUBLICLY_LISTED_COMPANY", "TRUST", "PRIVATE_FOUNDATION", "CHARITY", "OTHER"
+]).annotate({ identifier: "EntityType" })
+
+/** The high-level industry category of a business (the reference's 20 values). */
+export const BusinessType = Schema.Literals([
+  "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING",
+  "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION",
+  "UTILITIES",
+  "CONSTRUCTION",
+  "MANUFACTURING",
+  "WHOLESALE_TRADE",
+  "RETAIL_TRADE",
+  "TRANSPORTATION_AND_WAREHOUSING",
+  "INFORMATION",
+  "FINANCE_AND_INSURANCE",
+  "REAL_ESTATE_AND_RENTAL_AND_LEASING",
+  "PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES",
+  "MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES",
+  "ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES",
+  "EDUCATIONAL_SERVICES",
+  "HEALTH_CARE_AND_SOCIAL_ASSISTANCE",
+  "ARTS_ENTERTAINMENT_AND_RECREATION",
+  "ACCOMMODATION_AND_FOOD_SERVICES",
+  "OTHER_SERVICES",
+  "PUBLIC_ADMINISTRATION"
+]).annotate({ identifier: "BusinessType" })
+
+/** A structured source-of-funds category of a business. */
+export const SourceOfFundsCategory = Schema.Literals([
+  "OPERATING_REVENUE", "INVESTMENT_INCOME", "LOANS", "VENTURE_CAPITAL", "PERSONAL_SAVINGS", "DONATIONS", "OTHER"
+]).annotate({ identifier: "SourceOfFundsCategory" })
+
+const OtherDescription = Schema.String.check(Schema.isBetweenLength(1, 500))
 
 const businessInfoFields = {
   legalName: NonEmpty,
@@ -126,13 +158,17 @@ const businessInfoFields = {
   entityType: opt(EntityType),
   taxId: NonEmpty,
   countriesOfOperation: opt(Schema.Array(CountryCode)),
-  businessType: opt(Schema.String),
+  businessType: opt(BusinessType),
   purposeOfAccount: opt(PurposeOfAccount),
   sourceOfFunds: opt(Schema.String),
   expectedMonthlyTransactionCount: opt(ExpectedMonthlyTransactionCount),
   expectedMonthlyTransactionVolume: opt(ExpectedMonthlyTransactionVolume),
   expectedRecipientJurisdictions: opt(Schema.Array(CountryCode)),
   naicsCode: opt(Schema.String.check(Schema.isPattern(/^\d{2,6}$/))),
+  sourceOfFundsCategories: opt(Schema.Array(SourceOfFundsCategory)),
+  sourceOfFundsOtherDescription: opt(OtherDescription),
+  purposeOfAccountOtherDescription: opt(OtherDescription),
+  expectedCounterpartyCountries: opt(Schema.Array(CountryCode)),
   primaryContactFirstName: opt(Schema.String.check(Schema.isMaxLength(250))),
   primaryContactLastName: opt(Schema.String.check(Schema.isMaxLength(250)))
 }

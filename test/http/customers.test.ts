@@ -50,6 +50,28 @@ describe("POST /customers", () => {
     expect((await api.get(p, `/customers/${r.body.id}`)).body).toEqual(r.body)
   })
 
+  it("keeps every business field of the reference, the enhanced-due-diligence ones included, and refuses values outside its enums", async () => {
+    const businessInfo = {
+      legalName: "Gamma Foundation", registrationNumber: "REG-77", entityType: "PRIVATE_FOUNDATION", country: "GB",
+      businessType: "FINANCE_AND_INSURANCE",
+      sourceOfFundsCategories: ["OPERATING_REVENUE", "OTHER"],
+      sourceOfFundsOtherDescription: "Proceeds from a legal settlement",
+      purposeOfAccountOtherDescription: "Escrow for equipment leases",
+      expectedCounterpartyCountries: ["US", "DE"]
+    }
+    const r = await api.post(p, "/customers", business("REG-77", { businessInfo }))
+    expect(r.status).toBe(201)
+    expect(r.body.businessInfo).toMatchObject(businessInfo)
+    for (const entityType of ["PUBLICLY_LISTED_COMPANY", "CHARITY"]) {
+      expect((await api.post(p, "/customers", business("REG-78", { businessInfo: { ...businessInfo, entityType } }))).status).toBe(201)
+    }
+    for (const [field, value] of [["businessType", "SPACESHIPS"], ["sourceOfFundsCategories", ["LOTTERY"]], ["sourceOfFundsOtherDescription", ""], ["expectedCounterpartyCountries", ["Narnia"]]] as const) {
+      const bad = await api.post(p, "/customers", business("REG-79", { businessInfo: { ...businessInfo, [field]: value } }))
+      expect(bad.status, field).toBe(400)
+      expect(JSON.stringify(bad.body.details), field).toContain(field)
+    }
+  })
+
   it("creates a business with businessInfo and kybStatus UNVERIFIED", async () => {
     const r = await api.post(p, "/customers", business("REG-9", { businessInfo: { legalName: "Beta LLC", registrationNumber: "REG-9", entityType: "LLC", country: "US" } }))
     expect(r.status).toBe(201)
