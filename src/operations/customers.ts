@@ -149,12 +149,13 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
         isDeleted: false
       }
       let customer: CustomerState = fields.customerType === "INDIVIDUAL"
-        ? { ...common, customerType: "INDIVIDUAL", fullName: fields.fullName, kycStatus: "UNVERIFIED" }
+        ? { ...common, customerType: "INDIVIDUAL", ...(fields.fullName === undefined ? {} : { fullName: fields.fullName }), kycStatus: "UNVERIFIED" }
         : { ...common, customerType: "BUSINESS", businessInfo: fields.businessInfo, kybStatus: "UNVERIFIED" }
       let events: ReadonlyArray<CustomerEmitted> = []
       if (fields.customerType === "INDIVIDUAL") {
-        // Regulated platforms (or Skip verification paperwork on) resolve by the name's suffix now.
-        const resolved = kycStatusAtCreation(platform.settings, fields.fullName)
+        // Regulated platforms (or Skip verification paperwork on) resolve by the name's
+        // suffix now; without a name there is nothing to resolve by yet.
+        const resolved = fields.fullName === undefined ? "UNVERIFIED" : kycStatusAtCreation(platform.settings, fields.fullName)
         if (resolved !== "UNVERIFIED") {
           const moved = yield* moveCustomer(customer, CREATION_EVENTS[resolved], now)
           customer = moved.customer

@@ -72,6 +72,16 @@ describe("POST /customers", () => {
     }
   })
 
+  it("an individual may be created without fullName; verification then lists it as missing", async () => {
+    const r = await api.post(p, "/customers", { customerType: "INDIVIDUAL", email: "no.name@example.com" })
+    expect(r.status).toBe(201)
+    expect(r.body.fullName).toBeUndefined()
+    expect(r.body.kycStatus).toBe("UNVERIFIED")
+    const v = await api.post(p, "/verifications", { customerId: r.body.id })
+    expect(v.body.verificationStatus).toBe("RESOLVE_ERRORS")
+    expect(v.body.errors).toContainEqual(expect.objectContaining({ field: "fullName" }))
+  })
+
   it("creates a business with businessInfo and kybStatus UNVERIFIED", async () => {
     const r = await api.post(p, "/customers", business("REG-9", { businessInfo: { legalName: "Beta LLC", registrationNumber: "REG-9", entityType: "LLC", country: "US" } }))
     expect(r.status).toBe(201)
