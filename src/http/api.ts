@@ -89,9 +89,15 @@ const TrustStart = Schema.Struct({
   })
 }).annotate({ identifier: "BeneficiaryTrustStart" })
 
+/**
+ * The SCA proof: `code` (SMS_OTP / TOTP), or `passkeyAssertion` with `origin` (PASSKEY),
+ * as the reference's ScaAuthorization fields.
+ */
 const TrustConfirmRequest = Schema.Struct({
-  challengeId: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  code: Schema.String
+  challengeId: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(255)))),
+  code: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(64)))),
+  passkeyAssertion: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+  origin: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(2048))))
 }).annotate({ identifier: "BeneficiaryTrustConfirmRequest" })
 
 const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ identifier: "BeneficiaryTrustConfirm" })

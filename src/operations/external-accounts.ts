@@ -362,12 +362,35 @@ export const startTrustChange = Effect.fnUntraced(function*(platform: Platform, 
   ).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
 })
 
+/** The SCA proof of a trust change: a code, or a passkey assertion with its origin. */
+export interface ScaProof {
+  readonly code?: string | null | undefined
+  readonly passkeyAssertion?: Readonly<Record<string, unknown>> | null | undefined
+  readonly origin?: string | null | undefined
+}
+
 export const confirmTrustChange = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
   trusted: boolean,
-  code: string
+  proof: ScaProof
 ) {
+  const code = proof.code ?? undefined
+  const passkey = proof.passkeyAssertion !== undefined && proof.passkeyAssertion !== null
+  if (code === undefined && !passkey) {
+    return yield* invalidInput("An SCA proof is required: `code`, or `passkeyAssertion` with `origin`", [{
+      field: "code",
+      constraint: "required",
+      message: "is required unless passkeyAssertion and origin are given"
+    }])
+  }
+  if (code === undefined && (proof.origin ?? undefined) === undefined) {
+    return yield* invalidInput("`origin` is required with `passkeyAssertion`", [{
+      field: "origin",
+      constraint: "required",
+      message: "is required with passkeyAssertion"
+    }])
+  }
   const store = yield* Store
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
@@ -375,6 +398,13 @@ export const confirmTrustChange = Effect.fnUntraced(function*(
       const pending = rec.pendingTrustChange
       if (pending === undefined || pending.trusted !== trusted) {
         return yield* conflict("CONFLICT", `No ${trusted ? "trust" : "untrust"} ceremony was started for ${id}`)
+      }
+      if (code === undefined) {
+        // The ceremony this service starts is SMS_OTP (its only factor here): no passkey is
+        // enrolled for SCA, so an assertion cannot complete it.
+        return yield* badRequest("INVALID_INPUT", "This SCA challenge's factor is SMS_OTP: confirm it with `code`; no passkey is enrolled for SCA", {
+          details: { field: "passkeyAssertion", factor: "SMS_OTP" }
+        })
       }
       if ((yield* nowMillis) > pending.expiresAt || !platform.settings.sandbox || code !== SANDBOX_SCA_CODE) {
         return yield* badRequest("INVALID_INPUT", "Invalid or expired SCA proof", { details: { field: "code" } })

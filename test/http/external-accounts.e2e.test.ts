@@ -271,6 +271,29 @@ describe("trusted beneficiaries", () => {
   })
 })
 
+describe("trust confirmation proofs (the reference's ScaAuthorization fields)", () => {
+  it("takes a code, or a passkeyAssertion with its origin; refuses neither, and an assertion without origin", async () => {
+    const c = await newCustomer(platformA, { region: "FR" })
+    const acct = await api.call("POST", "/customers/external-accounts", { body: usdAccount(c, "888000111") })
+    const id = acct.body.id
+    expect((await api.call("POST", `/customers/external-accounts/${id}/trust`)).status).toBe(200)
+    const none = await api.call("POST", `/customers/external-accounts/${id}/trust/confirm`, { body: {} })
+    expect(none.status).toBe(400)
+    expect(none.body.details.errors[0].field).toBe("code")
+    const noOrigin = await api.call("POST", `/customers/external-accounts/${id}/trust/confirm`, { body: { passkeyAssertion: { id: "x" } } })
+    expect(noOrigin.status).toBe(400)
+    expect(noOrigin.body.details.errors[0].field).toBe("origin")
+    // A well-formed passkey proof is read, and answered: this challenge's factor is SMS_OTP.
+    const passkey = await api.call("POST", `/customers/external-accounts/${id}/trust/confirm`, {
+      body: { passkeyAssertion: { id: "cred", response: {} }, origin: "https://app.example.com", challengeId: null }
+    })
+    expect(passkey.status).toBe(400)
+    expect(passkey.body.details.factor).toBe("SMS_OTP")
+    const ok = await api.call("POST", `/customers/external-accounts/${id}/trust/confirm`, { body: { code: "123456", passkeyAssertion: null, origin: null } })
+    expect(ok.body).toEqual({ trusted: true })
+  })
+})
+
 describe("ownership verification (Travel Rule platform)", () => {
   const travel = platformB
 

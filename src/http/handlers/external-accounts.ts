@@ -42,11 +42,11 @@ export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi
     .handle("startBeneficiaryTrust", ({ params }) =>
       run((p) => Accounts.startTrustChange(p, params.externalAccountId, true)))
     .handle("confirmBeneficiaryTrust", ({ params, payload }) =>
-      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, true, payload.code)))
+      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, true, payload)))
     .handle("startBeneficiaryUntrust", ({ params }) =>
       run((p) => Accounts.startTrustChange(p, params.externalAccountId, false)))
     .handle("confirmBeneficiaryUntrust", ({ params, payload }) =>
-      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload.code))))
+      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload))))
 )
 
 export const PlatformExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "platformExternalAccounts", (handlers) =>
