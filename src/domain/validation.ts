@@ -70,6 +70,21 @@ const discriminatorOf = (ast: SchemaAST.Union): { name: string; values: Readonly
   return undefined
 }
 
+/** The longest echo of a rejected value in a message. */
+const MAX_ECHO = 64
+
+/**
+ * A rejected value as a message quotes it: short text and numbers as they are (text cut
+ * at 64 characters), anything else by its kind, so the answer stays small and nothing
+ * deep is walked.
+ */
+export const describeValue = (value: unknown): string => {
+  if (typeof value === "string") return JSON.stringify(value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value)
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value)
+  if (Array.isArray(value)) return "an array"
+  return typeof value === "object" ? "an object" : typeof value
+}
+
 const discriminatorError = (
   path: Path,
   d: { name: string; values: ReadonlyArray<SchemaAST.LiteralValue> },
@@ -79,7 +94,7 @@ const discriminatorError = (
   constraint: value === undefined ? "required" : "enum",
   message: value === undefined
     ? `is required (one of ${d.values.map(String).join(", ")})`
-    : `${JSON.stringify(value)} is not supported; must be one of ${d.values.map(String).join(", ")}`
+    : `${describeValue(value)} is not supported; must be one of ${d.values.map(String).join(", ")}`
 })
 
 const constraintOf = (filter: SchemaAST.Filter<unknown>): string => {
