@@ -264,3 +264,49 @@ export const decodeRequest = <A, I>(schema: Schema.Codec<A, I, never, never>) =>
     return Exit.fail(invalidInput("Invalid request body"))
   }
 }
+
+/**
+ * Bounds every JSON body has, whatever its schema says (a field's own limit may be
+ * smaller): no string longer than `MAX_TEXT_LENGTH`, no array longer than
+ * `MAX_ARRAY_ITEMS`, nothing nested deeper than `MAX_JSON_DEPTH`.
+ */
+export const MAX_TEXT_LENGTH = 4096
+export const MAX_ARRAY_ITEMS = 1000
+export const MAX_JSON_DEPTH = 32
+
+/** The first place a parsed JSON value breaks those bounds, as a field error; undefined when it keeps them. */
+export const jsonBoundsViolation = (value: unknown): FieldError | undefined => {
+  const at = (path: ReadonlyArray<string | number>) => (path.length === 0 ? "(body)" : join(path))
+  const walk = (v: unknown, path: Array<string | number>, depth: number): FieldError | undefined => {
+    if (typeof v === "string") {
+      return v.length > MAX_TEXT_LENGTH
+        ? { field: at(path), constraint: "maxLength", message: `must be at most ${MAX_TEXT_LENGTH} characters` }
+        : undefined
+    }
+    if (typeof v !== "object" || v === null) return undefined
+    if (depth >= MAX_JSON_DEPTH) return { field: at(path), constraint: "maxDepth", message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }
+    if (Array.isArray(v)) {
+      if (v.length > MAX_ARRAY_ITEMS) return { field: at(path), constraint: "maxItems", message: `must have at most ${MAX_ARRAY_ITEMS} items` }
+      for (let i = 0; i < v.length; i++) {
+        path.push(i)
+        const found = walk(v[i], path, depth + 1)
+        path.pop()
+        if (found !== undefined) return found
+      }
+      return undefined
+    }
+    for (const [k, child] of Object.entries(v)) {
+      if (k.length > MAX_TEXT_LENGTH) return { field: at(path), constraint: "maxLength", message: `has a key longer than ${MAX_TEXT_LENGTH} characters` }
+      path.push(k)
+      const found = walk(child, path, depth + 1)
+      path.pop()
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  return walk(value, [], 0)
+}
+
+/** The 400 for a body past those bounds. */
+export const jsonBoundsError = (violation: FieldError): Error400 =>
+  invalidInput(`Invalid request body: ${violation.field} ${violation.message}`, [violation])

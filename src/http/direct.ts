@@ -19,7 +19,7 @@ import { Cause, Context, Effect, Exit, Schema, SchemaAST } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { type ApiError, encodeApiError } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
-import { invalidInputFromIssue } from "../domain/validation.js"
+import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS } from "./middleware.js"
@@ -158,6 +158,8 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
             return Effect.succeed(errorReply(malformedJson()))
           }
         }
+        const violation = jsonBoundsViolation(input)
+        if (violation !== undefined) return Effect.succeed(errorReply(jsonBoundsError(violation)))
         const decoded = decodePayload(input)
         if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, input, "request body"))
         payload = decoded.value

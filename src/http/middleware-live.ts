@@ -6,7 +6,7 @@ import { HttpIncomingMessage, type HttpServerResponse, HttpServerRequest } from 
 import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { type Error400, type Error500, internalError, invalidInput, unauthorized } from "../domain/errors.js"
-import { invalidInputFromIssue } from "../domain/validation.js"
+import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
@@ -133,6 +133,17 @@ const takesMultipart = (endpoint: HttpApiEndpoint.Top): boolean => {
  */
 export const hasNulCharacter = (text: string): boolean => text.includes("u0000") && /(?<!\\)(?:\\\\)*\\u0000/.test(text)
 
+/** The bounds every JSON body keeps (longest text, most items, deepest nesting); text that is no JSON is the decoder's to refuse. */
+export const boundsOf = (text: string) => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  return jsonBoundsViolation(value)
+}
+
 /** The 400 for a U+0000 character in `where`. */
 export const nulRefused = (where: string): Error400 =>
   invalidInput(`The ${where} contains a NUL (U+0000) character, which no field accepts`, [{
@@ -178,6 +189,8 @@ export const RequestGuardLive = Layer.effect(
             )
           )
           if (hasNulCharacter(text)) return yield* nulRefused("request body")
+          const violation = boundsOf(text)
+          if (violation !== undefined) return yield* jsonBoundsError(violation)
         }
         let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, multipart ? MAX_MULTIPART_BODY : MAX_BODY)
         const response: HttpServerResponse.HttpServerResponse = yield* eff.pipe(
