@@ -94,6 +94,12 @@ describe("onboarding responses against the reference", () => {
     conforms("CustomerOneOf", (await api.del(p, `/customers/${biz.body.id}`)).body)
   })
 
+  it("the deprecated end-user terms (GET /customers/agreements is SPEC.md's own, with no reference schema)", async () => {
+    const terms = await api.get(p, "/customers/end-user-terms")
+    expect(terms.status).toBe(200)
+    conforms("EndUserTerms", terms.body)
+  })
+
   it("documents, beneficial owners and verifications", async () => {
     const ind = (await api.post(p, "/customers", { customerType: "INDIVIDUAL", ...completeIndividualFields, fullName: "Doc Form" })).body
     const doc = await api.upload(p, { documentHolder: ind.id, documentType: "PASSPORT", country: "US" }, files.jpeg())
