@@ -31,6 +31,7 @@ import {
   type VerificationRecord
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
+import { asLevel, conflictIn } from "../level.js"
 import { makeMutex } from "./mutex.js"
 import { MemoryTable } from "./table.js"
 
@@ -150,33 +151,6 @@ const CurrentTx = Context.Reference<MemoryTx | undefined>("payments-service/adap
   defaultValue: () => undefined
 })
 
-/** The level of a unit of work the fiber runs in: a StoreConflict marks it. */
-const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/memory/CurrentLevel", {
-  defaultValue: () => undefined
-})
-
-const markConflicted = CurrentLevel.useSync((level) => {
-  if (level !== undefined) level.conflicted = true
-})
-
-/**
- * Runs one level of a unit of work. Like a SQL transaction a unique violation aborts,
- * a level that swallows a StoreConflict and succeeds is refused (a defect), so code
- * behaves the same on every store.
- */
-const asLevel = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.suspend(() => {
-    const state = { conflicted: false }
-    return effect.pipe(
-      Effect.provideService(CurrentLevel, state),
-      Effect.flatMap((a) =>
-        state.conflicted
-          ? Effect.die(new Error("A StoreConflict was caught inside the unit of work that raised it, which then tried to commit; catch it outside store.transact"))
-          : Effect.succeed(a)
-      )
-    )
-  })
-
 const rollbackTo = (tx: MemoryTx, mark: number) => {
   while (tx.log.length > mark) tx.log.pop()?.()
 }
@@ -212,19 +186,19 @@ export const makeMemoryStore = Effect.sync(() => {
     activeLog.push(f)
   }
 
-  const makeUow = (log: { readonly push: (f: () => void) => void }): UnitOfWork => {
+  const makeUow = (): UnitOfWork => {
     const putRow = <R>(table: MemoryTable<R>, id: string, record: R): Effect.Effect<void, StoreConflict> =>
       Effect.suspend(() => {
         const constraint = table.conflictOf(record)
-        if (constraint !== undefined) return Effect.andThen(markConflicted, Effect.fail(new StoreConflict({ constraint })))
+        if (constraint !== undefined) return conflictIn(constraint)
         const previous = table.put(record)
-        log.push(() => void (previous === undefined ? table.remove(id) : table.put(previous)))
+        undo(() => void (previous === undefined ? table.remove(id) : table.put(previous)))
         return Effect.void
       })
     const removeRow = <R>(table: MemoryTable<R>, id: string): Effect.Effect<void> =>
       Effect.sync(() => {
         const previous = table.remove(id)
-        if (previous !== undefined) log.push(() => void table.put(previous))
+        if (previous !== undefined) undo(() => void table.put(previous))
       })
     return {
       putCustomer: (r) => putRow(tenantOf(r.platformId).customers, r.customer.id, r),
@@ -239,7 +213,7 @@ export const makeMemoryStore = Effect.sync(() => {
         Effect.sync(() => {
           const events = tenantOf(event.platformId).events
           events.push({ seq: ++eventSeq, event })
-          log.push(() => void events.pop())
+          undo(() => void events.pop())
         }),
       schedule: (timer) =>
         Effect.suspend(() => {
@@ -261,7 +235,7 @@ export const makeMemoryStore = Effect.sync(() => {
           const outcomes = tenantOf(outcome.timer.platformId).outcomes
           outcomes.push(outcome)
           const dropped = outcomes.length > OUTCOME_HISTORY ? outcomes.shift() : undefined
-          log.push(() => {
+          undo(() => {
             outcomes.pop()
             if (dropped !== undefined) outcomes.unshift(dropped)
           })
@@ -271,7 +245,7 @@ export const makeMemoryStore = Effect.sync(() => {
           const t = tenantOf(platformId)
           const previous = t.clockOffset
           t.clockOffset = offsetMillis
-          log.push(() => void (t.clockOffset = previous))
+          undo(() => void (t.clockOffset = previous))
         }),
       putIdempotency: (record) =>
         Effect.sync(() => {
@@ -282,7 +256,7 @@ export const makeMemoryStore = Effect.sync(() => {
             for (const [key, r] of map) if (r.expiresAt <= record.createdAt) map.delete(key)
           }
           map.set(record.key, record)
-          log.push(() => void (existing === undefined ? map.delete(record.key) : map.set(record.key, existing)))
+          undo(() => void (existing === undefined ? map.delete(record.key) : map.set(record.key, existing)))
           return undefined
         }),
       resetPlatform: (platformId) =>
@@ -290,12 +264,12 @@ export const makeMemoryStore = Effect.sync(() => {
           const previous = tenants.get(platformId)
           if (previous === undefined) return
           tenants.delete(platformId)
-          log.push(() => void tenants.set(platformId, previous))
+          undo(() => void tenants.set(platformId, previous))
         })
     }
   }
 
-  const uow = makeUow({ push: undo })
+  const uow = makeUow()
 
   const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     CurrentTx.use((current) => {
@@ -387,7 +361,7 @@ export const makeMemoryStore = Effect.sync(() => {
           const first = table?.first()
           if (table === undefined || first === undefined || first.at > now) return Effect.succeed(undefined)
           table.remove(first.id)
-          tx.log.push(() => void table.put(first))
+          undo(() => void table.put(first))
           return Effect.succeed(first)
         }),
       pending: (platformId) => read(() => peek(platformId)?.timers.ordered() ?? []),

@@ -14,7 +14,7 @@
  * Rows are written only by this adapter, from typed records: `doc` is the record's
  * JSON, read back as the record it was written from.
  */
-import { Cause, Context, Effect, Option } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import type { DomainEvent } from "../../ports/events.js"
@@ -40,6 +40,7 @@ import {
   type VerificationRecord
 } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, millisOf } from "../cursor.js"
+import { asLevel, conflictIn } from "../level.js"
 
 /** How often a unit of work is rerun after a serialization failure or a racing conflict. */
 export const MAX_TRANSACTION_ATTEMPTS = 12
@@ -70,18 +71,6 @@ const retryableCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) =>
     (Cause.isFailReason(r) && isRetryableSqlError(r.error)) || (Cause.isDieReason(r) && isRetryableSqlError(r.defect))
   )
-
-/** The level of a unit of work the fiber runs in (a transaction or a savepoint). */
-const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/sql/CurrentLevel", {
-  defaultValue: () => undefined
-})
-
-const markConflicted = CurrentLevel.useSync((level) => {
-  if (level !== undefined) level.conflicted = true
-})
-
-export const swallowedConflict = () =>
-  new Error("A StoreConflict was caught inside the unit of work that raised it, which then tried to commit; catch it outside store.transact")
 
 const conflictCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) => Cause.isFailReason(r) && r.error instanceof StoreConflict)
@@ -126,7 +115,7 @@ export const makeSqlStore = (info: StoreInfo) =>
         Effect.asVoid,
         Effect.catch((e: SqlError) =>
           e.reason._tag === "UniqueViolation" && isConstraint(e.reason.constraint)
-            ? Effect.andThen(markConflicted, Effect.fail(new StoreConflict({ constraint: e.reason.constraint })))
+            ? conflictIn(e.reason.constraint)
             : Effect.die(e)
         )
       )
@@ -428,15 +417,9 @@ export const makeSqlStore = (info: StoreInfo) =>
         return dieOnSqlError(loop(0, 0))
       })
 
-    /** Runs `work` as one level of a unit of work; it may not succeed after a StoreConflict in it. */
+    /** `work` as one level of a unit of work (see ../level.ts). */
     const level = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.suspend(() => {
-        const state = { conflicted: false }
-        return work(uow).pipe(
-          Effect.provideService(CurrentLevel, state),
-          Effect.flatMap((a) => (state.conflicted ? Effect.die(swallowedConflict()) : Effect.succeed(a)))
-        )
-      })
+      asLevel(Effect.suspend(() => work(uow)))
 
     const dieOnSqlError = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, E, R> =>
       Effect.catch(effect, (e: E | SqlError) => isSqlError(e) ? Effect.die(e) : Effect.fail(e))
