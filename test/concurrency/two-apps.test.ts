@@ -19,7 +19,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { makeWebHandler } from "../../src/http/app.js"
 import { servicesFor } from "../../src/server/services.js"
-import { basic, platformA } from "../support/api.js"
+import { basic, platformA, readReply } from "../support/api.js"
 import { createDatabase } from "../support/postgres.js"
 import { numRuns } from "../support/runs.js"
 
@@ -43,14 +43,7 @@ const call = async (via: number, method: string, path: string, body?: unknown, h
     headers: { authorization: basic(platformA), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   }))
-  const text = await res.text()
-  let parsed: unknown = text
-  try {
-    parsed = text === "" ? undefined : JSON.parse(text)
-  } catch {
-    parsed = text
-  }
-  return { status: res.status, body: parsed, at: Date.now() }
+  return { ...(await readReply(res)), at: Date.now() }
 }
 
 beforeAll(async () => {

@@ -20,6 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest"
+import { individual, readReply, usdAccount } from "../support/api.js"
 import { createDatabase, psql } from "../support/postgres.js"
 
 import { baseOf, keepAcrossTests, type Server, start, tempDir } from "../support/server.js"
@@ -48,29 +49,8 @@ const call = async (base: string, method: string, path: string, body?: unknown, 
     headers: { authorization: AUTH, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
-  const text = await res.text()
-  let parsed: unknown = text
-  try {
-    parsed = text === "" ? undefined : JSON.parse(text)
-  } catch {
-    parsed = text
-  }
-  return { status: res.status, body: parsed }
+  return readReply(res)
 }
-
-const individual = (fullName: string, extra: Record<string, unknown> = {}) => ({ customerType: "INDIVIDUAL", fullName, ...extra })
-
-const usdAccount = (customerId: string, accountNumber: string, routingNumber = "021000021") => ({
-  customerId,
-  currency: "USD",
-  accountInfo: {
-    accountType: "USD_ACCOUNT",
-    accountNumber,
-    routingNumber,
-    bankAccountType: "CHECKING",
-    beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace" }
-  }
-})
 
 const created = async (base: string, path: string, body: unknown, headers?: Record<string, string>) => {
   const r = await call(base, "POST", path, body, headers)
@@ -97,7 +77,7 @@ describe("npm start with PAYMENTS_DATA_DIR (PGlite on disk)", () => {
     const customer = await created(base1, "/customers", individual("Ada Lovelace", { platformCustomerId: "durable-1" }))
     const account = await created(base1, "/customers/external-accounts", usdAccount(customer.id, "123456789"))
     // A scheduled move (micro-entry validation, due 3 sandbox days later) and a moved clock are state too.
-    const pending = await created(base1, "/customers/external-accounts", usdAccount(customer.id, "901901901", "021000901"))
+    const pending = await created(base1, "/customers/external-accounts", usdAccount(customer.id, "901901901", { routingNumber: "021000901" }))
     expect(pending.status).toBe("PENDING")
     expect((await call(base1, "POST", "/sandbox/clock/advance", { seconds: 86_400 })).body.offsetSeconds).toBe(86_400)
     // More acknowledged writes, racing each other, right before the kill.
@@ -322,9 +302,9 @@ describe("npm start with DATABASE_URL (PostgreSQL), two processes on one databas
     // Micro-entry validation (docs/sandbox.md): routing ...901 validates after 3 days, ...902 fails.
     const customer = await created(a, "/customers", individual("Micro Entries"))
     const validating = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => created(i % 2 === 0 ? a : b, "/customers/external-accounts", usdAccount(customer.id, `90100${i}`, "021000901")))
+      Array.from({ length: 4 }, (_, i) => created(i % 2 === 0 ? a : b, "/customers/external-accounts", usdAccount(customer.id, `90100${i}`, { routingNumber: "021000901" })))
     )
-    const failing = await created(b, "/customers/external-accounts", usdAccount(customer.id, "902000", "021000902"))
+    const failing = await created(b, "/customers/external-accounts", usdAccount(customer.id, "902000", { routingNumber: "021000902" }))
     for (const acc of [...validating, failing]) expect(acc.status).toBe("PENDING")
 
     // Not due yet: two days later, both processes still say PENDING.

@@ -73,19 +73,24 @@ export const makeApi = (
       headers["content-type"] ??= "application/json"
     }
     const res = await handler(new Request(`http://test/2025-10-13${path}`, { method, headers, ...(body === undefined ? {} : { body }) }))
-    const text = await res.text()
-    let parsed: unknown = text
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text)
-    } catch {
-      parsed = text
-    }
-    return { status: res.status, body: parsed }
+    return readReply(res)
   }
   return { call, dispose, handler, ready }
 }
 
 export type Api = ReturnType<typeof makeApi>
+
+/** A Response's status and body: parsed JSON, the text when it is not JSON, undefined when empty. */
+export const readReply = async (res: Response): Promise<Reply> => {
+  const text = await res.text()
+  let parsed: unknown = text
+  try {
+    parsed = text === "" ? undefined : JSON.parse(text)
+  } catch {
+    parsed = text
+  }
+  return { status: res.status, body: parsed }
+}
 
 /** The error shape every non-2xx answer must have. */
 export const isErrorShape = (body: unknown): boolean => {
