@@ -2,14 +2,13 @@
  * Keyset cursors on `(createdAt, id)`, shared by every store so a cursor means the
  * same thing on memory, PGlite and PostgreSQL. Opaque to clients (base64url).
  */
+import { MAX_CURSOR_LENGTH } from "../domain/common.js"
 import { InvalidCursor } from "../ports/store.js"
 
 export interface SortKey {
   readonly createdAt: number
   readonly id: string
 }
-
-const MAX_CURSOR_LENGTH = 512
 
 export const encodeCursor = (key: SortKey): string =>
   Buffer.from(`k1:${key.createdAt}:${key.id}`, "utf8").toString("base64url")

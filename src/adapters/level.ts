@@ -6,7 +6,7 @@
  * it (`conflictIn`) and run each level through `asLevel`.
  */
 import { Context, Effect } from "effect"
-import { StoreConflict, type UniqueConstraint } from "../ports/store.js"
+import { LedgerRejected, StoreConflict, type UniqueConstraint } from "../ports/store.js"
 
 /** The innermost level of a unit of work the fiber runs in. */
 const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/CurrentLevel", {
@@ -20,6 +20,15 @@ export const conflictIn = (constraint: UniqueConstraint): Effect.Effect<never, S
       if (level !== undefined) level.conflicted = true
     }),
     Effect.fail(new StoreConflict({ constraint }))
+  )
+
+/** Fails with a LedgerRejected, marking the level it happened in (the same rule as a conflict). */
+export const ledgerRejectedIn = (reason: LedgerRejected["reason"], account?: string): Effect.Effect<never, LedgerRejected> =>
+  Effect.andThen(
+    CurrentLevel.useSync((level) => {
+      if (level !== undefined) level.conflicted = true
+    }),
+    Effect.fail(new LedgerRejected({ reason, account }))
   )
 
 /** Runs one level of a unit of work; it may not succeed after a StoreConflict in it. */

@@ -1,6 +1,17 @@
 /** Beneficial owners of a business customer (reference: /beneficial-owners). */
 import { Schema } from "effect"
-import { Address, CountryCode, DateString, Email, NonEmpty, PhoneNumberE164 } from "./common.js"
+import {
+  Address,
+  CountryCode,
+  DateString,
+  Email,
+  MAX_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  maxItems,
+  NonEmptyTextUpTo,
+  PhoneNumberE164,
+  TextUpTo
+} from "./common.js"
 import { IdentificationType, KycStatus } from "./customer.js"
 
 const opt = Schema.optionalKey
@@ -14,18 +25,21 @@ export const BeneficialOwnerRole = Schema.Literals([
   "GENERAL_PARTNER"
 ]).annotate({ identifier: "BeneficialOwnerRole" })
 
+const Name = NonEmptyTextUpTo(MAX_NAME_LENGTH)
+const Identifier = NonEmptyTextUpTo(MAX_ID_LENGTH)
+
 const personalFields = {
-  firstName: NonEmpty,
-  middleName: opt(Schema.String),
+  firstName: Name,
+  middleName: opt(TextUpTo(MAX_NAME_LENGTH)),
   /** Its last 3 characters select the sandbox outcome. */
-  lastName: NonEmpty,
+  lastName: Name,
   birthDate: DateString,
   nationality: CountryCode,
   email: opt(Email),
   phoneNumber: opt(PhoneNumberE164),
   address: Address,
   idType: IdentificationType,
-  identifier: NonEmpty,
+  identifier: Identifier,
   countryOfIssuance: opt(CountryCode)
 }
 
@@ -35,23 +49,26 @@ export type BeneficialOwnerPersonalInfo = typeof BeneficialOwnerPersonalInfo.Typ
 
 export const BeneficialOwnerPersonalInfoUpdate = Schema.Struct({
   ...personalFields,
-  firstName: opt(NonEmpty),
-  lastName: opt(NonEmpty),
+  firstName: opt(Name),
+  lastName: opt(Name),
   birthDate: opt(DateString),
   nationality: opt(CountryCode),
   address: opt(Address),
   idType: opt(IdentificationType),
-  identifier: opt(NonEmpty)
+  identifier: opt(Identifier)
 }).annotate({ identifier: "BeneficialOwnerPersonalInfoUpdate" })
 
-const Roles = Schema.Array(BeneficialOwnerRole).check(Schema.isMinLength(1, { message: "must name at least one role" }))
+const Roles = Schema.Array(BeneficialOwnerRole).check(
+  Schema.isMinLength(1, { message: "must name at least one role" }),
+  maxItems(BeneficialOwnerRole.literals.length)
+)
 const Percentage = Schema.Number.check(
   Schema.isInt({ message: "must be a whole number" }),
   Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "must be between 0 and 100" })
 )
 
 export const BeneficialOwnerCreateRequest = Schema.Struct({
-  customerId: NonEmpty,
+  customerId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   roles: Roles,
   ownershipPercentage: Percentage,
   personalInfo: BeneficialOwnerPersonalInfo

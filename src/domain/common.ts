@@ -5,6 +5,41 @@ const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { me
 
 export const NonEmpty = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
 
+/**
+ * Per-field maximums (docs/limits.md lists every request field's; test/domain/field-limits.test.ts
+ * holds every endpoint to having one). A field past its maximum is a 400 naming it, with
+ * the constraint the general JSON-body bounds use: `maxLength` for text, `maxItems` for arrays.
+ */
+export const maxChars = (max: number) => Schema.isMaxLength(max, { message: `must be at most ${max} characters` })
+export const maxItems = (max: number) =>
+  Schema.isMaxLength(max, { message: `must have at most ${max} items`, constraint: "maxItems" })
+
+/** The defaults where neither the reference file nor SPEC.md gives a field its maximum. */
+export const MAX_NAME_LENGTH = 255
+export const MAX_ADDRESS_LINE_LENGTH = 255
+export const MAX_ID_LENGTH = 255
+export const MAX_DESCRIPTION_LENGTH = 1000
+/** An email address (RFC 5321's path limit). */
+export const MAX_EMAIL_LENGTH = 254
+/** A phone number as free text (E.164 has at most 15 digits; room for spaces and punctuation). */
+export const MAX_PHONE_LENGTH = 32
+/** A list of ISO 3166-1 countries: there are 249 codes. */
+export const MAX_COUNTRIES = 250
+
+/** Text of at most `max` characters (may be empty). */
+export const TextUpTo = (max: number) => Schema.String.check(maxChars(max))
+/** Text of 1 to `max` characters: empty answers `minLength` "must not be empty", too long `maxLength`. */
+export const NonEmptyTextUpTo = (max: number) => NonEmpty.check(maxChars(max))
+
+/**
+ * A resource id in a path, a query or a body, of any shape (`Customer:<uuid>` and the
+ * like; a wrong one is a 404 or an empty list, not a 400, so only its length is checked).
+ */
+export const IdText = TextUpTo(MAX_ID_LENGTH)
+
+/** The longest `cursor` a list accepts (the cursors it issues are far shorter). */
+export const MAX_CURSOR_LENGTH = 512
+
 /** ISO 4217 code (also accepts crypto tickers such as USDC, BTC: 3 to 5 upper-case letters). */
 export const CurrencyCode = Schema.String.check(pattern(/^[A-Z]{3,5}$/, "must be an ISO 4217 currency code such as USD"))
 export type CurrencyCode = typeof CurrencyCode.Type
@@ -45,19 +80,22 @@ export const DateTimeString = Schema.String.check(
   )
 )
 
+/** The longest postal code accepted (real ones are at most 10 characters). */
+export const MAX_POSTAL_CODE_LENGTH = 32
+
 export const Address = Schema.Struct({
-  line1: NonEmpty,
-  line2: Schema.optionalKey(Schema.String),
-  city: Schema.optionalKey(Schema.String),
-  state: Schema.optionalKey(Schema.String),
-  postalCode: NonEmpty,
+  line1: NonEmptyTextUpTo(MAX_ADDRESS_LINE_LENGTH),
+  line2: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
+  city: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
+  state: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
+  postalCode: NonEmptyTextUpTo(MAX_POSTAL_CODE_LENGTH),
   country: CountryCode
 }).annotate({ identifier: "Address" })
 export type Address = typeof Address.Type
 
 export const Email = Schema.String.check(
   pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address"),
-  Schema.isMaxLength(254)
+  Schema.isMaxLength(MAX_EMAIL_LENGTH)
 )
 
 export const PhoneNumberE164 = Schema.String.check(
@@ -69,7 +107,7 @@ export const PageQuery = {
   limit: Schema.optionalKey(
     Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
   ),
-  cursor: Schema.optionalKey(Schema.String)
+  cursor: Schema.optionalKey(TextUpTo(MAX_CURSOR_LENGTH))
 }
 
 export const DEFAULT_PAGE_LIMIT = 20

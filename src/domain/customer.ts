@@ -4,7 +4,23 @@
  * `endUserTermsConsent`. Verification, documents and owners live beside this module.
  */
 import { Schema } from "effect"
-import { Address, CountryCode, DateString, DateTimeString, Email, NonEmpty, PhoneNumberE164 } from "./common.js"
+import {
+  Address,
+  CountryCode,
+  DateString,
+  DateTimeString,
+  Email,
+  MAX_COUNTRIES,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  maxChars,
+  maxItems,
+  NonEmpty,
+  NonEmptyTextUpTo,
+  PhoneNumberE164,
+  TextUpTo
+} from "./common.js"
 
 const opt = Schema.optionalKey
 
@@ -45,10 +61,14 @@ export const NetWorthRange = Schema.Literals([
 ])
 export const PepStatus = Schema.Literals(["NONE", "DOMESTIC", "FOREIGN", "HIO", "FAMILY_OR_ASSOCIATE"])
 
+/** A list of categories: no list needs more entries than there are categories. */
+const categories = <S extends Schema.Literals<ReadonlyArray<string>>>(category: S) =>
+  Schema.Array(category).check(maxItems(category.literals.length))
+
 const eddFields = {
-  sourceOfFundsCategories: opt(Schema.Array(IndividualSourceOfFundsCategory)),
+  sourceOfFundsCategories: opt(categories(IndividualSourceOfFundsCategory)),
   sourceOfFundsOtherDescription: opt(Schema.String.check(Schema.isBetweenLength(1, 500))),
-  sourceOfWealthCategories: opt(Schema.Array(SourceOfWealthCategory)),
+  sourceOfWealthCategories: opt(categories(SourceOfWealthCategory)),
   sourceOfWealthOtherDescription: opt(Schema.String.check(Schema.isBetweenLength(1, 500))),
   purposeOfAccount: opt(PurposeOfAccount),
   purposeOfAccountOtherDescription: opt(Schema.String.check(Schema.isBetweenLength(1, 500))),
@@ -75,12 +95,14 @@ export type AgreementType = typeof AgreementType.Type
 export const AcceptanceMethod = Schema.Literals(["CHECKBOX", "CLICK_TO_ACCEPT"]).annotate({ identifier: "AcceptanceMethod" })
 
 const IpAddress = Schema.String.check(Schema.isBetweenLength(1, 45))
+/** An agreement version as GET /customers/agreements gives it. */
+const TermsVersion = NonEmptyTextUpTo(64)
 
 export const AgreementConsentRequest = Schema.Struct({
   type: AgreementType,
   acceptedAt: DateTimeString,
   ipAddress: IpAddress,
-  termsVersion: NonEmpty,
+  termsVersion: TermsVersion,
   acceptanceMethod: AcceptanceMethod
 }).annotate({ identifier: "AgreementConsentRequest" })
 export type AgreementConsentRequest = typeof AgreementConsentRequest.Type
@@ -106,7 +128,7 @@ export const EndUserTerms = Schema.Struct({ version: Schema.String, url: Schema.
 export const EndUserTermsConsentRequest = Schema.Struct({
   acceptedAt: DateTimeString,
   ipAddress: IpAddress,
-  termsVersion: NonEmpty,
+  termsVersion: TermsVersion,
   acceptanceMethod: AcceptanceMethod
 }).annotate({ identifier: "EndUserTermsConsentRequest" })
 export type EndUserTermsConsentRequest = typeof EndUserTermsConsentRequest.Type
@@ -149,26 +171,31 @@ export const SourceOfFundsCategory = Schema.Literals([
 
 const OtherDescription = Schema.String.check(Schema.isBetweenLength(1, 500))
 
+const Countries = Schema.Array(CountryCode).check(maxItems(MAX_COUNTRIES))
+const LegalName = NonEmptyTextUpTo(MAX_NAME_LENGTH)
+const RegistrationNumber = NonEmptyTextUpTo(MAX_ID_LENGTH)
+const TaxId = NonEmptyTextUpTo(MAX_ID_LENGTH)
+
 const businessInfoFields = {
-  legalName: NonEmpty,
-  doingBusinessAs: opt(Schema.String),
+  legalName: LegalName,
+  doingBusinessAs: opt(TextUpTo(MAX_NAME_LENGTH)),
   country: CountryCode,
-  registrationNumber: opt(NonEmpty),
+  registrationNumber: opt(RegistrationNumber),
   incorporatedOn: DateString,
   entityType: opt(EntityType),
-  taxId: NonEmpty,
-  countriesOfOperation: opt(Schema.Array(CountryCode)),
+  taxId: TaxId,
+  countriesOfOperation: opt(Countries),
   businessType: opt(BusinessType),
   purposeOfAccount: opt(PurposeOfAccount),
-  sourceOfFunds: opt(Schema.String),
+  sourceOfFunds: opt(TextUpTo(MAX_DESCRIPTION_LENGTH)),
   expectedMonthlyTransactionCount: opt(ExpectedMonthlyTransactionCount),
   expectedMonthlyTransactionVolume: opt(ExpectedMonthlyTransactionVolume),
-  expectedRecipientJurisdictions: opt(Schema.Array(CountryCode)),
+  expectedRecipientJurisdictions: opt(Countries),
   naicsCode: opt(Schema.String.check(Schema.isPattern(/^\d{2,6}$/))),
-  sourceOfFundsCategories: opt(Schema.Array(SourceOfFundsCategory)),
+  sourceOfFundsCategories: opt(categories(SourceOfFundsCategory)),
   sourceOfFundsOtherDescription: opt(OtherDescription),
   purposeOfAccountOtherDescription: opt(OtherDescription),
-  expectedCounterpartyCountries: opt(Schema.Array(CountryCode)),
+  expectedCounterpartyCountries: opt(Countries),
   primaryContactFirstName: opt(Schema.String.check(Schema.isMaxLength(250))),
   primaryContactLastName: opt(Schema.String.check(Schema.isMaxLength(250)))
 }
@@ -182,16 +209,16 @@ export const BusinessInfo = Schema.Struct({
   ...businessInfoFields,
   country: opt(CountryCode),
   incorporatedOn: opt(DateString),
-  taxId: opt(NonEmpty)
+  taxId: opt(TaxId)
 }).annotate({ identifier: "BusinessInfo" })
 export type BusinessInfo = typeof BusinessInfo.Type
 
 export const BusinessInfoUpdate = Schema.Struct({
   ...businessInfoFields,
-  legalName: opt(NonEmpty),
+  legalName: opt(LegalName),
   country: opt(CountryCode),
   incorporatedOn: opt(DateString),
-  taxId: opt(NonEmpty)
+  taxId: opt(TaxId)
 }).annotate({ identifier: "BusinessInfoUpdate" })
 
 // ---------------------------------------------------------------- requests
@@ -199,21 +226,26 @@ export const BusinessInfoUpdate = Schema.Struct({
 const commonCreate = {
   platformCustomerId: opt(Schema.String.check(Schema.isBetweenLength(1, 255))),
   region: opt(CountryCode),
-  currencies: opt(Schema.Array(Schema.String)),
+  // Currency codes and tickers as the platform spells them (3 to 5 letters today).
+  currencies: opt(Schema.Array(TextUpTo(16)).check(maxItems(100))),
   email: opt(Email),
   phoneNumber: opt(PhoneNumberE164),
-  umaAddress: opt(Schema.String.check(Schema.isPattern(/^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+$/, { message: "must look like $name@domain" }))),
-  agreementConsents: opt(Schema.Array(AgreementConsentRequest)),
+  umaAddress: opt(Schema.String.check(
+    Schema.isPattern(/^\$[a-zA-Z0-9._-]+@[a-zA-Z0-9.-]+$/, { message: "must look like $name@domain" }),
+    maxChars(255)
+  )),
+  // SPEC.md: one consent per agreement type.
+  agreementConsents: opt(Schema.Array(AgreementConsentRequest).check(maxItems(AgreementType.literals.length))),
   endUserTermsConsent: opt(EndUserTermsConsentRequest),
   address: opt(Address)
 }
 
 const individualFields = {
-  fullName: opt(NonEmpty),
+  fullName: opt(NonEmptyTextUpTo(MAX_NAME_LENGTH)),
   birthDate: opt(DateString),
   nationality: opt(CountryCode),
   idType: opt(IdentificationType),
-  identifier: opt(NonEmpty),
+  identifier: opt(NonEmptyTextUpTo(MAX_ID_LENGTH)),
   countryOfIssuance: opt(CountryCode),
   ...eddFields
 }

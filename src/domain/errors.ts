@@ -136,6 +136,9 @@ export type Error409Code = typeof Error409Code.Type
 export const Error410Code = Schema.Literals(["CUSTOMER_DELETED"])
 export type Error410Code = typeof Error410Code.Type
 
+export const Error429Code = Schema.Literals(["RATE_LIMITED", "DAILY_VOLUME_LIMIT_EXCEEDED"])
+export type Error429Code = typeof Error429Code.Type
+
 export const Error500Code = Schema.Literals(["SERVICE_SWITCH_ERROR", "INTERNAL_ERROR"])
 export type Error500Code = typeof Error500Code.Type
 
@@ -184,6 +187,10 @@ export class Error410 extends Schema.Error<Error410>("Error410")(errorFields(Err
   httpApiStatus: 410,
   description: "Gone"
 }) {}
+export class Error429 extends Schema.Error<Error429>("Error429")(errorFields(Error429Code), {
+  httpApiStatus: 429,
+  description: "Too many requests"
+}) {}
 export class Error500 extends Schema.Error<Error500>("Error500")(errorFields(Error500Code), {
   httpApiStatus: 500,
   description: "Internal service error"
@@ -194,7 +201,7 @@ export class Error501 extends Schema.Error<Error501>("Error501")(errorFields(Err
 }) {}
 
 /** Any error the API can answer with. */
-export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error500 | Error501
+export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error429 | Error500 | Error501
 
 /** Every error class with its HTTP status (the same status its schema carries). */
 export const API_ERRORS = [
@@ -204,6 +211,7 @@ export const API_ERRORS = [
   [Error404, 404],
   [Error409, 409],
   [Error410, 410],
+  [Error429, 429],
   [Error500, 500],
   [Error501, 501]
 ] as const
@@ -248,6 +256,9 @@ export const notFound = (reason: string, code: Error404Code = "NOT_FOUND"): Erro
 
 export const conflict = (code: Error409Code, reason: string, extra?: Details): Error409 =>
   new Error409({ code, reason, ...extra })
+
+export const tooMany = (code: Error429Code, reason: string, extra?: Details): Error429 =>
+  new Error429({ code, reason, ...extra })
 
 export const internalError = (reason: string): Error500 => new Error500({ code: "INTERNAL_ERROR", reason })
 

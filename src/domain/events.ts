@@ -16,6 +16,8 @@ import { DateTimeString } from "./common.js"
 import { CustomerResponse } from "./customer.js"
 import { ExternalAccount } from "./external-account.js"
 import { ResourceId } from "./ids.js"
+import { InternalAccount } from "./internal-account.js"
+import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
 import { Verification } from "./verification.js"
 
 // ---------------------------------------------------------------- types
@@ -87,13 +89,12 @@ export type WebhookType = typeof WebhookType.Type
 /** `TEST` carries no `data`: the key must be absent. */
 const NoData = Schema.optionalKey(Schema.Never)
 
-// The money, internal-account, card, bulk-upload, invitation and agent-action areas are
-// not built yet: their payloads are `Unknown` until the money/cards issues narrow them to
-// OutgoingTransaction, IncomingTransaction (+ requestedReceiverCustomerInfoFields),
-// InternalAccount, Card, CardTransaction, BulkCustomerImportJob, UmaInvitation, AgentAction.
-const OutgoingTransactionData = Schema.Unknown
-const IncomingPaymentData = Schema.Unknown
-const InternalAccountData = Schema.Unknown
+const OutgoingTransactionData = OutgoingTransaction
+const IncomingPaymentData = IncomingTransaction
+const InternalAccountData = InternalAccount
+// The card, bulk-upload, invitation and agent-action areas are not built yet: their
+// payloads are `Unknown` until those issues narrow them to Card, CardTransaction,
+// BulkCustomerImportJob, UmaInvitation, AgentAction.
 const CardData = Schema.Unknown
 const CardTransactionData = Schema.Unknown
 const BulkCustomerImportJobData = Schema.Unknown
@@ -107,6 +108,9 @@ const AgentActionData = Schema.Unknown
 export type PayloadSchemaOf<T extends WebhookType> = T extends `CUSTOMER.${string}` ? typeof CustomerResponse
   : T extends `VERIFICATION.${string}` ? typeof Verification
   : T extends "EXTERNAL_ACCOUNT.STATUS_UPDATED" ? typeof ExternalAccount
+  : T extends `OUTGOING_PAYMENT.${string}` ? typeof OutgoingTransaction
+  : T extends `INCOMING_PAYMENT.${string}` ? typeof IncomingTransaction
+  : T extends `INTERNAL_ACCOUNT.${string}` ? typeof InternalAccount
   : T extends "TEST" ? typeof NoData
   : typeof Schema.Unknown
 

@@ -6,7 +6,20 @@
  * win where they speak. See docs/external-accounts.md.
  */
 import { Schema } from "effect"
-import { Address, CountryCode, CurrencyCode, DateString, NonEmpty } from "./common.js"
+import {
+  Address,
+  CountryCode,
+  CurrencyCode,
+  DateString,
+  IdText,
+  MAX_EMAIL_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_PHONE_LENGTH,
+  maxChars,
+  NonEmptyTextUpTo,
+  TextUpTo
+} from "./common.js"
 
 // ---------------------------------------------------------------- enums
 
@@ -81,13 +94,20 @@ const Fields = {
 
 // ---------------------------------------------------------------- beneficiaries
 
+// Beneficiary contact and identity fields are free text here (the reference gives them
+// no format); each has a maximum all the same.
+const Name = NonEmptyTextUpTo(MAX_NAME_LENGTH)
+const ContactEmail = TextUpTo(MAX_EMAIL_LENGTH)
+const ContactPhone = TextUpTo(MAX_PHONE_LENGTH)
+const RegistrationNumber = TextUpTo(MAX_ID_LENGTH)
+
 const individualBase = {
   beneficiaryType: Schema.Literal("INDIVIDUAL"),
-  fullName: NonEmpty,
+  fullName: Name,
   birthDate: Schema.optionalKey(DateString),
   nationality: Schema.optionalKey(CountryCode),
-  email: Schema.optionalKey(Schema.String),
-  phoneNumber: Schema.optionalKey(Schema.String),
+  email: Schema.optionalKey(ContactEmail),
+  phoneNumber: Schema.optionalKey(ContactPhone),
   countryOfResidence: Schema.optionalKey(CountryCode),
   address: Schema.optionalKey(Address)
 }
@@ -100,11 +120,11 @@ const IndividualBeneficiaryWithResidence = Schema.Struct({ ...individualBase, co
 const IndividualBeneficiaryGtq = Schema.Struct({
   ...individualBase,
   countryOfResidence: CountryCode,
-  phoneNumber: NonEmpty
+  phoneNumber: NonEmptyTextUpTo(MAX_PHONE_LENGTH)
 }).annotate({ identifier: "GtqBeneficiary" })
-const IndividualBeneficiaryJmd = Schema.Struct({ ...individualBase, address: Address, phoneNumber: NonEmpty })
+const IndividualBeneficiaryJmd = Schema.Struct({ ...individualBase, address: Address, phoneNumber: NonEmptyTextUpTo(MAX_PHONE_LENGTH) })
   .annotate({ identifier: "JmdBeneficiary" })
-const IndividualBeneficiaryCad = Schema.Struct({ ...individualBase, registrationNumber: Schema.optionalKey(Schema.String) })
+const IndividualBeneficiaryCad = Schema.Struct({ ...individualBase, registrationNumber: Schema.optionalKey(RegistrationNumber) })
   .annotate({ identifier: "CadBeneficiary" })
 const IndividualBeneficiaryCop = Schema.Struct({
   ...individualBase,
@@ -114,11 +134,11 @@ const IndividualBeneficiaryCop = Schema.Struct({
 
 export const BusinessBeneficiary = Schema.Struct({
   beneficiaryType: Schema.Literal("BUSINESS"),
-  legalName: NonEmpty,
-  registrationNumber: Schema.optionalKey(Schema.String),
-  taxId: Schema.optionalKey(Schema.String),
-  email: Schema.optionalKey(Schema.String),
-  phoneNumber: Schema.optionalKey(Schema.String),
+  legalName: Name,
+  registrationNumber: Schema.optionalKey(RegistrationNumber),
+  taxId: Schema.optionalKey(TextUpTo(MAX_ID_LENGTH)),
+  email: Schema.optionalKey(ContactEmail),
+  phoneNumber: Schema.optionalKey(ContactPhone),
   countryOfResidence: Schema.optionalKey(CountryCode),
   address: Schema.optionalKey(Address)
 }).annotate({ identifier: "BusinessBeneficiary" })
@@ -127,7 +147,7 @@ const beneficiary = <I extends Schema.Top>(individual: I) => Schema.Union([indiv
 
 export const WalletIndividualBeneficiary = Schema.Struct({
   beneficiaryType: Schema.Literal("INDIVIDUAL"),
-  fullName: NonEmpty,
+  fullName: Name,
   countryOfResidence: CountryCode
 }).annotate({ identifier: "WalletIndividualBeneficiary" })
 export const WalletBeneficiary = Schema.Union([WalletIndividualBeneficiary, BusinessBeneficiary])
@@ -268,7 +288,7 @@ export const FiatVariants = [
     beneficiary: Beneficiary
   }, ["BANK_TRANSFER"]),
   fiat("INR_ACCOUNT", {
-    vpa: opt(pat(/^[a-zA-Z0-9.\-_]+@[a-zA-Z0-9]+$/, "name@bank")),
+    vpa: opt(pat(/^[a-zA-Z0-9.\-_]+@[a-zA-Z0-9]+$/, "name@bank").check(maxChars(255))),
     accountNumber: opt(pat(/^[0-9]{9,18}$/, "123456789012")),
     ifsc: opt(pat(/^[A-Z]{4}0[A-Z0-9]{6}$/, "HDFC0001234")),
     rail: opt(Schema.Literals(["UPI", "NEFT", "RTGS"])),
@@ -430,10 +450,16 @@ export const WalletVariants = [
   wallet("TRON_WALLET", walletAddress.tron)
 ] as const
 
+/**
+ * BOLT11 invoices and BOLT12 offers have no maximum of their own (route hints make them
+ * long): the general text bound, stated. A Lightning address is an email-like identifier.
+ */
+const MAX_LIGHTNING_REQUEST_LENGTH = 4096
+
 const lightningFields = {
-  invoice: opt(pat(/^ln(bc|tb|bcrt|tbs)[0-9a-z]+$/i, "lnbc10u1p…")),
-  bolt12: opt(pat(/^lno1[0-9a-z]+$/i, "lno1qcp4…")),
-  lightningAddress: opt(pat(/^[a-z0-9._+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i, "alice@wallet.example"))
+  invoice: opt(pat(/^ln(bc|tb|bcrt|tbs)[0-9a-z]+$/i, "lnbc10u1p…").check(maxChars(MAX_LIGHTNING_REQUEST_LENGTH))),
+  bolt12: opt(pat(/^lno1[0-9a-z]+$/i, "lno1qcp4…").check(maxChars(MAX_LIGHTNING_REQUEST_LENGTH))),
+  lightningAddress: opt(pat(/^[a-z0-9._+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i, "alice@wallet.example").check(maxChars(MAX_EMAIL_LENGTH)))
 }
 
 const exactlyOneLightningTarget = Schema.makeFilter<{
@@ -489,7 +515,7 @@ const createFields = {
 }
 
 export const CustomerExternalAccountCreateRequest = Schema.Struct({
-  customerId: Schema.String,
+  customerId: IdText,
   ...createFields,
   defaultUmaDepositAccount: opt(Schema.Boolean)
 }).annotate({ identifier: "CustomerExternalAccountCreateRequest" })
@@ -558,7 +584,8 @@ export const OwnershipChallenge = Schema.Union([WalletSignatureChallenge, Livene
   .annotate({ identifier: "OwnershipChallenge" })
 export type OwnershipChallenge = typeof OwnershipChallenge.Type
 
-export const OwnershipVerifyRequest = Schema.Struct({ signature: NonEmpty })
+/** Wallet signatures are at most a few hundred characters (hex, base64 or base58). */
+export const OwnershipVerifyRequest = Schema.Struct({ signature: NonEmptyTextUpTo(1024) })
   .annotate({ identifier: "OwnershipVerifyRequest" })
 
 type FiatCreateInfo = (typeof FiatVariants)[number]["create"]["Type"]

@@ -1,5 +1,7 @@
 /** A platform: the API client, its credentials and the settings the rules read. */
 import { Schema } from "effect"
+import { CurrencyCode } from "./common.js"
+import { currencyOf, DEFAULT_PLATFORM_CURRENCIES } from "./money.js"
 
 export const PlatformSettings = Schema.Struct({
   /** A regulated financial institution: sandbox KYC resolves at creation. */
@@ -21,7 +23,13 @@ export const PlatformConfigEntry = Schema.Struct({
   regulated: Schema.optionalKey(Schema.Boolean),
   skipVerificationPaperwork: Schema.optionalKey(Schema.Boolean),
   travelRule: Schema.optionalKey(Schema.Boolean),
-  sandbox: Schema.optionalKey(Schema.Boolean)
+  sandbox: Schema.optionalKey(Schema.Boolean),
+  /** The currencies the platform supports: one internal account each per approved customer. */
+  currencies: Schema.optionalKey(Schema.NonEmptyArray(CurrencyCode.check(Schema.makeFilter((c: string) => currencyOf(c) !== undefined, { message: "must be a currency the service knows (see docs/money.md)" })))),
+  /** The platform's UMA domain (customers' addresses are `$name@<umaDomain>`). */
+  umaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253))),
+  /** The domain of the sandbox UMA counterparties (`$success.usd@...`). */
+  sandboxUmaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253)))
 })
 
 /** The `PAYMENTS_CONFIG` file: one or more platforms. */
@@ -53,7 +61,17 @@ export interface Platform {
   readonly clientId: string
   readonly clientSecret: string
   readonly settings: PlatformSettings
+  /** Supported currencies; `DEFAULT_PLATFORM_CURRENCIES` when absent. */
+  readonly currencies?: ReadonlyArray<string>
+  readonly umaDomain?: string
+  readonly sandboxUmaDomain?: string
 }
+
+/** The domain of the sandbox UMA counterparties unless a platform names its own (the reference file's example domain). */
+export const DEFAULT_SANDBOX_UMA_DOMAIN = "sandbox.grid.uma.money"
+
+export const platformCurrencies = (platform: Platform): ReadonlyArray<string> => platform.currencies ?? DEFAULT_PLATFORM_CURRENCIES
+export const sandboxUmaDomainOf = (platform: Platform): string => platform.sandboxUmaDomain ?? DEFAULT_SANDBOX_UMA_DOMAIN
 
 export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Platform => ({
   id: entry.id,
@@ -65,7 +83,10 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
     skipVerificationPaperwork: entry.skipVerificationPaperwork ?? false,
     travelRule: entry.travelRule ?? false,
     sandbox: entry.sandbox ?? true
-  }
+  },
+  ...(entry.currencies === undefined ? {} : { currencies: [...new Set(entry.currencies)] }),
+  ...(entry.umaDomain === undefined ? {} : { umaDomain: entry.umaDomain }),
+  ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain })
 })
 
 /** The platform `npm start` serves when no `PAYMENTS_CONFIG` is given. */

@@ -98,6 +98,9 @@ const discriminatorError = (
 })
 
 const constraintOf = (filter: SchemaAST.Filter<unknown>): string => {
+  // A check may name its constraint itself (`maxItems` on an array's length check).
+  const named = filter.annotations?.["constraint"]
+  if (typeof named === "string") return named
   const id = (filter.annotations?.["representation"] as { id?: string } | undefined)?.id
   if (typeof id === "string") {
     const name = id.replace(/^effect\/schema\/is/, "")

@@ -4,6 +4,7 @@
  * the `errors[]` entry fields.
  */
 import { Schema } from "effect"
+import { MAX_ID_LENGTH, NonEmptyTextUpTo } from "./common.js"
 import { DocumentType } from "./document.js"
 
 export const VerificationStatus = Schema.Literals([
@@ -65,6 +66,6 @@ export const Verification = Schema.Struct({
 export type Verification = typeof Verification.Type
 
 export const VerificationRequest = Schema.Struct({
-  customerId: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
+  customerId: NonEmptyTextUpTo(MAX_ID_LENGTH)
 }).annotate({ identifier: "VerificationRequest" })
 export type VerificationRequest = typeof VerificationRequest.Type

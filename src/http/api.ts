@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CountryCode, CurrencyCode, DateTimeString, IdempotencyHeaders, ListResponse, PageQuery } from "../domain/common.js"
+import { CountryCode, CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
 import {
@@ -18,6 +18,15 @@ import {
 import { AgreementsGroup } from "./groups/agreements.js"
 import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import {
+  ExchangeRatesGroup,
+  InternalAccountsGroup,
+  PlatformConfigGroup,
+  QuotesGroup,
+  SandboxMoneyGroup,
+  TransactionsGroup,
+  TransfersGroup
+} from "./groups/money.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 
@@ -57,18 +66,18 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
       success: ListResponse(CustomerResponse, "CustomerListResponse")
     }),
     HttpApiEndpoint.get("getCustomer", "/customers/:customerId", {
-      params: { customerId: Schema.String },
+      params: { customerId: IdText },
       success: CustomerResponse,
       error: Error404
     }),
     HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
-      params: { customerId: Schema.String },
+      params: { customerId: IdText },
       payload: CustomerUpdateRequest,
       success: CustomerResponse,
       error: [Error404, Error409]
     }),
     HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
-      params: { customerId: Schema.String },
+      params: { customerId: IdText },
       success: CustomerResponse,
       error: [Error404, Error410]
     })
@@ -78,7 +87,7 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
 
 // ---------------------------------------------------------------- external accounts
 
-const accountParams = { externalAccountId: Schema.String }
+const accountParams = { externalAccountId: IdText }
 
 const TrustStart = Schema.Struct({
   scaChallenge: Schema.Struct({
@@ -111,7 +120,7 @@ export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerEx
       error: Error409
     }),
     HttpApiEndpoint.get("listCustomerExternalAccounts", "/customers/external-accounts", {
-      query: { ...PageQuery, currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(Schema.String) },
+      query: { ...PageQuery, currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) },
       success: ListResponse(ExternalAccount, "ExternalAccountListResponse")
     }),
     HttpApiEndpoint.get("getCustomerExternalAccount", "/customers/external-accounts/:externalAccountId", {
@@ -230,6 +239,13 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(VerificationsGroup)
   .add(DocumentsGroup)
   .add(BeneficialOwnersGroup)
+  .add(PlatformConfigGroup)
+  .add(ExchangeRatesGroup)
+  .add(InternalAccountsGroup)
+  .add(QuotesGroup)
+  .add(TransactionsGroup)
+  .add(TransfersGroup)
+  .add(SandboxMoneyGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -10,6 +10,15 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PaymentsApi, API_VERSION } from "./api.js"
 import { CustomersHandlers } from "./handlers/customers.js"
 import { CustomerExternalAccountsHandlers, PlatformExternalAccountsHandlers } from "./handlers/external-accounts.js"
+import {
+  ExchangeRatesHandlers,
+  InternalAccountsHandlers,
+  PlatformConfigHandlers,
+  QuotesHandlers,
+  SandboxMoneyHandlers,
+  TransactionsHandlers,
+  TransfersHandlers
+} from "./handlers/money.js"
 import { SandboxHandlers } from "./handlers/sandbox.js"
 import { AgreementsHandlers } from "./handlers/agreements.js"
 import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
@@ -124,7 +133,14 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     AgreementsHandlers,
     VerificationsHandlers,
     DocumentsHandlers,
-    BeneficialOwnersHandlers
+    BeneficialOwnersHandlers,
+    PlatformConfigHandlers,
+    ExchangeRatesHandlers,
+    InternalAccountsHandlers,
+    QuotesHandlers,
+    TransactionsHandlers,
+    TransfersHandlers,
+    SandboxMoneyHandlers
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive])
 )

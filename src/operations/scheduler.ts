@@ -18,13 +18,17 @@ import type { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { Store, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { applyExternalAccountTimer, EXTERNAL_ACCOUNT_TIMER } from "./external-accounts.js"
+import { applyPaymentTimer, PAYMENT_TIMER } from "./money/payments.js"
+import { applyIncomingTimer, INCOMING_TIMER } from "./money/sandbox.js"
 import { clockOffsetOf, isoOf } from "./time.js"
 
 /** Applies one due timer of its kind inside the unit of work that claimed it. */
 export type TimerHandler = (uow: UnitOfWork, platform: Platform, timer: TimerRecord) => Effect.Effect<void, unknown, Store | Ids>
 
 const HANDLERS: Readonly<Record<string, TimerHandler>> = {
-  [EXTERNAL_ACCOUNT_TIMER]: applyExternalAccountTimer
+  [EXTERNAL_ACCOUNT_TIMER]: applyExternalAccountTimer,
+  [PAYMENT_TIMER]: applyPaymentTimer,
+  [INCOMING_TIMER]: applyIncomingTimer
 }
 
 /** How many timers one pass applies at most (the rest wait for the next pass). */

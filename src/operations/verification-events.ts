@@ -10,6 +10,7 @@ import type { Platform } from "../domain/platform.js"
 import type { Verification } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
 import type { CustomerRecord, UnitOfWork } from "../ports/store.js"
+import { openAccounts } from "./money/accounts.js"
 import { applyTransition } from "./transition.js"
 import * as Kyb from "../rules/kyb.js"
 import * as Kyc from "../rules/kyc.js"
@@ -49,6 +50,10 @@ export const writeCustomer = Effect.fnUntraced(function*(
 ) {
   const events = yield* customerEventsOf(platform, types, record.customer, timestamp)
   yield* applyTransition(uow, platform, { write: uow.putCustomer(record), subjectId: record.customer.id, kind: CUSTOMER_KIND, events })
+  // An approved customer gets its internal accounts, one per platform currency, at once.
+  if (types.includes("CUSTOMER.KYC_APPROVED") || types.includes("CUSTOMER.KYB_APPROVED")) {
+    yield* openAccounts(uow, platform, record.customer.id)
+  }
 })
 
 /** One VERIFICATION.* event carrying the verification as it was at that step. */

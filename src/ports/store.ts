@@ -21,6 +21,10 @@ import type { BeneficialOwner } from "../domain/beneficial-owner.js"
 import type { CustomerState } from "../domain/customer.js"
 import type { Document } from "../domain/document.js"
 import type { ExternalAccount } from "../domain/external-account.js"
+import type { InternalAccountStatus, InternalAccountType } from "../domain/internal-account.js"
+import type { PlatformConfigState } from "../domain/platform-config.js"
+import type { Quote, QuotePlan } from "../domain/quote.js"
+import type { PaymentPlan, Transaction, TransactionStatus, TransactionType } from "../domain/transaction.js"
 import type { Verification, VerificationStatus } from "../domain/verification.js"
 import type { DomainEvent } from "./events.js"
 
@@ -33,6 +37,7 @@ export type UniqueConstraint =
   | "external_accounts_equivalence"
   | "external_accounts_default_uma"
   | "documents_holder_type"
+  | "internal_accounts_owner_currency"
 
 /**
  * A write would break a unique constraint: another record already holds the key.
@@ -55,6 +60,8 @@ export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{
 export interface Page {
   readonly limit: number
   readonly cursor?: string | undefined
+  /** Newest first (only lists that offer `sortOrder` use it; default oldest first). */
+  readonly descending?: boolean | undefined
 }
 
 export interface PageResult<R> {
@@ -188,6 +195,148 @@ export interface VerificationRepository {
   readonly list: (platformId: string, query: VerificationQuery, page: Page) => Effect.Effect<PageResult<VerificationRecord>, InvalidCursor>
 }
 
+// ---------------------------------------------------------------- internal accounts
+
+export interface InternalAccountRecord {
+  readonly platformId: string
+  readonly id: string
+  /** The owning customer, or null for the platform's own accounts. */
+  readonly customerId: string | null
+  readonly type: InternalAccountType
+  readonly status: InternalAccountStatus
+  /** One currency per account; at most one account per owner and currency (a unique index). */
+  readonly currency: string
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface InternalAccountQuery {
+  /** "customer": only customer-owned; "platform": only the platform's own. */
+  readonly owner: "customer" | "platform"
+  readonly customerId?: string | undefined
+  readonly currency?: string | undefined
+  readonly type?: InternalAccountType | undefined
+}
+
+export interface InternalAccountRepository {
+  readonly get: (platformId: string, id: string) => Effect.Effect<InternalAccountRecord | undefined>
+  /** The owner's account in a currency (owner null: the platform). */
+  readonly findByOwnerCurrency: (platformId: string, customerId: string | null, currency: string) => Effect.Effect<InternalAccountRecord | undefined>
+  readonly list: (platformId: string, query: InternalAccountQuery, page: Page) => Effect.Effect<PageResult<InternalAccountRecord>, InvalidCursor>
+}
+
+// ---------------------------------------------------------------- the ledger
+
+/**
+ * One leg of a journal entry: `amount` minor units of `currency` added to (positive) or
+ * taken from (negative) a ledger account's balance. Ledger accounts are internal
+ * account ids (`InternalAccount:<uuid>`), whose balance can never go below zero, and
+ * system accounts (`system:<name>:<currency>`: the outside world, money in flight,
+ * conversion, revenue, suspense), which may.
+ */
+export interface Posting {
+  readonly account: string
+  readonly currency: string
+  readonly amount: number
+}
+
+/** A set of postings that sum to zero in every currency, written at once. */
+export interface JournalEntry {
+  readonly platformId: string
+  readonly id: string
+  /** What moved the money: FUND, DEBIT, SETTLE, REFUND, PARK, RETURN, CREDIT, ... */
+  readonly kind: string
+  /** The transaction it belongs to, if any (a sandbox funding has none). */
+  readonly transactionId?: string | undefined
+  readonly at: string
+  readonly postings: ReadonlyArray<Posting>
+}
+
+export interface LedgerBalance {
+  readonly account: string
+  readonly currency: string
+  readonly balance: number
+}
+
+/**
+ * The store refused a journal entry: it does not sum to zero per currency, it would take
+ * an internal account below zero, or a balance would leave the exact integer range. It
+ * ends the unit of work (level) it happened in, like a `StoreConflict`. Operations check
+ * balances first (inside the same serializable unit of work), so this is the backstop.
+ */
+export class LedgerRejected extends Data.TaggedError("LedgerRejected")<{
+  readonly reason: "UNBALANCED" | "INSUFFICIENT_BALANCE" | "OUT_OF_RANGE"
+  readonly account?: string | undefined
+}> {}
+
+export interface LedgerRepository {
+  /** Balances of the given ledger accounts (0 for an account with no postings). */
+  readonly balances: (platformId: string, accounts: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>
+  /** Every ledger account of the platform with its balance (for audits). */
+  readonly allBalances: (platformId: string) => Effect.Effect<ReadonlyArray<LedgerBalance>>
+  /** The platform's journal entries in the order written (of one transaction, if given). */
+  readonly entries: (platformId: string, options?: { readonly transactionId?: string }) => Effect.Effect<ReadonlyArray<JournalEntry>>
+}
+
+// ---------------------------------------------------------------- quotes
+
+export interface QuoteRecord {
+  readonly platformId: string
+  readonly quote: Quote
+  /** What execution needs beyond the response: who pays, who receives, by which rail. */
+  readonly plan: QuotePlan
+}
+
+export interface QuoteRepository {
+  readonly get: (platformId: string, id: string) => Effect.Effect<QuoteRecord | undefined>
+}
+
+// ---------------------------------------------------------------- transactions
+
+export interface TransactionRecord {
+  readonly platformId: string
+  readonly transaction: Transaction
+  /** The money behind the payment: which ledger accounts it moves between, and where it stands. */
+  readonly plan: PaymentPlan
+}
+
+export interface TransactionQuery {
+  readonly customerId?: string | undefined
+  readonly platformCustomerId?: string | undefined
+  /** Sender or receiver account id. */
+  readonly accountIdentifier?: string | undefined
+  readonly senderAccountIdentifier?: string | undefined
+  readonly receiverAccountIdentifier?: string | undefined
+  readonly status?: TransactionStatus | undefined
+  readonly type?: TransactionType | undefined
+  /** The reconciliation reference. */
+  readonly reference?: string | undefined
+  readonly created?: TimeRange | undefined
+}
+
+export interface TransactionRepository {
+  readonly get: (platformId: string, id: string) => Effect.Effect<TransactionRecord | undefined>
+  readonly list: (platformId: string, query: TransactionQuery, page: Page) => Effect.Effect<PageResult<TransactionRecord>, InvalidCursor>
+  /**
+   * Sum of `sentAmount` of the outgoing payments created at or after `since` (epoch ms)
+   * in `currency` by one customer (null: the platform's own), not counting failed or
+   * expired ones. For the daily volume limit.
+   */
+  readonly sentVolume: (platformId: string, query: { readonly customerId: string | null; readonly currency: string; readonly since: number }) => Effect.Effect<number>
+}
+
+// ---------------------------------------------------------------- platform configuration
+
+export interface PlatformConfigRecord {
+  readonly platformId: string
+  readonly config: PlatformConfigState
+}
+
+export interface PlatformConfigRepository {
+  /** The stored configuration, or undefined before the first change (defaults apply). */
+  readonly get: (platformId: string) => Effect.Effect<PlatformConfigRecord | undefined>
+}
+
 // ---------------------------------------------------------------- events (the outbox)
 
 /** An event as stored in the outbox, with its position in the platform's stream. */
@@ -282,6 +431,12 @@ export interface UnitOfWork {
   readonly putBeneficialOwner: (record: BeneficialOwnerRecord) => Effect.Effect<void>
   readonly deleteBeneficialOwner: (platformId: string, id: string) => Effect.Effect<void>
   readonly putVerification: (record: VerificationRecord) => Effect.Effect<void>
+  readonly putInternalAccount: (record: InternalAccountRecord) => Effect.Effect<void, StoreConflict>
+  /** Writes a journal entry and moves the balances it names, or refuses it whole. */
+  readonly post: (entry: JournalEntry) => Effect.Effect<void, LedgerRejected>
+  readonly putQuote: (record: QuoteRecord) => Effect.Effect<void>
+  readonly putTransaction: (record: TransactionRecord) => Effect.Effect<void>
+  readonly putPlatformConfig: (record: PlatformConfigRecord) => Effect.Effect<void>
   /** Appends an event to the outbox; it exists if and only if this unit of work commits. */
   readonly emit: (event: DomainEvent) => Effect.Effect<void>
   /** Schedules a move; replaces the subject's pending timer of the same kind, if any. */
@@ -297,7 +452,7 @@ export interface UnitOfWork {
    * unit of work won), returns it instead and stores nothing.
    */
   readonly putIdempotency: (record: IdempotencyRecord) => Effect.Effect<IdempotencyRecord | undefined>
-  /** Deletes every record, event, timer, clock and idempotency key of the platform. */
+  /** Deletes every record, ledger entry, event, timer, clock and idempotency key of the platform. */
   readonly resetPlatform: (platformId: string) => Effect.Effect<void>
 }
 
@@ -315,6 +470,11 @@ export class Store extends Context.Service<Store, {
   readonly documents: DocumentRepository
   readonly beneficialOwners: BeneficialOwnerRepository
   readonly verifications: VerificationRepository
+  readonly internalAccounts: InternalAccountRepository
+  readonly ledger: LedgerRepository
+  readonly quotes: QuoteRepository
+  readonly transactions: TransactionRepository
+  readonly platformConfigs: PlatformConfigRepository
   readonly events: EventRepository
   readonly timers: TimerRepository
   readonly clocks: ClockRepository

@@ -11,10 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Cause, Deferred, Effect, Exit, Fiber, type Layer, ManagedRuntime, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, ManagedRuntime } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { MemoryStoreLayer } from "../../src/adapters/memory/store.js"
 import { pgliteStoreLayer, postgresStoreLayer } from "../../src/adapters/sql/index.js"
 import type { CustomerResponse } from "../../src/domain/customer.js"
 import type { DocumentType } from "../../src/domain/document.js"
@@ -40,9 +39,7 @@ import {
 } from "../../src/ports/store.js"
 import { createDatabase } from "../support/postgres.js"
 import { numRuns } from "../support/runs.js"
-
-type StoreService = Store["Service"]
-type Kind = "memory" | "pglite" | "postgres"
+import { expectConflict, failureOf, freshPlatform, type Kind, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
 
 // ---------------------------------------------------------------- records
 
@@ -50,9 +47,6 @@ const T0 = Date.parse("2026-01-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
 const SEC = 1000
 
-let platformSeq = 0
-/** A fresh platform id: every test writes under its own platform. */
-const freshPlatform = (kind: Kind) => `plat-${kind}-${Date.now().toString(36)}-${++platformSeq}`
 
 interface CustomerOptions {
   readonly pcid?: string
@@ -184,20 +178,6 @@ const idempotencyOf = (platformId: string, key: string, createdAt: number, ttl: 
 
 // ---------------------------------------------------------------- helpers
 
-/** The error a failed exit failed with (asserting it failed with one). */
-const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
-  if (Exit.isSuccess(exit)) expect.fail(`expected a failure, got success ${JSON.stringify(exit.value)}`)
-  const error = Cause.findErrorOption(exit.cause)
-  if (Option.isNone(error)) expect.fail(`expected a typed failure, got ${Cause.pretty(exit.cause)}`)
-  return error.value
-}
-
-const expectConflict = (exit: Exit.Exit<unknown, unknown>, constraint: UniqueConstraint | ReadonlyArray<UniqueConstraint>) => {
-  const error = failureOf(exit)
-  expect(error).toBeInstanceOf(StoreConflict)
-  const allowed = typeof constraint === "string" ? [constraint] : constraint
-  expect(allowed).toContain((error as StoreConflict).constraint)
-}
 
 const idsOf = <R>(rows: ReadonlyArray<R>, id: (r: R) => string) => rows.map(id)
 const cid = (r: CustomerRecord) => r.customer.id
@@ -218,30 +198,6 @@ const documentOrder = byKey<DocumentRecord>((r) => r.document.createdAt, did)
 const ownerOrder = byKey<BeneficialOwnerRecord>((r) => r.owner.createdAt, oid)
 const verificationOrder = byKey<VerificationRecord>((r) => r.verification.createdAt, vid)
 
-/**
- * Walks every page of a list with `limit`, checking each page's shape: at most `limit`
- * rows, `hasMore` exactly when a cursor is given, and the total. Returns the rows.
- */
-const walk = <R>(
-  list: (page: Page) => Effect.Effect<PageResult<R>, InvalidCursor>,
-  limit: number,
-  expectedTotal?: number
-): Effect.Effect<ReadonlyArray<R>, InvalidCursor> =>
-  Effect.gen(function*() {
-    const out: Array<R> = []
-    let cursor: string | undefined
-    for (let pages = 0; pages < 1000; pages++) {
-      const page: PageResult<R> = yield* list(cursor === undefined ? { limit } : { limit, cursor })
-      expect(page.data.length).toBeLessThanOrEqual(limit)
-      if (expectedTotal !== undefined) expect(page.totalCount).toBe(expectedTotal)
-      out.push(...page.data)
-      expect(page.hasMore).toBe(page.nextCursor !== undefined)
-      if (!page.hasMore) return out
-      expect(page.data.length).toBe(limit)
-      cursor = page.nextCursor
-    }
-    return expect.fail("paging did not end")
-  })
 
 const sleep = (ms: number) => Effect.sleep(`${ms} millis`)
 
@@ -362,14 +318,6 @@ const expectFull = (s: Snapshot) => {
 
 // ---------------------------------------------------------------- the stores
 
-const layerFor = (kind: Kind, url: string | undefined): Layer.Layer<Store, unknown> => {
-  if (kind === "memory") return MemoryStoreLayer
-  if (kind === "pglite") return pgliteStoreLayer(undefined)
-  if (url === undefined) throw new Error("postgres needs a database URL")
-  return postgresStoreLayer({ url, maxConnections: 24 })
-}
-
-const KINDS: ReadonlyArray<Kind> = ["memory", "pglite", "postgres"]
 
 describe.each(KINDS)("Store contract on %s", (kind) => {
   let runtime: ManagedRuntime.ManagedRuntime<Store, unknown>

@@ -105,7 +105,7 @@ describe("OpenAPI and docs", () => {
 
 describe("endpoints of the API that are not built yet", () => {
   it("answer 501 NOT_IMPLEMENTED, not 404", async () => {
-    for (const [method, path] of [["POST", "/quotes"], ["GET", "/cards/Card:1"], ["POST", "/auth/credentials"], ["POST", "/sandbox/internal-accounts/InternalAccount:1/fund"]] as const) {
+    for (const [method, path] of [["POST", "/cards"], ["GET", "/cards/Card:1"], ["POST", "/auth/credentials"], ["POST", "/internal-accounts/InternalAccount:1/export"]] as const) {
       const r = await api.call(method, path, method === "POST" ? { body: {} } : {})
       expect(r.status).toBe(501)
       expect(r.body.code).toBe("NOT_IMPLEMENTED")
@@ -182,7 +182,12 @@ describe("bounds every JSON body keeps, on every endpoint", () => {
       expect(r.status).toBe(400)
       expect(r.body.details.errors[0]).toMatchObject({ field: "fullName", constraint: "maxLength" })
     }
-    expect((await post({ customerType: "INDIVIDUAL", fullName: "x".repeat(4096) })).status).toBe(201)
+  })
+  it("a field's own smaller maximum holds below 4,096: fullName at most 255 characters", async () => {
+    const r = await post({ customerType: "INDIVIDUAL", fullName: "x".repeat(256) })
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors).toEqual([{ field: "fullName", constraint: "maxLength", message: "must be at most 255 characters" }])
+    expect((await post({ customerType: "INDIVIDUAL", fullName: "x".repeat(255) })).status).toBe(201)
   })
   it("an array of more than 1,000 items: 400 maxItems", async () => {
     const r = await post({ customerType: "INDIVIDUAL", fullName: "Many Currencies", currencies: Array.from({ length: 1001 }, () => "USD") })

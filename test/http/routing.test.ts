@@ -83,27 +83,34 @@ describe("every reference endpoint is answered by itself", () => {
 })
 
 describe("a static segment is not captured by a parameter route", () => {
-  it("GET /customers/internal-accounts: 501 naming it, not GET /customers/:customerId", async () => {
-    expectNotImplemented(await send("GET", "/customers/internal-accounts"), "GET /customers/internal-accounts")
+  it("GET /agents/approvals: 501 naming it, not GET /agents/{agentId}", async () => {
+    expectNotImplemented(await send("GET", "/agents/approvals"), "GET /agents/approvals")
   })
 
   it("however the router normalizes the path (trailing slash, case, duplicate slashes, query, HEAD)", async () => {
-    for (const path of ["/customers/internal-accounts/", "/Customers/INTERNAL-accounts", "//customers//internal-accounts", "/customers/internal-accounts?limit=2"]) {
-      expectNotImplemented(await send("GET", path), "GET /customers/internal-accounts")
+    for (const path of ["/agents/approvals/", "/Agents/APPROVALS", "//agents//approvals", "/agents/approvals?limit=2"]) {
+      expectNotImplemented(await send("GET", path), "GET /agents/approvals")
     }
-    const head = await send("HEAD", "/customers/internal-accounts")
+    const head = await send("HEAD", "/agents/approvals")
     expect(head.status).toBe(501)
   })
 
   it("other values still reach the parameter route", async () => {
-    const r = await send("GET", "/customers/internal-accounts-2")
-    expect(r.status).toBe(404)
-    expect(r.body.reason).toBe("Customer internal-accounts-2 not found")
+    expectNotImplemented(await send("GET", "/agents/approvals-2"), "GET /agents/{agentId}")
+  })
+
+  it("a built static segment answers itself: GET /customers/internal-accounts is a list, not a customer", async () => {
+    const r = await send("GET", "/customers/internal-accounts")
+    expect(r.status).toBe(200)
+    expect(Array.isArray(r.body.data)).toBe(true)
+    const other = await send("GET", "/customers/internal-accounts-2")
+    expect(other.status).toBe(404)
+    expect(other.body.reason).toBe("Customer internal-accounts-2 not found")
   })
 
   it("a parameter longer than the router's limit: 501 for an endpoint not built, 404 for a built one", async () => {
     const long = "x".repeat(150)
-    expectNotImplemented(await send("GET", `/quotes/${long}`), "GET /quotes/{quoteId}")
+    expectNotImplemented(await send("GET", `/cards/${long}`), "GET /cards/{id}")
     const built = await send("GET", `/customers/${long}`)
     expect(built.status).toBe(404)
     expect(built.body.code).toBe("NOT_FOUND")

@@ -67,7 +67,15 @@ describe("verification events", () => {
       const stored = yield* listVerifications(regulated, { customerId: approved.id })
       return { approved, rejected, pending, before, after, refused, stored }
     }))
-    expect(result.before).toEqual(["CUSTOMER.KYC_APPROVED", "CUSTOMER.KYC_REJECTED", "CUSTOMER.KYC_PENDING"])
+    // The approved customer's internal accounts open with it (one per platform currency).
+    expect(result.before).toEqual([
+      "CUSTOMER.KYC_APPROVED",
+      "INTERNAL_ACCOUNT.STATUS_UPDATED",
+      "INTERNAL_ACCOUNT.STATUS_UPDATED",
+      "INTERNAL_ACCOUNT.STATUS_UPDATED",
+      "CUSTOMER.KYC_REJECTED",
+      "CUSTOMER.KYC_PENDING"
+    ])
     expect(result.refused.code).toBe("INVALID_INPUT")
     expect(result.after).toEqual(result.before)
     expect(result.stored.totalCount).toBe(0)

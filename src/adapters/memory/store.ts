@@ -18,7 +18,15 @@ import {
   type ExternalAccountQuery,
   type ExternalAccountRecord,
   type IdempotencyRecord,
+  type InternalAccountQuery,
+  type InternalAccountRecord,
   type InvalidCursor,
+  type JournalEntry,
+  type LedgerRejected,
+  type PlatformConfigRecord,
+  type QuoteRecord,
+  type TransactionQuery,
+  type TransactionRecord,
   type PageResult,
   Store,
   StoreConflict,
@@ -31,7 +39,8 @@ import {
   type VerificationRecord
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { asLevel, conflictIn } from "../level.js"
+import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
+import { asLevel, conflictIn, ledgerRejectedIn } from "../level.js"
 import { makeMutex } from "./mutex.js"
 import { MemoryTable } from "./table.js"
 
@@ -53,6 +62,13 @@ interface Tenant {
   readonly events: Array<StoredEvent>
   readonly outcomes: Array<TimerOutcome>
   readonly idempotency: Map<string, IdempotencyRecord>
+  readonly internalAccounts: MemoryTable<InternalAccountRecord>
+  /** Ledger account → balance. */
+  readonly balances: Map<string, { readonly currency: string; balance: number }>
+  readonly journal: Array<JournalEntry>
+  readonly quotes: Map<string, QuoteRecord>
+  readonly transactions: MemoryTable<TransactionRecord>
+  config: PlatformConfigRecord | undefined
   clockOffset: number
 }
 
@@ -105,6 +121,19 @@ const newTenant = (): Tenant => ({
   events: [],
   outcomes: [],
   idempotency: new Map(),
+  internalAccounts: new MemoryTable<InternalAccountRecord>({
+    id: (r) => r.id,
+    createdAt: (r) => millisOf(r.createdAt),
+    unique: [{ name: "internal_accounts_owner_currency", key: (r) => `${r.customerId ?? ""}\u0000${r.currency}` }]
+  }),
+  balances: new Map(),
+  journal: [],
+  quotes: new Map(),
+  transactions: new MemoryTable<TransactionRecord>({
+    id: (r) => r.transaction.id,
+    createdAt: (r) => millisOf(r.transaction.createdAt)
+  }),
+  config: undefined,
   clockOffset: 0
 })
 
@@ -135,6 +164,40 @@ const matchesAccount = (q: ExternalAccountQuery) => (r: ExternalAccountRecord): 
 const matchesVerification = (q: VerificationQuery) => (r: VerificationRecord): boolean =>
   (q.customerId === undefined || r.verification.customerId === q.customerId) &&
   (q.verificationStatus === undefined || r.verification.verificationStatus === q.verificationStatus)
+
+const matchesInternalAccount = (q: InternalAccountQuery) => (r: InternalAccountRecord): boolean =>
+  (q.owner === "platform" ? r.customerId === null : r.customerId !== null) &&
+  (q.customerId === undefined || r.customerId === q.customerId) &&
+  (q.currency === undefined || r.currency === q.currency) &&
+  (q.type === undefined || r.type === q.type)
+
+const senderOf = (r: TransactionRecord): string | undefined => {
+  const source = r.transaction.source
+  if (source === undefined) return undefined
+  return source.sourceType === "ACCOUNT" ? source.accountId : source.sourceType === "UMA_ADDRESS" ? source.umaAddress : undefined
+}
+const receiverOf = (r: TransactionRecord): string => {
+  const d = r.transaction.destination
+  return d.destinationType === "ACCOUNT" ? d.accountId : d.umaAddress
+}
+
+const matchesTransaction = (q: TransactionQuery) => (r: TransactionRecord): boolean => {
+  const t = r.transaction
+  return (q.customerId === undefined || t.customerId === q.customerId) &&
+    (q.platformCustomerId === undefined || t.platformCustomerId === q.platformCustomerId) &&
+    (q.accountIdentifier === undefined || senderOf(r) === q.accountIdentifier || receiverOf(r) === q.accountIdentifier) &&
+    (q.senderAccountIdentifier === undefined || senderOf(r) === q.senderAccountIdentifier) &&
+    (q.receiverAccountIdentifier === undefined || receiverOf(r) === q.receiverAccountIdentifier) &&
+    (q.status === undefined || t.status === q.status) &&
+    (q.type === undefined || t.type === q.type) &&
+    (q.reference === undefined || t.reconciliationInstructions?.reference === q.reference) &&
+    inRange(millisOf(t.createdAt), q.created)
+}
+
+const isUnfilteredTransactions = (q: TransactionQuery): boolean =>
+  q.customerId === undefined && q.platformCustomerId === undefined && q.accountIdentifier === undefined &&
+  q.senderAccountIdentifier === undefined && q.receiverAccountIdentifier === undefined && q.status === undefined &&
+  q.type === undefined && q.reference === undefined && q.created === undefined
 
 const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
   "data" in result ? Effect.succeed(result) : Effect.fail(result)
@@ -209,6 +272,50 @@ export const makeMemoryStore = Effect.sync(() => {
       putBeneficialOwner: (r) => Effect.orDie(putRow(tenantOf(r.platformId).beneficialOwners, r.owner.id, r)),
       deleteBeneficialOwner: (platformId, id) => removeRow(tenantOf(platformId).beneficialOwners, id),
       putVerification: (r) => Effect.orDie(putRow(tenantOf(r.platformId).verifications, r.verification.id, r)),
+      putInternalAccount: (r) => putRow(tenantOf(r.platformId).internalAccounts, r.id, r),
+      post: (entry) =>
+        Effect.suspend((): Effect.Effect<void, LedgerRejected> => {
+          const problem = entryProblem(entry)
+          if (problem !== undefined) return ledgerRejectedIn(problem)
+          const t = tenantOf(entry.platformId)
+          const currencyOf = new Map(entry.postings.map((p) => [p.account, p.currency]))
+          const next = new Map<string, number>()
+          for (const [account, amount] of netByAccount(entry)) {
+            const balance = next.get(account) ?? t.balances.get(account)?.balance ?? 0
+            const moved = nextBalance(account, balance, amount)
+            if (typeof moved === "string") return ledgerRejectedIn(moved, account)
+            next.set(account, moved)
+          }
+          for (const [account, balance] of next) {
+            const row = t.balances.get(account)
+            if (row === undefined) {
+              t.balances.set(account, { currency: currencyOf.get(account) ?? "", balance })
+              undo(() => void t.balances.delete(account))
+            } else {
+              const previous = row.balance
+              row.balance = balance
+              undo(() => void (row.balance = previous))
+            }
+          }
+          t.journal.push(entry)
+          undo(() => void t.journal.pop())
+          return Effect.void
+        }),
+      putQuote: (r) =>
+        Effect.sync(() => {
+          const quotes = tenantOf(r.platformId).quotes
+          const previous = quotes.get(r.quote.id)
+          quotes.set(r.quote.id, r)
+          undo(() => void (previous === undefined ? quotes.delete(r.quote.id) : quotes.set(r.quote.id, previous)))
+        }),
+      putTransaction: (r) => Effect.orDie(putRow(tenantOf(r.platformId).transactions, r.transaction.id, r)),
+      putPlatformConfig: (r) =>
+        Effect.sync(() => {
+          const t = tenantOf(r.platformId)
+          const previous = t.config
+          t.config = r
+          undo(() => void (t.config = previous))
+        }),
       emit: (event: DomainEvent) =>
         Effect.sync(() => {
           const events = tenantOf(event.platformId).events
@@ -337,6 +444,47 @@ export const makeMemoryStore = Effect.sync(() => {
             query.customerId === undefined && query.verificationStatus === undefined
           )
         )
+    },
+    internalAccounts: {
+      get: (platformId, id) => read(() => peek(platformId)?.internalAccounts.get(id)),
+      findByOwnerCurrency: (platformId, customerId, currency) =>
+        read(() => peek(platformId)?.internalAccounts.byUnique("internal_accounts_owner_currency", `${customerId ?? ""}\u0000${currency}`)),
+      list: (platformId, query, page) =>
+        readPage(() => tenantOf(platformId).internalAccounts.page(matchesInternalAccount(query), page, false))
+    },
+    ledger: {
+      balances: (platformId, accounts) =>
+        read(() => {
+          const balances = peek(platformId)?.balances
+          return new Map(accounts.map((a) => [a, balances?.get(a)?.balance ?? 0]))
+        }),
+      allBalances: (platformId) =>
+        read(() => [...(peek(platformId)?.balances ?? new Map<string, { currency: string; balance: number }>())].map(([account, b]) => ({ account, currency: b.currency, balance: b.balance }))),
+      entries: (platformId, options) =>
+        read(() => (peek(platformId)?.journal ?? []).filter((e) => options?.transactionId === undefined || e.transactionId === options.transactionId))
+    },
+    quotes: {
+      get: (platformId, id) => read(() => peek(platformId)?.quotes.get(id))
+    },
+    transactions: {
+      get: (platformId, id) => read(() => peek(platformId)?.transactions.get(id)),
+      list: (platformId, query, page) =>
+        readPage(() => tenantOf(platformId).transactions.page(matchesTransaction(query), page, isUnfilteredTransactions(query))),
+      sentVolume: (platformId, query) =>
+        read(() => {
+          let sum = 0
+          for (const r of peek(platformId)?.transactions.values() ?? []) {
+            const t = r.transaction
+            if (t.type !== "OUTGOING" || t.status === "FAILED" || t.status === "EXPIRED") continue
+            if ((t.customerId ?? null) !== query.customerId || t.sentAmount.currency.code !== query.currency) continue
+            if (millisOf(t.createdAt) < query.since) continue
+            sum += t.sentAmount.amount
+          }
+          return sum
+        })
+    },
+    platformConfigs: {
+      get: (platformId) => read(() => peek(platformId)?.config)
     },
     events: {
       list: (platformId, options) =>

@@ -106,17 +106,23 @@ export class MemoryTable<R> {
    * says the filter keeps every row, so the total is the table's size.
    */
   page(filter: (r: R) => boolean, page: Page, countAll: boolean): PageResult<R> | InvalidCursor {
-    let start = 0
+    const descending = page.descending === true
+    let start = descending ? this.order.length - 1 : 0
     if (page.cursor !== undefined) {
       const after = decodeCursor(page.cursor)
       if (typeof after !== "object" || !("createdAt" in after)) return after
-      start = this.search(after)
-      const found = this.order[start]
-      if (found !== undefined && compareKeys(found, after) === 0) start++
+      const at = this.search(after)
+      if (descending) start = at - 1
+      else {
+        start = at
+        const found = this.order[start]
+        if (found !== undefined && compareKeys(found, after) === 0) start++
+      }
     }
     const data: Array<R> = []
     let hasMore = false
-    for (let i = start; i < this.order.length; i++) {
+    const step = descending ? -1 : 1
+    for (let i = start; i >= 0 && i < this.order.length; i += step) {
       const key = this.order[i]
       const r = key === undefined ? undefined : this.rows.get(key.id)
       if (r === undefined || !filter(r)) continue

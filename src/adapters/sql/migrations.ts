@@ -125,9 +125,86 @@ const v2_customer_uma_address = statements(
   `create unique index customers_active_uma_address on customers (platform_id, lower(uma_address)) where active and uma_address is not null`
 )
 
+/**
+ * Money movement: internal accounts, the ledger (balances and journal entries), quotes,
+ * transactions and platform configurations. Balances are bigint minor units; the CHECKs
+ * are a backstop behind the adapter's own refusals (an internal account never below
+ * zero; every balance exact as a JSON number).
+ */
+const v3_money = statements(
+  `create table internal_accounts (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    customer_id text collate "C",
+    currency text collate "C" not null,
+    type text not null,
+    status text not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index internal_accounts_owner_currency on internal_accounts (platform_id, coalesce(customer_id, ''), currency)`,
+  `create index internal_accounts_keyset on internal_accounts (platform_id, created_ms, id)`,
+  `create table ledger_balances (
+    platform_id text collate "C" not null,
+    account text collate "C" not null,
+    currency text collate "C" not null,
+    balance bigint not null,
+    primary key (platform_id, account),
+    constraint ledger_balances_internal_nonnegative check (account not like 'InternalAccount:%' or balance >= 0),
+    constraint ledger_balances_exact check (balance between -9007199254740991 and 9007199254740991)
+  )`,
+  `create table journal_entries (
+    seq bigserial primary key,
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    kind text not null,
+    transaction_id text collate "C",
+    at_ms bigint not null,
+    doc jsonb not null
+  )`,
+  `create index journal_entries_platform on journal_entries (platform_id, seq)`,
+  `create index journal_entries_transaction on journal_entries (platform_id, transaction_id, seq) where transaction_id is not null`,
+  `create table quotes (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create table transactions (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    customer_id text collate "C",
+    platform_customer_id text collate "C",
+    status text not null,
+    type text not null,
+    sender text collate "C",
+    receiver text collate "C" not null,
+    reference text collate "C",
+    sent_currency text collate "C",
+    sent_amount bigint,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index transactions_keyset on transactions (platform_id, created_ms, id)`,
+  `create index transactions_customer on transactions (platform_id, customer_id, created_ms, id)`,
+  `create index transactions_platform_customer on transactions (platform_id, platform_customer_id, created_ms, id)`,
+  `create index transactions_sender on transactions (platform_id, sender, created_ms, id)`,
+  `create index transactions_receiver on transactions (platform_id, receiver, created_ms, id)`,
+  `create index transactions_reference on transactions (platform_id, reference) where reference is not null`,
+  `create index transactions_sent_volume on transactions (platform_id, customer_id, sent_currency, created_ms) where type = 'OUTGOING'`,
+  `create table platform_configs (
+    platform_id text collate "C" primary key,
+    doc jsonb not null
+  )`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
-  "2_customer_uma_address": v2_customer_uma_address
+  "2_customer_uma_address": v2_customer_uma_address,
+  "3_money": v3_money
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -41,6 +41,7 @@ import {
 } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, millisOf } from "../cursor.js"
 import { asLevel, conflictIn } from "../level.js"
+import { makeMoneyStore, MONEY_TABLES } from "./money.js"
 
 /** How often a unit of work is rerun after a serialization failure or a racing conflict. */
 export const MAX_TRANSACTION_ATTEMPTS = 12
@@ -207,7 +208,10 @@ export const makeSqlStore = (info: StoreInfo) =>
 
     // ------------------------------------------------------------ unit of work
 
+    const money = makeMoneyStore(sql, query)
+
     const uow: UnitOfWork = {
+      ...money.writes,
       putCustomer: (r) =>
         write(
           `insert into customers (platform_id, id, created_ms, updated_ms, platform_customer_id, active, customer_type, region, uma_address, currencies, doc)
@@ -343,7 +347,8 @@ export const makeSqlStore = (info: StoreInfo) =>
             "timers",
             "timer_outcomes",
             "platform_clocks",
-            "idempotency_keys"
+            "idempotency_keys",
+            ...MONEY_TABLES
           ],
           (table) => query(`delete from ${table} where platform_id = $1`, [platformId]),
           { discard: true }
@@ -438,6 +443,7 @@ export const makeSqlStore = (info: StoreInfo) =>
 
     return Store.of({
       info,
+      ...money.repositories,
       customers: {
         get: (platformId, id) => byId("customers")<CustomerRecord>(platformId, id),
         findActiveByPlatformCustomerId: (platformId, pcid) =>

@@ -1,11 +1,10 @@
 /** Beneficial owners of business customers. */
-import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest } from "../../domain/beneficial-owner.js"
-import { IdempotencyHeaders, ListResponse, PageQuery } from "../../domain/common.js"
+import { IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error404, Error409 } from "../../domain/errors.js"
 
-const params = { beneficialOwnerId: Schema.String }
+const params = { beneficialOwnerId: IdText }
 
 export class BeneficialOwnersGroup extends HttpApiGroup.make("beneficialOwners")
   .add(
@@ -16,7 +15,7 @@ export class BeneficialOwnersGroup extends HttpApiGroup.make("beneficialOwners")
       error: [Error404, Error409]
     }),
     HttpApiEndpoint.get("listBeneficialOwners", "/beneficial-owners", {
-      query: { ...PageQuery, customerId: Schema.String },
+      query: { ...PageQuery, customerId: IdText },
       success: ListResponse(BeneficialOwner, "BeneficialOwnerListResponse")
     }),
     HttpApiEndpoint.get("getBeneficialOwner", "/beneficial-owners/:beneficialOwnerId", {

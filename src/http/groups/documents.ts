@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ListResponse, PageQuery } from "../../domain/common.js"
+import { IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Document, DocumentReplaceForm, DocumentUploadForm, MAX_DOCUMENT_BYTES } from "../../domain/document.js"
 import { Error404, Error409 } from "../../domain/errors.js"
 
@@ -19,7 +19,7 @@ export const DOCUMENT_FORM_LIMITS = {
   maxTotalSize: MAX_DOCUMENT_BYTES + 1024 * 1024
 } as const
 
-const params = { documentId: Schema.String }
+const params = { documentId: IdText }
 
 export class DocumentsGroup extends HttpApiGroup.make("documents")
   .add(
@@ -29,7 +29,7 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
       error: [Error404, Error409]
     }),
     HttpApiEndpoint.get("listDocuments", "/documents", {
-      query: { ...PageQuery, documentHolder: Schema.optionalKey(Schema.String) },
+      query: { ...PageQuery, documentHolder: Schema.optionalKey(IdText) },
       success: ListResponse(Document, "DocumentListResponse")
     }),
     HttpApiEndpoint.get("getDocument", "/documents/:documentId", {

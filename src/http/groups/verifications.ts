@@ -1,7 +1,7 @@
 /** KYC/KYB verification submissions. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { IdempotencyHeaders, ListResponse, PageQuery } from "../../domain/common.js"
+import { IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error404, Error409 } from "../../domain/errors.js"
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
 
@@ -16,13 +16,13 @@ export class VerificationsGroup extends HttpApiGroup.make("verifications")
     HttpApiEndpoint.get("listVerifications", "/verifications", {
       query: {
         ...PageQuery,
-        customerId: Schema.optionalKey(Schema.String),
+        customerId: Schema.optionalKey(IdText),
         verificationStatus: Schema.optionalKey(VerificationStatus)
       },
       success: ListResponse(Verification, "VerificationListResponse")
     }),
     HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", {
-      params: { verificationId: Schema.String },
+      params: { verificationId: IdText },
       success: Verification,
       error: Error404
     })

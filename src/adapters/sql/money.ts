@@ -1,0 +1,430 @@
+/**
+ * The money-movement part of the SQL Store: internal accounts, the ledger, quotes,
+ * transactions and platform configurations (migration `3_money`), built from the same
+ * SqlClient and statement helper as the rest of the store (./store.ts wires them in).
+ *
+ * The ledger keeps one row per ledger account (`ledger_balances`) and moves it in place
+ * with one statement per account (`balance = balance + n`, guarded), so no update is
+ * lost however units of work interleave; the unit of work is SERIALIZABLE, so a
+ * balance read and a post made on it are as if no other unit of work ran in between
+ * (PostgreSQL aborts one of two that raced, and `transact` reruns it). A refused
+ * entry is a `LedgerRejected` that ends its level like a `StoreConflict`; the table's
+ * CHECKs are the backstop, and a violation of one is the same `LedgerRejected`.
+ *
+ * Balances are bigint in SQL and read back as text, converted to numbers only when
+ * exact (the CHECK keeps them within +/-(2^53 - 1)).
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import {
+  type InternalAccountQuery,
+  type InternalAccountRecord,
+  type InvalidCursor,
+  type JournalEntry,
+  type LedgerRejected,
+  type Page,
+  type PageResult,
+  type PlatformConfigRecord,
+  type QuoteRecord,
+  type Store,
+  type StoreConflict,
+  type TransactionQuery,
+  type TransactionRecord,
+  type UnitOfWork
+} from "../../ports/store.js"
+import { decodeCursor, encodeCursor, millisOf, type SortKey } from "../cursor.js"
+import { entryProblem, isInternalAccount } from "../ledger.js"
+import { conflictIn, ledgerRejectedIn } from "../level.js"
+
+/** The store's read helper: a statement whose failure is a defect (see ./store.ts). */
+export type Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>>
+
+/** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
+export const MONEY_TABLES: ReadonlyArray<string> = [
+  "internal_accounts",
+  "ledger_balances",
+  "journal_entries",
+  "quotes",
+  "transactions",
+  "platform_configs"
+]
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+const NONNEGATIVE_CHECK = "ledger_balances_internal_nonnegative"
+const EXACT_CHECK = "ledger_balances_exact"
+
+/** A bigint column read as text (or a number or bigint, whatever the driver gives), as an exact number. */
+const exactNumber = (value: unknown): number => {
+  const n = typeof value === "number" ? value : Number(typeof value === "bigint" ? value : String(value))
+  if (!Number.isSafeInteger(n)) throw new Error(`a stored amount is not an exact integer: ${String(value)}`)
+  return n
+}
+
+/** The reason a balance moved by `amount` is refused, exactly (the same rule as ../ledger.ts `nextBalance`). */
+const refusal = (account: string, balance: bigint, amount: bigint): LedgerRejected["reason"] | undefined => {
+  const next = balance + amount
+  if (next > MAX_EXACT || next < -MAX_EXACT) return "OUT_OF_RANGE"
+  if (next < 0n && isInternalAccount(account)) return "INSUFFICIENT_BALANCE"
+  return undefined
+}
+
+/** The net amount per account of an entry, exactly, in account order (the order rows are locked in). */
+const netMoves = (entry: JournalEntry): ReadonlyArray<{ readonly account: string; readonly currency: string; readonly amount: bigint }> => {
+  const byAccount = new Map<string, { currency: string; amount: bigint }>()
+  for (const p of entry.postings) {
+    const move = byAccount.get(p.account)
+    if (move === undefined) byAccount.set(p.account, { currency: p.currency, amount: BigInt(p.amount) })
+    else {
+      move.currency = p.currency
+      move.amount += BigInt(p.amount)
+    }
+  }
+  return [...byAccount].map(([account, m]) => ({ account, ...m })).sort((a, b) => a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
+}
+
+/** The check constraint a failed statement broke, if it broke one of the ledger's. */
+const brokenCheck = (e: SqlError): string | undefined => {
+  if (e.reason._tag !== "ConstraintError") return undefined
+  const cause: unknown = e.reason.cause
+  const named = typeof cause === "object" && cause !== null && "constraint" in cause ? String(cause.constraint) : ""
+  const text = `${named} ${e.reason.message ?? ""} ${cause instanceof Error ? cause.message : ""}`
+  return [NONNEGATIVE_CHECK, EXACT_CHECK].find((name) => text.includes(name))
+}
+
+/** A WHERE clause under construction: conditions and their positional parameters. */
+class Where {
+  readonly conditions: Array<string> = []
+  readonly params: Array<unknown> = []
+  add(condition: (placeholder: string) => string, value: unknown): this {
+    this.params.push(value)
+    this.conditions.push(condition(`$${this.params.length}`))
+    return this
+  }
+  raw(condition: string): this {
+    this.conditions.push(condition)
+    return this
+  }
+  get text(): string {
+    return this.conditions.join(" and ")
+  }
+}
+
+interface DocRow {
+  readonly doc: string
+}
+
+const docOf = <T>(row: DocRow): T => JSON.parse(row.doc)
+
+const senderOf = (r: TransactionRecord): string | null => {
+  const source = r.transaction.source
+  if (source === undefined) return null
+  return source.sourceType === "ACCOUNT" ? source.accountId : source.sourceType === "UMA_ADDRESS" ? source.umaAddress : null
+}
+
+const receiverOf = (r: TransactionRecord): string => {
+  const d = r.transaction.destination
+  return d.destinationType === "ACCOUNT" ? d.accountId : d.umaAddress
+}
+
+export interface MoneyStore {
+  readonly repositories: Pick<Store["Service"], "internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs">
+  readonly writes: Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">
+}
+
+export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
+  const one = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<T | undefined> =>
+    Effect.map(query<DocRow>(text, params), (rows) => rows[0] === undefined ? undefined : docOf<T>(rows[0]))
+
+  const many = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<T>> =>
+    Effect.map(query<DocRow>(text, params), (rows) => rows.map((row) => docOf<T>(row)))
+
+  /**
+   * One keyset page of `table` where `where` holds, oldest first or (descending) newest
+   * first, and the total that match, from one statement (one snapshot). A descending
+   * page's cursor continues below the last row it returned.
+   */
+  const page = <T>(table: string, where: Where, p: Page, keyOf: (r: T) => SortKey): Effect.Effect<PageResult<T>, InvalidCursor> =>
+    Effect.gen(function*() {
+      const params = [...where.params]
+      const direction = p.descending === true ? "desc" : "asc"
+      let keyset = "true"
+      if (p.cursor !== undefined) {
+        const after = decodeCursor(p.cursor)
+        if (!("createdAt" in after)) return yield* Effect.fail(after)
+        params.push(after.createdAt, after.id)
+        keyset = `(created_ms, id) ${p.descending === true ? "<" : ">"} ($${params.length - 1}::bigint, $${params.length}::text)`
+      }
+      params.push(p.limit + 1)
+      const result = yield* query<{ readonly total: number; readonly doc: string | null }>(
+        `with matching as (select created_ms, id, doc from ${table} where ${where.text}),
+              total as (select count(*)::int as total from matching)
+         select total.total, page.doc from total left join lateral (
+           select doc::text as doc, created_ms, id from matching where ${keyset}
+           order by created_ms ${direction}, id ${direction} limit $${params.length}
+         ) page on true
+         order by page.created_ms ${direction}, page.id ${direction}`,
+        params
+      )
+      const rows = result.flatMap((row) => (row.doc === null ? [] : [docOf<T>({ doc: row.doc })]))
+      const hasMore = rows.length > p.limit
+      const data = hasMore ? rows.slice(0, p.limit) : rows
+      const last = data[data.length - 1]
+      const totalCount = result[0]?.total ?? 0
+      return hasMore && last !== undefined
+        ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount }
+        : { data, hasMore, totalCount }
+    })
+
+  // ------------------------------------------------------------ filters
+
+  const internalAccountWhere = (platformId: string, q: InternalAccountQuery): Where => {
+    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+    w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
+    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
+    if (q.currency !== undefined) w.add((x) => `currency = ${x}`, q.currency)
+    if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
+    return w
+  }
+
+  const transactionWhere = (platformId: string, q: TransactionQuery): Where => {
+    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
+    if (q.platformCustomerId !== undefined) w.add((x) => `platform_customer_id = ${x}`, q.platformCustomerId)
+    if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
+    if (q.senderAccountIdentifier !== undefined) w.add((x) => `sender = ${x}`, q.senderAccountIdentifier)
+    if (q.receiverAccountIdentifier !== undefined) w.add((x) => `receiver = ${x}`, q.receiverAccountIdentifier)
+    if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
+    if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
+    if (q.reference !== undefined) w.add((x) => `reference = ${x}`, q.reference)
+    if (q.created?.from !== undefined) w.add((x) => `created_ms >= ${x}::bigint`, q.created.from)
+    if (q.created?.to !== undefined) w.add((x) => `created_ms <= ${x}::bigint`, q.created.to)
+    return w
+  }
+
+  // ------------------------------------------------------------ the ledger
+
+  /** A ledger statement: a broken ledger CHECK is a LedgerRejected, anything else a defect. */
+  const ledgerStatement = (text: string, params: ReadonlyArray<unknown>, account: string) =>
+    sql.unsafe<{ readonly balance: string }>(text, params).pipe(
+      Effect.catch((e: SqlError) => {
+        const check = brokenCheck(e)
+        return check === undefined
+          ? Effect.die(e)
+          : check === NONNEGATIVE_CHECK
+          ? ledgerRejectedIn("INSUFFICIENT_BALANCE", account)
+          : ledgerRejectedIn("OUT_OF_RANGE", account)
+      })
+    )
+
+  /** Why a move the guarded statement did not make is refused (the unit of work is intact: no statement failed). */
+  const refuseMove = (platformId: string, account: string, amount: bigint) =>
+    Effect.flatMap(
+      query<{ readonly balance: string }>(
+        `select balance::text as balance from ledger_balances where platform_id = $1 and account = $2`,
+        [platformId, account]
+      ),
+      (rows) => {
+        const balance = rows[0] === undefined ? 0n : BigInt(rows[0].balance)
+        // The guard and this read see the same row (the row is ours now, or absent);
+        // should they still disagree, refuse as out of range rather than commit.
+        return ledgerRejectedIn(refusal(account, balance, amount) ?? "OUT_OF_RANGE", account)
+      }
+    )
+
+  /**
+   * Moves one account's balance by `amount` in one statement, or refuses. Where the
+   * amount may stand as a new row (it passes the CHECKs on its own), an upsert adds it;
+   * otherwise (an internal account debited, or an amount beyond the exact range) only
+   * an existing row can take it: a guarded update.
+   */
+  const move = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> => {
+    const standsAlone = refusal(account, 0n, amount) === undefined
+    const statement = standsAlone
+      ? ledgerStatement(
+        `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
+         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance
+         where b.balance + excluded.balance between -${MAX_EXACT} and ${MAX_EXACT}
+           and (b.account not like 'InternalAccount:%' or b.balance + excluded.balance >= 0)
+         returning balance::text as balance`,
+        [platformId, account, currency, amount.toString()],
+        account
+      )
+      : ledgerStatement(
+        `update ledger_balances as b set balance = b.balance + $3::bigint
+         where b.platform_id = $1 and b.account = $2
+           and b.balance + $3::bigint between -${MAX_EXACT} and ${MAX_EXACT}
+           and (b.account not like 'InternalAccount:%' or b.balance + $3::bigint >= 0)
+         returning balance::text as balance`,
+        [platformId, account, amount.toString()],
+        account
+      )
+    return Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : refuseMove(platformId, account, amount))
+  }
+
+  const post = (entry: JournalEntry): Effect.Effect<void, LedgerRejected> =>
+    Effect.suspend(() => {
+      const problem = entryProblem(entry)
+      if (problem !== undefined) return ledgerRejectedIn(problem)
+      const moves = netMoves(entry)
+      // Beyond twice the exact range no balance can take it (and bigint could overflow).
+      const huge = moves.find((m) => m.amount > 2n * MAX_EXACT || m.amount < -2n * MAX_EXACT)
+      if (huge !== undefined) return ledgerRejectedIn("OUT_OF_RANGE", huge.account)
+      return Effect.andThen(
+        Effect.forEach(moves, (m) => move(entry.platformId, m.account, m.currency, m.amount), { discard: true }),
+        Effect.orDie(sql.unsafe(
+          `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
+          [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)]
+        ))
+      )
+    })
+
+  // ------------------------------------------------------------ writes
+
+  const putInternalAccount = (r: InternalAccountRecord): Effect.Effect<void, StoreConflict> =>
+    sql.unsafe(
+      `insert into internal_accounts (platform_id, id, created_ms, customer_id, currency, type, status, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::jsonb)
+       on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
+         type = excluded.type, status = excluded.status, doc = excluded.doc`,
+      [r.platformId, r.id, millisOf(r.createdAt), r.customerId, r.currency, r.type, r.status, JSON.stringify(r)]
+    ).pipe(
+      Effect.asVoid,
+      Effect.catch((e: SqlError) =>
+        e.reason._tag === "UniqueViolation" && e.reason.constraint === "internal_accounts_owner_currency"
+          ? conflictIn("internal_accounts_owner_currency")
+          : Effect.die(e)
+      )
+    )
+
+  /** A write that can break no constraint of ours: any failure is a defect. */
+  const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> => Effect.orDie(Effect.asVoid(sql.unsafe(text, params)))
+
+  const putQuote = (r: QuoteRecord): Effect.Effect<void> =>
+    exec(
+      `insert into quotes (platform_id, id, created_ms, doc) values ($1, $2, $3::bigint, $4::jsonb)
+       on conflict (platform_id, id) do update set doc = excluded.doc`,
+      [r.platformId, r.quote.id, millisOf(r.quote.createdAt), JSON.stringify(r)]
+    )
+
+  const putTransaction = (r: TransactionRecord): Effect.Effect<void> => {
+    const t = r.transaction
+    return exec(
+      `insert into transactions (platform_id, id, created_ms, customer_id, platform_customer_id, status, type, sender, receiver,
+         reference, sent_currency, sent_amount, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11, $12::bigint, $13::jsonb)
+       on conflict (platform_id, id) do update set customer_id = excluded.customer_id,
+         platform_customer_id = excluded.platform_customer_id, status = excluded.status, type = excluded.type,
+         sender = excluded.sender, receiver = excluded.receiver, reference = excluded.reference,
+         sent_currency = excluded.sent_currency, sent_amount = excluded.sent_amount, doc = excluded.doc`,
+      [
+        r.platformId,
+        t.id,
+        millisOf(t.createdAt),
+        t.customerId ?? null,
+        t.platformCustomerId ?? null,
+        t.status,
+        t.type,
+        senderOf(r),
+        receiverOf(r),
+        t.reconciliationInstructions?.reference ?? null,
+        t.sentAmount?.currency.code ?? null,
+        t.sentAmount?.amount ?? null,
+        JSON.stringify(r)
+      ]
+    )
+  }
+
+  const putPlatformConfig = (r: PlatformConfigRecord): Effect.Effect<void> =>
+    exec(
+      `insert into platform_configs (platform_id, doc) values ($1, $2::jsonb)
+       on conflict (platform_id) do update set doc = excluded.doc`,
+      [r.platformId, JSON.stringify(r)]
+    )
+
+  // ------------------------------------------------------------ repositories
+
+  const repositories: MoneyStore["repositories"] = {
+    internalAccounts: {
+      get: (platformId, id) =>
+        one<InternalAccountRecord>(`select doc::text as doc from internal_accounts where platform_id = $1 and id = $2`, [platformId, id]),
+      findByOwnerCurrency: (platformId, customerId, currency) =>
+        one<InternalAccountRecord>(
+          `select doc::text as doc from internal_accounts where platform_id = $1 and coalesce(customer_id, '') = $2 and currency = $3`,
+          [platformId, customerId ?? "", currency]
+        ),
+      list: (platformId, q, p) =>
+        page<InternalAccountRecord>("internal_accounts", internalAccountWhere(platformId, q), p, (r) => ({
+          createdAt: millisOf(r.createdAt),
+          id: r.id
+        }))
+    },
+    ledger: {
+      balances: (platformId, accounts) =>
+        accounts.length === 0
+          ? Effect.succeed(new Map())
+          : Effect.map(
+            query<{ readonly account: string; readonly balance: string }>(
+              `select account, balance::text as balance from ledger_balances
+               where platform_id = $1 and account in (select jsonb_array_elements_text($2::jsonb))`,
+              [platformId, JSON.stringify(accounts)]
+            ),
+            (rows) => {
+              const found = new Map(rows.map((row) => [row.account, exactNumber(row.balance)]))
+              return new Map(accounts.map((a) => [a, found.get(a) ?? 0]))
+            }
+          ),
+      allBalances: (platformId) =>
+        Effect.map(
+          query<{ readonly account: string; readonly currency: string; readonly balance: string }>(
+            `select account, currency, balance::text as balance from ledger_balances where platform_id = $1 order by account`,
+            [platformId]
+          ),
+          (rows) => rows.map((row) => ({ account: row.account, currency: row.currency, balance: exactNumber(row.balance) }))
+        ),
+      entries: (platformId, options) =>
+        options?.transactionId === undefined
+          ? many<JournalEntry>(`select doc::text as doc from journal_entries where platform_id = $1 order by seq`, [platformId])
+          : many<JournalEntry>(
+            `select doc::text as doc from journal_entries where platform_id = $1 and transaction_id = $2 order by seq`,
+            [platformId, options.transactionId]
+          )
+    },
+    quotes: {
+      get: (platformId, id) => one<QuoteRecord>(`select doc::text as doc from quotes where platform_id = $1 and id = $2`, [platformId, id])
+    },
+    transactions: {
+      get: (platformId, id) =>
+        one<TransactionRecord>(`select doc::text as doc from transactions where platform_id = $1 and id = $2`, [platformId, id]),
+      list: (platformId, q, p) =>
+        page<TransactionRecord>("transactions", transactionWhere(platformId, q), p, (r) => ({
+          createdAt: millisOf(r.transaction.createdAt),
+          id: r.transaction.id
+        })),
+      sentVolume: (platformId, q) => {
+        const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw("type = 'OUTGOING'")
+        if (q.customerId === null) w.raw("customer_id is null")
+        else w.add((x) => `customer_id = ${x}`, q.customerId)
+        w.add((x) => `sent_currency = ${x}`, q.currency)
+          .add((x) => `created_ms >= ${x}::bigint`, q.since)
+          .raw("status not in ('FAILED', 'EXPIRED')")
+        return Effect.map(
+          query<{ readonly total: string }>(
+            `select coalesce(sum(sent_amount), 0)::text as total from transactions where ${w.text}`,
+            w.params
+          ),
+          // A sum of exact amounts may itself exceed 2^53; it is a limit check's input, so the nearest number.
+          (rows) => Number(rows[0]?.total ?? "0")
+        )
+      }
+    },
+    platformConfigs: {
+      get: (platformId) => one<PlatformConfigRecord>(`select doc::text as doc from platform_configs where platform_id = $1`, [platformId])
+    }
+  }
+
+  return {
+    repositories,
+    writes: { putInternalAccount, post, putQuote, putTransaction, putPlatformConfig }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Internal accounts: balances the service holds for a customer or for the platform, as
+ * the reference file's `InternalAccount`. The balance is derived from the ledger (see
+ * docs/money.md): `balance` is what can be spent now; `totalBalance` adds funds held
+ * for payments in flight. A customer gets one account per platform currency when its
+ * KYC/KYB is approved; the platform has its own from the start.
+ */
+import { Schema } from "effect"
+import { CurrencyAmount } from "./money.js"
+
+export const InternalAccountType = Schema.Literals(["INTERNAL_FIAT", "INTERNAL_CRYPTO", "EMBEDDED_WALLET"])
+  .annotate({ identifier: "InternalAccountType" })
+export type InternalAccountType = typeof InternalAccountType.Type
+
+export const InternalAccountStatus = Schema.Literals(["PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"])
+  .annotate({ identifier: "InternalAccountStatus" })
+export type InternalAccountStatus = typeof InternalAccountStatus.Type
+
+/**
+ * Where to send money to fund an account (reference `PaymentInstructions`). The account
+ * details vary by currency (`accountType` discriminates: USD_ACCOUNT, EUR_ACCOUNT, ...),
+ * so they are kept open beyond `accountType` and `reference`.
+ */
+export const PaymentAccountOrWalletInfo = Schema.StructWithRest(
+  Schema.Struct({ accountType: Schema.String, reference: Schema.optionalKey(Schema.String) }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "PaymentAccountOrWalletInfo" })
+
+export const PaymentInstructions = Schema.Struct({
+  instructionsNotes: Schema.optionalKey(Schema.String),
+  isPlatformAccount: Schema.optionalKey(Schema.Boolean),
+  accountOrWalletInfo: PaymentAccountOrWalletInfo
+}).annotate({ identifier: "PaymentInstructions" })
+export type PaymentInstructions = typeof PaymentInstructions.Type
+
+export const InternalAccount = Schema.Struct({
+  id: Schema.String,
+  customerId: Schema.optionalKey(Schema.String),
+  type: InternalAccountType,
+  status: InternalAccountStatus,
+  balance: CurrencyAmount,
+  totalBalance: CurrencyAmount,
+  fundingPaymentInstructions: Schema.Array(PaymentInstructions),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "InternalAccount" })
+export type InternalAccount = typeof InternalAccount.Type
+
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: minor units of the account's currency. */
+export const SandboxFundRequest = Schema.Struct({
+  amount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(100_000_000_000))
+}).annotate({ identifier: "SandboxFundRequest" })
+export type SandboxFundRequest = typeof SandboxFundRequest.Type

@@ -1,0 +1,146 @@
+/**
+ * Platform configuration (`GET /config`, `PATCH /config`, `PATCH /platform/config`), as
+ * the reference file's `PlatformConfig` with SPEC.md's additions: fee configs may carry
+ * a variable rate, a fixed amount or both; per-rail fee configs (`railFeeConfigs`, each
+ * with a `rail`, e.g. ACH_SAME_DAY); `cardConfigs.pinTargetOrigin`. Our own additions
+ * are the limits the money rules read (`limits`), documented in docs/money.md.
+ */
+import { Schema } from "effect"
+import { CurrencyCode } from "./common.js"
+import { PaymentRail } from "./external-account.js"
+import { MAX_AMOUNT } from "./money.js"
+import { Bps, FixedFee } from "./quote.js"
+
+const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
+const Amount = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_AMOUNT }))
+
+export const CustomerInfoFieldName = Schema.Literals([
+  "FULL_NAME",
+  "BIRTH_DATE",
+  "NATIONALITY",
+  "PHONE_NUMBER",
+  "EMAIL",
+  "POSTAL_ADDRESS",
+  "TAX_ID",
+  "REGISTRATION_NUMBER",
+  "USER_TYPE",
+  "COUNTRY_OF_RESIDENCE",
+  "ACCOUNT_IDENTIFIER",
+  "FI_LEGAL_ENTITY_NAME",
+  "FI_ADDRESS",
+  "PURPOSE_OF_PAYMENT",
+  "ULTIMATE_INSTITUTION_COUNTRY",
+  "IDENTIFIER",
+  "BUSINESS_TYPE",
+  "COMPANY_LEGAL_NAME",
+  "ID_TYPE",
+  "ID_NUMBER"
+]).annotate({ identifier: "CustomerInfoFieldName" })
+
+export const PlatformCurrencyConfig = Schema.Struct({
+  currencyCode: CurrencyCode,
+  minAmount: Amount,
+  maxAmount: Amount,
+  requiredCounterpartyFields: Schema.Array(Schema.Struct({ name: CustomerInfoFieldName, mandatory: Schema.Boolean })).check(Schema.isMaxLength(20)),
+  enabledTransactionTypes: Schema.Array(Schema.Literals(["INCOMING", "OUTGOING"])).check(Schema.isMaxLength(2))
+}).annotate({ identifier: "PlatformCurrencyConfig" })
+export type PlatformCurrencyConfig = typeof PlatformCurrencyConfig.Type
+
+/** SPEC.md: a variable rate in basis points, a fixed amount, or both. */
+export const FeeConfig = Schema.Struct({
+  feeType: Schema.Literal("CROSS_CURRENCY_TRANSACTION"),
+  sourceCurrency: CurrencyCode,
+  variableFeeBps: Schema.optionalKey(Bps),
+  fixedFee: Schema.optionalKey(FixedFee)
+}).annotate({ identifier: "FeeConfig" })
+export type FeeConfig = typeof FeeConfig.Type
+
+/** A fee for payouts over one rail (SPEC.md: "A RailFeeConfig carries a `rail`"). */
+export const RailFeeConfig = Schema.Struct({
+  rail: PaymentRail,
+  sourceCurrency: CurrencyCode,
+  variableFeeBps: Schema.optionalKey(Bps),
+  fixedFee: Schema.optionalKey(FixedFee)
+}).annotate({ identifier: "RailFeeConfig" })
+export type RailFeeConfig = typeof RailFeeConfig.Type
+
+export const EmbeddedWalletConfig = Schema.Struct({
+  appName: Schema.optionalKey(Text(255)),
+  otpLength: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 4, maximum: 12 }))),
+  alphanumeric: Schema.optionalKey(Schema.Boolean),
+  expirationSeconds: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 86_400 }))),
+  sendFromEmailAddress: Schema.optionalKey(Text(255)),
+  sendFromEmailSenderName: Schema.optionalKey(Text(255)),
+  replyToEmailAddress: Schema.optionalKey(Text(255)),
+  logoUrl: Schema.optionalKey(Text(512))
+}).annotate({ identifier: "EmbeddedWalletConfig" })
+
+export const CardTokenization2FAConfig = Schema.Struct({
+  displayName: Schema.optionalKey(Text(255)),
+  logoUrl: Schema.optionalKey(Text(512).check(Schema.isPattern(/^https:\/\//, { message: "must be an https:// URL" }))),
+  email: Schema.optionalKey(Schema.Struct({
+    fromAddress: Schema.optionalKey(Text(255)),
+    fromName: Schema.optionalKey(Text(255)),
+    replyToAddress: Schema.optionalKey(Text(255)),
+    subject: Schema.optionalKey(Text(255)),
+    bodyText: Schema.optionalKey(Text(2000))
+  })),
+  sms: Schema.optionalKey(Schema.Struct({
+    templateSid: Schema.optionalKey(Text(64)),
+    bodyText: Schema.optionalKey(Text(480))
+  }))
+}).annotate({ identifier: "CardTokenization2FAConfig" })
+
+/** An https origin (scheme, host, optional port; no path). */
+export const Origin = Text(255).check(
+  Schema.isPattern(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, { message: "must be an https origin such as https://app.example.com" })
+)
+
+export const CardConfigs = Schema.Struct({
+  pinTargetOrigin: Schema.optionalKey(Origin)
+}).annotate({ identifier: "CardConfigs" })
+
+/** Limits the money rules apply (minor units of the named currency). */
+export const PlatformLimits = Schema.Struct({
+  /** Largest single payment per sending currency (400 TRANSACTION_SIZE_LIMIT_EXCEEDED). */
+  singleTransaction: Schema.optionalKey(Schema.Array(Schema.Struct({ currency: CurrencyCode, maxAmount: Amount })).check(Schema.isMaxLength(50))),
+  /** Largest daily sent volume per customer and sending currency (429 DAILY_VOLUME_LIMIT_EXCEEDED). */
+  dailyVolume: Schema.optionalKey(Schema.Array(Schema.Struct({ currency: CurrencyCode, maxAmount: Amount })).check(Schema.isMaxLength(50)))
+}).annotate({ identifier: "PlatformLimits" })
+export type PlatformLimits = typeof PlatformLimits.Type
+
+const WebhookEndpoint = Text(2048).check(Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))
+
+export const PlatformConfig = Schema.Struct({
+  id: Schema.String,
+  umaDomain: Schema.optionalKey(Schema.String),
+  proxyUmaSubdomain: Schema.optionalKey(Schema.String),
+  webhookEndpoint: Schema.optionalKey(Schema.String),
+  supportedCurrencies: Schema.Array(PlatformCurrencyConfig),
+  isRegulatedFinancialInstitution: Schema.Boolean,
+  embeddedWalletConfig: Schema.optionalKey(EmbeddedWalletConfig),
+  cardTokenization2faConfig: Schema.optionalKey(CardTokenization2FAConfig),
+  cardConfigs: Schema.optionalKey(CardConfigs),
+  feeConfigs: Schema.Array(FeeConfig),
+  railFeeConfigs: Schema.Array(RailFeeConfig),
+  limits: Schema.optionalKey(PlatformLimits),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "PlatformConfig" })
+export type PlatformConfig = typeof PlatformConfig.Type
+
+/** What is stored: the configuration as answered. */
+export type PlatformConfigState = PlatformConfig
+
+export const PlatformConfigUpdateRequest = Schema.Struct({
+  umaDomain: Schema.optionalKey(Text(253).check(Schema.isPattern(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/, { message: "must be a domain name" }))),
+  webhookEndpoint: Schema.optionalKey(WebhookEndpoint),
+  supportedCurrencies: Schema.optionalKey(Schema.Array(PlatformCurrencyConfig).check(Schema.isMaxLength(50))),
+  embeddedWalletConfig: Schema.optionalKey(EmbeddedWalletConfig),
+  cardTokenization2faConfig: Schema.optionalKey(CardTokenization2FAConfig),
+  cardConfigs: Schema.optionalKey(CardConfigs),
+  feeConfigs: Schema.optionalKey(Schema.Array(FeeConfig).check(Schema.isMaxLength(50))),
+  railFeeConfigs: Schema.optionalKey(Schema.Array(RailFeeConfig).check(Schema.isMaxLength(50))),
+  limits: Schema.optionalKey(PlatformLimits)
+}).annotate({ identifier: "PlatformConfigUpdateRequest" })
+export type PlatformConfigUpdateRequest = typeof PlatformConfigUpdateRequest.Type

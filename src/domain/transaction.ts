@@ -1,0 +1,278 @@
+/**
+ * Transactions: the payments quotes become (reference `OutgoingTransaction`,
+ * `IncomingTransaction`, discriminated by `type`). Failure reasons are SPEC.md's list:
+ * the removed reasons (EXECUTION_FAILED_POST_DEBIT, SETTLEMENT_FAILED, TIMEOUT,
+ * MANUAL_REFUND) are not in the enum; TIMEOUT survives only as a refund reason.
+ */
+import { Schema } from "effect"
+import { CurrencyCode } from "./common.js"
+import { PaymentRail } from "./external-account.js"
+import { PaymentInstructions } from "./internal-account.js"
+import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
+import { OutgoingRateDetails, PurposeOfPayment } from "./quote.js"
+
+const Id = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
+
+export const TransactionStatus = Schema.Literals([
+  "CREATED",
+  "PENDING",
+  "PENDING_AUTHORIZATION",
+  "PROCESSING",
+  "COMPLETED",
+  "REJECTED",
+  "FAILED",
+  "REFUNDED",
+  "EXPIRED"
+]).annotate({ identifier: "TransactionStatus" })
+export type TransactionStatus = typeof TransactionStatus.Type
+
+/** The statuses an outgoing payment takes (reference `OutgoingTransactionStatus`). */
+export const OutgoingTransactionStatus = Schema.Literals(["PENDING", "PENDING_AUTHORIZATION", "EXPIRED", "PROCESSING", "COMPLETED", "FAILED"])
+  .annotate({ identifier: "OutgoingTransactionStatus" })
+export type OutgoingTransactionStatus = typeof OutgoingTransactionStatus.Type
+
+export const TransactionType = Schema.Literals(["INCOMING", "OUTGOING"]).annotate({ identifier: "TransactionType" })
+export type TransactionType = typeof TransactionType.Type
+
+export const OutgoingTransactionFailureReason = Schema.Literals([
+  "QUOTE_EXPIRED",
+  "QUOTE_RATE_UNAVAILABLE",
+  "QUOTE_EXECUTION_FAILED",
+  "FUNDING_AMOUNT_MISMATCH",
+  "SCA_NOT_COMPLETED",
+  "PAYOUT_RETURNED",
+  "LIMIT_EXCEEDED",
+  "ACCOUNT_CANNOT_RECEIVE",
+  "ACCOUNT_INVALID",
+  "COMPLIANCE_REJECTED"
+]).annotate({ identifier: "OutgoingTransactionFailureReason" })
+export type OutgoingTransactionFailureReason = typeof OutgoingTransactionFailureReason.Type
+
+export const IncomingTransactionFailureReason = Schema.Literals([
+  "LNURLP_FAILED",
+  "PAY_REQUEST_FAILED",
+  "PAYMENT_APPROVAL_WEBHOOK_ERROR",
+  "PAYMENT_APPROVAL_TIMED_OUT",
+  "OFFRAMP_FAILED",
+  "MISSING_MANDATORY_PAYEE_DATA",
+  "QUOTE_EXPIRED",
+  "QUOTE_EXECUTION_FAILED",
+  "COMPLIANCE_REJECTED",
+  "COLLECTION_FAILED"
+]).annotate({ identifier: "IncomingTransactionFailureReason" })
+export type IncomingTransactionFailureReason = typeof IncomingTransactionFailureReason.Type
+
+export const TransactionPendingReason = Schema.Literals([
+  "COUNTERPARTY_DECLARATION_REQUIRED",
+  "WALLET_VERIFICATION_REQUIRED",
+  "COUNTERPARTY_INFORMATION_REQUIRED",
+  "COMPLIANCE_REVIEW"
+]).annotate({ identifier: "TransactionPendingReason" })
+export type TransactionPendingReason = typeof TransactionPendingReason.Type
+
+export const RefundStatus = Schema.Literals(["PENDING", "COMPLETED", "FAILED"]).annotate({ identifier: "RefundStatus" })
+export const RefundReason = Schema.Literals(["TRANSACTION_FAILED", "USER_CANCELLATION", "TIMEOUT"]).annotate({ identifier: "RefundReason" })
+
+export const Refund = Schema.Struct({
+  reference: Schema.String,
+  initiatedAt: Schema.String,
+  settledAt: Schema.optionalKey(Schema.String),
+  status: RefundStatus,
+  reason: Schema.optionalKey(RefundReason)
+}).annotate({ identifier: "Refund" })
+export type Refund = typeof Refund.Type
+
+export const OnChainTransaction = Schema.Struct({
+  transactionHash: Schema.String,
+  network: Schema.String
+}).annotate({ identifier: "OnChainTransaction" })
+
+/** `transactionHash` is deprecated for wallet transfers (use `onChainTransaction`), kept for UMA settlement. */
+export const ReconciliationInstructions = Schema.Struct({
+  reference: Schema.optionalKey(Schema.String),
+  transactionHash: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "ReconciliationInstructions" })
+
+// ---------------------------------------------------------------- sources and destinations
+
+export const AccountTransactionSource = Schema.Struct({
+  sourceType: Schema.Literal("ACCOUNT"),
+  accountId: Schema.String,
+  currency: Schema.optionalKey(Schema.String),
+  onChainTransaction: Schema.optionalKey(OnChainTransaction)
+}).annotate({ identifier: "AccountTransactionSource" })
+
+export const UmaAddressTransactionSource = Schema.Struct({
+  sourceType: Schema.Literal("UMA_ADDRESS"),
+  umaAddress: Schema.String,
+  currency: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "UmaAddressTransactionSource" })
+
+export const RealtimeFundingTransactionSource = Schema.Struct({
+  sourceType: Schema.Literal("REALTIME_FUNDING"),
+  currency: Schema.String,
+  customerId: Schema.optionalKey(Schema.String),
+  paymentRail: Schema.optionalKey(PaymentRail),
+  onChainTransaction: Schema.optionalKey(OnChainTransaction)
+}).annotate({ identifier: "RealtimeFundingTransactionSource" })
+
+export const TransactionSource = Schema.Union([AccountTransactionSource, UmaAddressTransactionSource, RealtimeFundingTransactionSource])
+  .annotate({ identifier: "TransactionSourceOneOf" })
+export type TransactionSource = typeof TransactionSource.Type
+
+export const AccountTransactionDestination = Schema.Struct({
+  destinationType: Schema.Literal("ACCOUNT"),
+  accountId: Schema.String,
+  currency: Schema.optionalKey(Schema.String),
+  onChainTransaction: Schema.optionalKey(OnChainTransaction)
+}).annotate({ identifier: "AccountTransactionDestination" })
+
+export const UmaAddressTransactionDestination = Schema.Struct({
+  destinationType: Schema.Literal("UMA_ADDRESS"),
+  umaAddress: Schema.String,
+  currency: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "UmaAddressTransactionDestination" })
+
+export const TransactionDestination = Schema.Union([AccountTransactionDestination, UmaAddressTransactionDestination])
+  .annotate({ identifier: "TransactionDestinationOneOf" })
+export type TransactionDestination = typeof TransactionDestination.Type
+
+// ---------------------------------------------------------------- transactions
+
+const base = {
+  id: Schema.String,
+  pendingReason: Schema.optionalKey(TransactionPendingReason),
+  destination: TransactionDestination,
+  /** Absent on the platform's own payments (the reference requires it; see docs/decisions.md). */
+  customerId: Schema.optionalKey(Schema.String),
+  platformCustomerId: Schema.optionalKey(Schema.String),
+  settledAt: Schema.optionalKey(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  receiptDeliveryConfirmedAt: Schema.optionalKey(Schema.String),
+  exchangeRate: Schema.optionalKey(Schema.Number),
+  quoteId: Schema.optionalKey(Schema.String),
+  refund: Schema.optionalKey(Refund),
+  reconciliationInstructions: Schema.optionalKey(ReconciliationInstructions),
+  counterpartyInformation: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+}
+
+export const OutgoingTransaction = Schema.Struct({
+  ...base,
+  type: Schema.Literal("OUTGOING"),
+  direction: Schema.Literal("DEBIT"),
+  status: OutgoingTransactionStatus,
+  source: TransactionSource,
+  sentAmount: CurrencyAmount,
+  receivedAmount: Schema.optionalKey(CurrencyAmount),
+  fees: Schema.optionalKey(Schema.Number),
+  platformFees: Schema.optionalKey(Schema.Number),
+  paymentInstructions: Schema.optionalKey(Schema.Array(PaymentInstructions)),
+  rateDetails: Schema.optionalKey(OutgoingRateDetails),
+  failureReason: Schema.optionalKey(OutgoingTransactionFailureReason),
+  paymentRail: Schema.optionalKey(Schema.NullOr(PaymentRail)),
+  railSelectionMode: Schema.optionalKey(Schema.NullOr(Schema.Literals(["AUTO", "MANUAL"]))),
+  expectedSettlementAt: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  settlementTimelineSeconds: Schema.optionalKey(Schema.NullOr(Schema.Number)),
+  remittanceInformation: Schema.optionalKey(Schema.String),
+  purposeOfPayment: Schema.optionalKey(PurposeOfPayment)
+}).annotate({ identifier: "OutgoingTransaction" })
+export type OutgoingTransaction = typeof OutgoingTransaction.Type
+
+export const IncomingTransaction = Schema.Struct({
+  ...base,
+  type: Schema.Literal("INCOMING"),
+  direction: Schema.Literal("CREDIT"),
+  status: TransactionStatus,
+  source: Schema.optionalKey(TransactionSource),
+  sentAmount: Schema.optionalKey(CurrencyAmount),
+  receivedAmount: CurrencyAmount,
+  fees: Schema.optionalKey(Schema.Number),
+  failureReason: Schema.optionalKey(IncomingTransactionFailureReason)
+}).annotate({ identifier: "IncomingTransaction" })
+export type IncomingTransaction = typeof IncomingTransaction.Type
+
+export const Transaction = Schema.Union([IncomingTransaction, OutgoingTransaction])
+  .annotate({ identifier: "TransactionOneOf" })
+  .pipe(Schema.toTaggedUnion("type"))
+export type Transaction = typeof Transaction.Type
+
+// ---------------------------------------------------------------- requests
+
+const AccountRef = Schema.Struct({ accountId: Id })
+
+/** Deprecated (SPEC.md Versioning), still working: pull from an external account into an internal one. */
+export const TransferInRequest = Schema.Struct({
+  source: AccountRef,
+  destination: AccountRef,
+  amount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)))
+}).annotate({ identifier: "TransferInRequest" })
+export type TransferInRequest = typeof TransferInRequest.Type
+
+/** Deprecated, still working: pay out from an internal account to an external one. */
+export const TransferOutRequest = Schema.Struct({
+  source: AccountRef,
+  destination: Schema.Struct({ accountId: Id, paymentRail: Schema.optionalKey(PaymentRail) }),
+  amount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))),
+  remittanceInformation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(80))),
+  purposeOfPayment: Schema.optionalKey(PurposeOfPayment)
+}).annotate({ identifier: "TransferOutRequest" })
+export type TransferOutRequest = typeof TransferOutRequest.Type
+
+export const CancelTransactionRequest = Schema.Struct({
+  reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255)))
+}).annotate({ identifier: "CancelTransactionRequest" })
+
+export const SandboxSendRequest = Schema.Struct({
+  quoteId: Id,
+  currencyCode: CurrencyCode,
+  currencyAmount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)))
+}).annotate({ identifier: "SandboxSendRequest" })
+export type SandboxSendRequest = typeof SandboxSendRequest.Type
+
+export const SandboxUmaReceiveRequest = Schema.Struct({
+  senderUmaAddress: Schema.String.check(Schema.isMaxLength(255)),
+  receiverUmaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
+  customerId: Schema.optionalKey(Id),
+  receivingCurrencyCode: CurrencyCode,
+  receivingCurrencyAmount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
+}).annotate({ identifier: "SandboxUmaReceiveRequest" })
+export type SandboxUmaReceiveRequest = typeof SandboxUmaReceiveRequest.Type
+
+// ---------------------------------------------------------------- the money behind a payment
+
+/** Where a payment's money stands in the ledger. */
+export type PaymentMoney = "NONE" | "IN_FLIGHT" | "SETTLED" | "REFUNDED" | "PARKED" | "RETURNED"
+
+export interface PaymentLeg {
+  readonly account: string
+  readonly currency: string
+  readonly amount: number
+}
+
+/** A payment's plan: stored beside the transaction, never answered. */
+export interface PaymentPlan {
+  /** Debited at execution (an internal account, or the outside world for pulls and funding). */
+  readonly debit: PaymentLeg
+  /** Credited at settlement (an internal account, or the outside world for payouts). */
+  readonly credit: PaymentLeg
+  /** Fees taken from the debit at settlement, in the debit's currency. */
+  readonly fees: ReadonlyArray<{ readonly account: string; readonly amount: number }>
+  readonly money: PaymentMoney
+  /** The sandbox outcome driving the payment ("SUCCESS" off the sandbox). */
+  readonly outcome: string
+  /** Held PENDING until the platform approves or rejects it. */
+  readonly awaitingPlatformApproval?: boolean | undefined
+  /** Moves still to come, at epoch ms of the platform's clock, in order (the next one is a timer). */
+  readonly steps: ReadonlyArray<PaymentStepRecord>
+  /** The quote the payment executes, if any. */
+  readonly quoteId?: string | undefined
+  /** Internal accounts whose balance a move changes (for INTERNAL_ACCOUNT.BALANCE_UPDATED). */
+  readonly internalAccounts: ReadonlyArray<string>
+}
+
+/** A scheduled move of a payment, as stored (`type` is a payment-machine move). */
+export interface PaymentStepRecord {
+  readonly at: number
+  readonly move: { readonly type: string; readonly failureReason?: string | undefined }
+}

@@ -1,0 +1,176 @@
+/**
+ * The money side of the API: internal accounts, platform configuration, exchange rates,
+ * quotes, transactions, the deprecated transfers and the sandbox money simulations.
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
+import { ExchangeRateListResponse } from "../../domain/exchange-rate.js"
+import { InternalAccount, InternalAccountType, SandboxFundRequest } from "../../domain/internal-account.js"
+import { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
+import { Quote, QuoteRequest } from "../../domain/quote.js"
+import {
+  IncomingTransaction,
+  SandboxSendRequest,
+  SandboxUmaReceiveRequest,
+  Transaction,
+  TransactionStatus,
+  TransferInRequest,
+  TransferOutRequest
+} from "../../domain/transaction.js"
+
+const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
+
+export class InternalAccountsGroup extends HttpApiGroup.make("internalAccounts")
+  .add(
+    HttpApiEndpoint.get("listCustomerInternalAccounts", "/customers/internal-accounts", {
+      query: {
+        ...PageQuery,
+        currency: Schema.optionalKey(CurrencyCode),
+        customerId: Schema.optionalKey(IdText),
+        type: Schema.optionalKey(InternalAccountType)
+      },
+      success: ListResponse(InternalAccount, "InternalAccountListResponse")
+    }),
+    HttpApiEndpoint.get("listPlatformInternalAccounts", "/platform/internal-accounts", {
+      query: { currency: Schema.optionalKey(CurrencyCode), type: Schema.optionalKey(InternalAccountType) },
+      success: Schema.Struct({ data: Schema.Array(InternalAccount) }).annotate({ identifier: "PlatformInternalAccountListResponse" })
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Internal Accounts" }))
+{}
+
+export class PlatformConfigGroup extends HttpApiGroup.make("platformConfig")
+  .add(
+    HttpApiEndpoint.get("getPlatformConfig", "/config", { success: PlatformConfig }),
+    HttpApiEndpoint.patch("updatePlatformConfig", "/config", { payload: PlatformConfigUpdateRequest, success: PlatformConfig }),
+    HttpApiEndpoint.patch("updatePlatformConfigAlias", "/platform/config", { payload: PlatformConfigUpdateRequest, success: PlatformConfig })
+      .annotate(OpenApi.Description, "The same settings as PATCH /config (SPEC.md names both paths).")
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Platform Configuration" }))
+{}
+
+export class ExchangeRatesGroup extends HttpApiGroup.make("exchangeRates")
+  .add(
+    HttpApiEndpoint.get("getExchangeRates", "/exchange-rates", {
+      query: {
+        sourceCurrency: Schema.optionalKey(CurrencyCode),
+        destinationCurrency: Schema.optionalKey(Schema.Union([CurrencyCode, Schema.Array(CurrencyCode).check(Schema.isMaxLength(50))])),
+        sendingAmount: Schema.optionalKey(
+          Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 9_000_000_000_000_000 }))
+        )
+      },
+      success: ExchangeRateListResponse
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Exchange Rates" }))
+{}
+
+const quoteParams = { quoteId: IdText }
+
+export class QuotesGroup extends HttpApiGroup.make("quotes")
+  .add(
+    HttpApiEndpoint.post("createQuote", "/quotes", {
+      headers: IdempotencyHeaders,
+      payload: QuoteRequest,
+      success: created(Quote),
+      error: [Error403, Error404, Error409, Error429]
+    }),
+    HttpApiEndpoint.get("getQuote", "/quotes/:quoteId", { params: quoteParams, success: Quote, error: Error404 }),
+    HttpApiEndpoint.post("executeQuote", "/quotes/:quoteId/execute", {
+      params: quoteParams,
+      headers: IdempotencyHeaders,
+      success: Quote,
+      error: [Error403, Error404, Error409, Error429]
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Cross-Currency Transfers" }))
+{}
+
+const transactionParams = { transactionId: IdText }
+
+export class TransactionsGroup extends HttpApiGroup.make("transactions")
+  .add(
+    HttpApiEndpoint.get("listTransactions", "/transactions", {
+      query: {
+        ...PageQuery,
+        customerId: Schema.optionalKey(IdText),
+        platformCustomerId: Schema.optionalKey(IdText),
+        accountIdentifier: Schema.optionalKey(IdText),
+        senderAccountIdentifier: Schema.optionalKey(IdText),
+        receiverAccountIdentifier: Schema.optionalKey(IdText),
+        status: Schema.optionalKey(TransactionStatus),
+        type: Schema.optionalKey(Schema.Literals(["INCOMING", "OUTGOING", "CARD"])),
+        reference: Schema.optionalKey(IdText),
+        startDate: Schema.optionalKey(DateTimeString),
+        endDate: Schema.optionalKey(DateTimeString),
+        sortOrder: Schema.optionalKey(Schema.Literals(["asc", "desc"])),
+        cardId: Schema.optionalKey(IdText)
+      },
+      success: ListResponse(Transaction, "TransactionListResponse")
+    }),
+    HttpApiEndpoint.get("getTransaction", "/transactions/:transactionId", { params: transactionParams, success: Transaction, error: Error404 }),
+    HttpApiEndpoint.post("cancelTransaction", "/transactions/:transactionId/cancel", {
+      params: transactionParams,
+      success: Transaction,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("approveTransaction", "/transactions/:transactionId/approve", {
+      params: transactionParams,
+      success: Transaction,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("rejectTransaction", "/transactions/:transactionId/reject", {
+      params: transactionParams,
+      success: Transaction,
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("confirmReceiptDelivery", "/transactions/:transactionId/confirm", {
+      params: transactionParams,
+      success: Transaction,
+      error: Error404
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Transactions" }))
+{}
+
+export class TransfersGroup extends HttpApiGroup.make("transfers")
+  .add(
+    HttpApiEndpoint.post("createTransferIn", "/transfer-in", {
+      headers: IdempotencyHeaders,
+      payload: TransferInRequest,
+      success: created(Transaction),
+      error: [Error403, Error404, Error409, Error429]
+    }).annotate(OpenApi.Deprecated, true),
+    HttpApiEndpoint.post("createTransferOut", "/transfer-out", {
+      headers: IdempotencyHeaders,
+      payload: TransferOutRequest,
+      success: created(Transaction),
+      error: [Error403, Error404, Error409, Error429]
+    }).annotate(OpenApi.Deprecated, true)
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Same-Currency Transfers" }))
+{}
+
+export class SandboxMoneyGroup extends HttpApiGroup.make("sandboxMoney")
+  .add(
+    HttpApiEndpoint.post("sandboxFundInternalAccount", "/sandbox/internal-accounts/:accountId/fund", {
+      params: { accountId: IdText },
+      payload: SandboxFundRequest,
+      success: InternalAccount,
+      error: [Error403, Error404]
+    }),
+    HttpApiEndpoint.post("sandboxSend", "/sandbox/send", {
+      payload: SandboxSendRequest,
+      success: Transaction,
+      error: [Error403, Error404, Error409, Error429]
+    }),
+    HttpApiEndpoint.post("sandboxReceive", "/sandbox/uma/receive", {
+      payload: SandboxUmaReceiveRequest,
+      success: IncomingTransaction,
+      error: [Error403, Error404]
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Sandbox (money)" }))
+{}

@@ -1,0 +1,73 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Accounts from "../../operations/money/accounts.js"
+import * as Config from "../../operations/money/config.js"
+import * as Quotes from "../../operations/money/quotes.js"
+import * as Rates from "../../operations/money/rates.js"
+import * as SandboxMoney from "../../operations/money/sandbox.js"
+import * as Transactions from "../../operations/money/transactions.js"
+import * as Transfers from "../../operations/money/transfers.js"
+import { PaymentsApi } from "../api.js"
+import { run } from "./run.js"
+
+export const InternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "internalAccounts", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
+      .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query)))
+  ))
+
+export const PlatformConfigHandlers = HttpApiBuilder.group(PaymentsApi, "platformConfig", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("getPlatformConfig", () => run(Config.configOf))
+      .handle("updatePlatformConfig", ({ payload }) => run((p) => Config.updateConfig(p, payload)))
+      .handle("updatePlatformConfigAlias", ({ payload }) => run((p) => Config.updateConfig(p, payload)))
+  ))
+
+export const ExchangeRatesHandlers = HttpApiBuilder.group(PaymentsApi, "exchangeRates", (handlers) =>
+  Effect.sync(() =>
+    handlers.handle("getExchangeRates", ({ query }) =>
+      run((p) =>
+        Rates.getExchangeRates(p, {
+          sourceCurrency: query.sourceCurrency,
+          destinationCurrency: query.destinationCurrency === undefined
+            ? undefined
+            : typeof query.destinationCurrency === "string" ? [query.destinationCurrency] : query.destinationCurrency,
+          sendingAmount: query.sendingAmount
+        })))
+  ))
+
+export const QuotesHandlers = HttpApiBuilder.group(PaymentsApi, "quotes", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("createQuote", ({ headers, payload }) => run((p) => Quotes.createQuote(p, payload, headers["idempotency-key"])))
+      .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
+      .handle("executeQuote", ({ headers, params }) => run((p) => Quotes.executeQuote(p, params.quoteId, headers["idempotency-key"])))
+  ))
+
+export const TransactionsHandlers = HttpApiBuilder.group(PaymentsApi, "transactions", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
+      .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
+      .handle("cancelTransaction", ({ params }) => run((p) => Transactions.cancelTransaction(p, params.transactionId)))
+      .handle("approveTransaction", ({ params }) => run((p) => Transactions.approveTransaction(p, params.transactionId)))
+      .handle("rejectTransaction", ({ params }) => run((p) => Transactions.rejectTransaction(p, params.transactionId)))
+      .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined)))
+  ))
+
+export const TransfersHandlers = HttpApiBuilder.group(PaymentsApi, "transfers", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("createTransferIn", ({ headers, payload }) => run((p) => Transfers.transferIn(p, payload, headers["idempotency-key"])))
+      .handle("createTransferOut", ({ headers, payload }) => run((p) => Transfers.transferOut(p, payload, headers["idempotency-key"])))
+  ))
+
+export const SandboxMoneyHandlers = HttpApiBuilder.group(PaymentsApi, "sandboxMoney", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))
+      .handle("sandboxSend", ({ payload }) => run((p) => SandboxMoney.sandboxSend(p, payload)))
+      .handle("sandboxReceive", ({ payload }) => run((p) => SandboxMoney.sandboxUmaReceive(p, payload)))
+  ))

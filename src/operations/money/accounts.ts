@@ -1,0 +1,202 @@
+/**
+ * Internal accounts: opened for a customer when its KYC/KYB is approved (one per
+ * currency the platform supports, no further call) and for the platform on first use;
+ * listed with their ledger balances; funded in the sandbox.
+ */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
+import { Effect } from "effect"
+import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
+import { makeEvent } from "../../domain/events.js"
+import { forbidden, notFound } from "../../domain/errors.js"
+import type { InternalAccount, InternalAccountType, PaymentInstructions } from "../../domain/internal-account.js"
+import { currencyOf } from "../../domain/money.js"
+import type { Platform } from "../../domain/platform.js"
+import { Ids } from "../../ports/ids.js"
+import { type InternalAccountRecord, type PageResult, Store, type UnitOfWork } from "../../ports/store.js"
+import { conflictIsDefect, pageOf } from "../paging.js"
+import { currenciesOf } from "./config.js"
+import { nowIso } from "../time.js"
+import { postEntry, worldAccount } from "./ledger.js"
+
+const CRYPTO = new Set(["USDC", "USDT", "BTC"])
+
+const typeOf = (currency: string): InternalAccountType => CRYPTO.has(currency) ? "INTERNAL_CRYPTO" : "INTERNAL_FIAT"
+
+/** Digits derived from an account id: stable account numbers for funding instructions. */
+const digitsOf = (seed: string, length: number): string => {
+  const hex = bytesToHex(sha256(new TextEncoder().encode(seed)))
+  let out = ""
+  for (let i = 0; out.length < length; i = (i + 2) % hex.length) out += String(parseInt(hex.slice(i, i + 2), 16) % 10)
+  return out
+}
+
+/** Where to send money to fund an account, by currency (sandbox bank details, stable per account). */
+export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
+  const reference = `FUND-${digitsOf(rec.id, 8)}`
+  const isPlatformAccount = rec.customerId === null
+  const note = "Include the reference so the payment is credited to this account."
+  switch (rec.currency) {
+    case "USD":
+      return [{
+        instructionsNotes: note,
+        isPlatformAccount,
+        accountOrWalletInfo: {
+          accountType: "USD_ACCOUNT",
+          accountNumber: digitsOf(`${rec.id}:account`, 12),
+          routingNumber: "021000021",
+          bankName: "Sandbox Bank",
+          paymentRails: ["ACH", "WIRE", "RTP", "FEDNOW"],
+          reference
+        }
+      }]
+    case "EUR":
+      return [{
+        instructionsNotes: note,
+        isPlatformAccount,
+        accountOrWalletInfo: { accountType: "EUR_ACCOUNT", iban: `DE89${digitsOf(`${rec.id}:iban`, 18)}`, swiftCode: "SANDDEFFXXX", paymentRails: ["SEPA", "SEPA_INSTANT"], reference }
+      }]
+    case "MXN":
+      return [{
+        instructionsNotes: note,
+        isPlatformAccount,
+        accountOrWalletInfo: { accountType: "MXN_ACCOUNT", clabeNumber: digitsOf(`${rec.id}:clabe`, 18), paymentRails: ["SPEI"], reference }
+      }]
+    default:
+      return []
+  }
+}
+
+/** The account as answered: its record, its ledger balance and its funding instructions. */
+export const renderAccount = (rec: InternalAccountRecord, balance: number): InternalAccount => {
+  const currency = currencyOf(rec.currency) ?? { code: rec.currency, name: rec.currency, symbol: rec.currency, decimals: 2 }
+  return {
+    id: rec.id,
+    ...(rec.customerId === null ? {} : { customerId: rec.customerId }),
+    type: rec.type,
+    status: rec.status,
+    balance: { amount: balance, currency },
+    // Money in flight has already left the account (it sits in the in-flight ledger
+    // account until it settles or is refunded), so nothing is held beside the balance.
+    totalBalance: { amount: balance, currency },
+    fundingPaymentInstructions: fundingInstructionsOf(rec),
+    createdAt: rec.createdAt,
+    updatedAt: rec.updatedAt
+  }
+}
+
+/** Renders accounts with their balances, read in one query. */
+export const renderAccounts = Effect.fnUntraced(function*(platformId: string, records: ReadonlyArray<InternalAccountRecord>) {
+  const store = yield* Store
+  const balances = yield* store.ledger.balances(platformId, records.map((r) => r.id))
+  return records.map((r) => renderAccount(r, balances.get(r.id) ?? 0))
+})
+
+export const renderOne = Effect.fnUntraced(function*(platformId: string, rec: InternalAccountRecord) {
+  const [account] = yield* renderAccounts(platformId, [rec])
+  return account ?? renderAccount(rec, 0)
+})
+
+/**
+ * Opens the owner's missing accounts, one per platform currency, inside the unit of
+ * work (owner null: the platform's own). Returns every account of the owner in the
+ * platform's currencies.
+ */
+export const openAccounts = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, customerId: string | null) {
+  const store = yield* Store
+  const ids = yield* Ids
+  const out: Array<InternalAccountRecord> = []
+  for (const currency of yield* currenciesOf(platform)) {
+    const existing = yield* store.internalAccounts.findByOwnerCurrency(platform.id, customerId, currency)
+    if (existing !== undefined) {
+      out.push(existing)
+      continue
+    }
+    const now = yield* nowIso
+    const rec: InternalAccountRecord = {
+      platformId: platform.id,
+      id: yield* ids.make("InternalAccount"),
+      customerId,
+      type: typeOf(currency),
+      status: "ACTIVE",
+      currency,
+      createdAt: now,
+      updatedAt: now
+    }
+    yield* uow.putInternalAccount(rec).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
+    yield* uow.emit(makeEvent("INTERNAL_ACCOUNT.STATUS_UPDATED", {
+      id: yield* ids.make("Webhook"),
+      platformId: platform.id,
+      timestamp: now,
+      data: renderAccount(rec, 0)
+    }))
+    out.push(rec)
+  }
+  return out
+})
+
+/** The platform's own accounts, opened on first use. */
+export const platformAccounts = (platform: Platform) =>
+  Effect.flatMap(Effect.service(Store), (store) => store.transact((uow) => openAccounts(uow, platform, null)))
+
+export interface InternalAccountListQuery {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly currency?: string | undefined
+  readonly customerId?: string | undefined
+  readonly type?: InternalAccountType | undefined
+}
+
+/** GET /customers/internal-accounts. */
+export const listCustomerAccounts = Effect.fnUntraced(function*(platform: Platform, q: InternalAccountListQuery) {
+  const store = yield* Store
+  const page: PageResult<InternalAccountRecord> = yield* pageOf(store.internalAccounts.list(
+    platform.id,
+    { owner: "customer", customerId: q.customerId, currency: q.currency, type: q.type },
+    { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }
+  ))
+  const data = yield* renderAccounts(platform.id, page.data)
+  return { ...page, data }
+})
+
+/** GET /platform/internal-accounts (unpaginated: a platform has one account per currency). */
+export const listPlatformAccounts = Effect.fnUntraced(function*(platform: Platform, q: { readonly currency?: string | undefined; readonly type?: InternalAccountType | undefined }) {
+  const records = yield* platformAccounts(platform)
+  const kept = records.filter((r) => (q.currency === undefined || r.currency === q.currency) && (q.type === undefined || r.type === q.type))
+  return { data: yield* renderAccounts(platform.id, kept) }
+})
+
+/** An internal account of the platform (or one of its customers'), or 404. */
+export const internalAccount = Effect.fnUntraced(function*(platform: Platform, id: string) {
+  const store = yield* Store
+  const rec = yield* store.internalAccounts.get(platform.id, id)
+  if (rec === undefined) return yield* notFound(`Internal account ${id} not found`)
+  return rec
+})
+
+/** The event a balance change announces. */
+export const balanceUpdated = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: InternalAccountRecord, at: string) {
+  const ids = yield* Ids
+  const data = yield* renderOne(platform.id, rec)
+  yield* uow.emit(makeEvent("INTERNAL_ACCOUNT.BALANCE_UPDATED", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: at, data }))
+})
+
+/** POST /sandbox/internal-accounts/{accountId}/fund: money in from outside, sandbox platforms only. */
+export const fundAccount = Effect.fnUntraced(function*(platform: Platform, accountId: string, amount: number) {
+  if (!platform.settings.sandbox) return yield* forbidden("Sandbox funding is only available to sandbox platforms")
+  const store = yield* Store
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      // The platform's own accounts exist before anyone funds them.
+      yield* openAccounts(uow, platform, null)
+      const rec = yield* internalAccount(platform, accountId)
+      const now = yield* nowIso
+      yield* postEntry(uow, platform.id, "FUND", [
+        { account: worldAccount(rec.currency), currency: rec.currency, amount: -amount },
+        { account: rec.id, currency: rec.currency, amount }
+      ], now).pipe(Effect.catchTag("LedgerRejected", (e) => Effect.die(e)))
+      yield* balanceUpdated(uow, platform, rec, now)
+      return yield* renderOne(platform.id, rec)
+    })
+  )
+})

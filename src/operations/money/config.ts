@@ -1,0 +1,115 @@
+/**
+ * Platform configuration: GET /config, PATCH /config and PATCH /platform/config (the
+ * same settings). Until the first change a platform has the defaults its entry in the
+ * platforms file implies; a change is stored and wins from then on.
+ */
+import { Effect } from "effect"
+import { type FieldError, invalidInput } from "../../domain/errors.js"
+import { currencyOf } from "../../domain/money.js"
+import type { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
+import { type Platform, platformCurrencies } from "../../domain/platform.js"
+import { Store } from "../../ports/store.js"
+import { nowIso } from "../time.js"
+
+/** Default per-currency amount bounds of a new platform (minor units). */
+export const DEFAULT_MIN_AMOUNT = 1
+export const DEFAULT_MAX_AMOUNT = 100_000_000
+
+const EPOCH = "1970-01-01T00:00:00.000Z"
+
+export const defaultConfig = (platform: Platform, now: string): PlatformConfig => ({
+  id: `PlatformConfig:${platform.id}`,
+  ...(platform.umaDomain === undefined ? {} : { umaDomain: platform.umaDomain }),
+  supportedCurrencies: platformCurrencies(platform).map((currencyCode) => ({
+    currencyCode,
+    minAmount: DEFAULT_MIN_AMOUNT,
+    maxAmount: DEFAULT_MAX_AMOUNT,
+    requiredCounterpartyFields: [],
+    enabledTransactionTypes: ["INCOMING", "OUTGOING"]
+  })),
+  isRegulatedFinancialInstitution: platform.settings.regulated,
+  feeConfigs: [],
+  railFeeConfigs: [],
+  createdAt: now,
+  updatedAt: now
+})
+
+/** The platform's configuration in force. */
+export const configOf = Effect.fnUntraced(function*(platform: Platform) {
+  const store = yield* Store
+  const stored = yield* store.platformConfigs.get(platform.id)
+  return stored?.config ?? defaultConfig(platform, EPOCH)
+})
+
+/** The currencies the platform supports now (its configuration, else its platforms-file entry). */
+export const currenciesOf = Effect.fnUntraced(function*(platform: Platform) {
+  const config = yield* configOf(platform)
+  return config.supportedCurrencies.map((c) => c.currencyCode)
+})
+
+/** Every problem of an update, as field errors (empty when it is acceptable). */
+export const configProblems = (req: PlatformConfigUpdateRequest): ReadonlyArray<FieldError> => {
+  const errors: Array<FieldError> = []
+  const seen = new Set<string>()
+  req.supportedCurrencies?.forEach((c, i) => {
+    if (currencyOf(c.currencyCode) === undefined) {
+      errors.push({ field: `supportedCurrencies[${i}].currencyCode`, constraint: "currency", message: `${c.currencyCode} is not a currency the service supports` })
+    }
+    if (seen.has(c.currencyCode)) {
+      errors.push({ field: `supportedCurrencies[${i}].currencyCode`, constraint: "unique", message: `${c.currencyCode} is listed twice` })
+    }
+    seen.add(c.currencyCode)
+    if (c.minAmount > c.maxAmount) {
+      errors.push({ field: `supportedCurrencies[${i}].minAmount`, constraint: "range", message: "must not exceed maxAmount" })
+    }
+  })
+  if (req.supportedCurrencies !== undefined && req.supportedCurrencies.length === 0) {
+    errors.push({ field: "supportedCurrencies", constraint: "minItems", message: "must list at least one currency" })
+  }
+  const fees = (name: "feeConfigs" | "railFeeConfigs", list: ReadonlyArray<{ readonly sourceCurrency: string; readonly variableFeeBps?: number; readonly fixedFee?: { readonly currency: string } }> | undefined) =>
+    list?.forEach((f, i) => {
+      // SPEC.md Limits: platform fee configs require a USD source currency.
+      if (f.sourceCurrency !== "USD") {
+        errors.push({ field: `${name}[${i}].sourceCurrency`, constraint: "usdSource", message: "platform fees require a USD source currency" })
+      }
+      if (f.fixedFee !== undefined && f.fixedFee.currency !== f.sourceCurrency) {
+        errors.push({ field: `${name}[${i}].fixedFee.currency`, constraint: "currency", message: "must be the source currency" })
+      }
+      if (f.variableFeeBps === undefined && f.fixedFee === undefined) {
+        errors.push({ field: `${name}[${i}]`, constraint: "fee", message: "needs variableFeeBps, fixedFee or both" })
+      }
+    })
+  fees("feeConfigs", req.feeConfigs)
+  fees("railFeeConfigs", req.railFeeConfigs)
+  const rails = new Set<string>()
+  req.railFeeConfigs?.forEach((f, i) => {
+    if (rails.has(f.rail)) errors.push({ field: `railFeeConfigs[${i}].rail`, constraint: "unique", message: `${f.rail} has two fee configs` })
+    rails.add(f.rail)
+  })
+  const limits = (name: "singleTransaction" | "dailyVolume") =>
+    req.limits?.[name]?.forEach((l, i) => {
+      if (currencyOf(l.currency) === undefined) {
+        errors.push({ field: `limits.${name}[${i}].currency`, constraint: "currency", message: `${l.currency} is not a currency the service supports` })
+      }
+    })
+  limits("singleTransaction")
+  limits("dailyVolume")
+  return errors
+}
+
+/** PATCH /config and PATCH /platform/config: the fields sent replace the stored ones. */
+export const updateConfig = Effect.fnUntraced(function*(platform: Platform, req: PlatformConfigUpdateRequest) {
+  const problems = configProblems(req)
+  if (problems.length > 0) return yield* invalidInput("The configuration is not valid", problems)
+  const store = yield* Store
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const now = yield* nowIso
+      const stored = yield* store.platformConfigs.get(platform.id)
+      const current = stored?.config ?? defaultConfig(platform, now)
+      const next: PlatformConfig = { ...current, ...req, updatedAt: now }
+      yield* uow.putPlatformConfig({ platformId: platform.id, config: next })
+      return next
+    })
+  )
+})

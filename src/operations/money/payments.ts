@@ -1,0 +1,199 @@
+/**
+ * Applies the payment machine (rules/money/payment.ts) to stored transactions: the new
+ * status, the ledger moves it asks for, the OUTGOING_PAYMENT.* events, balance events
+ * and the next scheduled sandbox step, in one unit of work. The scheduler calls
+ * `applyPaymentTimer` when a step falls due; execution and the transaction endpoints
+ * call `movePayment` directly.
+ */
+import { Clock, Effect } from "effect"
+import { badRequest, type Error400, type Error404, type Error409, notFound } from "../../domain/errors.js"
+import { makeEvent } from "../../domain/events.js"
+import type { Platform } from "../../domain/platform.js"
+import type { QuoteStatus } from "../../domain/quote.js"
+import type { OutgoingTransaction, OutgoingTransactionFailureReason, PaymentPlan, PaymentStepRecord } from "../../domain/transaction.js"
+import { Ids } from "../../ports/ids.js"
+import { Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
+import * as Machine from "../../rules/money/payment.js"
+import { isoOf } from "../time.js"
+import { balanceUpdated } from "./accounts.js"
+import { postMove } from "./ledger.js"
+
+export const PAYMENT_TIMER = "payment"
+
+const millisOf = (iso: string | undefined): number | undefined => iso === undefined ? undefined : Date.parse(iso)
+
+/** The machine's view of a stored outgoing payment. */
+export const stateOf = (t: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState => ({
+  status: t.status,
+  funds: plan.money,
+  awaitingPlatformApproval: plan.awaitingPlatformApproval === true,
+  ...(t.failureReason === undefined ? {} : { failureReason: t.failureReason }),
+  ...(t.refund === undefined ? {} : {
+    refund: {
+      status: t.refund.status,
+      reason: t.refund.reason ?? "TRANSACTION_FAILED",
+      initiatedAt: millisOf(t.refund.initiatedAt) ?? 0,
+      ...(t.refund.settledAt === undefined ? {} : { settledAt: millisOf(t.refund.settledAt) ?? 0 })
+    }
+  }),
+  ...(t.settledAt === undefined ? {} : { settledAt: millisOf(t.settledAt) ?? 0 })
+})
+
+const OUTGOING_STATUSES = new Set(["PENDING", "PENDING_AUTHORIZATION", "EXPIRED", "PROCESSING", "COMPLETED", "FAILED"])
+
+/** The stored transaction after a move. */
+const withState = (t: OutgoingTransaction, s: Machine.PaymentState, now: string): OutgoingTransaction => {
+  const { failureReason: _f, refund: _r, settledAt: _s, ...rest } = t
+  // The machine speaks every TransactionStatus; an outgoing payment only ever reaches these.
+  const status = OUTGOING_STATUSES.has(s.status) ? s.status as OutgoingTransaction["status"] : "FAILED"
+  return {
+    ...rest,
+    status,
+    updatedAt: now,
+    ...(s.failureReason === undefined ? {} : { failureReason: s.failureReason as OutgoingTransactionFailureReason }),
+    ...(s.settledAt === undefined ? {} : { settledAt: isoOf(s.settledAt) }),
+    ...(s.refund === undefined ? {} : {
+      refund: {
+        reference: `REFUND-${t.id.slice(t.id.indexOf(":") + 1, t.id.indexOf(":") + 9)}`,
+        initiatedAt: isoOf(s.refund.initiatedAt),
+        ...(s.refund.settledAt === undefined ? {} : { settledAt: isoOf(s.refund.settledAt) }),
+        status: s.refund.status,
+        reason: s.refund.reason
+      }
+    })
+  }
+}
+
+const quoteStatusOf = (t: OutgoingTransaction): QuoteStatus =>
+  t.status === "COMPLETED" ? "COMPLETED" : t.status === "FAILED" ? "FAILED" : t.status === "EXPIRED" ? "EXPIRED" : "PROCESSING"
+
+const asMove = (step: PaymentStepRecord): Machine.PaymentMove | undefined => {
+  const type = step.move.type
+  if (!(Machine.PAYMENT_MOVE_TYPES as ReadonlyArray<string>).includes(type)) return undefined
+  if (type === "FAIL") {
+    const reason = step.move.failureReason
+    return reason !== undefined && (Machine.OUTGOING_FAILURE_REASONS as ReadonlyArray<string>).includes(reason)
+      ? { type: "FAIL", failureReason: reason as Machine.OutgoingFailureReason }
+      : undefined
+  }
+  return { type } as Machine.PaymentMove
+}
+
+/**
+ * Applies one move to an outgoing payment inside `uow` and writes everything it causes.
+ * Returns the record after the move.
+ */
+export const movePayment = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: TransactionRecord,
+  move: Machine.PaymentMove
+): Effect.fn.Return<TransactionRecord, Error409, Store | Ids> {
+  const t = rec.transaction
+  if (t.type !== "OUTGOING") return yield* Effect.die(new Error(`movePayment on an ${t.type} transaction`))
+  const nowMs = yield* Clock.currentTimeMillis
+  const now = isoOf(nowMs)
+  const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
+  if (!r.ok) return yield* Effect.fail(r.error)
+  const transaction = withState(t, r.value.state, now)
+  const plan: PaymentPlan = {
+    ...rec.plan,
+    money: r.value.state.funds,
+    awaitingPlatformApproval: r.value.state.awaitingPlatformApproval
+  }
+  for (const intent of r.value.ledger) {
+    // The machine asks for each move at most once, in a state that holds the money:
+    // a refusal here would be a bookkeeping bug.
+    yield* postMove(uow, platform.id, t.id, plan, intent, now).pipe(Effect.orDie)
+  }
+  const next: TransactionRecord = { ...rec, transaction, plan }
+  yield* uow.putTransaction(next)
+  yield* announce(uow, platform, transaction, r.value.events, now)
+  if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now)
+  if (plan.quoteId !== undefined) {
+    const store = yield* Store
+    const q = yield* store.quotes.get(platform.id, plan.quoteId)
+    if (q !== undefined) yield* uow.putQuote({ ...q, quote: { ...q.quote, status: quoteStatusOf(transaction) } })
+  }
+  return next
+})
+
+const announce = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  transaction: OutgoingTransaction,
+  types: ReadonlyArray<Machine.OutgoingPaymentEvent>,
+  now: string
+) {
+  const ids = yield* Ids
+  for (const type of types) {
+    yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: now, data: transaction }))
+  }
+})
+
+/** INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves. */
+export const announceBalances = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, plan: PaymentPlan, now: string) {
+  const store = yield* Store
+  for (const id of plan.internalAccounts) {
+    const account = yield* store.internalAccounts.get(platform.id, id)
+    if (account !== undefined) yield* balanceUpdated(uow, platform, account, now)
+  }
+})
+
+/**
+ * Applies every step of the payment due by now, in order, then schedules the next one
+ * (if any) as the payment's timer. Returns the record after the steps.
+ */
+export const runDueSteps = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: TransactionRecord) {
+  const ids = yield* Ids
+  const nowMs = yield* Clock.currentTimeMillis
+  let current = rec
+  while (current.plan.steps.length > 0) {
+    const [step, ...rest] = current.plan.steps
+    if (step === undefined || step.at > nowMs) break
+    current = { ...current, plan: { ...current.plan, steps: rest } }
+    const move = asMove(step)
+    if (move === undefined) continue
+    current = yield* movePayment(uow, platform, current, move).pipe(
+      // A step the payment no longer accepts (cancelled meanwhile, say) is dropped.
+      Effect.catch(() => Effect.succeed(current))
+    )
+  }
+  yield* uow.putTransaction(current)
+  const next = current.plan.steps[0]
+  yield* uow.cancelTimers(platform.id, current.transaction.id, PAYMENT_TIMER)
+  if (next !== undefined) {
+    yield* uow.schedule({
+      platformId: platform.id,
+      id: `Timer:${yield* ids.uuid}`,
+      at: next.at,
+      kind: PAYMENT_TIMER,
+      subjectId: current.transaction.id,
+      event: next.move.type
+    })
+  }
+  return current
+})
+
+/** The scheduler's handler for payment timers. */
+export const applyPaymentTimer = (uow: UnitOfWork, platform: Platform, timer: TimerRecord) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const rec = yield* store.transactions.get(platform.id, timer.subjectId)
+    if (rec === undefined) return yield* Effect.fail(new Error(`transaction ${timer.subjectId} no longer exists`))
+    yield* runDueSteps(uow, platform, rec)
+  })
+
+/** A transaction of the platform, or 404 TRANSACTION_NOT_FOUND. */
+export const transactionOf = Effect.fnUntraced(function*(platform: Platform, id: string): Effect.fn.Return<TransactionRecord, Error404, Store> {
+  const store = yield* Store
+  const rec = yield* store.transactions.get(platform.id, id)
+  if (rec === undefined) return yield* notFound(`Transaction ${id} not found`, "TRANSACTION_NOT_FOUND")
+  return rec
+})
+
+/** Refuses a move on an incoming transaction with a clear 400. */
+export const outgoingOnly = (rec: TransactionRecord): Effect.Effect<TransactionRecord, Error400> =>
+  rec.transaction.type === "OUTGOING"
+    ? Effect.succeed(rec)
+    : Effect.fail(badRequest("INVALID_INPUT", "This operation applies to outgoing payments only"))

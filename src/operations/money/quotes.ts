@@ -1,0 +1,663 @@
+/**
+ * Quotes and their execution: POST /quotes (with `immediatelyExecute`), GET /quotes/{id},
+ * POST /quotes/{id}/execute. Pricing, fees, rails, limits and the sandbox outcome tables
+ * are the pure rules of rules/money/; this module resolves the accounts, checks what
+ * SPEC.md makes a quote fail on, and writes the quote, the payment, its ledger entries
+ * and its events in one unit of work.
+ */
+import { Clock, Effect } from "effect"
+import type { CustomerState } from "../../domain/customer.js"
+import {
+  badRequest,
+  conflict,
+  type Error400,
+  type Error403,
+  type Error404,
+  type Error409,
+  type Error429,
+  forbidden,
+  invalidInput,
+  notFound,
+  tooMany
+} from "../../domain/errors.js"
+import type { ExternalAccount } from "../../domain/external-account.js"
+import { type Currency, currencyOf } from "../../domain/money.js"
+import type { PlatformConfig } from "../../domain/platform-config.js"
+import { type Platform, sandboxUmaDomainOf } from "../../domain/platform.js"
+import type { PaymentRail } from "../../domain/external-account.js"
+import {
+  Quote,
+  type QuotePlan,
+  type QuotePlanDestination,
+  type QuotePlanSource,
+  type QuoteRequest
+} from "../../domain/quote.js"
+import type { OutgoingTransaction, PaymentPlan, PaymentStepRecord, TransactionDestination, TransactionSource } from "../../domain/transaction.js"
+import { Ids } from "../../ports/ids.js"
+import { type ExternalAccountRecord, type InternalAccountRecord, type QuoteRecord, Store, type UnitOfWork } from "../../ports/store.js"
+import { usability } from "../../rules/external-account-create.js"
+import * as Fees from "../../rules/money/fees.js"
+import * as Limits from "../../rules/money/limits.js"
+import * as Machine from "../../rules/money/payment.js"
+import * as QuoteMath from "../../rules/money/quote-math.js"
+import * as Rails from "../../rules/money/rails.js"
+import * as Rates from "../../rules/money/rates.js"
+import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
+import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
+import { idempotent } from "../idempotency.js"
+import { isoOf } from "../time.js"
+import { fundingInstructionsOf, openAccounts } from "./accounts.js"
+import { configOf } from "./config.js"
+import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
+import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
+
+/** How long a quote can be executed after it is created. */
+export const QUOTE_TTL_MILLIS = 5 * 60_000
+
+export type QuoteError = Error400 | Error403 | Error404 | Error409 | Error429
+
+type Side =
+  | { readonly kind: "INTERNAL"; readonly account: InternalAccountRecord }
+  | { readonly kind: "EXTERNAL"; readonly account: ExternalAccountRecord }
+
+const accountNotFound = (field: string, id: string) => notFound(`${field}: account ${id} not found`)
+
+/** An account of the platform by id: internal or external. */
+const findAccount = Effect.fnUntraced(function*(platform: Platform, field: string, id: string): Effect.fn.Return<Side, Error404, Store> {
+  const store = yield* Store
+  if (id.startsWith("InternalAccount:")) {
+    const account = yield* store.internalAccounts.get(platform.id, id)
+    if (account !== undefined) return { kind: "INTERNAL", account }
+  } else if (id.startsWith("ExternalAccount:")) {
+    const account = yield* store.externalAccounts.get(platform.id, id)
+    if (account !== undefined) return { kind: "EXTERNAL", account }
+  }
+  return yield* accountNotFound(field, id)
+})
+
+const sideCurrency = (side: Side): string => side.kind === "INTERNAL" ? side.account.currency : side.account.account.currency
+const sideCustomer = (side: Side): string | null => side.kind === "INTERNAL" ? side.account.customerId : side.account.account.customerId
+
+const known = (code: string, field: string): Effect.Effect<Currency, Error400> => {
+  const c = currencyOf(code)
+  return c === undefined
+    ? Effect.fail(badRequest("INVALID_CURRENCY", `${field}: ${code} is not a currency the service supports`))
+    : Effect.succeed(c)
+}
+
+const isApproved = (c: CustomerState): boolean =>
+  c.customerType === "INDIVIDUAL" ? c.kycStatus === "APPROVED" : c.kybStatus === "APPROVED"
+
+/** SPEC.md: an unregulated platform's customer must have accepted the service's end-user terms. */
+const hasAcceptedTerms = (c: CustomerState): boolean =>
+  c.agreementConsents.some((a) => a.type === "SERVICE_END_USER_TERMS") || c.endUserTermsConsent !== undefined
+
+const customerFor = Effect.fnUntraced(function*(platform: Platform, customerId: string) {
+  const store = yield* Store
+  const rec = yield* store.customers.get(platform.id, customerId)
+  if (rec === undefined || rec.deletedAt !== undefined) return yield* notFound(`Customer ${customerId} not found`)
+  return rec.customer
+})
+
+/** Who may move money: an approved customer that accepted the terms (unregulated platforms). */
+const checkCustomer = Effect.fnUntraced(function*(platform: Platform, customer: CustomerState): Effect.fn.Return<void, Error403> {
+  if (!isApproved(customer)) {
+    return yield* forbidden(`Customer ${customer.id} is not verified yet (KYC/KYB must be APPROVED)`, "USER_NOT_READY")
+  }
+  if (!platform.settings.regulated && !hasAcceptedTerms(customer)) {
+    return yield* forbidden(
+      `Customer ${customer.id} has not accepted the end-user terms (a SERVICE_END_USER_TERMS agreement consent)`,
+      "END_USER_TERMS_NOT_ACCEPTED"
+    )
+  }
+})
+
+/** Whether money may be paid to an external account now (SPEC.md rule 4 and ownership verification). */
+const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, currency: string): Effect.Effect<void, Error400 | Error409> => {
+  const u = usability({
+    status: rec.account.status,
+    ...(rec.bankValidationFailed === undefined ? {} : { bankValidationFailed: rec.bankValidationFailed }),
+    bankValidationPending: rec.account.status === "PENDING"
+  })
+  if (!u.ok) return Effect.fail(u.error)
+  const status = rec.account.status
+  if ((status === "PENDING_OWNERSHIP_VERIFICATION" || status === "UNVERIFIED") && Limits.requiresOwnershipVerification(amount, currency)) {
+    return Effect.fail(badRequest(
+      "EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED",
+      `Destination ${rec.account.id} must complete ownership verification before receiving this amount`
+    ))
+  }
+  if (status === "INACTIVE" || status === "UNDER_REVIEW") {
+    return Effect.fail(badRequest("INVALID_INPUT", `External account ${rec.account.id} is ${status} and cannot be used for payments`))
+  }
+  return Effect.void
+}
+
+const limitsOf = (config: PlatformConfig): Limits.SingleTransactionLimits => ({
+  byCurrency: Object.fromEntries((config.limits?.singleTransaction ?? []).map((l) => [l.currency, l.maxAmount]))
+})
+const dailyLimitsOf = (config: PlatformConfig): Readonly<Record<string, number>> =>
+  Object.fromEntries((config.limits?.dailyVolume ?? []).map((l) => [l.currency, l.maxAmount]))
+
+/** The limits a payment of `amount` must be within: single transaction, daily volume, ACH same-day. */
+const checkLimits = Effect.fnUntraced(function*(
+  platform: Platform,
+  config: PlatformConfig,
+  input: {
+    readonly customerId: string | null
+    readonly sending: string
+    readonly receiving: string
+    readonly amount: number
+    readonly receivingAmount: number
+    readonly rail?: string | undefined
+  }
+): Effect.fn.Return<void, Error400 | Error429, Store> {
+  const store = yield* Store
+  const now = yield* Clock.currentTimeMillis
+  if (Limits.singleTransactionLimitExceeded({ amount: input.amount, sendingCurrency: input.sending, receivingCurrency: input.receiving, configured: limitsOf(config) })) {
+    const max = Limits.singleTransactionLimit(input.sending, input.receiving, limitsOf(config))
+    return yield* badRequest("TRANSACTION_SIZE_LIMIT_EXCEEDED", `The amount is above the single-transaction maximum of ${max} for ${input.sending}`, {
+      details: { maxAmount: max ?? null, currency: input.sending }
+    })
+  }
+  if (input.rail === "ACH_SAME_DAY") {
+    // ACH_SAME_DAY pays USD accounts only: the entry is the USD amount received.
+    if (Rails.achSameDayCapExceeded(input.receivingAmount, now)) {
+      return yield* badRequest(
+        "TRANSACTION_SIZE_LIMIT_EXCEEDED",
+        `ACH_SAME_DAY entries are capped at ${Rails.achSameDayCap(now)} USD cents; send larger payouts over ACH`,
+        { details: { rail: "ACH_SAME_DAY", capUsdCents: Rails.achSameDayCap(now) } }
+      )
+    }
+  }
+  const sent = yield* store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since: Limits.dailyWindowStart(now) })
+  if (Limits.dailyVolumeLimitExceeded({ sentInWindow: sent, amount: input.amount, sendingCurrency: input.sending, configured: dailyLimitsOf(config) })) {
+    return yield* tooMany("DAILY_VOLUME_LIMIT_EXCEEDED", `The daily ${input.sending} volume limit would be exceeded`, {
+      details: { limit: Limits.dailyVolumeLimit(input.sending, dailyLimitsOf(config)) ?? null, sentToday: sent, currency: input.sending }
+    })
+  }
+})
+
+const balanceOf = Effect.fnUntraced(function*(platformId: string, accountId: string) {
+  const store = yield* Store
+  const balances = yield* store.ledger.balances(platformId, [accountId])
+  return balances.get(accountId) ?? 0
+})
+
+const insufficient = (accountId: string, balance: number, needed: number) =>
+  badRequest("INSUFFICIENT_FUNDS", `Internal account ${accountId} holds ${balance}, the payment needs ${needed}`, {
+    details: { accountId, balance, required: needed }
+  })
+
+// ---------------------------------------------------------------- create
+
+interface Resolved {
+  readonly customerId: string | null
+  readonly platformCustomerId?: string | undefined
+  readonly source: QuotePlanSource
+  readonly destination: QuotePlanDestination
+  readonly sending: Currency
+  readonly receiving: Currency
+  readonly rail?: PaymentRail | undefined
+  readonly railSelectionMode?: "AUTO" | "MANUAL" | undefined
+  /** The sandbox steps the payment will take, relative to execution. */
+  readonly steps: ReadonlyArray<SandboxPayments.PaymentStep>
+  readonly outcome: string
+  /** The external destination to re-check at execution. */
+  readonly externalDestination?: ExternalAccountRecord | undefined
+}
+
+const railOf = (req: QuoteRequest): PaymentRail | undefined =>
+  req.destination.destinationType === "ACCOUNT" ? req.destination.paymentRail : undefined
+
+/** Works out who pays whom in which currencies, and what the sandbox will make of it. */
+const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
+  const store = yield* Store
+  const sandbox = platform.settings.sandbox
+  // ---- source
+  let source: QuotePlanSource
+  let sending: Currency
+  let customerId: string | null
+  let sourceSide: Side | undefined
+  if (req.source.sourceType === "ACCOUNT") {
+    sourceSide = yield* findAccount(platform, "source.accountId", req.source.accountId)
+    customerId = sideCustomer(sourceSide)
+    if (req.source.customerId !== undefined && req.source.customerId !== customerId) {
+      return yield* invalidInput("source.customerId does not own source.accountId", [{
+        field: "source.customerId",
+        constraint: "owner",
+        message: "must be the customer that owns source.accountId"
+      }])
+    }
+    sending = yield* known(sideCurrency(sourceSide), "source.accountId")
+    if (sourceSide.kind === "INTERNAL" && sourceSide.account.status !== "ACTIVE") {
+      return yield* badRequest("INVALID_INPUT", `Internal account ${sourceSide.account.id} is ${sourceSide.account.status}`)
+    }
+    if (sourceSide.kind === "EXTERNAL") {
+      const u = usability({
+        status: sourceSide.account.account.status,
+        ...(sourceSide.account.bankValidationFailed === undefined ? {} : { bankValidationFailed: sourceSide.account.bankValidationFailed }),
+        bankValidationPending: sourceSide.account.account.status === "PENDING"
+      })
+      if (!u.ok) return yield* Effect.fail(u.error)
+    }
+    source = sourceSide.kind === "INTERNAL" ? { kind: "INTERNAL", accountId: sourceSide.account.id } : { kind: "EXTERNAL", accountId: sourceSide.account.account.id }
+  } else {
+    sending = yield* known(req.source.currency, "source.currency")
+    customerId = req.source.customerId ?? null
+    source = { kind: "REALTIME" }
+  }
+  let platformCustomerId: string | undefined
+  if (customerId !== null) {
+    const customer = yield* customerFor(platform, customerId)
+    yield* checkCustomer(platform, customer)
+    platformCustomerId = customer.platformCustomerId
+  }
+  // ---- destination
+  let destination: QuotePlanDestination
+  let receiving: Currency
+  let steps: ReadonlyArray<SandboxPayments.PaymentStep> = SandboxPayments.QUOTE_EXECUTION_SUCCESS.steps
+  let outcome = "SUCCESS"
+  let rail: PaymentRail | undefined
+  let railSelectionMode: "AUTO" | "MANUAL" | undefined
+  let externalDestination: ExternalAccountRecord | undefined
+  if (req.destination.destinationType === "ACCOUNT") {
+    const side = yield* findAccount(platform, "destination.accountId", req.destination.accountId)
+    const destinationId = side.kind === "INTERNAL" ? side.account.id : side.account.account.id
+    if (req.source.sourceType === "ACCOUNT" && req.source.accountId === destinationId) {
+      return yield* badRequest("SELF_PAYMENT", "The source and the destination are the same account")
+    }
+    receiving = yield* known(sideCurrency(side), "destination.accountId")
+    if (side.kind === "INTERNAL") {
+      if (req.destination.paymentRail !== undefined) {
+        return yield* invalidInput("paymentRail applies to payouts to external accounts", [{
+          field: "destination.paymentRail",
+          constraint: "rail",
+          message: "only a payout to an external account takes a payment rail"
+        }])
+      }
+      if (side.account.status !== "ACTIVE") return yield* badRequest("INVALID_INPUT", `Internal account ${side.account.id} is ${side.account.status}`)
+      destination = { kind: "INTERNAL", accountId: side.account.id }
+    } else {
+      const account: ExternalAccount = side.account.account
+      externalDestination = side.account
+      destination = { kind: "EXTERNAL", accountId: account.id }
+      const pinned = req.destination.paymentRail
+      if (pinned !== undefined) {
+        if (!Rails.railAllowed(pinned, account.accountInfo.accountType, account.currency)) {
+          return yield* invalidInput(`${pinned} cannot pay a ${account.accountInfo.accountType} in ${account.currency}`, [{
+            field: "destination.paymentRail",
+            constraint: "rail",
+            message: `must be one of the account's rails${pinned === "ACH_SAME_DAY" ? " (ACH_SAME_DAY: USD accounts only)" : ""}`
+          }])
+        }
+        rail = pinned
+        railSelectionMode = "MANUAL"
+      } else {
+        // Never ACH_SAME_DAY automatically: it must be pinned (SPEC.md).
+        rail = Rails.defaultRailFor(account.accountInfo.accountType, account.currency, account.accountInfo as unknown as Readonly<Record<string, unknown>>)
+        railSelectionMode = rail === undefined ? undefined : "AUTO"
+      }
+      if (sandbox) {
+        const identifier = primaryIdentifier(account.accountInfo as unknown as Parameters<typeof primaryIdentifier>[0])
+        if (options.payout) {
+          const row = SandboxPayments.pullOrPayoutOutcome(identifier)
+          steps = SandboxPayments.pullOrPayoutSteps(row, "PAYOUT")
+          outcome = `PAYOUT_${row.suffix}`
+        } else {
+          const row = SandboxPayments.quoteExecutionOutcome(identifier)
+          steps = row.steps
+          outcome = `QUOTE_${row.suffix}`
+        }
+      }
+    }
+  } else {
+    const address = req.destination.umaAddress
+    const parsed = SandboxPayments.parseUmaAddress(address)
+    if (parsed === undefined) {
+      return yield* badRequest("INVALID_UMA_ADDRESS", `${address} is not a UMA address ($name@domain)`)
+    }
+    const counterparty = sandbox ? SandboxPayments.sandboxUmaCounterparty(address, sandboxUmaDomainOf(platform)) : undefined
+    if (counterparty !== undefined) {
+      if (req.destination.currency !== undefined && req.destination.currency !== counterparty.currency) {
+        return yield* badRequest("INVALID_CURRENCY", `${address} receives ${counterparty.currency} only`)
+      }
+      receiving = yield* known(counterparty.currency, "destination.currency")
+      destination = { kind: "UMA", umaAddress: address }
+      steps = counterparty.steps
+      outcome = `UMA_${counterparty.localPart}`
+    } else {
+      const receiver = yield* store.customers.findActiveByUmaAddress(platform.id, address)
+      if (receiver === undefined) return yield* notFound(`No receiver found at ${address}`, "UMA_NOT_FOUND")
+      const accounts = yield* store.internalAccounts.list(platform.id, { owner: "customer", customerId: receiver.customer.id }, { limit: 100 }).pipe(
+        Effect.orDie
+      )
+      const wanted = req.destination.currency ?? accounts.data[0]?.currency
+      const account = accounts.data.find((a) => a.currency === wanted)
+      if (account === undefined || wanted === undefined) {
+        return yield* badRequest("INVALID_CURRENCY", `${address} cannot receive ${wanted ?? "any currency"} yet`)
+      }
+      if (req.source.sourceType === "ACCOUNT" && req.source.accountId === account.id) {
+        return yield* badRequest("SELF_PAYMENT", "The source and the destination are the same account")
+      }
+      receiving = yield* known(wanted, "destination.currency")
+      destination = { kind: "UMA", umaAddress: address, internalAccountId: account.id }
+    }
+  }
+  // A pull from an external account follows the pull table, whatever the destination.
+  if (sandbox && sourceSide?.kind === "EXTERNAL") {
+    const identifier = primaryIdentifier(sourceSide.account.account.accountInfo as unknown as Parameters<typeof primaryIdentifier>[0])
+    const row = SandboxPayments.pullOrPayoutOutcome(identifier)
+    if (row.failureReason !== undefined) {
+      steps = SandboxPayments.pullOrPayoutSteps(row, "PAYOUT")
+      outcome = `PULL_${row.suffix}`
+    }
+  }
+  const resolved: Resolved = {
+    customerId,
+    platformCustomerId,
+    source,
+    destination,
+    sending,
+    receiving,
+    rail,
+    railSelectionMode,
+    steps,
+    outcome,
+    externalDestination
+  }
+  return resolved
+})
+
+/** POST /quotes; with `immediatelyExecute`, the quote is executed in the same unit of work. */
+export const createQuote = (platform: Platform, req: QuoteRequest, idempotencyKey?: string) =>
+  idempotent(
+    platform,
+    { key: idempotencyKey, operation: "POST /quotes", request: req, result: Quote },
+    createQuoteOnce(platform, req, { payout: false })
+  )
+
+export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
+  if (req.immediatelyExecute === true && req.source.sourceType !== "ACCOUNT") {
+    return yield* invalidInput("immediatelyExecute needs an ACCOUNT source", [{
+      field: "immediatelyExecute",
+      constraint: "source",
+      message: "a REALTIME_FUNDING quote is executed by paying its payment instructions"
+    }])
+  }
+  const store = yield* Store
+  const ids = yield* Ids
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      yield* openAccounts(uow, platform, null)
+      const r = yield* resolve(platform, req, options)
+      const config = yield* configOf(platform)
+      if (req.platformFeeOverride !== undefined) {
+        const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
+        if (problems.length > 0) {
+          return yield* invalidInput("platformFeeOverride is not valid for this quote", problems.map((p) => ({
+            field: p.field,
+            constraint: "platformFeeOverride",
+            message: p.message
+          })))
+        }
+      }
+      const nowMs = yield* Clock.currentTimeMillis
+      const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
+      if (rate === undefined) {
+        return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
+      }
+      const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
+        sendingCurrency: r.sending.code,
+        crossCurrency: r.sending.code !== r.receiving.code,
+        rail: r.rail,
+        feeConfigs: config.feeConfigs.map((f) => ({
+          feeType: f.feeType,
+          sourceCurrency: f.sourceCurrency,
+          variableFeeBps: f.variableFeeBps ?? 0,
+          fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
+        })),
+        railFeeConfigs: config.railFeeConfigs.map((f) => ({
+          rail: f.rail,
+          sourceCurrency: f.sourceCurrency,
+          variableFeeBps: f.variableFeeBps ?? 0,
+          fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
+        })),
+        override: req.platformFeeOverride
+      }
+      const priced = QuoteMath.priceQuote({
+        lockedSide: req.lockedCurrencySide,
+        lockedAmount: req.lockedCurrencyAmount,
+        sending: r.sending,
+        receiving: r.receiving,
+        rate: rate.rate,
+        fee: Fees.quoteFee(feeInput)
+      })
+      if (!priced.ok) return yield* badRequest(priced.error.code, priced.error.reason)
+      const p = priced.value
+      const platformFee = Fees.platformFee({ ...feeInput, sendingAmount: p.amountConverted })
+      const serviceFee = Math.max(0, p.feesIncluded - platformFee)
+      yield* checkLimits(platform, config, {
+        customerId: r.customerId,
+        sending: r.sending.code,
+        receiving: r.receiving.code,
+        amount: p.totalSendingAmount,
+        receivingAmount: p.totalReceivingAmount,
+        rail: r.rail
+      })
+      if (r.externalDestination !== undefined) yield* checkDestinationAccount(r.externalDestination, p.totalReceivingAmount, r.receiving.code)
+      if (r.source.kind === "INTERNAL") {
+        const balance = yield* balanceOf(platform.id, r.source.accountId)
+        if (balance < p.totalSendingAmount) return yield* insufficient(r.source.accountId, balance, p.totalSendingAmount)
+      }
+      const id = yield* ids.make("Quote")
+      const transactionId = yield* ids.make("Transaction")
+      const now = isoOf(nowMs)
+      const instructions = r.source.kind === "REALTIME" ? yield* realtimeInstructions(uow, platform, r.sending.code) : undefined
+      const plan: QuotePlan = {
+        customerId: r.customerId,
+        ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
+        source: r.source,
+        destination: r.destination,
+        ...(r.rail === undefined ? {} : { rail: r.rail }),
+        ...(r.railSelectionMode === undefined ? {} : { railSelectionMode: r.railSelectionMode }),
+        platformFee,
+        serviceFee,
+        ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
+        ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
+        outcome: r.outcome,
+        steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
+      }
+      const quote: Quote = {
+        id,
+        status: "PENDING",
+        createdAt: now,
+        expiresAt: isoOf(nowMs + QUOTE_TTL_MILLIS),
+        source: req.source,
+        destination: req.destination,
+        sendingCurrency: r.sending,
+        receivingCurrency: r.receiving,
+        totalSendingAmount: p.totalSendingAmount,
+        totalReceivingAmount: p.totalReceivingAmount,
+        exchangeRate: Rates.apiExchangeRate(rate.rate),
+        feesIncluded: p.feesIncluded,
+        platformFeesIncluded: platformFee,
+        ...(instructions === undefined ? {} : { paymentInstructions: instructions }),
+        transactionId
+      }
+      const record: QuoteRecord = { platformId: platform.id, quote, plan }
+      yield* uow.putQuote(record)
+      if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record)
+      return quote
+    })
+  )
+})
+
+/** Where a real-time-funded quote's money is sent: the platform's own account in that currency. */
+const realtimeInstructions = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, currency: string) {
+  const accounts = yield* openAccounts(uow, platform, null)
+  const account = accounts.find((a) => a.currency === currency)
+  return account === undefined ? [] : fundingInstructionsOf(account)
+})
+
+// ---------------------------------------------------------------- read
+
+const withExpiry = (q: Quote, nowMs: number): Quote =>
+  q.status === "PENDING" && Date.parse(q.expiresAt) <= nowMs ? { ...q, status: "EXPIRED" } : q
+
+export const quoteRecordOf = Effect.fnUntraced(function*(platform: Platform, id: string): Effect.fn.Return<QuoteRecord, Error404, Store> {
+  const store = yield* Store
+  const rec = yield* store.quotes.get(platform.id, id)
+  if (rec === undefined) return yield* notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")
+  return rec
+})
+
+/** GET /quotes/{quoteId}: a quote past its expiry that was never executed reads EXPIRED. */
+export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: string) {
+  const rec = yield* quoteRecordOf(platform, id)
+  return withExpiry(rec.quote, yield* Clock.currentTimeMillis)
+})
+
+// ---------------------------------------------------------------- execute
+
+/** POST /quotes/{quoteId}/execute; idempotent with a key (same key and quote: the same result, one debit). */
+export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey?: string) =>
+  idempotent(
+    platform,
+    { key: idempotencyKey, operation: "POST /quotes/{quoteId}/execute", request: { quoteId }, result: Quote },
+    Effect.gen(function*() {
+      const store = yield* Store
+      return yield* store.transact((uow) =>
+        Effect.gen(function*() {
+          const rec = yield* quoteRecordOf(platform, quoteId)
+          return yield* executeIn(uow, platform, rec)
+        })
+      )
+    })
+  )
+
+const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
+  plan.destination.kind === "UMA"
+    ? { destinationType: "UMA_ADDRESS", umaAddress: plan.destination.umaAddress, currency: q.receivingCurrency.code }
+    : { destinationType: "ACCOUNT", accountId: plan.destination.accountId, currency: q.receivingCurrency.code }
+
+const sourceOf = (q: Quote, plan: QuotePlan): TransactionSource =>
+  plan.source.kind === "REALTIME"
+    ? { sourceType: "REALTIME_FUNDING", currency: q.sendingCurrency.code, ...(plan.customerId === null ? {} : { customerId: plan.customerId }) }
+    : { sourceType: "ACCOUNT", accountId: plan.source.accountId, currency: q.sendingCurrency.code }
+
+/** The ledger plan of a quote's payment. */
+export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<PaymentStepRecord>): PaymentPlan => {
+  const sending = q.sendingCurrency.code
+  const receiving = q.receivingCurrency.code
+  const debitAccount = plan.source.kind === "INTERNAL" ? plan.source.accountId : worldAccount(sending)
+  const creditAccount = plan.destination.kind === "INTERNAL"
+    ? plan.destination.accountId
+    : plan.destination.kind === "UMA" && plan.destination.internalAccountId !== undefined
+    ? plan.destination.internalAccountId
+    : worldAccount(receiving)
+  return {
+    debit: { account: debitAccount, currency: sending, amount: q.totalSendingAmount },
+    credit: { account: creditAccount, currency: receiving, amount: q.totalReceivingAmount },
+    fees: [
+      { account: revenueAccount(sending), amount: plan.serviceFee },
+      { account: platformFeeAccount(sending), amount: plan.platformFee }
+    ],
+    money: "NONE",
+    outcome: plan.outcome,
+    steps,
+    quoteId: q.id,
+    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:"))
+  }
+}
+
+/**
+ * Executes a quote inside `uow`: checks it can still run, debits the source into
+ * money in flight, creates the payment and applies the sandbox steps due at once.
+ */
+export const executeIn = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: QuoteRecord) {
+  const ids = yield* Ids
+  const nowMs = yield* Clock.currentTimeMillis
+  const q = rec.quote
+  if (q.status !== "PENDING") {
+    return yield* conflict("CONFLICT", `Quote ${q.id} was already executed (status ${q.status}); create a new quote`)
+  }
+  if (Date.parse(q.expiresAt) <= nowMs) {
+    yield* uow.putQuote({ ...rec, quote: { ...q, status: "EXPIRED" } })
+    return yield* badRequest("QUOTE_EXPIRED", `Quote ${q.id} expired at ${q.expiresAt}; request a new quote`)
+  }
+  if (rec.plan.source.kind === "REALTIME") {
+    return yield* badRequest("INVALID_INPUT", "A REALTIME_FUNDING quote is executed by paying its paymentInstructions (POST /sandbox/send in the sandbox)")
+  }
+  return yield* startPayment(uow, platform, rec, nowMs)
+})
+
+/** Creates the payment of a quote whose money is available now, and runs its first steps. */
+export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: QuoteRecord, nowMs: number) {
+  const store = yield* Store
+  const q = rec.quote
+  const plan = rec.plan
+  const config = yield* configOf(platform)
+  // What may have changed since the quote: balances, limits, the destination.
+  if (plan.source.kind === "INTERNAL") {
+    const balance = yield* balanceOf(platform.id, plan.source.accountId)
+    if (balance < q.totalSendingAmount) return yield* insufficient(plan.source.accountId, balance, q.totalSendingAmount)
+  }
+  yield* checkLimits(platform, config, {
+    customerId: plan.customerId,
+    sending: q.sendingCurrency.code,
+    receiving: q.receivingCurrency.code,
+    amount: q.totalSendingAmount,
+    receivingAmount: q.totalReceivingAmount,
+    rail: plan.rail
+  })
+  if (plan.destination.kind === "EXTERNAL") {
+    const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
+    if (dest === undefined) return yield* notFound(`destination.accountId: account ${plan.destination.accountId} not found`)
+    yield* checkDestinationAccount(dest, q.totalReceivingAmount, q.receivingCurrency.code)
+  }
+  const now = isoOf(nowMs)
+  const steps = (plan.steps ?? []).map((s) => ({ at: nowMs + s.afterMillis, move: s.move }))
+  const settlement = plan.rail === undefined ? undefined : Rails.settlementAt(plan.rail as Rails.PaymentRail, nowMs, platform.settings.sandbox)
+  // A rail that settles later (ACH: next business day) holds a sandbox success until then.
+  const timed = settlement !== undefined && settlement > nowMs
+    ? steps.map((s) => s.move.type === "COMPLETE" && s.at < settlement ? { ...s, at: settlement } : s)
+    : steps
+  const transaction: OutgoingTransaction = {
+    id: q.transactionId,
+    type: "OUTGOING",
+    direction: "DEBIT",
+    status: "PENDING",
+    source: sourceOf(q, plan),
+    destination: destinationOf(q, plan),
+    ...(plan.customerId === null ? {} : { customerId: plan.customerId }),
+    ...(plan.platformCustomerId === undefined ? {} : { platformCustomerId: plan.platformCustomerId }),
+    sentAmount: { amount: q.totalSendingAmount, currency: q.sendingCurrency },
+    receivedAmount: { amount: q.totalReceivingAmount, currency: q.receivingCurrency },
+    exchangeRate: q.exchangeRate,
+    fees: q.feesIncluded,
+    platformFees: plan.platformFee,
+    quoteId: q.id,
+    reconciliationInstructions: { reference: `REF-${q.transactionId.slice(q.transactionId.indexOf(":") + 1, q.transactionId.indexOf(":") + 9).toUpperCase()}` },
+    ...(plan.rail === undefined ? {} : { paymentRail: plan.rail as PaymentRail }),
+    ...(plan.railSelectionMode === undefined ? {} : { railSelectionMode: plan.railSelectionMode }),
+    ...(settlement === undefined ? {} : { expectedSettlementAt: isoOf(Math.max(settlement, nowMs)) }),
+    createdAt: now,
+    updatedAt: now
+  }
+  const payment = paymentPlanOf(q, plan, timed)
+  const record = { platformId: platform.id, transaction, plan: payment }
+  yield* uow.putTransaction(record)
+  // PROCESS: the debit moves the source's money into flight.
+  yield* postMove(uow, platform.id, transaction.id, payment, "DEBIT", now).pipe(
+    Effect.catchTag("LedgerRejected", () => insufficient(payment.debit.account, 0, payment.debit.amount))
+  )
+  yield* announceBalances(uow, platform, payment, now)
+  const processed = yield* movePayment(uow, platform, { ...record, plan: { ...payment, money: "NONE" } }, { type: "PROCESS" })
+  yield* runDueSteps(uow, platform, processed)
+  const after = yield* store.quotes.get(platform.id, q.id)
+  return after?.quote ?? q
+})
+
+export { PAYMENT_TIMER }
+export type { Machine }

@@ -1,0 +1,65 @@
+/**
+ * What the Store contract suites share: the stores under test, a fresh platform per
+ * test, and the assertions on failures and pages.
+ */
+import { Cause, Effect, Exit, type Layer, Option } from "effect"
+import { expect } from "vitest"
+import { MemoryStoreLayer } from "../../src/adapters/memory/store.js"
+import { pgliteStoreLayer, postgresStoreLayer } from "../../src/adapters/sql/index.js"
+import { type InvalidCursor, type Page, type PageResult, type Store, StoreConflict, type UniqueConstraint } from "../../src/ports/store.js"
+
+export type StoreService = Store["Service"]
+export type Kind = "memory" | "pglite" | "postgres"
+
+export const KINDS: ReadonlyArray<Kind> = ["memory", "pglite", "postgres"]
+
+export const layerFor = (kind: Kind, url: string | undefined): Layer.Layer<Store, unknown> => {
+  if (kind === "memory") return MemoryStoreLayer
+  if (kind === "pglite") return pgliteStoreLayer(undefined)
+  if (url === undefined) throw new Error("postgres needs a database URL")
+  return postgresStoreLayer({ url, maxConnections: 24 })
+}
+
+let platformSeq = 0
+/** A fresh platform id: every test writes under its own platform. */
+export const freshPlatform = (kind: Kind) => `plat-${kind}-${Date.now().toString(36)}-${++platformSeq}`
+
+/** The error a failed exit failed with (asserting it failed with one). */
+export const failureOf = <A, E>(exit: Exit.Exit<A, E>): E => {
+  if (Exit.isSuccess(exit)) expect.fail(`expected a failure, got success ${JSON.stringify(exit.value)}`)
+  const error = Cause.findErrorOption(exit.cause)
+  if (Option.isNone(error)) expect.fail(`expected a typed failure, got ${Cause.pretty(exit.cause)}`)
+  return error.value
+}
+
+export const expectConflict = (exit: Exit.Exit<unknown, unknown>, constraint: UniqueConstraint | ReadonlyArray<UniqueConstraint>) => {
+  const error = failureOf(exit)
+  expect(error).toBeInstanceOf(StoreConflict)
+  const allowed = typeof constraint === "string" ? [constraint] : constraint
+  expect(allowed).toContain((error as StoreConflict).constraint)
+}
+
+/**
+ * Walks every page of a list with `limit`, checking each page's shape: at most `limit`
+ * rows, `hasMore` exactly when a cursor is given, and the total. Returns the rows.
+ */
+export const walk = <R>(
+  list: (page: Page) => Effect.Effect<PageResult<R>, InvalidCursor>,
+  limit: number,
+  expectedTotal?: number
+): Effect.Effect<ReadonlyArray<R>, InvalidCursor> =>
+  Effect.gen(function*() {
+    const out: Array<R> = []
+    let cursor: string | undefined
+    for (let pages = 0; pages < 1000; pages++) {
+      const page: PageResult<R> = yield* list(cursor === undefined ? { limit } : { limit, cursor })
+      expect(page.data.length).toBeLessThanOrEqual(limit)
+      if (expectedTotal !== undefined) expect(page.totalCount).toBe(expectedTotal)
+      out.push(...page.data)
+      expect(page.hasMore).toBe(page.nextCursor !== undefined)
+      if (!page.hasMore) return out
+      expect(page.data.length).toBe(limit)
+      cursor = page.nextCursor
+    }
+    return expect.fail("paging did not end")
+  })
