@@ -269,6 +269,10 @@ export interface PaymentPlan {
   readonly quoteId?: string | undefined
   /** Internal accounts whose balance a move changes (for INTERNAL_ACCOUNT.BALANCE_UPDATED). */
   readonly internalAccounts: ReadonlyArray<string>
+  /** A payout to a wallet settles on this network (`onChainTransaction.network`). */
+  readonly onChainNetwork?: string | undefined
+  /** A UMA payment: its inter-VASP settlement leg carries `reconciliationInstructions.transactionHash`. */
+  readonly umaSettlement?: boolean | undefined
 }
 
 /** A scheduled move of a payment, as stored (`type` is a payment-machine move). */

@@ -5,6 +5,8 @@
  * `applyPaymentTimer` when a step falls due; execution and the transaction endpoints
  * call `movePayment` directly.
  */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import { Clock, Effect } from "effect"
 import { badRequest, type Error400, type Error404, type Error409, notFound } from "../../domain/errors.js"
 import { makeEvent } from "../../domain/events.js"
@@ -64,6 +66,35 @@ const withState = (t: OutgoingTransaction, s: Machine.PaymentState, now: string)
   }
 }
 
+/** A stable, fake transaction hash for a sandbox settlement (hex of SHA-256 of the transaction id). */
+const settlementHash = (id: string, network: string | undefined): string => {
+  const hex = bytesToHex(sha256(new TextEncoder().encode(id)))
+  return network === "BITCOIN" || network === "SOLANA" || network === "SPARK" ? hex : `0x${hex}`
+}
+
+/**
+ * On settlement: a payout to a wallet gets its `onChainTransaction` on the destination;
+ * a UMA payment's inter-VASP leg gets `reconciliationInstructions.transactionHash` (kept
+ * for that leg; deprecated for wallet transfers, SPEC.md Versioning).
+ */
+const withSettlementProof = (
+  t: OutgoingTransaction,
+  plan: PaymentPlan,
+  ledger: ReadonlyArray<Machine.LedgerIntent>
+): OutgoingTransaction => {
+  if (!ledger.includes("SETTLE")) return t
+  if (plan.onChainNetwork !== undefined && t.destination.destinationType === "ACCOUNT") {
+    return {
+      ...t,
+      destination: { ...t.destination, onChainTransaction: { transactionHash: settlementHash(t.id, plan.onChainNetwork), network: plan.onChainNetwork } }
+    }
+  }
+  if (plan.umaSettlement === true) {
+    return { ...t, reconciliationInstructions: { ...t.reconciliationInstructions, transactionHash: settlementHash(t.id, undefined) } }
+  }
+  return t
+}
+
 const quoteStatusOf = (t: OutgoingTransaction): QuoteStatus =>
   t.status === "COMPLETED" ? "COMPLETED" : t.status === "FAILED" ? "FAILED" : t.status === "EXPIRED" ? "EXPIRED" : "PROCESSING"
 
@@ -95,7 +126,7 @@ export const movePayment = Effect.fnUntraced(function*(
   const now = isoOf(nowMs)
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
   if (!r.ok) return yield* Effect.fail(r.error)
-  const transaction = withState(t, r.value.state, now)
+  const transaction = withSettlementProof(withState(t, r.value.state, now), rec.plan, r.value.ledger)
   const plan: PaymentPlan = {
     ...rec.plan,
     money: r.value.state.funds,

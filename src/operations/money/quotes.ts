@@ -51,6 +51,22 @@ import { configOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
 
+/**
+ * The network a payout to a wallet settles on (reference `CryptoNetwork`; sandbox
+ * platforms are on the test network of the same name). Lightning settles off-chain.
+ */
+const WALLET_NETWORKS: Readonly<Record<string, string>> = {
+  BASE_WALLET: "BASE",
+  ETHEREUM_WALLET: "ETHEREUM",
+  POLYGON_WALLET: "POLYGON",
+  PLASMA_WALLET: "PLASMA",
+  ARBITRUM_WALLET: "ARBITRUM",
+  SOLANA_WALLET: "SOLANA",
+  SPARK_WALLET: "SPARK",
+  TRON_WALLET: "TRON",
+  BITCOIN_L1: "BITCOIN"
+}
+
 /** How long a quote can be executed after it is created. */
 export const QUOTE_TTL_MILLIS = 5 * 60_000
 
@@ -611,10 +627,12 @@ export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
     receivingAmount: q.totalReceivingAmount,
     rail: plan.rail
   })
+  let onChainNetwork: string | undefined
   if (plan.destination.kind === "EXTERNAL") {
     const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
     if (dest === undefined) return yield* notFound(`destination.accountId: account ${plan.destination.accountId} not found`)
     yield* checkDestinationAccount(dest, q.totalReceivingAmount, q.receivingCurrency.code)
+    onChainNetwork = WALLET_NETWORKS[dest.account.accountInfo.accountType]
   }
   const now = isoOf(nowMs)
   const steps = (plan.steps ?? []).map((s) => ({ at: nowMs + s.afterMillis, move: s.move }))
@@ -645,7 +663,11 @@ export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
     createdAt: now,
     updatedAt: now
   }
-  const payment = paymentPlanOf(q, plan, timed)
+  const payment: PaymentPlan = {
+    ...paymentPlanOf(q, plan, timed),
+    ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
+    ...(plan.destination.kind === "UMA" ? { umaSettlement: true } : {})
+  }
   const record = { platformId: platform.id, transaction, plan: payment }
   yield* uow.putTransaction(record)
   // PROCESS: the debit moves the source's money into flight.
