@@ -45,7 +45,10 @@ const OUTGOING_STATUSES = new Set(["PENDING", "PENDING_AUTHORIZATION", "EXPIRED"
 
 /** The stored transaction after a move. */
 const withState = (t: OutgoingTransaction, s: Machine.PaymentState, now: string): OutgoingTransaction => {
-  const { failureReason: _f, refund: _r, settledAt: _s, ...rest } = t
+  // A payment that has ended is no longer held for anything: `pendingReason` goes.
+  const ended = s.status === "COMPLETED" || s.status === "FAILED" || s.status === "EXPIRED"
+  const { failureReason: _f, refund: _r, settledAt: _s, pendingReason, ...kept } = t
+  const rest = ended || pendingReason === undefined ? kept : { ...kept, pendingReason }
   // The machine speaks every TransactionStatus; an outgoing payment only ever reaches these.
   const status = OUTGOING_STATUSES.has(s.status) ? s.status as OutgoingTransaction["status"] : "FAILED"
   return {

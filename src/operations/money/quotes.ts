@@ -660,6 +660,8 @@ export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
     ...(plan.rail === undefined ? {} : { paymentRail: plan.rail as PaymentRail }),
     ...(plan.railSelectionMode === undefined ? {} : { railSelectionMode: plan.railSelectionMode }),
     ...(settlement === undefined ? {} : { expectedSettlementAt: isoOf(Math.max(settlement, nowMs)) }),
+    // The sandbox's long-pending counterparty holds the payment for compliance review.
+    ...(plan.outcome === "UMA_pending.long.usd" ? { pendingReason: "COMPLIANCE_REVIEW" as const } : {}),
     createdAt: now,
     updatedAt: now
   }

@@ -169,7 +169,8 @@ export const sandboxUmaReceive = Effect.fnUntraced(function*(platform: Platform,
         return failed
       }
       if (counterparty?.localPart === "pending.long.usd") {
-        yield* uow.putTransaction({ platformId: platform.id, transaction: base, plan })
+        const held: IncomingTransaction = { ...base, pendingReason: "COMPLIANCE_REVIEW" }
+        yield* uow.putTransaction({ platformId: platform.id, transaction: held, plan })
         yield* uow.schedule({
           platformId: platform.id,
           id: `Timer:${yield* ids.uuid}`,
@@ -178,7 +179,7 @@ export const sandboxUmaReceive = Effect.fnUntraced(function*(platform: Platform,
           subjectId: base.id,
           event: "COMPLETE"
         })
-        return base
+        return held
       }
       return yield* completeIncoming(uow, platform, { platformId: platform.id, transaction: base, plan }, now)
     })
@@ -191,7 +192,8 @@ const completeIncoming = Effect.fnUntraced(function*(
   rec: TransactionRecord & { readonly transaction: IncomingTransaction },
   now: string
 ) {
-  const done: IncomingTransaction = { ...rec.transaction, status: "COMPLETED", settledAt: now, updatedAt: now }
+  const { pendingReason: _held, ...released } = rec.transaction
+  const done: IncomingTransaction = { ...released, status: "COMPLETED", settledAt: now, updatedAt: now }
   yield* uow.putTransaction({ ...rec, transaction: done, plan: { ...rec.plan, money: "SETTLED" } })
   yield* creditIncoming(uow, platform, done, now)
   yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.COMPLETED", done, now)
