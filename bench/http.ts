@@ -33,13 +33,13 @@ const bundle = (script: string): Promise<string> => {
 
 const STARTUP_TIMEOUT_MS = 120_000
 
-interface Started {
+export interface Started {
   readonly child: ChildProcess
   readonly port: number
   readonly stop: () => Promise<void>
 }
 
-const start = async (script: string, env: Record<string, string> = {}): Promise<Started> => {
+export const start = async (script: string, env: Record<string, string> = {}): Promise<Started> => {
   const file = await bundle(script)
   const child = fork(file, [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
   trackChild(child)
@@ -96,7 +96,7 @@ const accountBody = (customerId: string, n: number) =>
   })
 
 /** The child's CPU time (user + system, all threads) in microseconds, asked over IPC. */
-const cpuOf = (child: ChildProcess): Promise<number> =>
+export const cpuOf = (child: ChildProcess): Promise<number> =>
   new Promise((resolve, reject) => {
     const onMessage = (m: unknown) => {
       if (typeof m === "object" && m !== null && "cpuMicros" in m && typeof m.cpuMicros === "number") {
@@ -134,7 +134,7 @@ export interface LoadResult {
  * Load before measuring, per server: long enough for V8 to optimise the hot path of
  * the larger app (with 1 s the first round measured 10-20% below the later ones).
  */
-const WARM_UP_SECONDS = 3
+export const WARM_UP_SECONDS = 3
 
 /** Shared across runs and stores so every request registers a new account (no 409 duplicates). */
 let sequence = 0

@@ -5,6 +5,7 @@
  *   BENCH_SECONDS (default 10): measured load per HTTP server (3 rounds; plus 3 s warm-up)
  *   BENCH_CONNECTIONS (default 10): concurrent connections
  *   BENCH_ACCOUNTS (default 100000): accounts stored for the memory figure
+ *   BENCH_MONEY (default 1; 0 skips it, `only` runs nothing else): quote + execute throughput per store, beside a raw ledger
  *
  * Per store, the reference server and a raw node:http server doing the same work on the
  * same store with the store's plain client (none / `@electric-sql/pglite` / `pg`)
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url"
 import { cleanUp, isEnding, trackChild, trackDir } from "./cleanup.js"
 import { runCryptoBench } from "./crypto.js"
 import { type LoadResult, runHttpBench, type ServerResult, type ServerSpec } from "./http.js"
+import { runMoneyBench } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
 
 const STORES = ["memory", "pglite", "postgres"] as const
@@ -35,6 +37,8 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const stores = STORES.filter((s) => storeList.includes(s))
+const money = process.env["BENCH_MONEY"] !== "0"
+const moneyOnly = process.env["BENCH_MONEY"] === "only"
 
 /** The issue's targets: app / raw throughput at least `ratio`, and app p99 under `p99Ms` in every round. */
 const TARGETS: Record<StoreName, { readonly ratio: number; readonly p99Ms: number } | undefined> = {
@@ -146,6 +150,94 @@ const runPostgres = async (): Promise<StoreRun> => {
   }
 }
 
+// ---------------------------------------------------------------- quote + execute
+
+const MONEY_RAW = "./servers/raw-money.ts" as const
+const MONEY_APP = "./servers/app.ts" as const
+const moneyLabels = (store: string) => ({
+  raw: `raw node:http ledger${store === "memory" ? " (Maps)" : store === "pglite" ? " + @electric-sql/pglite" : " + pg"}: INSERT quote; one transaction per execute (baseline)`,
+  app: "payments-service: POST /quotes, POST /quotes/{id}/execute"
+})
+
+const runMoneyMemory = async (): Promise<StoreRun> => {
+  const r = await runMoneyBench({
+    seconds,
+    connections,
+    servers: [{ key: "raw", script: MONEY_RAW, env: { ...memoryEnv, RAW_STORE: "memory" } }, { key: "app", script: MONEY_APP, env: memoryEnv }]
+  })
+  return { store: "memory", raw: r.raw, app: r.app, extra: [], labels: moneyLabels("memory"), notes: [] }
+}
+
+const runMoneyPglite = async (): Promise<StoreRun> => {
+  const dir = mkdtempSync(join(tmpdir(), "payments-bench-money-"))
+  const removeDir = trackDir(dir)
+  try {
+    const r = await runMoneyBench({
+      seconds,
+      connections,
+      servers: [
+        { key: "raw", script: MONEY_RAW, env: { DATABASE_URL: "", PAYMENTS_DATA_DIR: join(dir, "raw"), RAW_STORE: "pglite" } },
+        { key: "app", script: MONEY_APP, env: { DATABASE_URL: "", PAYMENTS_DATA_DIR: join(dir, "app") } }
+      ]
+    })
+    return { store: "pglite", raw: r.raw, app: r.app, extra: [], labels: moneyLabels("pglite"), notes: ["PGlite runs inside each server process: its CPU is in the server's figure."] }
+  } finally {
+    await removeDir()
+  }
+}
+
+const runMoneyPostgres = async (): Promise<StoreRun> => {
+  const cluster = await startBenchCluster()
+  try {
+    const appUrl = await cluster.database("bench_money_app")
+    const rawUrl = await cluster.database("bench_money_raw")
+    const r = await runMoneyBench({
+      seconds,
+      connections,
+      servers: [
+        { key: "raw", script: MONEY_RAW, env: { DATABASE_URL: rawUrl, PAYMENTS_DATA_DIR: "", RAW_STORE: "postgres" } },
+        { key: "app", script: MONEY_APP, env: { DATABASE_URL: appUrl, PAYMENTS_DATA_DIR: "" } }
+      ],
+      ...(cluster.cpuMicros === undefined ? {} : { dbCpu: cluster.cpuMicros })
+    })
+    const stats = await cluster.query<{ datname: string; xact_commit: string; xact_rollback: string }>(
+      cluster.adminUrl,
+      "select datname, xact_commit, xact_rollback from pg_stat_database where datname in ('bench_money_app', 'bench_money_raw') order by datname"
+    )
+    return {
+      store: "postgres",
+      raw: r.raw,
+      app: r.app,
+      extra: [],
+      labels: moneyLabels("postgres"),
+      notes: [
+        "DB CPU: all of the cluster's processes over the round, per payment.",
+        `database counters over the whole run (warm-up included): ${stats.map((s) => `${s.datname}: ${fmt(Number(s.xact_commit))} commits, ${fmt(Number(s.xact_rollback))} rollbacks`).join("; ")}`
+      ]
+    }
+  } finally {
+    await cluster.stop()
+  }
+}
+
+const MONEY_RUNNERS: Record<StoreName, () => Promise<StoreRun>> = { memory: runMoneyMemory, pglite: runMoneyPglite, postgres: runMoneyPostgres }
+
+/** Quote + execute has no target from the issue: figures and the ratio only. */
+const printMoney = (s: StoreRun) => {
+  const withDb = s.raw.combined.dbCpuMicrosPerRequest !== undefined
+  console.log(`| server | payments/s (mean of rounds) | server CPU µs/payment |${withDb ? " DB CPU µs/payment |" : ""} p50 ms per request (worst round) | p99 ms per request (worst round) | non-2xx | errors |`)
+  console.log(`|---|---|---|${withDb ? "---|" : ""}---|---|---|---|`)
+  console.log(row(s.labels.raw, s.raw.combined, withDb))
+  console.log(row(s.labels.app, s.app.combined, withDb))
+  const perRound = s.app.rounds.map((r, i) => r.requestsPerSecond / s.raw.rounds[i]!.requestsPerSecond)
+  const ratio = s.app.combined.requestsPerSecond / s.raw.combined.requestsPerSecond
+  console.log(`\nthroughput ratio (payments-service / raw): ${fmt(ratio, 2)} (no target); per round: ${perRound.map((r) => fmt(r, 2)).join(", ")}`)
+  console.log(`server CPU per payment, raw / payments-service: ${fmt(s.raw.combined.cpuMicrosPerRequest / s.app.combined.cpuMicrosPerRequest, 2)}`)
+  for (const note of s.notes) console.log(note)
+  console.log(`answers: ${s.app.combined.non2xx + s.app.combined.errors === 0 ? "every answer 2xx" : "NOT every answer 2xx"}\n`)
+  return ratio
+}
+
 const RUNNERS: Record<StoreName, () => Promise<StoreRun>> = { memory: runMemory, pglite: runPglite, postgres: runPostgres }
 
 const row = (name: string, r: LoadResult, withDb: boolean) =>
@@ -202,7 +294,7 @@ try {
   console.log(`machine load before the run (1-min load average): ${fmt(loadavg()[0]!, 2)}\n`)
 
   const done: Array<readonly [StoreRun, Verdict]> = []
-  for (const store of stores) {
+  for (const store of moneyOnly ? [] : stores) {
     if (isEnding()) break
     console.log(`## POST /customers/external-accounts over loopback (autocannon), ${STORE_TITLES[store]}`)
     try {
@@ -230,22 +322,48 @@ try {
     console.log("")
   }
 
-  if (isEnding()) throw new Error("interrupted")
-  console.log(`## Memory per ${fmt(accounts)} stored external accounts (memory store)`)
-  const mem = await new Promise<{ count: number; rssBytes: number; heapBytes: number; gcExposed: boolean }>((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL("./memory.ts", import.meta.url)), ["child", String(accounts)], {
-      execArgv: ["--import", "tsx", "--expose-gc"]
-    })
-    trackChild(child)
-    child.once("message", (m) => resolve(m as never))
-    child.once("exit", (code) => code !== 0 && reject(new Error(`memory bench exited with ${code}`)))
-  })
-  const per100k = 100_000 / mem.count
-  console.log(`heap: ${mib(mem.heapBytes * per100k)} per 100,000 accounts (${fmt(mem.heapBytes / mem.count)} bytes each)`)
-  console.log(`rss:  ${mib(mem.rssBytes * per100k)} per 100,000 accounts${mem.gcExposed ? "" : " (gc not exposed: upper bound)"}\n`)
+  if (money) {
+    const ratios: Array<readonly [StoreName, StoreRun, number]> = []
+    for (const store of stores) {
+      if (isEnding()) break
+      console.log(`## Quote + execute (POST /quotes, then POST /quotes/{id}/execute; one funded payer per connection), ${STORE_TITLES[store]}`)
+      try {
+        const s = await MONEY_RUNNERS[store]()
+        ratios.push([store, s, printMoney(s)])
+      } catch (e) {
+        failed = true
+        console.log(`FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+      }
+    }
+    if (ratios.length > 0) {
+      console.log("## Summary: quote + execute against the raw ledger on the same store")
+      console.log("| store | raw payments/s | payments-service payments/s | ratio | app p99 ms per request (worst round) |")
+      console.log("|---|---|---|---|---|")
+      for (const [store, s, ratio] of ratios) {
+        console.log(`| ${store} | ${fmt(s.raw.combined.requestsPerSecond)} | ${fmt(s.app.combined.requestsPerSecond)} | ${fmt(ratio, 2)} | ${s.app.combined.p99} |`)
+      }
+      console.log("")
+    }
+  }
 
-  console.log("## Crypto verifiers")
-  await runCryptoBench({ seconds: Math.max(1, Math.min(5, seconds / 2)) })
+  if (isEnding()) throw new Error("interrupted")
+  if (!moneyOnly) {
+    console.log(`## Memory per ${fmt(accounts)} stored external accounts (memory store)`)
+    const mem = await new Promise<{ count: number; rssBytes: number; heapBytes: number; gcExposed: boolean }>((resolve, reject) => {
+      const child = fork(fileURLToPath(new URL("./memory.ts", import.meta.url)), ["child", String(accounts)], {
+        execArgv: ["--import", "tsx", "--expose-gc"]
+      })
+      trackChild(child)
+      child.once("message", (m) => resolve(m as never))
+      child.once("exit", (code) => code !== 0 && reject(new Error(`memory bench exited with ${code}`)))
+    })
+    const per100k = 100_000 / mem.count
+    console.log(`heap: ${mib(mem.heapBytes * per100k)} per 100,000 accounts (${fmt(mem.heapBytes / mem.count)} bytes each)`)
+    console.log(`rss:  ${mib(mem.rssBytes * per100k)} per 100,000 accounts${mem.gcExposed ? "" : " (gc not exposed: upper bound)"}\n`)
+
+    console.log("## Crypto verifiers")
+    await runCryptoBench({ seconds: Math.max(1, Math.min(5, seconds / 2)) })
+  }
 } catch (e) {
   failed = true
   console.error(e)

@@ -25,9 +25,10 @@ run example:embed npm run --silent example:embed
 run example:postgres node --import tsx examples/with-postgres.ts npm run --silent example:postgres
 run example:server npm run --silent example:server
 run example:property npm run --silent example:property
+run example:webhook npm run --silent example:webhook
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "examples failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "examples: all 4 passed"
+echo "examples: all 5 passed"

@@ -3,14 +3,14 @@ import "effect/schema/SchemaJITCompiler/enable"
 import { Effect } from "effect"
 import { serveReference } from "../../src/http/node.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
-import { benchPlatform } from "./platform.js"
+import { benchMoneyPlatform, benchPlatform } from "./platform.js"
 
 const program = Effect.gen(function*() {
   // BENCH_DIRECT_LANE=0 measures the HttpApi path alone.
   const choice = storeChoiceFromEnv(process.env)
   if (typeof choice === "string") return yield* Effect.die(new Error(choice))
   const { address } = yield* serveReference({
-    services: servicesFor(choice, [benchPlatform]),
+    services: servicesFor(choice, [benchPlatform, benchMoneyPlatform]),
     host: "127.0.0.1",
     port: 0,
     directLane: process.env["BENCH_DIRECT_LANE"] !== "0"

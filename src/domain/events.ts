@@ -265,3 +265,15 @@ export const decodeWebhookEnvelopeJson: (
   input: unknown,
   options?: SchemaAST.ParseOptions
 ) => Effect.Effect<WebhookEnvelope, Schema.SchemaError> = Schema.decodeUnknownEffect(Schema.fromJsonString(WebhookEnvelope))
+
+/** As `decodeWebhookEnvelopeJson`, synchronously: throws a `SchemaError` on a body that is not a webhook. */
+export const parseWebhookEnvelope: (input: string, options?: SchemaAST.ParseOptions) => WebhookEnvelope =
+  Schema.decodeUnknownSync(Schema.fromJsonString(WebhookEnvelope))
+
+const encodeEnvelope = Schema.encodeSync(WebhookEnvelope)
+
+/**
+ * The exact JSON body POSTed for an event: its envelope ENCODED with the type's payload
+ * schema, so write-only fields (a customer's `identifier`) never leave the server.
+ */
+export const webhookBodyOf = (event: DomainEvent): string => JSON.stringify(encodeEnvelope(envelopeOf(event)))

@@ -19,7 +19,8 @@ export const ResourcePrefixes = [
   "Webhook",
   "Event",
   "Card",
-  "Agent"
+  "Agent",
+  "Lookup"
 ] as const
 export type ResourcePrefix = (typeof ResourcePrefixes)[number]
 

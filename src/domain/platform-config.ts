@@ -109,13 +109,15 @@ export const PlatformLimits = Schema.Struct({
 }).annotate({ identifier: "PlatformLimits" })
 export type PlatformLimits = typeof PlatformLimits.Type
 
-const WebhookEndpoint = Text(2048).check(Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))
+export const WebhookEndpoint = Text(2048).check(Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))
 
 export const PlatformConfig = Schema.Struct({
   id: Schema.String,
   umaDomain: Schema.optionalKey(Schema.String),
   proxyUmaSubdomain: Schema.optionalKey(Schema.String),
   webhookEndpoint: Schema.optionalKey(Schema.String),
+  /** Ours: the public key webhooks are signed with (uncompressed SEC1 hex; see docs/webhooks.md). Not stored in the configuration. */
+  webhookPublicKey: Schema.optionalKey(Schema.String),
   supportedCurrencies: Schema.Array(PlatformCurrencyConfig),
   isRegulatedFinancialInstitution: Schema.Boolean,
   embeddedWalletConfig: Schema.optionalKey(EmbeddedWalletConfig),

@@ -29,7 +29,9 @@ export const PlatformConfigEntry = Schema.Struct({
   /** The platform's UMA domain (customers' addresses are `$name@<umaDomain>`). */
   umaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253))),
   /** The domain of the sandbox UMA counterparties (`$success.usd@...`). */
-  sandboxUmaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253)))
+  sandboxUmaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253))),
+  /** The webhook endpoint until `PATCH /config` sets another (http or https; see docs/webhooks.md). */
+  webhookEndpoint: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048), Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" })))
 })
 
 /** The `PAYMENTS_CONFIG` file: one or more platforms. */
@@ -65,6 +67,8 @@ export interface Platform {
   readonly currencies?: ReadonlyArray<string>
   readonly umaDomain?: string
   readonly sandboxUmaDomain?: string
+  /** The webhook endpoint the platforms file presets (a stored configuration wins). */
+  readonly webhookEndpoint?: string
 }
 
 /** The domain of the sandbox UMA counterparties unless a platform names its own (the reference file's example domain). */
@@ -86,7 +90,8 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
   },
   ...(entry.currencies === undefined ? {} : { currencies: [...new Set(entry.currencies)] }),
   ...(entry.umaDomain === undefined ? {} : { umaDomain: entry.umaDomain }),
-  ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain })
+  ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain }),
+  ...(entry.webhookEndpoint === undefined ? {} : { webhookEndpoint: entry.webhookEndpoint })
 })
 
 /** The platform `npm start` serves when no `PAYMENTS_CONFIG` is given. */

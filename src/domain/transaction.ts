@@ -271,6 +271,13 @@ export interface PaymentPlan {
   readonly internalAccounts: ReadonlyArray<string>
   /** A payout to a wallet settles on this network (`onChainTransaction.network`). */
   readonly onChainNetwork?: string | undefined
+  /**
+   * Pulled from an external account: if the pull fails, the amount the ledger held in
+   * flight goes back to the outside world, which is no refund the customer sees.
+   */
+  readonly pull?: boolean | undefined
+  /** The machine's refund of a failed pull, kept here since the transaction does not show it. */
+  readonly pullReversal?: Refund | undefined
   /** A UMA payment: its inter-VASP settlement leg carries `reconciliationInstructions.transactionHash`. */
   readonly umaSettlement?: boolean | undefined
 }

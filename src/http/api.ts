@@ -18,6 +18,7 @@ import {
 import { AgreementsGroup } from "./groups/agreements.js"
 import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
   ExchangeRatesGroup,
   InternalAccountsGroup,
@@ -28,6 +29,7 @@ import {
   TransfersGroup
 } from "./groups/money.js"
 import { VerificationsGroup } from "./groups/verifications.js"
+import { WebhooksGroup } from "./groups/webhooks.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 
 export const API_VERSION = "2025-10-13"
@@ -246,6 +248,9 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(TransactionsGroup)
   .add(TransfersGroup)
   .add(SandboxMoneyGroup)
+  .add(WebhooksGroup)
+  .add(DiscoveriesGroup)
+  .add(ReceiverLookupsGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

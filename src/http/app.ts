@@ -9,6 +9,7 @@
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { schedulerLoop } from "../operations/scheduler.js"
+import { webhookLoop } from "../operations/webhooks.js"
 import type { Ids } from "../ports/ids.js"
 import type { Platforms } from "../ports/platforms.js"
 import type { Store } from "../ports/store.js"
@@ -34,9 +35,15 @@ export interface AppOptions {
   readonly schedulerIntervalMillis?: number | false
 }
 
-/** The background scheduler as a layer: forked when the app's services are built, stopped with them. */
+/**
+ * The background scheduler and webhook worker as a layer: forked when the app's services
+ * are built, stopped with them. Two fibers, so a slow webhook receiver never delays a
+ * scheduled move.
+ */
 const schedulerLayer = (interval: number | false) =>
-  interval === false ? Layer.empty : Layer.effectDiscard(Effect.forkScoped(schedulerLoop(interval)))
+  interval === false
+    ? Layer.empty
+    : Layer.effectDiscard(Effect.andThen(Effect.forkScoped(schedulerLoop(interval)), Effect.forkScoped(webhookLoop(interval))))
 
 /** The services every request runs with: the ports, verified credentials, and the scheduler running over them. */
 export const appServices = (options: AppOptions) =>

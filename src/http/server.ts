@@ -23,7 +23,9 @@ import { SandboxHandlers } from "./handlers/sandbox.js"
 import { AgreementsHandlers } from "./handlers/agreements.js"
 import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
+import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
+import { WebhooksHandlers } from "./handlers/webhooks.js"
 import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { isNotRetryable, SHOULD_RETRY_HEADER } from "./middleware.js"
 import { makeApiRouter } from "./reference-endpoints.js"
@@ -140,7 +142,10 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     QuotesHandlers,
     TransactionsHandlers,
     TransfersHandlers,
-    SandboxMoneyHandlers
+    SandboxMoneyHandlers,
+    WebhooksHandlers,
+    DiscoveriesHandlers,
+    ReceiverLookupsHandlers
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive])
 )

@@ -119,18 +119,50 @@ const createAccount = Effect.fnUntraced(function*(
   const plan = planExternalAccountCreate(req, ownerKey, platform.settings)
   if (!plan.ok) return yield* plan.error
   const isDefault = customerId !== null && req.defaultUmaDepositAccount === true
+  const notActiveCustomer = () =>
+    invalidInput(`customerId ${customerId} is not an active customer of this platform`, [{
+      field: "customerId",
+      constraint: "exists",
+      message: "must be the id of an active customer of this platform"
+    }])
+  const newAccount = (id: string, now: string): ExternalAccount => {
+    const p = plan.value
+    return {
+      id,
+      customerId,
+      status: p.status,
+      ...(req.platformAccountId !== undefined ? { platformAccountId: req.platformAccountId } : {}),
+      ...(req.ownershipType !== undefined ? { ownershipType: req.ownershipType } : {}),
+      currency: req.currency,
+      defaultUmaDepositAccount: isDefault,
+      ...(p.beneficiaryVerificationStatus !== undefined ? { beneficiaryVerificationStatus: p.beneficiaryVerificationStatus } : {}),
+      ...(p.beneficiaryVerifiedData !== undefined ? { beneficiaryVerifiedData: p.beneficiaryVerifiedData } : {}),
+      accountInfo: responseInfoOf(req.accountInfo),
+      createdAt: now,
+      updatedAt: now
+    }
+  }
+
+  // The common case as one statement where the store offers it: nothing to reschedule,
+  // no previous default to demote, so the unit of work is the insert alone, with the
+  // customer check inside it (same answers: 400 for a missing or deleted customer, checked
+  // before the unique index, which answers 409 below).
+  const createAlone = store.externalAccounts.createAlone
+  if (createAlone !== undefined && !isDefault && plan.value.bankValidation === undefined) {
+    return yield* Effect.gen(function*() {
+      const now = isoOf(yield* nowMillis)
+      const account = newAccount(yield* ids.make("ExternalAccount"), now)
+      const record: ExternalAccountRecord = { platformId: platform.id, account, equivalenceKey: plan.value.equivalenceKey, trusted: false }
+      const outcome = yield* createAlone(record, customerId)
+      return outcome === "written" ? account : yield* notActiveCustomer()
+    }).pipe(Effect.catchTag("StoreConflict", (e: StoreConflict) => duplicateOf(platform, plan.value.equivalenceKey, e)))
+  }
 
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       if (customerId !== null) {
         const owner = yield* store.customers.get(platform.id, customerId)
-        if (owner === undefined || owner.deletedAt !== undefined) {
-          return yield* invalidInput(`customerId ${customerId} is not an active customer of this platform`, [{
-            field: "customerId",
-            constraint: "exists",
-            message: "must be the id of an active customer of this platform"
-          }])
-        }
+        if (owner === undefined || owner.deletedAt !== undefined) return yield* notActiveCustomer()
       }
       // No look-up of the equivalence key first: the store's unique index decides (a read
       // of the index would make concurrent creates of different accounts conflict under
@@ -144,22 +176,8 @@ const createAccount = Effect.fnUntraced(function*(
         }
       }
       const id = yield* ids.make("ExternalAccount")
-      const accountInfo = responseInfoOf(req.accountInfo)
       const p = plan.value
-      const account: ExternalAccount = {
-        id,
-        customerId,
-        status: p.status,
-        ...(req.platformAccountId !== undefined ? { platformAccountId: req.platformAccountId } : {}),
-        ...(req.ownershipType !== undefined ? { ownershipType: req.ownershipType } : {}),
-        currency: req.currency,
-        defaultUmaDepositAccount: isDefault,
-        ...(p.beneficiaryVerificationStatus !== undefined ? { beneficiaryVerificationStatus: p.beneficiaryVerificationStatus } : {}),
-        ...(p.beneficiaryVerifiedData !== undefined ? { beneficiaryVerifiedData: p.beneficiaryVerifiedData } : {}),
-        accountInfo,
-        createdAt: now,
-        updatedAt: now
-      }
+      const account = newAccount(id, now)
       const record: ExternalAccountRecord = { platformId: platform.id, account, equivalenceKey: p.equivalenceKey, trusted: false }
       const validation = p.bankValidation
       yield* applyTransition(uow, platform, {

@@ -21,6 +21,7 @@ import { applyExternalAccountTimer, EXTERNAL_ACCOUNT_TIMER } from "./external-ac
 import { applyPaymentTimer, PAYMENT_TIMER } from "./money/payments.js"
 import { applyIncomingTimer, INCOMING_TIMER } from "./money/sandbox.js"
 import { clockOffsetOf, isoOf } from "./time.js"
+import { deliverDueWebhooks } from "./webhooks.js"
 
 /** Applies one due timer of its kind inside the unit of work that claimed it. */
 export type TimerHandler = (uow: UnitOfWork, platform: Platform, timer: TimerRecord) => Effect.Effect<void, unknown, Store | Ids>
@@ -145,6 +146,9 @@ export const advanceSandboxClock = Effect.fnUntraced(function*(platform: Platfor
     })
   )
   yield* runDueTimers(platform, base + offset)
+  // Webhooks that fell due in the interval (new events, retries) are attempted at their
+  // due times; the answer waits for them a bounded time, the rest finish in the background.
+  yield* deliverDueWebhooks(platform, { replay: true, wait: true })
   return viewOf(base, offset)
 })
 

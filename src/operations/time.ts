@@ -43,9 +43,18 @@ export const offsetClock = (base: Clock.Clock, offset: number): Clock.Clock => {
 export const clockOffsetOf = (platform: Platform): Effect.Effect<number, never, Store> =>
   platform.settings.sandbox ? Effect.flatMap(Effect.service(Store), (store) => store.clocks.offset(platform.id)) : Effect.succeed(0)
 
-/** Runs `effect` on the platform's clock (the offset is read once, when it starts). */
+const onOffset = <A, E, R>(effect: Effect.Effect<A, E, R>, offset: number): Effect.Effect<A, E, R> =>
+  offset === 0 ? effect : Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, offsetClock(base, offset)))
+
+/**
+ * Runs `effect` on the platform's clock, with the offset stored when it starts (read
+ * first, or, on a store that offers it, the offset last seen, which the store checks
+ * in the effect's first statement and reruns the effect on when it was stale).
+ */
 export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
   platform.settings.sandbox
-    ? Effect.flatMap(clockOffsetOf(platform), (offset) =>
-      offset === 0 ? effect : Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, offsetClock(base, offset))))
+    ? Effect.flatMap(Effect.service(Store), (store) =>
+      store.clocks.onLastSeenOffset !== undefined
+        ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(effect, offset))
+        : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(effect, offset)))
     : effect

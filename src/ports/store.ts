@@ -142,6 +142,20 @@ export interface ExternalAccountRepository {
   /** The customer's default UMA deposit account, if it has one (at most one: a unique index). */
   readonly findDefaultUmaDeposit: (platformId: string, customerId: string) => Effect.Effect<ExternalAccountRecord | undefined>
   readonly list: (platformId: string, query: ExternalAccountQuery, page: Page) => Effect.Effect<PageResult<ExternalAccountRecord>, InvalidCursor>
+  /**
+   * Optional (added for the SQL stores, which do it in one statement; a store without it
+   * leaves the caller to `transact` a read of the customer and `putExternalAccount`):
+   * writes a new external account as a unit of work of its own, only if `ownerCustomerId`
+   * is an active customer of the platform (null: a platform account, no condition).
+   * Answers `"ownerInactive"`, writing nothing, when that customer is missing or deleted;
+   * fails with `StoreConflict` (a unique index) as `putExternalAccount` would, but
+   * outside any unit of work of the caller's: catch it around this call. Inside a
+   * `transact` it joins that unit of work.
+   */
+  readonly createAlone?: (
+    r: ExternalAccountRecord,
+    ownerCustomerId: string | null
+  ) => Effect.Effect<"written" | "ownerInactive", StoreConflict>
 }
 
 // ---------------------------------------------------------------- documents
@@ -354,6 +368,69 @@ export interface EventRepository {
   readonly list: (platformId: string, options?: { readonly afterSeq?: number; readonly limit?: number }) => Effect.Effect<ReadonlyArray<StoredEvent>>
 }
 
+// ---------------------------------------------------------------- webhooks (delivery from the outbox)
+
+/** The platform's webhook signing key pair (P-256, lowercase hex), created on first use and kept across sandbox resets. */
+export interface WebhookSigningKeyRecord {
+  readonly platformId: string
+  readonly privateKeyHex: string
+  /** Uncompressed SEC1 (`04…`). */
+  readonly publicKeyHex: string
+  readonly createdAt: number
+}
+
+/** One POST of a webhook: `at` epoch ms on the platform's clock; a status code, or what went wrong. */
+export interface WebhookAttemptRecord {
+  readonly at: number
+  readonly url: string
+  readonly durationMs: number
+  readonly statusCode?: number
+  readonly error?: string
+}
+
+/**
+ * One outbox event on its way to the platform's endpoint. `id` is the event's id (the
+ * webhook `id` receivers deduplicate on), `seq` its outbox position (delivery order),
+ * `body` the exact bytes sent on every attempt. `lease` marks an attempt in flight:
+ * until `until` (epoch ms of real time) nobody else makes one.
+ */
+export interface WebhookDeliveryRecord {
+  readonly platformId: string
+  readonly id: string
+  readonly seq: number
+  readonly type: string
+  readonly resourceId: string
+  readonly body: string
+  readonly status: "PENDING" | "DELIVERED" | "FAILED"
+  /** The most recent attempts, oldest first (bounded). */
+  readonly attempts: ReadonlyArray<WebhookAttemptRecord>
+  /** Attempts made since the delivery (or its redelivery) started: the retry schedule's position. */
+  readonly round: number
+  /** Epoch ms on the platform's clock when the next attempt is due (PENDING only). */
+  readonly nextAttemptAt: number
+  readonly createdAt: number
+  readonly updatedAt: number
+  readonly lease?: { readonly token: string; readonly until: number } | undefined
+}
+
+export interface WebhookRepository {
+  readonly signingKey: (platformId: string) => Effect.Effect<WebhookSigningKeyRecord | undefined>
+  /** The outbox `seq` up to which events were taken for delivery (undefined: never). */
+  readonly cursor: (platformId: string) => Effect.Effect<number | undefined>
+  /** The platform's highest committed event `seq` (0 when none). */
+  readonly lastEventSeq: (platformId: string) => Effect.Effect<number>
+  readonly get: (platformId: string, id: string) => Effect.Effect<WebhookDeliveryRecord | undefined>
+  /** The platform's deliveries, newest first (keyset on `(seq, id)`). */
+  readonly list: (platformId: string, page: Page) => Effect.Effect<PageResult<WebhookDeliveryRecord>, InvalidCursor>
+  /**
+   * The platform's next delivery to attempt at `now` (platform clock), inside a unit of
+   * work: PENDING, due, not leased at `leaseNow` (real time), and no earlier PENDING
+   * delivery for the same resource. On PostgreSQL it is locked (`FOR UPDATE SKIP
+   * LOCKED`) so that the caller can lease it (`putWebhookDelivery`) before committing.
+   */
+  readonly claimDue: (platformId: string, now: number, leaseNow: number) => Effect.Effect<WebhookDeliveryRecord | undefined>
+}
+
 // ---------------------------------------------------------------- timers (scheduled moves)
 
 /**
@@ -397,6 +474,16 @@ export interface TimerRepository {
 export interface ClockRepository {
   /** The platform's sandbox time offset in ms (0 when never advanced). */
   readonly offset: (platformId: string) => Effect.Effect<number>
+  /**
+   * Optional (added for PostgreSQL, where reading the offset is a round trip of its own):
+   * runs `run` with the offset this process last saw for the platform, and makes sure it
+   * was the stored one when the run started, as if `offset` had been read first: the
+   * store checks it inside the first statement the run sends (or with a read before it,
+   * or after a run that sent none), and when it was stale it runs `run` again with the
+   * stored offset (nothing of the stale run was written: the check comes first). So an
+   * acknowledged clock advance is seen by the next request to any process.
+   */
+  readonly onLastSeenOffset?: <A, E, R>(platformId: string, run: (offset: number) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 
 // ---------------------------------------------------------------- idempotency
@@ -452,7 +539,18 @@ export interface UnitOfWork {
    * unit of work won), returns it instead and stores nothing.
    */
   readonly putIdempotency: (record: IdempotencyRecord) => Effect.Effect<IdempotencyRecord | undefined>
-  /** Deletes every record, ledger entry, event, timer, clock and idempotency key of the platform. */
+  /** Stores the platform's signing key unless it has one; returns the one stored (a racing first use loses to the winner). */
+  readonly putWebhookSigningKey: (record: WebhookSigningKeyRecord) => Effect.Effect<WebhookSigningKeyRecord>
+  /** Sets the outbox `seq` up to which events were taken for delivery. */
+  readonly setWebhookCursor: (platformId: string, seq: number) => Effect.Effect<void>
+  /** Adds a delivery unless one with its id exists (importing an event twice adds it once). */
+  readonly addWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+  /** Writes a delivery's new state (lease, attempt, status). */
+  readonly putWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+  /**
+   * Deletes every record, ledger entry, event, timer, clock and idempotency key of the
+   * platform, and its webhook deliveries and cursor (its signing key stays).
+   */
   readonly resetPlatform: (platformId: string) => Effect.Effect<void>
 }
 
@@ -479,6 +577,7 @@ export class Store extends Context.Service<Store, {
   readonly timers: TimerRepository
   readonly clocks: ClockRepository
   readonly idempotency: IdempotencyRepository
+  readonly webhooks: WebhookRepository
   /**
    * Runs `work` as one unit of work (serializable: as if no other unit of work
    * interleaved with it). Its writes, events and timers commit together when `work`

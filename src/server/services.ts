@@ -7,6 +7,7 @@
  */
 import { Layer } from "effect"
 import { memoryLayer } from "../adapters/memory/index.js"
+import { HttpWebhookSenderLayer } from "../adapters/webhook-http.js"
 import { pgliteLayer, postgresLayer } from "../adapters/sql/index.js"
 import type { Platform } from "../domain/platform.js"
 import type { Ids } from "../ports/ids.js"
@@ -31,14 +32,18 @@ export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefin
   return { kind: "memory" }
 }
 
-/** Store, Ids and Platforms for the chosen store. `seed` makes ids deterministic (tests). */
+/** Store, Ids and Platforms for the chosen store, and webhooks sent over HTTP. `seed` makes ids deterministic (tests). */
 export const servicesFor = (
   choice: StoreChoice,
   platforms: ReadonlyArray<Platform>,
   options: { readonly seed?: number } = {}
 ): Layer.Layer<Store | Ids | Platforms, unknown> =>
-  choice.kind === "postgres"
-    ? postgresLayer(platforms, { url: choice.url, ...options })
-    : choice.kind === "pglite"
-    ? pgliteLayer(platforms, choice.dataDir === undefined ? options : { ...options, dataDir: choice.dataDir })
-    : memoryLayer(platforms, options)
+  Layer.merge(
+    choice.kind === "postgres"
+      ? postgresLayer(platforms, { url: choice.url, ...options })
+      : choice.kind === "pglite"
+      ? pgliteLayer(platforms, choice.dataDir === undefined ? options : { ...options, dataDir: choice.dataDir })
+      : memoryLayer(platforms, options),
+    // Webhooks go out over HTTP (the memory layer has it already; merging twice is harmless).
+    HttpWebhookSenderLayer
+  )

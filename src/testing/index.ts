@@ -1,3 +1,4 @@
 /** Helpers for property-testing an integration: schema-derived arbitraries and model-based command sets. */
 export * from "./arbitrary.js"
 export * from "./external-accounts-model.js"
+export * from "./money-model.js"

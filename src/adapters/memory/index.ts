@@ -4,15 +4,18 @@ import type { Platform } from "../../domain/platform.js"
 import { RandomIdsLayer, seededIdsLayer } from "./ids.js"
 import { staticPlatformsLayer } from "./platforms.js"
 import { MemoryStoreLayer } from "./store.js"
+import { HttpWebhookSenderLayer } from "../webhook-http.js"
 
 export * from "./ids.js"
 export * from "./platforms.js"
 export * from "./store.js"
+export { HttpWebhookSenderLayer, httpWebhookSender } from "../webhook-http.js"
 
-/** Store, Ids and Platforms in memory. Pass `seed` for deterministic ids. */
+/** Store, Ids and Platforms in memory, and webhooks sent over HTTP. Pass `seed` for deterministic ids. */
 export const memoryLayer = (platforms: ReadonlyArray<Platform>, options?: { readonly seed?: number }) =>
   Layer.mergeAll(
     MemoryStoreLayer,
     options?.seed === undefined ? RandomIdsLayer : seededIdsLayer(options.seed),
-    staticPlatformsLayer(platforms)
+    staticPlatformsLayer(platforms),
+    HttpWebhookSenderLayer
   )

@@ -36,7 +36,9 @@ import {
   type TimerRecord,
   type UnitOfWork,
   type VerificationQuery,
-  type VerificationRecord
+  type VerificationRecord,
+  type WebhookDeliveryRecord,
+  type WebhookSigningKeyRecord
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
 import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
@@ -70,6 +72,10 @@ interface Tenant {
   readonly transactions: MemoryTable<TransactionRecord>
   config: PlatformConfigRecord | undefined
   clockOffset: number
+  /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only. */
+  readonly deliveries: MemoryTable<WebhookDeliveryRecord>
+  readonly pendingDeliveries: MemoryTable<WebhookDeliveryRecord>
+  webhookCursor: number | undefined
 }
 
 const newTenant = (): Tenant => ({
@@ -134,7 +140,10 @@ const newTenant = (): Tenant => ({
     createdAt: (r) => millisOf(r.transaction.createdAt)
   }),
   config: undefined,
-  clockOffset: 0
+  clockOffset: 0,
+  deliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  pendingDeliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  webhookCursor: undefined
 })
 
 const inRange = (ms: number, range: TimeRange | undefined): boolean =>
@@ -221,6 +230,8 @@ const rollbackTo = (tx: MemoryTx, mark: number) => {
 export const makeMemoryStore = Effect.sync(() => {
   const identity = {}
   const tenants = new Map<string, Tenant>()
+  /** Signing keys live outside the tenants: a sandbox reset keeps them. */
+  const webhookKeys = new Map<string, WebhookSigningKeyRecord>()
   const { exclusive, read: readUnlocked } = makeMutex()
   let eventSeq = 0
 
@@ -263,6 +274,13 @@ export const makeMemoryStore = Effect.sync(() => {
         const previous = table.remove(id)
         if (previous !== undefined) undo(() => void table.put(previous))
       })
+    const putDelivery = (r: WebhookDeliveryRecord): Effect.Effect<void> => {
+      const t = tenantOf(r.platformId)
+      return Effect.orDie(Effect.andThen(
+        putRow(t.deliveries, r.id, r),
+        r.status === "PENDING" ? putRow(t.pendingDeliveries, r.id, r) : removeRow(t.pendingDeliveries, r.id)
+      ))
+    }
     return {
       putCustomer: (r) => putRow(tenantOf(r.platformId).customers, r.customer.id, r),
       putExternalAccount: (r) => putRow(tenantOf(r.platformId).externalAccounts, r.account.id, r),
@@ -366,6 +384,24 @@ export const makeMemoryStore = Effect.sync(() => {
           undo(() => void (existing === undefined ? map.delete(record.key) : map.set(record.key, existing)))
           return undefined
         }),
+      putWebhookSigningKey: (record) =>
+        Effect.sync(() => {
+          const existing = webhookKeys.get(record.platformId)
+          if (existing !== undefined) return existing
+          webhookKeys.set(record.platformId, record)
+          undo(() => void webhookKeys.delete(record.platformId))
+          return record
+        }),
+      setWebhookCursor: (platformId, seq) =>
+        Effect.sync(() => {
+          const t = tenantOf(platformId)
+          const previous = t.webhookCursor
+          t.webhookCursor = seq
+          undo(() => void (t.webhookCursor = previous))
+        }),
+      addWebhookDelivery: (r) =>
+        Effect.suspend(() => tenantOf(r.platformId).deliveries.get(r.id) === undefined ? putDelivery(r) : Effect.void),
+      putWebhookDelivery: (r) => putDelivery(r),
       resetPlatform: (platformId) =>
         Effect.sync(() => {
           const previous = tenants.get(platformId)
@@ -523,6 +559,24 @@ export const makeMemoryStore = Effect.sync(() => {
         read(() => {
           const r = peek(platformId)?.idempotency.get(key)
           return r !== undefined && r.expiresAt > now ? r : undefined
+        })
+    },
+    webhooks: {
+      signingKey: (platformId) => read(() => webhookKeys.get(platformId)),
+      cursor: (platformId) => read(() => peek(platformId)?.webhookCursor),
+      lastEventSeq: (platformId) => read(() => peek(platformId)?.events.at(-1)?.seq ?? 0),
+      get: (platformId, id) => read(() => peek(platformId)?.deliveries.get(id)),
+      list: (platformId, page) => readPage(() => tenantOf(platformId).deliveries.page(() => true, { ...page, descending: true }, true)),
+      claimDue: (platformId, now, leaseNow) =>
+        CurrentTx.use((tx) => {
+          if (tx?.store !== identity) return Effect.die(new Error("webhooks.claimDue must run inside a unit of work"))
+          const waiting = new Set<string>()
+          for (const r of peek(platformId)?.pendingDeliveries.ordered() ?? []) {
+            if (waiting.has(r.resourceId)) continue
+            waiting.add(r.resourceId)
+            if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) return Effect.succeed(r)
+          }
+          return Effect.succeed(undefined)
         })
     },
     transact

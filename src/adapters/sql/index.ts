@@ -9,6 +9,7 @@ import type { Platform } from "../../domain/platform.js"
 import { RandomIdsLayer, seededIdsLayer } from "../memory/ids.js"
 import { staticPlatformsLayer } from "../memory/platforms.js"
 import { Effect, Layer, Redacted } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import type { SqlError } from "effect/sql/SqlError"
 import type { MigrationError } from "effect/sql/Migrator"
 import { Store } from "../../ports/store.js"
@@ -45,7 +46,21 @@ export interface PostgresOptions {
 export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
   Layer.effect(
     Store,
-    Effect.andThen(migrate, makeSqlStore({ kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` }))
+    Effect.gen(function*() {
+      yield* migrate
+      // Sessions whose default isolation is SERIALIZABLE: a statement that is a unit of
+      // work by itself runs there without BEGIN/COMMIT round trips (one-round-trip.ts).
+      const serializableSessions = yield* PgClient.make({
+        url: Redacted.make(options.url),
+        maxConnections: options.maxConnections ?? 16,
+        applicationName: "payments-service",
+        startupParameters: { default_transaction_isolation: "serializable" }
+      }).pipe(Effect.provide(Reactivity.layer))
+      return yield* makeSqlStore(
+        { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
+        { serializableSessions }
+      )
+    })
   ).pipe(
     Layer.provide(PgClient.layer({
       url: Redacted.make(options.url),

@@ -201,10 +201,44 @@ const v3_money = statements(
   )`
 )
 
+/**
+ * Webhook delivery: each platform's signing key (kept across sandbox resets), the outbox
+ * position delivery has reached, and the deliveries with their attempts (`doc`). The
+ * partial indexes serve the claim: the next PENDING delivery in outbox order whose
+ * resource has no earlier PENDING one.
+ */
+const v4_webhooks = statements(
+  `create table webhook_keys (
+    platform_id text collate "C" primary key,
+    private_key_hex text not null,
+    public_key_hex text not null,
+    created_ms bigint not null
+  )`,
+  `create table webhook_cursors (
+    platform_id text collate "C" primary key,
+    seq bigint not null
+  )`,
+  `create table webhook_deliveries (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    seq bigint not null,
+    resource_id text collate "C" not null,
+    status text not null,
+    next_ms bigint not null,
+    lease_until bigint,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index webhook_deliveries_keyset on webhook_deliveries (platform_id, seq, id)`,
+  `create index webhook_deliveries_pending on webhook_deliveries (platform_id, seq) where status = 'PENDING'`,
+  `create index webhook_deliveries_resource on webhook_deliveries (platform_id, resource_id, seq) where status = 'PENDING'`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
-  "3_money": v3_money
+  "3_money": v3_money,
+  "4_webhooks": v4_webhooks
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

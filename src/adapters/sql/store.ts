@@ -42,6 +42,8 @@ import {
 import { decodeCursor, encodeCursor, millisOf } from "../cursor.js"
 import { asLevel, conflictIn } from "../level.js"
 import { makeMoneyStore, MONEY_TABLES } from "./money.js"
+import { makeOneRoundTrip } from "./one-round-trip.js"
+import { makeWebhookStore, WEBHOOK_TABLES } from "./webhooks.js"
 
 /** How often a unit of work is rerun after a serialization failure or a racing conflict. */
 export const MAX_TRANSACTION_ATTEMPTS = 12
@@ -96,7 +98,16 @@ class Where {
   }
 }
 
-export const makeSqlStore = (info: StoreInfo) =>
+export interface SqlStoreOptions {
+  /**
+   * A client whose sessions default to SERIALIZABLE, for the statements that are a unit
+   * of work by themselves (see one-round-trip.ts). Without one, PGlite uses its own
+   * client (one statement at a time) and PostgreSQL does without them.
+   */
+  readonly serializableSessions?: SqlClient.SqlClient
+}
+
+export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
@@ -209,9 +220,11 @@ export const makeSqlStore = (info: StoreInfo) =>
     // ------------------------------------------------------------ unit of work
 
     const money = makeMoneyStore(sql, query)
+    const webhooks = makeWebhookStore(sql, query)
 
     const uow: UnitOfWork = {
       ...money.writes,
+      ...webhooks.writes,
       putCustomer: (r) =>
         write(
           `insert into customers (platform_id, id, created_ms, updated_ms, platform_customer_id, active, customer_type, region, uma_address, currencies, doc)
@@ -348,7 +361,8 @@ export const makeSqlStore = (info: StoreInfo) =>
             "timer_outcomes",
             "platform_clocks",
             "idempotency_keys",
-            ...MONEY_TABLES
+            ...MONEY_TABLES,
+            ...WEBHOOK_TABLES
           ],
           (table) => query(`delete from ${table} where platform_id = $1`, [platformId]),
           { discard: true }
@@ -441,9 +455,16 @@ export const makeSqlStore = (info: StoreInfo) =>
         (rows) => rows[0] === undefined ? undefined : timerOf(platformId, rows[0])
       )
 
-    return Store.of({
+    const alone = options.serializableSessions ?? (info.kind === "pglite" ? sql : undefined)
+    const oneRoundTrip = alone === undefined
+      ? undefined
+      : makeOneRoundTrip({ sql, alone, isConstraint, maxAttempts: MAX_TRANSACTION_ATTEMPTS, backoffMillis })
+    const finish = (store: Store["Service"]) => (oneRoundTrip === undefined ? store : oneRoundTrip.install(store))
+
+    return finish(Store.of({
       info,
       ...money.repositories,
+      webhooks: webhooks.repository,
       customers: {
         get: (platformId, id) => byId("customers")<CustomerRecord>(platformId, id),
         findActiveByPlatformCustomerId: (platformId, pcid) =>
@@ -557,5 +578,5 @@ export const makeSqlStore = (info: StoreInfo) =>
         get: getIdempotency
       },
       transact
-    })
+    }))
   })

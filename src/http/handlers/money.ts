@@ -9,6 +9,9 @@ import * as Transactions from "../../operations/money/transactions.js"
 import * as Transfers from "../../operations/money/transfers.js"
 import { PaymentsApi } from "../api.js"
 import { run } from "./run.js"
+import { CurrentPlatform } from "../middleware.js"
+import type { PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
+import { deliverDueWebhooks, withWebhookPublicKey } from "../../operations/webhooks.js"
 
 export const InternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "internalAccounts", (handlers) =>
   Effect.sync(() =>
@@ -17,12 +20,23 @@ export const InternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "inter
       .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query)))
   ))
 
+/**
+ * PATCH /config: the change, then (outside the platform's clock and the request's
+ * fiber) the delivery worker is started for the platform, so a new endpoint's TEST
+ * webhook goes out at once without the answer waiting for it.
+ */
+const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
+  Effect.flatMap(Effect.service(CurrentPlatform), (platform) =>
+    run((p) => withWebhookPublicKey(p, Config.updateConfig(p, payload))).pipe(
+      Effect.tap(() => payload.webhookEndpoint === undefined ? Effect.void : deliverDueWebhooks(platform, { replay: false, wait: false }))
+    ))
+
 export const PlatformConfigHandlers = HttpApiBuilder.group(PaymentsApi, "platformConfig", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("getPlatformConfig", () => run(Config.configOf))
-      .handle("updatePlatformConfig", ({ payload }) => run((p) => Config.updateConfig(p, payload)))
-      .handle("updatePlatformConfigAlias", ({ payload }) => run((p) => Config.updateConfig(p, payload)))
+      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.configOf(p))))
+      .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
+      .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload))
   ))
 
 export const ExchangeRatesHandlers = HttpApiBuilder.group(PaymentsApi, "exchangeRates", (handlers) =>

@@ -5,10 +5,13 @@
  */
 import { Effect } from "effect"
 import { type FieldError, invalidInput } from "../../domain/errors.js"
+import { makeEvent } from "../../domain/events.js"
 import { currencyOf } from "../../domain/money.js"
 import type { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { type Platform, platformCurrencies } from "../../domain/platform.js"
+import { Ids } from "../../ports/ids.js"
 import { Store } from "../../ports/store.js"
+import type * as Fees from "../../rules/money/fees.js"
 import { nowIso } from "../time.js"
 
 /** Default per-currency amount bounds of a new platform (minor units). */
@@ -20,6 +23,7 @@ const EPOCH = "1970-01-01T00:00:00.000Z"
 export const defaultConfig = (platform: Platform, now: string): PlatformConfig => ({
   id: `PlatformConfig:${platform.id}`,
   ...(platform.umaDomain === undefined ? {} : { umaDomain: platform.umaDomain }),
+  ...(platform.webhookEndpoint === undefined ? {} : { webhookEndpoint: platform.webhookEndpoint }),
   supportedCurrencies: platformCurrencies(platform).map((currencyCode) => ({
     currencyCode,
     minAmount: DEFAULT_MIN_AMOUNT,
@@ -39,6 +43,25 @@ export const configOf = Effect.fnUntraced(function*(platform: Platform) {
   const store = yield* Store
   const stored = yield* store.platformConfigs.get(platform.id)
   return stored?.config ?? defaultConfig(platform, EPOCH)
+})
+
+/** The platform's fee configs in the shape the fee rules take (an absent part counts as zero). */
+export const feeRulesOf = (config: PlatformConfig): {
+  readonly feeConfigs: ReadonlyArray<Fees.FeeConfig>
+  readonly railFeeConfigs: ReadonlyArray<Fees.RailFeeConfig>
+} => ({
+  feeConfigs: config.feeConfigs.map((f) => ({
+    feeType: f.feeType,
+    sourceCurrency: f.sourceCurrency,
+    variableFeeBps: f.variableFeeBps ?? 0,
+    fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
+  })),
+  railFeeConfigs: config.railFeeConfigs.map((f) => ({
+    rail: f.rail,
+    sourceCurrency: f.sourceCurrency,
+    variableFeeBps: f.variableFeeBps ?? 0,
+    fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
+  }))
 })
 
 /** The currencies the platform supports now (its configuration, else its platforms-file entry). */
@@ -109,6 +132,15 @@ export const updateConfig = Effect.fnUntraced(function*(platform: Platform, req:
       const current = stored?.config ?? defaultConfig(platform, now)
       const next: PlatformConfig = { ...current, ...req, updatedAt: now }
       yield* uow.putPlatformConfig({ platformId: platform.id, config: next })
+      if (req.webhookEndpoint !== undefined && req.webhookEndpoint !== current.webhookEndpoint) {
+        // Setting an endpoint delivers what happens from now on; changing it keeps the
+        // delivery position. Either way the new endpoint gets one TEST webhook (reference).
+        if (current.webhookEndpoint === undefined) {
+          yield* uow.setWebhookCursor(platform.id, yield* store.webhooks.lastEventSeq(platform.id))
+        }
+        const id = yield* (yield* Ids).make("Webhook")
+        yield* uow.emit(makeEvent("TEST", { id, platformId: platform.id, timestamp: now }))
+      }
       return next
     })
   )

@@ -130,6 +130,7 @@ export const movePayment = Effect.fnUntraced(function*(
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
   if (!r.ok) return yield* Effect.fail(r.error)
   const transaction = withSettlementProof(withState(t, r.value.state, now), rec.plan, r.value.ledger)
+  const events = r.value.events
   const plan: PaymentPlan = {
     ...rec.plan,
     money: r.value.state.funds,
@@ -142,7 +143,7 @@ export const movePayment = Effect.fnUntraced(function*(
   }
   const next: TransactionRecord = { ...rec, transaction, plan }
   yield* uow.putTransaction(next)
-  yield* announce(uow, platform, transaction, r.value.events, now)
+  yield* announce(uow, platform, transaction, events, now)
   if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now)
   if (plan.quoteId !== undefined) {
     const store = yield* Store

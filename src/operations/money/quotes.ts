@@ -47,7 +47,7 @@ import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
 import { idempotent } from "../idempotency.js"
 import { isoOf } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
-import { configOf } from "./config.js"
+import { configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
 
@@ -427,18 +427,7 @@ export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, r
         sendingCurrency: r.sending.code,
         crossCurrency: r.sending.code !== r.receiving.code,
         rail: r.rail,
-        feeConfigs: config.feeConfigs.map((f) => ({
-          feeType: f.feeType,
-          sourceCurrency: f.sourceCurrency,
-          variableFeeBps: f.variableFeeBps ?? 0,
-          fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
-        })),
-        railFeeConfigs: config.railFeeConfigs.map((f) => ({
-          rail: f.rail,
-          sourceCurrency: f.sourceCurrency,
-          variableFeeBps: f.variableFeeBps ?? 0,
-          fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
-        })),
+        ...feeRulesOf(config),
         override: req.platformFeeOverride
       }
       const priced = QuoteMath.priceQuote({
@@ -583,7 +572,8 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
     outcome: plan.outcome,
     steps,
     quoteId: q.id,
-    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:"))
+    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:")),
+    ...(plan.source.kind === "EXTERNAL" ? { pull: true } : {})
   }
 }
 
@@ -638,9 +628,11 @@ export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
   const steps = (plan.steps ?? []).map((s) => ({ at: nowMs + s.afterMillis, move: s.move }))
   const settlement = plan.rail === undefined ? undefined : Rails.settlementAt(plan.rail as Rails.PaymentRail, nowMs, platform.settings.sandbox)
   // A rail that settles later (ACH: next business day) holds a sandbox success until then.
-  const timed = settlement !== undefined && settlement > nowMs
-    ? steps.map((s) => s.move.type === "COMPLETE" && s.at < settlement ? { ...s, at: settlement } : s)
-    : steps
+  // A rail that settles later (ACH: next business day) holds a sandbox success until then,
+  // and what follows the completion (a return) moves with it.
+  const completion = steps.find((s) => s.move.type === "COMPLETE")
+  const delay = settlement !== undefined && completion !== undefined && completion.at < settlement ? settlement - completion.at : 0
+  const timed = delay === 0 || completion === undefined ? steps : steps.map((s) => s.at >= completion.at ? { ...s, at: s.at + delay } : s)
   const transaction: OutgoingTransaction = {
     id: q.transactionId,
     type: "OUTGOING",

@@ -14,7 +14,7 @@ import * as QuoteMath from "../../rules/money/quote-math.js"
 import * as Rails from "../../rules/money/rails.js"
 import * as Rates from "../../rules/money/rates.js"
 import { isoOf } from "../time.js"
-import { configOf } from "./config.js"
+import { configOf, feeRulesOf } from "./config.js"
 
 /** The reference file's default `sendingAmount`: 10,000 minor units. */
 export const DEFAULT_SENDING_AMOUNT = 10_000
@@ -51,12 +51,7 @@ export const getExchangeRates = Effect.fnUntraced(function*(platform: Platform, 
         sendingCurrency: source,
         crossCurrency: true,
         rail,
-        feeConfigs: config.feeConfigs.map((f) => ({
-          feeType: f.feeType,
-          sourceCurrency: f.sourceCurrency,
-          variableFeeBps: f.variableFeeBps ?? 0,
-          fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency }
-        }))
+        ...feeRulesOf(config)
       }
       const priced = QuoteMath.priceQuote({ lockedSide: "SENDING", lockedAmount: sendingAmount, sending, receiving, rate: rate.rate, fee: Fees.quoteFee(feeInput) })
       const fixed = config.feeConfigs.find((f) => f.sourceCurrency === source)?.fixedFee?.amount ?? 0

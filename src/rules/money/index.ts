@@ -1,4 +1,5 @@
-/** The money-movement rules: rates, fees, quote arithmetic, rails, limits, sandbox payment tables, the payment machine. */
+/** The money-movement rules: rates, fees, quote arithmetic, rails, limits, sandbox payment tables, the payment machine, the discovery catalogue. */
+export * as Discoveries from "./discoveries.js"
 export * as Fees from "./fees.js"
 export * as Limits from "./limits.js"
 export * as PaymentMachine from "./payment.js"

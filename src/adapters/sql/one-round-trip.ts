@@ -1,0 +1,232 @@
+/**
+ * One round trip where a request needs only one (see docs/performance.md, "One round
+ * trip per create"). Two mechanisms of the SQL Store, kept here so store.ts stays the
+ * plain adapter:
+ *
+ * - `externalAccounts.createAlone`: the external-account create as one statement, a unit
+ *   of work by itself: the customer check and the insert in one `insert … select … where
+ *   owner active`, sent as an autocommit statement on sessions whose default isolation is
+ *   SERIALIZABLE (so it is a SERIALIZABLE transaction of its own, with no BEGIN/COMMIT
+ *   round trips), rerun on a serialization failure like `transact`.
+ * - `clocks.onLastSeenOffset`: a sandbox platform's clock offset without a round trip of
+ *   its own. The request runs on the offset this process last saw, and the store checks
+ *   that guess before anything of the request reaches the database: folded into
+ *   createAlone's statement (the insert happens only if the stored offset is the guessed
+ *   one), or by reading the offset before any other first statement (one read, as
+ *   before), or after a run that sent nothing. A stale guess ends the run with a defect
+ *   before anything of it was written (and refuses every later statement of that run),
+ *   and the run starts again on the stored offset. So a request never commits, and
+ *   never answers, on an offset other than the one stored when its first statement ran.
+ */
+import { Cause, Context, Effect, Exit, Option } from "effect"
+import type { SqlClient } from "effect/sql"
+import { isSqlError, type SqlError } from "effect/sql/SqlError"
+import type { ExternalAccountRecord, Store, UniqueConstraint } from "../../ports/store.js"
+import { StoreConflict } from "../../ports/store.js"
+import { millisOf } from "../cursor.js"
+import { asLevel, conflictIn } from "../level.js"
+
+/** The offset a run started on without reading it (see `onLastSeenOffset`). */
+interface OffsetGuess {
+  readonly platformId: string
+  readonly offset: number
+  /** The database confirmed or refuted the guess. */
+  checked: boolean
+  /** … and refuted it: nothing more of this run may reach the database. */
+  stale: boolean
+}
+
+const CurrentGuess = Context.Reference<OffsetGuess | undefined>("payments-service/adapters/sql/CurrentOffsetGuess", {
+  defaultValue: () => undefined
+})
+
+/** Ends a run whose guessed offset was stale; `onLastSeenOffset` reruns it. */
+class StaleClockOffset extends Error {
+  constructor() {
+    super("The platform's clock offset changed before this request's first statement; it runs again on the stored offset")
+  }
+}
+
+type StoreShape = Store["Service"]
+
+interface GuardRow {
+  readonly owner_ok: boolean
+  readonly clock_ok: boolean
+  readonly stored_offset: number
+}
+
+const isRetryable = (e: SqlError): boolean => e.reason._tag === "SerializationError" || e.reason._tag === "DeadlockError"
+
+export const makeOneRoundTrip = (options: {
+  /** The store's client (its pool, and the connection of an open unit of work). */
+  readonly sql: SqlClient.SqlClient
+  /** A client whose sessions default to SERIALIZABLE (PostgreSQL), or the store's own when it runs one statement at a time (PGlite). */
+  readonly alone: SqlClient.SqlClient
+  readonly isConstraint: (name: string) => name is UniqueConstraint
+  readonly maxAttempts: number
+  readonly backoffMillis: (attempt: number) => number
+}) => {
+  const { alone, sql } = options
+  /** Offsets this process last saw, per platform: guesses only, always checked. */
+  const lastSeen = new Map<string, number>()
+
+  const readOffset = (platformId: string): Effect.Effect<number> =>
+    Effect.map(
+      Effect.orDie(sql.unsafe<{ readonly offset_ms: number }>(
+        `select offset_ms::float8 as offset_ms from platform_clocks where platform_id = $1`,
+        [platformId]
+      )),
+      (rows) => {
+        const offset = rows[0]?.offset_ms ?? 0
+        lastSeen.set(platformId, offset)
+        return offset
+      }
+    )
+
+  const refuted = (g: OffsetGuess): Effect.Effect<never> => {
+    g.stale = true
+    return Effect.die(new StaleClockOffset())
+  }
+
+  const verify = (g: OffsetGuess): Effect.Effect<void> =>
+    Effect.flatMap(readOffset(g.platformId), (stored) => {
+      if (g.stale) return refuted(g)
+      g.checked = true
+      return stored === g.offset ? Effect.void : refuted(g)
+    })
+
+  /** Before a statement of the current run: its guess checked (a read) unless it was already. */
+  const checkGuess: Effect.Effect<void> = CurrentGuess.use((g) =>
+    g === undefined || (g.checked && !g.stale) ? Effect.void : g.stale ? refuted(g) : verify(g)
+  )
+
+  const onLastSeenOffset = <A, E, R>(platformId: string, run: (offset: number) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      const fresh = Effect.flatMap(readOffset(platformId), run)
+      const seen = lastSeen.get(platformId)
+      if (seen === undefined) return fresh
+      const guess: OffsetGuess = { platformId, offset: seen, checked: false, stale: false }
+      return Effect.flatMap(Effect.exit(Effect.provideService(run(seen), CurrentGuess, guess)), (exit): Effect.Effect<A, E, R> => {
+        if (guess.stale) return fresh
+        if (guess.checked || Exit.hasInterrupts(exit)) return exit
+        // Nothing reached the database: check the guess now, and run again if it was stale.
+        return Effect.flatMap(readOffset(platformId), (stored) => (stored === seen ? exit : run(stored)))
+      })
+    })
+
+  const statementOf = (ownerGuard: boolean, clockGuard: boolean) => `
+    with guard as (
+      select ${ownerGuard ? "exists (select 1 from customers where platform_id = $1 and id = $4 and active)" : "true"} as owner_ok,
+             ${clockGuard ? "coalesce((select offset_ms from platform_clocks where platform_id = $1), 0) = $9::bigint" : "true"} as clock_ok
+    ), written as (
+      insert into external_accounts (platform_id, id, created_ms, customer_id, currency, equivalence_key, default_uma, doc)
+      select $1::text, $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::boolean, $8::jsonb from guard where owner_ok and clock_ok
+      on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
+        equivalence_key = excluded.equivalence_key, default_uma = excluded.default_uma, doc = excluded.doc
+      returning 1
+    )
+    select guard.owner_ok, guard.clock_ok, ${clockGuard ? "coalesce((select offset_ms from platform_clocks where platform_id = $1), 0)::float8" : "0::float8"} as stored_offset
+    from guard left join (select count(*) as n from written) w on true`
+
+  const createAlone = (r: ExternalAccountRecord, ownerCustomerId: string | null): Effect.Effect<"written" | "ownerInactive", StoreConflict> =>
+    ownerCustomerId !== r.account.customerId
+      ? Effect.die(new Error("createAlone: the owner is the account's customer"))
+      : Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
+      CurrentGuess.use((g) => {
+        const inUnitOfWork = Option.isSome(tx)
+        // The guess is checked inside the statement when it is this run's first one.
+        const folded = !inUnitOfWork && g !== undefined && !g.checked && !g.stale && g.platformId === r.platformId ? g : undefined
+        const params: Array<unknown> = [
+          r.platformId,
+          r.account.id,
+          millisOf(r.account.createdAt),
+          r.account.customerId,
+          r.account.currency,
+          r.equivalenceKey,
+          r.account.customerId !== null && r.account.defaultUmaDepositAccount,
+          JSON.stringify(r)
+        ]
+        if (folded !== undefined) params.push(folded.offset)
+        const text = statementOf(ownerCustomerId !== null, folded !== undefined)
+        const client = inUnitOfWork ? sql : alone
+        const once: Effect.Effect<ReadonlyArray<GuardRow>, SqlError | StoreConflict> = Effect.catch(
+          client.unsafe<GuardRow>(text, params),
+          (e: SqlError): Effect.Effect<never, SqlError | StoreConflict> => {
+            if (e.reason._tag === "UniqueViolation" && options.isConstraint(e.reason.constraint)) {
+              // The row was attempted, so both guards held.
+              if (folded !== undefined) folded.checked = true
+              return conflictIn(e.reason.constraint)
+            }
+            return Effect.fail(e)
+          }
+        )
+        // Outside a unit of work the statement is one: rerun it on a serialization failure
+        // (inside one, the enclosing `transact` reruns the whole unit of work).
+        const attempt = (n: number): Effect.Effect<ReadonlyArray<GuardRow>, SqlError | StoreConflict> =>
+          Effect.catch(once, (e: SqlError | StoreConflict) =>
+            !inUnitOfWork && isSqlError(e) && isRetryable(e) && n + 1 < options.maxAttempts
+              ? Effect.andThen(Effect.sleep(options.backoffMillis(n + 1)), attempt(n + 1))
+              : Effect.fail(e))
+        const run = Effect.flatMap(attempt(0), (rows) => {
+          const row = rows[0]
+          if (row === undefined) return Effect.die(new Error("createAlone: the guard row is missing"))
+          if (folded !== undefined) {
+            folded.checked = true
+            if (!row.clock_ok) {
+              lastSeen.set(r.platformId, row.stored_offset)
+              return refuted(folded)
+            }
+          }
+          return Effect.succeed(row.owner_ok ? "written" as const : "ownerInactive" as const)
+        })
+        // Inside a unit of work: a nested one (a savepoint and a level of its own), so a
+        // conflict ends only this statement, as a nested `transact` would.
+        const whole = inUnitOfWork
+          ? sql.withTransaction(asLevel(Effect.andThen(checkGuess, run)))
+          : folded === undefined
+          ? Effect.andThen(checkGuess, run)
+          : run
+        return Effect.catch(
+          whole,
+          (e: SqlError | StoreConflict) => (e instanceof StoreConflict ? Effect.fail(e) : Effect.die(e))
+        )
+      }))
+
+  // Called with the arguments its caller passed, whatever the repository's signature.
+  const guardFunction = (f: (...args: Array<never>) => unknown) => (...args: Array<never>): unknown => {
+    const out = f(...args)
+    return Effect.isEffect(out) ? Effect.andThen(checkGuess, out) : out
+  }
+
+  /**
+   * The store with every repository read and `transact` behind `checkGuess`, plus the two
+   * mechanisms above. Generic over the repositories, so one added later is covered too.
+   */
+  const install = (store: StoreShape): StoreShape => {
+    const guarded: Record<string, unknown> = {}
+    for (const [name, value] of Object.entries(store)) {
+      if (typeof value === "function") {
+        guarded[name] = guardFunction(value)
+      } else if (name !== "info" && typeof value === "object" && value !== null) {
+        const repo: Record<string, unknown> = {}
+        for (const [method, f] of Object.entries(value)) repo[method] = typeof f === "function" ? guardFunction(f) : f
+        guarded[name] = repo
+      } else {
+        guarded[name] = value
+      }
+    }
+    // The shapes are the store's own, each function wrapped to the same signature.
+    const shaped = guarded as StoreShape
+    return {
+      ...shaped,
+      externalAccounts: { ...shaped.externalAccounts, createAlone },
+      clocks: { ...shaped.clocks, onLastSeenOffset }
+    }
+  }
+
+  return { install, checkGuess }
+}
+
+/** Whether `cause` ended a run on a stale guessed offset (for tests and logs). */
+export const isStaleClockOffset = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((r) => Cause.isDieReason(r) && r.defect instanceof StaleClockOffset)

@@ -1,0 +1,158 @@
+/**
+ * The webhook part of the SQL Store (migration `4_webhooks`): each platform's signing
+ * key, its outbox cursor, and its deliveries with their attempts. Built from the same
+ * SqlClient and statement helper as the rest of the store (./store.ts wires it in).
+ *
+ * A delivery is claimed with `FOR UPDATE SKIP LOCKED` inside the claiming unit of work
+ * (which writes a lease and commits); the HTTP request happens outside any transaction
+ * and its result is written by a second unit of work. So two processes never make the
+ * same attempt, and a process that dies mid-attempt leaves a lease that expires.
+ */
+import { Effect, Option } from "effect"
+import type { SqlClient } from "effect/sql"
+import type {
+  InvalidCursor,
+  Page,
+  PageResult,
+  UnitOfWork,
+  WebhookDeliveryRecord,
+  WebhookRepository,
+  WebhookSigningKeyRecord
+} from "../../ports/store.js"
+import { decodeCursor, encodeCursor } from "../cursor.js"
+import type { Query } from "./money.js"
+
+/** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
+export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
+
+export interface WebhookStore {
+  readonly writes: Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery">
+  readonly repository: WebhookRepository
+}
+
+interface DocRow {
+  readonly doc: string
+}
+
+interface KeyRow {
+  readonly private_key_hex: string
+  readonly public_key_hex: string
+  readonly created_ms: number
+}
+
+const keyOf = (platformId: string, row: KeyRow): WebhookSigningKeyRecord => ({
+  platformId,
+  privateKeyHex: row.private_key_hex,
+  publicKeyHex: row.public_key_hex,
+  createdAt: row.created_ms
+})
+
+export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): WebhookStore => {
+  const deliveryOf = (row: DocRow): WebhookDeliveryRecord => JSON.parse(row.doc)
+
+  const upsert = (r: WebhookDeliveryRecord, onConflict: string) =>
+    Effect.asVoid(query(
+      `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6::bigint, $7::bigint, $8::jsonb)
+       on conflict (platform_id, id) ${onConflict}`,
+      [r.platformId, r.id, r.seq, r.resourceId, r.status, r.nextAttemptAt, r.lease?.until ?? null, JSON.stringify(r)]
+    ))
+
+  const signingKey = (platformId: string) =>
+    Effect.map(
+      query<KeyRow>(
+        `select private_key_hex, public_key_hex, created_ms::float8 as created_ms from webhook_keys where platform_id = $1`,
+        [platformId]
+      ),
+      (rows) => rows[0] === undefined ? undefined : keyOf(platformId, rows[0])
+    )
+
+  const writes: WebhookStore["writes"] = {
+    putWebhookSigningKey: (r) =>
+      Effect.andThen(
+        query(
+          `insert into webhook_keys (platform_id, private_key_hex, public_key_hex, created_ms) values ($1, $2, $3, $4::bigint)
+           on conflict (platform_id) do nothing`,
+          [r.platformId, r.privateKeyHex, r.publicKeyHex, r.createdAt]
+        ),
+        Effect.map(signingKey(r.platformId), (stored) => stored ?? r)
+      ),
+    setWebhookCursor: (platformId, seq) =>
+      Effect.asVoid(query(
+        `insert into webhook_cursors (platform_id, seq) values ($1, $2::bigint)
+         on conflict (platform_id) do update set seq = excluded.seq`,
+        [platformId, seq]
+      )),
+    addWebhookDelivery: (r) => upsert(r, "do nothing"),
+    putWebhookDelivery: (r) =>
+      upsert(r, `do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc`)
+  }
+
+  const list = (platformId: string, p: Page): Effect.Effect<PageResult<WebhookDeliveryRecord>, InvalidCursor> =>
+    Effect.gen(function*() {
+      const params: Array<unknown> = [platformId]
+      let keyset = "true"
+      if (p.cursor !== undefined) {
+        const after = decodeCursor(p.cursor)
+        if (!("createdAt" in after)) return yield* Effect.fail(after)
+        params.push(after.createdAt, after.id)
+        keyset = `(seq, id) < ($2::bigint, $3::text)`
+      }
+      params.push(p.limit + 1)
+      const rows = yield* query<DocRow & { readonly total: number }>(
+        `select doc::text as doc, (select count(*)::int from webhook_deliveries where platform_id = $1) as total
+         from webhook_deliveries where platform_id = $1 and ${keyset}
+         order by seq desc, id desc limit $${params.length}`,
+        params
+      )
+      const all = rows.map(deliveryOf)
+      const hasMore = all.length > p.limit
+      const data = hasMore ? all.slice(0, p.limit) : all
+      const last = data[data.length - 1]
+      const totalCount = rows[0]?.total ?? (yield* query<{ readonly total: number }>(
+        `select count(*)::int as total from webhook_deliveries where platform_id = $1`,
+        [platformId]
+      ))[0]?.total ?? 0
+      return hasMore && last !== undefined
+        ? { data, hasMore, nextCursor: encodeCursor({ createdAt: last.seq, id: last.id }), totalCount }
+        : { data, hasMore, totalCount }
+    })
+
+  const repository: WebhookRepository = {
+    signingKey,
+    cursor: (platformId) =>
+      Effect.map(
+        query<{ readonly seq: number }>(`select seq::float8 as seq from webhook_cursors where platform_id = $1`, [platformId]),
+        (rows) => rows[0]?.seq
+      ),
+    lastEventSeq: (platformId) =>
+      Effect.map(
+        query<{ readonly seq: number | null }>(`select max(seq)::float8 as seq from events where platform_id = $1`, [platformId]),
+        (rows) => rows[0]?.seq ?? 0
+      ),
+    get: (platformId, id) =>
+      Effect.map(
+        query<DocRow>(`select doc::text as doc from webhook_deliveries where platform_id = $1 and id = $2`, [platformId, id]),
+        (rows) => rows[0] === undefined ? undefined : deliveryOf(rows[0])
+      ),
+    list,
+    claimDue: (platformId, now, leaseNow) =>
+      Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
+        Option.isNone(tx)
+          ? Effect.die(new Error("webhooks.claimDue must run inside a unit of work"))
+          : Effect.map(
+            query<DocRow>(
+              `select d.doc::text as doc from webhook_deliveries d
+               where d.platform_id = $1 and d.status = 'PENDING' and d.next_ms <= $2::bigint
+                 and (d.lease_until is null or d.lease_until <= $3::bigint)
+                 and not exists (select 1 from webhook_deliveries e where e.platform_id = d.platform_id
+                   and e.resource_id = d.resource_id and e.status = 'PENDING' and e.seq < d.seq)
+               order by d.seq limit 1 for update of d skip locked`,
+              [platformId, now, leaseNow]
+            ),
+            (rows) => rows[0] === undefined ? undefined : deliveryOf(rows[0])
+          ))
+  }
+
+  return { writes, repository }
+}

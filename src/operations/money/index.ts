@@ -1,0 +1,12 @@
+/** The money operations: accounts and the ledger, configuration, rates, quotes, payments, transactions, transfers, lookups, sandbox money. */
+export * as Accounts from "./accounts.js"
+export * as Config from "./config.js"
+export * as Discoveries from "./discoveries.js"
+export * as Ledger from "./ledger.js"
+export * as Lookups from "./lookups.js"
+export * as Payments from "./payments.js"
+export * as Quotes from "./quotes.js"
+export * as Rates from "./rates.js"
+export * as SandboxMoney from "./sandbox.js"
+export * as Transactions from "./transactions.js"
+export * as Transfers from "./transfers.js"

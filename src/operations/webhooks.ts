@@ -1,0 +1,393 @@
+/**
+ * Webhook delivery from the outbox (docs/webhooks.md).
+ *
+ * - A worker takes each platform's committed events after its cursor into deliveries,
+ *   while the platform has an endpoint (events committed before one is set are not
+ *   delivered), then attempts the due ones: outbox order per resource (an event waits
+ *   while an earlier one about the same resource is still PENDING).
+ * - An attempt is claimed with a lease in one unit of work, POSTed outside any
+ *   transaction, and its result written in a second unit of work (only by the lease
+ *   holder). A process that dies mid-attempt leaves a lease that expires, and the
+ *   attempt is made again: at least once.
+ * - A 2xx or a 409 (the receiver has it already) is delivered; anything else is retried
+ *   on the platform's clock with exponential backoff and a jitter derived from the
+ *   delivery id, `MAX_ATTEMPTS` attempts in all, then FAILED.
+ * - Bodies are signed with the platform's P-256 key (created on first use).
+ */
+import { createHash } from "node:crypto"
+import { Cause, Clock, Effect, Fiber, Semaphore } from "effect"
+import { p256KeyPairFromPrivateKey } from "../crypto/keys.js"
+import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
+import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
+import { badRequest, forbidden, notFound } from "../domain/errors.js"
+import { type DomainEvent, makeEvent, webhookBodyOf } from "../domain/events.js"
+import type { Platform } from "../domain/platform.js"
+import type { PlatformConfig } from "../domain/platform-config.js"
+import type { TestWebhookResponse, WebhookDelivery, WebhookPublicKey } from "../domain/webhook.js"
+import { Ids } from "../ports/ids.js"
+import { Platforms } from "../ports/platforms.js"
+import { Store, type WebhookAttemptRecord, type WebhookDeliveryRecord } from "../ports/store.js"
+import { WebhookSender, type WebhookResponse } from "../ports/webhooks.js"
+import { configOf } from "./money/config.js"
+import { pageOf } from "./paging.js"
+import { clockOffsetOf, isoOf } from "./time.js"
+
+// ---------------------------------------------------------------- the schedule
+
+/** Attempts in all (the first and 7 retries), then FAILED. */
+export const MAX_ATTEMPTS = 8
+/** The delay after the first failed attempt; each next one is 3 times longer, up to `MAX_RETRY_DELAY_MILLIS`. */
+export const FIRST_RETRY_DELAY_MILLIS = 60_000
+export const MAX_RETRY_DELAY_MILLIS = 12 * 3_600_000
+/** Jitter: each delay is lengthened by up to this fraction, derived from the delivery id. */
+export const RETRY_JITTER = 0.2
+/** How long a claimed attempt is leased (real time): longer than the sender's timeout. */
+export const LEASE_MILLIS = 15_000
+/** Events taken from the outbox per unit of work. */
+const IMPORT_BATCH = 200
+/** Attempts one pass makes per platform at most (the rest wait for the next pass). */
+export const MAX_ATTEMPTS_PER_PASS = 500
+/** Attempts in flight at once per platform (different resources). */
+const CONCURRENT_ATTEMPTS = 4
+/** How long a sandbox clock advance (or a redelivery) waits for the attempts it starts; the rest finish in the background. */
+export const DELIVERY_WAIT_MILLIS = 10_000
+/** Attempts kept per delivery in the log (the oldest are dropped). */
+const ATTEMPT_HISTORY = 20
+
+/**
+ * The delay before attempt `attempt + 1` after attempt `attempt` (1-based) failed:
+ * 60 s × 3^(attempt−1), at most 12 h, lengthened by a jitter in [0, 20 %) that is a
+ * function of the delivery id and the attempt (no randomness: the same delivery
+ * retries on the same schedule).
+ */
+export const retryDelayMillis = (deliveryId: string, attempt: number): number => {
+  const base = Math.min(FIRST_RETRY_DELAY_MILLIS * 3 ** (attempt - 1), MAX_RETRY_DELAY_MILLIS)
+  const digest = createHash("sha256").update(`${deliveryId}:${attempt}`).digest()
+  const fraction = digest.readUInt32BE(0) / 0x1_0000_0000
+  return Math.round(base * (1 + RETRY_JITTER * fraction))
+}
+
+/** A receiver's answer that ends the delivery: any 2xx, or 409 (it has processed this id already). */
+export const isAcknowledged = (status: number): boolean => (status >= 200 && status < 300) || status === 409
+
+// ---------------------------------------------------------------- signing key
+
+/** The platform's signing key: created on first use from the Ids port's randomness, stored, then always the same. */
+export const signingKeyOf = Effect.fnUntraced(function*(platform: Platform) {
+  const store = yield* Store
+  const stored = yield* store.webhooks.signingKey(platform.id)
+  if (stored !== undefined) return stored
+  const ids = yield* Ids
+  let pair = undefined as ReturnType<typeof p256KeyPairFromPrivateKey>
+  while (pair === undefined) {
+    // Two random UUIDs (244 random bits) hashed to a scalar; redrawn in the ~2^-32 case it is out of range.
+    const seed = `${yield* ids.uuid}:${yield* ids.uuid}`
+    pair = p256KeyPairFromPrivateKey(createHash("sha256").update(seed).digest("hex"))
+  }
+  const createdAt = yield* Clock.currentTimeMillis
+  const candidate = { platformId: platform.id, privateKeyHex: pair.privateKeyHex, publicKeyHex: pair.publicKeyHex, createdAt }
+  return yield* store.transact((uow) => uow.putWebhookSigningKey(candidate))
+})
+
+export const webhookPublicKeyOf = Effect.fnUntraced(function*(platform: Platform) {
+  const key = yield* signingKeyOf(platform)
+  const view: WebhookPublicKey = {
+    publicKey: key.publicKeyHex,
+    algorithm: "ECDSA_P256_SHA256",
+    header: WEBHOOK_SIGNATURE_HEADER,
+    signatureEncoding: "BASE64_DER"
+  }
+  return view
+})
+
+/** GET /config (and PATCH's answer): the configuration with the webhook public key. */
+export const withWebhookPublicKey = <E, R>(platform: Platform, config: Effect.Effect<PlatformConfig, E, R>) =>
+  Effect.gen(function*() {
+    const c = yield* config
+    const key = yield* signingKeyOf(platform)
+    return { ...c, webhookPublicKey: key.publicKeyHex }
+  })
+
+// ---------------------------------------------------------------- import
+
+const resourceIdOf = (event: DomainEvent): string => {
+  const data: unknown = "data" in event ? event.data : undefined
+  if (typeof data === "object" && data !== null && "id" in data && typeof data.id === "string") return data.id
+  return event.id
+}
+
+/**
+ * Takes the platform's committed events after its cursor into deliveries, while an
+ * endpoint is configured. Returns how many were taken.
+ */
+export const importEvents = Effect.fnUntraced(function*(platform: Platform, now: number) {
+  const store = yield* Store
+  const config = yield* configOf(platform)
+  if (config.webhookEndpoint === undefined) return 0
+  let taken = 0
+  for (;;) {
+    const batch = yield* store.transact((uow) =>
+      Effect.gen(function*() {
+        const cursor = (yield* store.webhooks.cursor(platform.id)) ?? 0
+        const events = yield* store.events.list(platform.id, { afterSeq: cursor, limit: IMPORT_BATCH })
+        for (const { seq, event } of events) {
+          const happened = Date.parse(event.timestamp)
+          yield* uow.addWebhookDelivery({
+            platformId: platform.id,
+            id: event.id,
+            seq,
+            type: event.type,
+            resourceId: resourceIdOf(event),
+            body: webhookBodyOf(event),
+            status: "PENDING",
+            attempts: [],
+            round: 0,
+            // First attempt as the event happens (a sandbox advance replays it then).
+            nextAttemptAt: Number.isFinite(happened) ? Math.min(happened, now) : now,
+            createdAt: now,
+            updatedAt: now
+          })
+        }
+        const last = events.at(-1)
+        if (last !== undefined) yield* uow.setWebhookCursor(platform.id, last.seq)
+        return events.length
+      })
+    )
+    taken += batch
+    if (batch < IMPORT_BATCH) return taken
+  }
+})
+
+// ---------------------------------------------------------------- attempts
+
+const signedRequest = (url: string, body: string, privateKeyHex: string) => ({
+  url,
+  body,
+  headers: {
+    "content-type": "application/json",
+    "user-agent": "payments-service-webhooks",
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, privateKeyHex)
+  }
+})
+
+const attemptOf = (at: number, url: string, response: WebhookResponse): WebhookAttemptRecord =>
+  response._tag === "Answered"
+    ? { at, url, durationMs: response.durationMs, statusCode: response.status }
+    : { at, url, durationMs: response.durationMs, error: response.error }
+
+/** The delivery after an attempt at `at`. */
+export const afterAttempt = (d: WebhookDeliveryRecord, attempt: WebhookAttemptRecord): WebhookDeliveryRecord => {
+  const attempts = [...d.attempts, attempt].slice(-ATTEMPT_HISTORY)
+  const round = d.round + 1
+  const base = { ...d, attempts, round, updatedAt: attempt.at, lease: undefined }
+  if (attempt.statusCode !== undefined && isAcknowledged(attempt.statusCode)) return { ...base, status: "DELIVERED" }
+  if (round >= MAX_ATTEMPTS) return { ...base, status: "FAILED" }
+  return { ...base, status: "PENDING", nextAttemptAt: attempt.at + retryDelayMillis(d.id, round) }
+}
+
+/**
+ * Claims, makes and records one due attempt of the platform. `replay`: the attempt is
+ * recorded at the time it fell due (a sandbox advance catching up), else at `now`.
+ * Returns whether one was made.
+ */
+const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: boolean) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const ids = yield* Ids
+    const token = yield* ids.uuid
+    const claimed = yield* store.transact((uow) =>
+      Effect.gen(function*() {
+        const due = yield* store.webhooks.claimDue(platform.id, now, leaseNow)
+        if (due === undefined) return undefined
+        const leased = { ...due, lease: { token, until: leaseNow + LEASE_MILLIS } }
+        yield* uow.putWebhookDelivery(leased)
+        return leased
+      })
+    )
+    if (claimed === undefined) return false
+    const at = replay ? claimed.nextAttemptAt : now
+    const endpoint = (yield* configOf(platform)).webhookEndpoint
+    let attempt: WebhookAttemptRecord
+    if (endpoint === undefined) {
+      attempt = { at, url: "", durationMs: 0, error: "no webhook endpoint is configured" }
+    } else {
+      const key = yield* signingKeyOf(platform)
+      const sender = yield* WebhookSender
+      attempt = attemptOf(at, endpoint, yield* sender.send(signedRequest(endpoint, claimed.body, key.privateKeyHex)))
+    }
+    yield* store.transact((uow) =>
+      Effect.gen(function*() {
+        const current = yield* store.webhooks.get(platform.id, claimed.id)
+        // Someone else took over after the lease expired (or a reset removed it): theirs counts.
+        if (current?.lease?.token !== token) return
+        yield* uow.putWebhookDelivery(afterAttempt(current, attempt))
+      })
+    )
+    return true
+  })
+
+/**
+ * Imports the platform's new events and makes every attempt due at `now` (epoch ms on
+ * the platform's clock; `leaseNow` real time), a few resources at once. Returns how many
+ * attempts were made.
+ */
+export const runDueWebhooks = Effect.fnUntraced(function*(platform: Platform, now: number, leaseNow: number, replay = false) {
+  yield* importEvents(platform, now)
+  let made = 0
+  const worker = Effect.gen(function*() {
+    while (made < MAX_ATTEMPTS_PER_PASS && (yield* attemptOne(platform, now, leaseNow, replay))) made++
+  })
+  yield* Effect.forEach(Array.from({ length: CONCURRENT_ATTEMPTS }), () => worker, { concurrency: CONCURRENT_ATTEMPTS, discard: true })
+  return made
+})
+
+/**
+ * One pass at a time per platform in this process (the background loop, a sandbox
+ * advance, a redelivery, a new endpoint's kick take turns), so a pass that waits for
+ * what is due sees every attempt of this process finished. Other processes are kept
+ * apart by the leases.
+ */
+const passLocks = new Map<string, Semaphore.Semaphore>()
+const passLockOf = (platformId: string): Semaphore.Semaphore => {
+  let lock = passLocks.get(platformId)
+  if (lock === undefined) passLocks.set(platformId, lock = Semaphore.makeUnsafe(1))
+  return lock
+}
+
+/** One pass for one platform on its own clock, from the base clock. */
+const passFor = (platform: Platform, replay: boolean) =>
+  Semaphore.withPermit(
+    passLockOf(platform.id),
+    Effect.gen(function*() {
+      const base = yield* Clock.currentTimeMillis
+      const offset = yield* clockOffsetOf(platform)
+      return yield* runDueWebhooks(platform, base + offset, base, replay)
+    })
+  )
+
+/** Every platform's due webhooks: one pass of the background worker (platforms side by side). */
+export const runAllDueWebhooks = Effect.gen(function*() {
+  const platforms = yield* Platforms
+  yield* Effect.forEach(
+    yield* platforms.all,
+    (platform) => passFor(platform, false).pipe(Effect.catchCause((cause) => Effect.logWarning(`Webhook pass for ${platform.id} failed`, cause))),
+    { concurrency: 8, discard: true }
+  )
+})
+
+/** The background webhook worker: a pass every `intervalMillis` of real time, for ever. Failures are logged, not fatal. */
+export const webhookLoop = (intervalMillis: number) =>
+  runAllDueWebhooks.pipe(
+    Effect.catchCause((cause) => Effect.logWarning("Webhook pass failed; retrying on the next pass", cause)),
+    Effect.andThen(Effect.sleep(intervalMillis)),
+    Effect.forever
+  )
+
+/**
+ * Runs the platform's due webhooks in a fiber of their own (never the caller's) and
+ * waits for them at most `DELIVERY_WAIT_MILLIS`; what is not done by then finishes in
+ * the background. Run from the base clock. `replay`: attempts happen at their due times.
+ */
+export const deliverDueWebhooks = (platform: Platform, options: { readonly replay: boolean; readonly wait: boolean }) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.forkDetach({ startImmediately: true })(
+      passFor(platform, options.replay).pipe(
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause) ? Effect.succeed(0) : Effect.as(Effect.logWarning(`Webhook delivery for ${platform.id} failed`, cause), 0)
+        )
+      )
+    )
+    if (options.wait) yield* Effect.timeoutOption(Fiber.join(fiber), DELIVERY_WAIT_MILLIS)
+  })
+
+// ---------------------------------------------------------------- the API
+
+const sandboxOnly = (platform: Platform) =>
+  platform.settings.sandbox ? Effect.void : Effect.fail(forbidden("Sandbox endpoints are not available to production platforms"))
+
+const excerpt = (text: string) => (text.length > 500 ? `${text.slice(0, 500)}…` : text)
+
+/**
+ * POST /sandbox/webhooks/test: sends one signed `TEST` webhook now and answers what the
+ * receiver said. Not retried and not in the delivery log.
+ */
+export const sendTestWebhook = Effect.fnUntraced(function*(platform: Platform) {
+  yield* sandboxOnly(platform)
+  const endpoint = (yield* configOf(platform)).webhookEndpoint
+  if (endpoint === undefined) {
+    return yield* badRequest("WEBHOOK_ENDPOINT_NOT_SET", "No webhook endpoint is configured; set webhookEndpoint with PATCH /config")
+  }
+  const ids = yield* Ids
+  const now = (yield* Clock.currentTimeMillis) + (yield* clockOffsetOf(platform))
+  const event = makeEvent("TEST", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: isoOf(now) })
+  const key = yield* signingKeyOf(platform)
+  const sender = yield* WebhookSender
+  const response = yield* sender.send(signedRequest(endpoint, webhookBodyOf(event), key.privateKeyHex))
+  if (response._tag === "Failed") {
+    return yield* badRequest("WEBHOOK_DELIVERY_ERROR", `The webhook could not be delivered to ${endpoint}: ${response.error}`, {
+      details: { url: endpoint }
+    })
+  }
+  if (response.status < 200 || response.status > 299) {
+    return yield* badRequest(
+      "WEBHOOK_DELIVERY_ERROR",
+      `The webhook endpoint ${endpoint} answered ${response.status}${response.body === "" ? "" : `: ${excerpt(response.body)}`}`,
+      { details: { url: endpoint, responseStatus: response.status } }
+    )
+  }
+  const answer: TestWebhookResponse = { url: endpoint, response_status: response.status, response_body: response.body }
+  return answer
+})
+
+export const deliveryView = (d: WebhookDeliveryRecord): WebhookDelivery => ({
+  id: d.id,
+  type: d.type as WebhookDelivery["type"],
+  resourceId: d.resourceId,
+  status: d.status,
+  attempts: d.attempts.map((a) => ({
+    at: isoOf(a.at),
+    url: a.url,
+    durationMs: a.durationMs,
+    ...(a.statusCode === undefined ? {} : { statusCode: a.statusCode }),
+    ...(a.error === undefined ? {} : { error: a.error })
+  })),
+  ...(d.status === "PENDING" ? { nextAttemptAt: isoOf(d.nextAttemptAt) } : {}),
+  createdAt: isoOf(d.createdAt),
+  updatedAt: isoOf(d.updatedAt)
+})
+
+/** GET /sandbox/webhooks/deliveries: the platform's deliveries, newest first, with their attempts. */
+export const listWebhookDeliveries = Effect.fnUntraced(function*(
+  platform: Platform,
+  query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+) {
+  yield* sandboxOnly(platform)
+  const store = yield* Store
+  const result = yield* pageOf(store.webhooks.list(platform.id, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor }))
+  return { ...result, data: result.data.map(deliveryView) }
+})
+
+/**
+ * POST /sandbox/webhooks/deliveries/{id}/redeliver: the delivery starts over (PENDING,
+ * due now, a fresh retry schedule) and is attempted before the answer (waiting at most
+ * `DELIVERY_WAIT_MILLIS`). The webhook keeps its id and body.
+ */
+export const redeliverWebhook = Effect.fnUntraced(function*(platform: Platform, id: string) {
+  yield* sandboxOnly(platform)
+  const store = yield* Store
+  const base = yield* Clock.currentTimeMillis
+  const now = base + (yield* clockOffsetOf(platform))
+  const found = yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const d = yield* store.webhooks.get(platform.id, id)
+      if (d === undefined) return false
+      yield* uow.putWebhookDelivery({ ...d, status: "PENDING", round: 0, nextAttemptAt: now, updatedAt: now, lease: undefined })
+      return true
+    })
+  )
+  if (!found) return yield* notFound(`Webhook delivery ${id} not found`)
+  yield* deliverDueWebhooks(platform, { replay: false, wait: true })
+  const after = yield* store.webhooks.get(platform.id, id)
+  if (after === undefined) return yield* notFound(`Webhook delivery ${id} not found`)
+  return deliveryView(after)
+})

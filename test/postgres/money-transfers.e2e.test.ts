@@ -1,0 +1,3 @@
+/** The money transfers end-to-end suite again, on the PostgreSQL store (a fresh database of the run's cluster per app). */
+process.env["PAYMENTS_TEST_STORE"] = "postgres"
+await import("../http/money/transfers.e2e.test.js")
