@@ -20,12 +20,15 @@ export const entryProblem = (entry: JournalEntry): LedgerRejected["reason"] | un
 
 /**
  * The new balance of an account after a posting, or the reason it is refused: an
- * internal account below zero, or a balance outside the exact integer range.
+ * internal account below zero or outside the exact integer range.
  */
 export const nextBalance = (account: string, balance: number, amount: number): number | LedgerRejected["reason"] => {
   const next = balance + amount
+  // Only internal accounts are held to a balance: a system account's balance is the sum
+  // of its postings (the SQL store keeps no row for it, so payments never contend on it).
+  if (!isInternalAccount(account)) return next
   if (!Number.isSafeInteger(next)) return "OUT_OF_RANGE"
-  if (next < 0 && isInternalAccount(account)) return "INSUFFICIENT_BALANCE"
+  if (next < 0) return "INSUFFICIENT_BALANCE"
   return next
 }
 

@@ -126,6 +126,8 @@ export interface ModelPayment {
   readonly label: string
   /** The internal account debited, or null when the money comes from outside (a pull). */
   readonly source: string | null
+  /** Pulled from an external account: a failure shows no refund (nothing of the customer's was taken). */
+  readonly pull: boolean
   readonly debit: number
   readonly sendingCurrency: string
   /** The internal account credited on settlement, or null when it leaves the service. */
@@ -493,7 +495,8 @@ export const compareWithApi = async (m: MoneyModel, api: MoneyApiClient): Promis
     expect(t !== undefined, () => `payment ${p.id} (${p.label}) is missing from GET /transactions`)
     const refund = obj(t!["refund"])
     const got = { status: t!["status"], failureReason: t!["failureReason"], refund: t!["refund"] === undefined ? undefined : { status: refund["status"], reason: refund["reason"] } }
-    const want = { status: p.status, failureReason: p.failureReason, refund: p.refund === undefined ? undefined : { ...p.refund } }
+    const shownRefund = p.pull && p.status === "FAILED" ? undefined : p.refund
+    const want = { status: p.status, failureReason: p.failureReason, refund: shownRefund === undefined ? undefined : { ...shownRefund } }
     expect(canonical(got) === canonical(want), () => `payment ${p.id} (${p.label}): the API says ${canonical(got)}, the model ${canonical(want)}`)
   }
   for (const i of m.incoming) {
@@ -649,15 +652,20 @@ const transactionCreatedAt = async (m: MoneyModel, api: MoneyApiClient, id: stri
 /** The model's payment of an executed quote, started at `executedAt` (its createdAt). */
 const startPayment = (m: MoneyModel, q: ModelQuote, executedAt: number) => {
   const settlement = q.achSettlement ? nextBusinessDayStart(executedAt) : executedAt
+  // A rail that settles later holds the completion until then, and what follows it (a return) moves with it.
+  const completion = q.steps.find((s) => s.move.type === "COMPLETE")
+  const completeAt = completion === undefined ? undefined : executedAt + completion.afterMillis
+  const delay = completeAt !== undefined && completeAt < settlement ? settlement - completeAt : 0
   const steps = q.steps.map((s) => {
     const at = executedAt + s.afterMillis
-    return { at: s.move.type === "COMPLETE" && at < settlement ? settlement : at, move: s.move }
+    return { at: completeAt !== undefined && at >= completeAt ? at + delay : at, move: s.move }
   })
   q.executed = true
   const p: ModelPayment = {
     id: q.transactionId,
     label: q.label,
     source: q.source.startsWith("InternalAccount:") ? q.source : null,
+    pull: q.source.startsWith("ExternalAccount:"),
     debit: q.totalSendingAmount,
     sendingCurrency: q.sendingCurrency,
     creditAccount: q.creditAccount,

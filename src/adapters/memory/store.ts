@@ -51,6 +51,7 @@ const OUTCOME_HISTORY = 1000
 /** Idempotency records are swept of expired ones when a platform holds more than this. */
 const IDEMPOTENCY_SWEEP_AT = 10_000
 
+const sentKey = (customerId: string | null, currency: string) => `${customerId ?? ""}\u0000${currency}`
 const documentKey = (holderId: string, documentType: string) => `${holderId}\u0000${documentType}`
 const timerSlot = (subjectId: string, kind: string) => `${subjectId}\u0000${kind}`
 
@@ -137,7 +138,12 @@ const newTenant = (): Tenant => ({
   quotes: new Map(),
   transactions: new MemoryTable<TransactionRecord>({
     id: (r) => r.transaction.id,
-    createdAt: (r) => millisOf(r.transaction.createdAt)
+    createdAt: (r) => millisOf(r.transaction.createdAt),
+    // The daily volume check reads one sender's outgoing payments in one currency.
+    groups: [{
+      name: "sent",
+      key: (r) => r.transaction.type === "OUTGOING" ? sentKey(r.transaction.customerId ?? null, r.transaction.sentAmount.currency.code) : undefined
+    }]
   }),
   config: undefined,
   clockOffset: 0,
@@ -509,10 +515,9 @@ export const makeMemoryStore = Effect.sync(() => {
       sentVolume: (platformId, query) =>
         read(() => {
           let sum = 0
-          for (const r of peek(platformId)?.transactions.values() ?? []) {
+          for (const r of peek(platformId)?.transactions.byGroup("sent", sentKey(query.customerId, query.currency)) ?? []) {
             const t = r.transaction
             if (t.type !== "OUTGOING" || t.status === "FAILED" || t.status === "EXPIRED") continue
-            if ((t.customerId ?? null) !== query.customerId || t.sentAmount.currency.code !== query.currency) continue
             if (millisOf(t.createdAt) < query.since) continue
             sum += t.sentAmount.amount
           }

@@ -3,9 +3,10 @@
  * transactions and platform configurations (migration `3_money`), built from the same
  * SqlClient and statement helper as the rest of the store (./store.ts wires them in).
  *
- * The ledger keeps one row per ledger account (`ledger_balances`) and moves it in place
- * with one statement per account (`balance = balance + n`, guarded), so no update is
- * lost however units of work interleave; the unit of work is SERIALIZABLE, so a
+ * The ledger keeps one row per internal account (`ledger_balances`) and moves it in
+ * place with one statement per account (`balance = balance + n`, guarded), so no update
+ * is lost however units of work interleave; system accounts have no row (their balance
+ * is the sum of their postings), so payments of different accounts never touch one row; the unit of work is SERIALIZABLE, so a
  * balance read and a post made on it are as if no other unit of work ran in between
  * (PostgreSQL aborts one of two that raced, and `transact` reruns it). A refused
  * entry is a `LedgerRejected` that ends its level like a `StoreConflict`; the table's
@@ -51,6 +52,11 @@ export const MONEY_TABLES: ReadonlyArray<string> = [
 ]
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** The balances of the system accounts, summed from the journal's postings (append `group by 1, 2`). */
+const SYSTEM_SUMS = `select p->>'account' as account, p->>'currency' as currency, sum((p->>'amount')::bigint)::text as balance
+  from journal_entries j, jsonb_array_elements(j.doc->'postings') p
+  where j.platform_id = $1 and p->>'account' not like 'InternalAccount:%'`
 const NONNEGATIVE_CHECK = "ledger_balances_internal_nonnegative"
 const EXACT_CHECK = "ledger_balances_exact"
 
@@ -270,8 +276,14 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
       // Beyond twice the exact range no balance can take it (and bigint could overflow).
       const huge = moves.find((m) => m.amount > 2n * MAX_EXACT || m.amount < -2n * MAX_EXACT)
       if (huge !== undefined) return ledgerRejectedIn("OUT_OF_RANGE", huge.account)
+      // Only internal accounts keep a balance row: a system account (money in flight, the
+      // outside world, ...) is touched by every payment of its currency, and one row
+      // written by every unit of work would make concurrent payments abort each other.
+      // Its balance is the sum of its postings in the journal, read when asked for.
       return Effect.andThen(
-        Effect.forEach(moves, (m) => move(entry.platformId, m.account, m.currency, m.amount), { discard: true }),
+        Effect.forEach(moves.filter((m) => isInternalAccount(m.account)), (m) => move(entry.platformId, m.account, m.currency, m.amount), {
+          discard: true
+        }),
         Effect.orDie(sql.unsafe(
           `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
           [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)]
@@ -360,27 +372,40 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         }))
     },
     ledger: {
-      balances: (platformId, accounts) =>
-        accounts.length === 0
-          ? Effect.succeed(new Map())
-          : Effect.map(
-            query<{ readonly account: string; readonly balance: string }>(
-              `select account, balance::text as balance from ledger_balances
-               where platform_id = $1 and account in (select jsonb_array_elements_text($2::jsonb))`,
-              [platformId, JSON.stringify(accounts)]
-            ),
-            (rows) => {
-              const found = new Map(rows.map((row) => [row.account, exactNumber(row.balance)]))
-              return new Map(accounts.map((a) => [a, found.get(a) ?? 0]))
-            }
+      balances: (platformId, accounts) => {
+        if (accounts.length === 0) return Effect.succeed(new Map())
+        const internal = accounts.filter(isInternalAccount)
+        const system = accounts.filter((a) => !isInternalAccount(a))
+        const rows = Effect.all([
+          internal.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
+            `select account, balance::text as balance from ledger_balances
+             where platform_id = $1 and account in (select jsonb_array_elements_text($2::jsonb))`,
+            [platformId, JSON.stringify(internal)]
           ),
+          system.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
+            `${SYSTEM_SUMS} and p->>'account' in (select jsonb_array_elements_text($2::jsonb)) group by 1, 2`,
+            [platformId, JSON.stringify(system)]
+          )
+        ])
+        return Effect.map(rows, ([a, b]) => {
+          const found = new Map([...a.map((row) => [row.account, exactNumber(row.balance)] as const), ...b.map((row) => [row.account, Number(row.balance)] as const)])
+          return new Map(accounts.map((x) => [x, found.get(x) ?? 0]))
+        })
+      },
       allBalances: (platformId) =>
         Effect.map(
           query<{ readonly account: string; readonly currency: string; readonly balance: string }>(
-            `select account, currency, balance::text as balance from ledger_balances where platform_id = $1 order by account`,
+            `select account, currency, balance::text as balance from ledger_balances where platform_id = $1
+             union all (${SYSTEM_SUMS} group by 1, 2) order by account`,
             [platformId]
           ),
-          (rows) => rows.map((row) => ({ account: row.account, currency: row.currency, balance: exactNumber(row.balance) }))
+          (rows) =>
+            rows.map((row) => ({
+              account: row.account,
+              currency: row.currency,
+              // A system account's sum is not held to the exact range: the nearest number.
+              balance: isInternalAccount(row.account) ? exactNumber(row.balance) : Number(row.balance)
+            }))
         ),
       entries: (platformId, options) =>
         options?.transactionId === undefined

@@ -25,7 +25,10 @@ export const PAYMENT_TIMER = "payment"
 const millisOf = (iso: string | undefined): number | undefined => iso === undefined ? undefined : Date.parse(iso)
 
 /** The machine's view of a stored outgoing payment. */
-export const stateOf = (t: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState => ({
+export const stateOf = (shown: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState =>
+  stateOfShown(plan.pullReversal === undefined ? shown : { ...shown, refund: plan.pullReversal }, plan)
+
+const stateOfShown = (t: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState => ({
   status: t.status,
   funds: plan.money,
   awaitingPlatformApproval: plan.awaitingPlatformApproval === true,
@@ -129,12 +132,18 @@ export const movePayment = Effect.fnUntraced(function*(
   const now = isoOf(nowMs)
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
   if (!r.ok) return yield* Effect.fail(r.error)
-  const transaction = withSettlementProof(withState(t, r.value.state, now), rec.plan, r.value.ledger)
-  const events = r.value.events
+  const moved = withSettlementProof(withState(t, r.value.state, now), rec.plan, r.value.ledger)
+  // A failed pull took nothing from the customer: the ledger reverses what it held in
+  // flight, but there is no refund to show or announce.
+  const pullFailed = rec.plan.pull === true && moved.status === "FAILED"
+  const { refund: _refund, ...withoutRefund } = moved
+  const transaction: OutgoingTransaction = pullFailed ? withoutRefund : moved
+  const events = pullFailed ? r.value.events.filter((e) => !e.startsWith("OUTGOING_PAYMENT.REFUND_")) : r.value.events
   const plan: PaymentPlan = {
     ...rec.plan,
     money: r.value.state.funds,
-    awaitingPlatformApproval: r.value.state.awaitingPlatformApproval
+    awaitingPlatformApproval: r.value.state.awaitingPlatformApproval,
+    ...(pullFailed && moved.refund !== undefined ? { pullReversal: moved.refund } : {})
   }
   for (const intent of r.value.ledger) {
     // The machine asks for each move at most once, in a state that holds the money:

@@ -267,6 +267,11 @@ describe("external account as pull source (POST /transfer-in)", () => {
     expect(tx).toMatchObject({ status: "FAILED", failureReason: reason, source: { accountId: expect.stringMatching(/^ExternalAccount:/) } })
     noRemovedReason(tx)
     expect(await balance()).toBe(START)
+    // Nothing of the customer's was taken: no refund is shown or announced.
+    expect(tx.refund).toBeUndefined()
+    const announced = (await mpl.events()).filter((e: { type: string; data: { id?: string } }) => e.data.id === tx.id).map((e: { type: string }) => e.type)
+    expect(announced.some((t: string) => t.startsWith("OUTGOING_PAYMENT.REFUND_"))).toBe(false)
+    expect(announced).toContain("OUTGOING_PAYMENT.FAILED")
   })
 
   it("005: PROCESSING about 30 seconds, then FAILED; nothing credited", async () => {
