@@ -8,6 +8,7 @@ import { PgClient } from "@effect/sql-pg"
 import type { Platform } from "../../domain/platform.js"
 import { RandomIdsLayer, seededIdsLayer } from "../memory/ids.js"
 import { staticPlatformsLayer } from "../memory/platforms.js"
+import { HttpWebhookSenderLayer } from "../webhook-http.js"
 import { Effect, Layer, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import type { SqlError } from "effect/sql/SqlError"
@@ -80,8 +81,9 @@ export const pgliteStoreLayer = (dataDir: string | undefined): Layer.Layer<Store
   ).pipe(Layer.provide(pgliteClientLayer(dataDir)))
 
 /** Ids (random, or seeded for tests) and the platforms: the ports besides the Store. */
+/** Ids, Platforms and webhook delivery over HTTP: what every store needs beside it. */
 const idsAndPlatforms = (platforms: ReadonlyArray<Platform>, seed: number | undefined) =>
-  Layer.merge(seed === undefined ? RandomIdsLayer : seededIdsLayer(seed), staticPlatformsLayer(platforms))
+  Layer.mergeAll(seed === undefined ? RandomIdsLayer : seededIdsLayer(seed), staticPlatformsLayer(platforms), HttpWebhookSenderLayer)
 
 /** Store (PostgreSQL), Ids and Platforms: the counterpart of `memoryLayer` from `payments-service/memory`. */
 export const postgresLayer = (platforms: ReadonlyArray<Platform>, options: PostgresOptions & { readonly seed?: number }) =>

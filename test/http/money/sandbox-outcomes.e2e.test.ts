@@ -269,8 +269,10 @@ describe("external account as pull source (POST /transfer-in)", () => {
     expect(await balance()).toBe(START)
     // Nothing of the customer's was taken: no refund is shown or announced.
     expect(tx.refund).toBeUndefined()
-    const announced = (await mpl.events()).filter((e: { type: string; data: { id?: string } }) => e.data.id === tx.id).map((e: { type: string }) => e.type)
-    expect(announced.some((t: string) => t.startsWith("OUTGOING_PAYMENT.REFUND_"))).toBe(false)
+    const announced = (await mpl.events())
+      .filter((e) => typeof e.data === "object" && e.data !== null && "id" in e.data && e.data.id === tx.id)
+      .map((e) => e.type)
+    expect(announced.some((t) => t.startsWith("OUTGOING_PAYMENT.REFUND_"))).toBe(false)
     expect(announced).toContain("OUTGOING_PAYMENT.FAILED")
   })
 
