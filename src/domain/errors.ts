@@ -142,6 +142,9 @@ export type Error429Code = typeof Error429Code.Type
 export const Error500Code = Schema.Literals(["SERVICE_SWITCH_ERROR", "INTERNAL_ERROR"])
 export type Error500Code = typeof Error500Code.Type
 
+export const Error503Code = Schema.Literals(["SERVICE_UNAVAILABLE"])
+export type Error503Code = typeof Error503Code.Type
+
 export const Error501Code = Schema.Literals(["NOT_IMPLEMENTED", "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY"])
 export type Error501Code = typeof Error501Code.Type
 
@@ -195,13 +198,17 @@ export class Error500 extends Schema.Error<Error500>("Error500")(errorFields(Err
   httpApiStatus: 500,
   description: "Internal service error"
 }) {}
+export class Error503 extends Schema.Error<Error503>("Error503")(errorFields(Error503Code), {
+  httpApiStatus: 503,
+  description: "Service unavailable: nothing was applied; retry"
+}) {}
 export class Error501 extends Schema.Error<Error501>("Error501")(errorFields(Error501Code), {
   httpApiStatus: 501,
   description: "Not implemented"
 }) {}
 
 /** Any error the API can answer with. */
-export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error429 | Error500 | Error501
+export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error429 | Error500 | Error501 | Error503
 
 /** Every error class with its HTTP status (the same status its schema carries). */
 export const API_ERRORS = [
@@ -213,7 +220,8 @@ export const API_ERRORS = [
   [Error410, 410],
   [Error429, 429],
   [Error500, 500],
-  [Error501, 501]
+  [Error501, 501],
+  [Error503, 503]
 ] as const
 
 /** The HTTP status of an API error, or undefined for anything else. */
@@ -261,5 +269,7 @@ export const tooMany = (code: Error429Code, reason: string, extra?: Details): Er
   new Error429({ code, reason, ...extra })
 
 export const internalError = (reason: string): Error500 => new Error500({ code: "INTERNAL_ERROR", reason })
+
+export const unavailable = (reason: string): Error503 => new Error503({ code: "SERVICE_UNAVAILABLE", reason })
 
 export const gone = (reason: string): Error410 => new Error410({ code: "CUSTOMER_DELETED", reason })

@@ -22,8 +22,8 @@ import type { Platform } from "../domain/platform.js"
 import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
-import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS } from "./middleware.js"
-import { hasNulCharacter, internalFault, malformedJson, nulRefused } from "./middleware-live.js"
+import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS, RETRY_LATER_HEADERS } from "./middleware.js"
+import { contentionFault, hasNulCharacter, internalFault, isContentionDefect, malformedJson, nulRefused } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
 export interface DirectReply {
@@ -39,7 +39,11 @@ export interface DirectReply {
 
 /** A reply with the headers its status calls for. */
 const reply = (status: number, body: string): DirectReply =>
-  isNotRetryable(status) ? { status, body, headers: NOT_RETRYABLE_HEADERS } : { status, body }
+  isNotRetryable(status)
+    ? { status, body, headers: NOT_RETRYABLE_HEADERS }
+    : status === 503
+    ? { status, body, headers: RETRY_LATER_HEADERS }
+    : { status, body }
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE"
 
@@ -65,10 +69,12 @@ const errorReply = (error: ApiError): DirectReply => {
   return wire === undefined ? FAULT_REPLY : reply(wire.status, JSON.stringify(wire.body))
 }
 
+const CONTENTION_REPLY: DirectReply = errorReply(contentionFault())
+
 const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> =>
-  Effect.logError("Unexpected defect while handling a request", cause).pipe(
-    Effect.as(FAULT_REPLY)
-  )
+  cause.reasons.some((r) => Cause.isDieReason(r) && isContentionDefect(r.defect))
+    ? Effect.succeed(CONTENTION_REPLY)
+    : Effect.logError("Unexpected defect while handling a request", cause).pipe(Effect.as(FAULT_REPLY))
 
 /** What a lane handler is given: the HttpApi handler's request, without the raw request. */
 export type LaneRequest<E> = Omit<HttpApiEndpoint.Request<E>, "request" | "endpoint" | "group">

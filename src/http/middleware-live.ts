@@ -5,7 +5,8 @@ import { ByteSize, Effect, Layer, Option } from "effect"
 import { HttpIncomingMessage, type HttpServerResponse, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
-import { type Error400, type Error500, internalError, invalidInput, unauthorized } from "../domain/errors.js"
+import { isSqlError } from "effect/sql/SqlError"
+import { type Error400, type Error500, type Error503, internalError, invalidInput, unauthorized, unavailable } from "../domain/errors.js"
 import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
 import { VerifiedCredentials } from "./credentials.js"
@@ -155,8 +156,18 @@ export const nulRefused = (where: string): Error400 =>
 /** What a request that hit an unexpected defect is answered with. */
 export const internalFault = (): Error500 => internalError("An internal error occurred; the request was not applied")
 
-const internal = (defect: unknown): Effect.Effect<never, Error500> =>
-  Effect.logError("Unexpected defect while handling a request", defect).pipe(Effect.andThen(Effect.fail(internalFault())))
+/** A serialization failure or deadlock the store could not rerun its way past: nothing was applied. */
+export const isContentionDefect = (defect: unknown): boolean =>
+  isSqlError(defect) && (defect.reason._tag === "SerializationError" || defect.reason._tag === "DeadlockError")
+
+/** What a request that lost to concurrent ones too often is answered with (503, retry). */
+export const contentionFault = (): Error503 =>
+  unavailable("The request lost to concurrent requests too many times and was not applied; retry it")
+
+const internal = (defect: unknown): Effect.Effect<never, Error500 | Error503> =>
+  isContentionDefect(defect)
+    ? Effect.fail(contentionFault())
+    : Effect.logError("Unexpected defect while handling a request", defect).pipe(Effect.andThen(Effect.fail(internalFault())))
 
 export const RequestGuardLive = Layer.effect(
   RequestGuard,
@@ -184,7 +195,7 @@ export const RequestGuardLive = Layer.effect(
           const text = yield* request.text.pipe(
             Effect.orElseSucceed(() => ""),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY),
-            Effect.catchDefect((defect): Effect.Effect<string, Error400 | Error500> =>
+            Effect.catchDefect((defect): Effect.Effect<string, Error400 | Error500 | Error503> =>
               isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : internal(defect)
             )
           )
@@ -197,7 +208,7 @@ export const RequestGuardLive = Layer.effect(
           Effect.catch((e: unhandled): Effect.Effect<never, Error400 | unhandled> =>
             HttpApiSchemaError.is(e) ? schemaErrorToInput(e, request) : Effect.fail(e)
           ),
-          Effect.catchDefect((defect): Effect.Effect<never, Error400 | Error500> =>
+          Effect.catchDefect((defect): Effect.Effect<never, Error400 | Error500 | Error503> =>
             isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : internal(defect)
           )
         )

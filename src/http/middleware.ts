@@ -8,7 +8,7 @@
  */
 import { Context, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { Error400, Error401, Error500 } from "../domain/errors.js"
+import { Error400, Error401, Error500, Error503 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 
 export class CurrentPlatform extends Context.Service<CurrentPlatform, Platform>()("payments-service/http/CurrentPlatform") {}
@@ -22,8 +22,9 @@ export class PlatformAuth extends HttpApiMiddleware.Service<PlatformAuth, { prov
 ) {}
 
 export class RequestGuard extends HttpApiMiddleware.Service<RequestGuard>()("payments-service/http/RequestGuard", {
-  error: [Error400, Error500]
+  error: [Error400, Error500, Error503]
 }) {}
+
 
 /** Largest JSON body accepted (documented in docs/errors.md). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024
@@ -49,3 +50,6 @@ export const isNotRetryable = (status: number): boolean => (status >= 400 && sta
 
 /** The headers of a not-retryable answer, for replies written outside HttpRouter (the direct lane). */
 export const NOT_RETRYABLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [SHOULD_RETRY_HEADER]: "false" })
+
+/** A 503 says the request was not applied and may be retried after `retry-after` seconds. */
+export const RETRY_LATER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [SHOULD_RETRY_HEADER]: "true", "retry-after": "1" })

@@ -26,8 +26,10 @@ import { DocumentsHandlers } from "./handlers/documents.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
+import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
 import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
-import { isNotRetryable, SHOULD_RETRY_HEADER } from "./middleware.js"
+import { isNotRetryable, RETRY_LATER_HEADERS, SHOULD_RETRY_HEADER } from "./middleware.js"
+import { contentionFault, isContentionDefect } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
 const VERSION_PREFIX = `/${API_VERSION}`
@@ -64,9 +66,17 @@ const API_ROUTES = Object.values(PaymentsApi.groups).flatMap((group) =>
   Object.values(group.endpoints).map((e) => ({ method: e.method, path: e.path, value: e }))
 )
 
-/** Marks an answer a client should not retry (every 4xx, and 501). */
+/** A serialization failure or deadlock the store could not rerun its way past. */
+const isContention = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((r) => Cause.isDieReason(r) && isContentionDefect(r.defect))
+
+/** Marks an answer a client should not retry (every 4xx, and 501), and a 503 as one to retry shortly. */
 const withRetryAdvice = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
-  isNotRetryable(response.status) ? HttpServerResponse.setHeader(response, SHOULD_RETRY_HEADER, "false") : response
+  isNotRetryable(response.status)
+    ? HttpServerResponse.setHeader(response, SHOULD_RETRY_HEADER, "false")
+    : response.status === 503
+    ? HttpServerResponse.setHeaders(response, RETRY_LATER_HEADERS)
+    : response
 
 /**
  * The one global middleware around every route, in this order:
@@ -107,6 +117,12 @@ export const SafetyNet = HttpRouter.middleware(
               return Effect.succeed(allowed.length > 0 ? methodNotAllowed(request.method, allowed) : notFound())
             }
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            if (isContention(cause)) {
+              // The store reran the unit of work as often as it may and it still lost to
+              // concurrent ones: nothing was applied, and the same request can be retried.
+              const fault = contentionFault()
+              return Effect.succeed(errorResponse(503, fault.code, fault.reason))
+            }
             return Effect.logError("Request failed outside the API guards", cause).pipe(
               Effect.as(errorResponse(500, "INTERNAL_ERROR", "An internal error occurred; the request was not applied"))
             )
@@ -145,7 +161,9 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     SandboxMoneyHandlers,
     WebhooksHandlers,
     DiscoveriesHandlers,
-    ReceiverLookupsHandlers
+    ReceiverLookupsHandlers,
+    EmbeddedWalletAuthHandlers,
+    InternalAccountActionsHandlers
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive])
 )

@@ -3,7 +3,14 @@
  * 2xx and the other 5xx do not. Checked on the HttpApi app (handlers, the auth
  * middleware, the safety net) and on the direct lane's replies.
  */
-import { Context } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { SerializationError, SqlError } from "effect/sql/SqlError"
+import { RandomIdsLayer } from "../../src/adapters/memory/ids.js"
+import { staticPlatformsLayer } from "../../src/adapters/memory/platforms.js"
+import { makeMemoryStore } from "../../src/adapters/memory/store.js"
+import { HttpWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
+import { makeWebHandler } from "../../src/http/app.js"
+import { Store } from "../../src/ports/store.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { laneOver } from "../../src/http/app.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
@@ -156,5 +163,35 @@ describe("the in-process app with the lane (what clients see)", () => {
     const clash = await post(individual("Ada", { platformCustomerId: "e2e-409" }))
     expect(clash.status).toBe(409)
     expect(clash.headers.get("x-should-retry")).toBe("false")
+  })
+})
+
+describe("a unit of work that keeps losing to concurrent ones", () => {
+  // A store whose every unit of work dies with a serialization failure, as a SQL store
+  // does once it has rerun one as often as it may.
+  const contended = Layer.effect(Store, Effect.map(makeMemoryStore, (store) =>
+    Store.of({
+      ...store,
+      transact: () => Effect.die(new SqlError({ reason: new SerializationError({ cause: "could not serialize access" }) }))
+    })))
+  const { handler, dispose } = makeWebHandler({
+    services: Layer.mergeAll(contended, RandomIdsLayer, staticPlatformsLayer(platforms), HttpWebhookSenderLayer),
+    schedulerIntervalMillis: false,
+    directLane: false
+  })
+  afterAll(() => dispose())
+
+  it("answers 503 SERVICE_UNAVAILABLE with Retry-After and x-should-retry: true, not a 500", async () => {
+    const res = await handler(new Request(`http://test${BASE}/customers`, {
+      method: "POST",
+      headers: { authorization: basic(platformA), "content-type": "application/json" },
+      body: JSON.stringify(individual())
+    }))
+    expect(res.status).toBe(503)
+    expect(res.headers.get("retry-after")).toBe("1")
+    expect(res.headers.get("x-should-retry")).toBe("true")
+    const body = await res.json()
+    expect(body.code).toBe("SERVICE_UNAVAILABLE")
+    expect(typeof body.reason).toBe("string")
   })
 })
