@@ -26,9 +26,10 @@ run example:postgres node --import tsx examples/with-postgres.ts npm run --silen
 run example:server npm run --silent example:server
 run example:property npm run --silent example:property
 run example:webhook npm run --silent example:webhook
+run example:wallet npm run --silent example:wallet
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "examples failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "examples: all 5 passed"
+echo "examples: all 6 passed"

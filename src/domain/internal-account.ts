@@ -41,6 +41,8 @@ export const InternalAccount = Schema.Struct({
   balance: CurrencyAmount,
   totalBalance: CurrencyAmount,
   fundingPaymentInstructions: Schema.Array(PaymentInstructions),
+  /** EMBEDDED_WALLET only: whether wallet privacy is on. */
+  privateEnabled: Schema.optionalKey(Schema.Boolean),
   createdAt: Schema.String,
   updatedAt: Schema.String
 }).annotate({ identifier: "InternalAccount" })

@@ -15,6 +15,62 @@ export const PlatformSettings = Schema.Struct({
 })
 export type PlatformSettings = typeof PlatformSettings.Type
 
+/**
+ * Embedded wallets (docs/embedded-wallets.md): each approved customer gets an
+ * EMBEDDED_WALLET internal account in `currency`. Every field has a sandbox default.
+ */
+export const EmbeddedWalletsConfig = Schema.Struct({
+  /** Default true when the object is present. */
+  enabled: Schema.optionalKey(Schema.Boolean),
+  /** The wallet's currency; default USDC. */
+  currency: Schema.optionalKey(CurrencyCode.check(Schema.makeFilter((c: string) => currencyOf(c) !== undefined, { message: "must be a currency the service knows (see docs/money.md)" }))),
+  /** How long a session lasts; default 900 (15 minutes). */
+  sessionLifetimeSeconds: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 60, maximum: 2_592_000 }))),
+  /** Passkey relying party: default rpId `localhost`, origins `http://localhost` and `https://localhost`. */
+  passkey: Schema.optionalKey(Schema.Struct({
+    rpId: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253))),
+    allowedOrigins: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2048))).check(Schema.isMaxLength(50)))
+  })),
+  /**
+   * Supported OIDC issuers; default Google and Apple. Production verifies the token's
+   * signature with the issuer's keys: a JWKS file (`jwksFile`) or URL (`jwksUrl`).
+   */
+  oidcIssuers: Schema.optionalKey(Schema.Array(Schema.Struct({
+    issuer: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2048)),
+    jwksFile: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096))),
+    jwksUrl: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048), Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" })))
+  })).check(Schema.isMaxLength(50)))
+})
+
+/** The resolved embedded-wallet settings of a platform. */
+export interface EmbeddedWalletSettings {
+  readonly currency: string
+  readonly sessionLifetimeSeconds: number
+  readonly rpId: string
+  readonly allowedOrigins: ReadonlyArray<string>
+  readonly oidcIssuers: ReadonlyArray<{ readonly issuer: string; readonly jwksFile?: string; readonly jwksUrl?: string }>
+}
+
+export const DEFAULT_EMBEDDED_WALLETS: EmbeddedWalletSettings = {
+  currency: "USDC",
+  sessionLifetimeSeconds: 900,
+  rpId: "localhost",
+  allowedOrigins: ["http://localhost", "https://localhost"],
+  oidcIssuers: [{ issuer: "https://accounts.google.com" }, { issuer: "https://appleid.apple.com" }]
+}
+
+export const embeddedWalletsFromConfig = (c: typeof EmbeddedWalletsConfig.Type | undefined): EmbeddedWalletSettings | undefined => {
+  if (c === undefined || c.enabled === false) return undefined
+  const d = DEFAULT_EMBEDDED_WALLETS
+  return {
+    currency: c.currency ?? d.currency,
+    sessionLifetimeSeconds: c.sessionLifetimeSeconds ?? d.sessionLifetimeSeconds,
+    rpId: c.passkey?.rpId ?? d.rpId,
+    allowedOrigins: c.passkey?.allowedOrigins ?? d.allowedOrigins,
+    oidcIssuers: c.oidcIssuers ?? d.oidcIssuers
+  }
+}
+
 export const PlatformConfigEntry = Schema.Struct({
   id: Schema.String.check(Schema.isMinLength(1)),
   name: Schema.optionalKey(Schema.String),
@@ -31,7 +87,9 @@ export const PlatformConfigEntry = Schema.Struct({
   /** The domain of the sandbox UMA counterparties (`$success.usd@...`). */
   sandboxUmaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253))),
   /** The webhook endpoint until `PATCH /config` sets another (http or https; see docs/webhooks.md). */
-  webhookEndpoint: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048), Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" })))
+  webhookEndpoint: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048), Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))),
+  /** Embedded wallets for the platform's customers (off unless present; see EmbeddedWalletsConfig). */
+  embeddedWallets: Schema.optionalKey(EmbeddedWalletsConfig)
 })
 
 /** The `PAYMENTS_CONFIG` file: one or more platforms. */
@@ -69,6 +127,8 @@ export interface Platform {
   readonly sandboxUmaDomain?: string
   /** The webhook endpoint the platforms file presets (a stored configuration wins). */
   readonly webhookEndpoint?: string
+  /** Embedded wallets, when the platform offers them. */
+  readonly embeddedWallets?: EmbeddedWalletSettings
 }
 
 /** The domain of the sandbox UMA counterparties unless a platform names its own (the reference file's example domain). */
@@ -91,13 +151,17 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
   ...(entry.currencies === undefined ? {} : { currencies: [...new Set(entry.currencies)] }),
   ...(entry.umaDomain === undefined ? {} : { umaDomain: entry.umaDomain }),
   ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain }),
-  ...(entry.webhookEndpoint === undefined ? {} : { webhookEndpoint: entry.webhookEndpoint })
+  ...(entry.webhookEndpoint === undefined ? {} : { webhookEndpoint: entry.webhookEndpoint }),
+  ...withEmbeddedWallets(embeddedWalletsFromConfig(entry.embeddedWallets))
 })
+
+const withEmbeddedWallets = (settings: EmbeddedWalletSettings | undefined) => settings === undefined ? {} : { embeddedWallets: settings }
 
 /** The platform `npm start` serves when no `PAYMENTS_CONFIG` is given. */
 export const SANDBOX_PLATFORM: Platform = platformFromConfig({
   id: "sandbox",
   name: "Sandbox platform",
   clientId: "sandbox_client_id",
-  clientSecret: "sandbox_client_secret"
+  clientSecret: "sandbox_client_secret",
+  embeddedWallets: {}
 })

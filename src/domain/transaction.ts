@@ -239,6 +239,24 @@ export const SandboxUmaReceiveRequest = Schema.Struct({
 }).annotate({ identifier: "SandboxUmaReceiveRequest" })
 export type SandboxUmaReceiveRequest = typeof SandboxUmaReceiveRequest.Type
 
+/** POST /transactions/{id}/approve (optional body): the receiver's information the sender's VASP asked for, if any. */
+export const ApprovePaymentRequest = Schema.Struct({
+  /** Receiver details the sender's institution asked for (field name → value), e.g. `FULL_NAME`. */
+  receiverCustomerInfo: Schema.optionalKey(
+    Schema.Record(
+      Schema.String.check(Schema.isMaxLength(64)),
+      Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
+    ).check(Schema.isMaxProperties(50))
+  )
+}).annotate({ identifier: "ApprovePaymentRequest" })
+export type ApprovePaymentRequest = typeof ApprovePaymentRequest.Type
+
+/** POST /transactions/{id}/reject (optional body): why, for the platform's own purposes. */
+export const RejectPaymentRequest = Schema.Struct({
+  reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1_024)))
+}).annotate({ identifier: "RejectPaymentRequest" })
+export type RejectPaymentRequest = typeof RejectPaymentRequest.Type
+
 // ---------------------------------------------------------------- the money behind a payment
 
 /** Where a payment's money stands in the ledger. */
@@ -280,6 +298,28 @@ export interface PaymentPlan {
   readonly pullReversal?: Refund | undefined
   /** A UMA payment: its inter-VASP settlement leg carries `reconciliationInstructions.transactionHash`. */
   readonly umaSettlement?: boolean | undefined
+  /** An incoming payment on an approval-mechanism rail, while and after the platform decides on it. */
+  readonly incomingApproval?: IncomingApprovalRecord | undefined
+}
+
+/**
+ * Where the platform's decision on an incoming payment stands: WEBHOOK (the
+ * INCOMING_PAYMENT.PENDING webhook is out, its answer decides), DEFERRED (answered 202:
+ * approve or reject by `deadline`), INFORMATION_REQUIRED (answered 422), then APPROVED
+ * or REJECTED.
+ */
+export interface IncomingApprovalRecord {
+  readonly stage: "WEBHOOK" | "DEFERRED" | "INFORMATION_REQUIRED" | "APPROVED" | "REJECTED"
+  /** Epoch ms of the platform's clock: rejected automatically then (DEFERRED, INFORMATION_REQUIRED). */
+  readonly deadline?: number | undefined
+  /** What a 422 answer asked for. */
+  readonly requiredFields?: ReadonlyArray<string> | undefined
+  /** What the approval carried. */
+  readonly receiverCustomerInfo?: Readonly<Record<string, unknown>> | undefined
+  /** The rejection's reason (a 403 body's or the reject call's), for the platform's own purposes. */
+  readonly reason?: string | undefined
+  /** How it was decided: the webhook's answer, a call, the default of an undecided webhook, or the deadline. */
+  readonly decidedBy?: "WEBHOOK" | "CALL" | "DEFAULT" | "DEADLINE" | undefined
 }
 
 /** A scheduled move of a payment, as stored (`type` is a payment-machine move). */

@@ -30,6 +30,7 @@ import {
 } from "./groups/money.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
+import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 
 export const API_VERSION = "2025-10-13"
@@ -251,6 +252,8 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(WebhooksGroup)
   .add(DiscoveriesGroup)
   .add(ReceiverLookupsGroup)
+  .add(EmbeddedWalletAuthGroup)
+  .add(InternalAccountActionsGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

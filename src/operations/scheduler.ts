@@ -18,9 +18,10 @@ import type { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { Store, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { applyExternalAccountTimer, EXTERNAL_ACCOUNT_TIMER } from "./external-accounts.js"
+import { applyIncomingApprovalTimer, INCOMING_APPROVAL_TIMER } from "./money/incoming-approval.js"
 import { applyPaymentTimer, PAYMENT_TIMER } from "./money/payments.js"
 import { applyIncomingTimer, INCOMING_TIMER } from "./money/sandbox.js"
-import { clockOffsetOf, isoOf } from "./time.js"
+import { clockOffsetOf, fixedClock, isoOf } from "./time.js"
 import { deliverDueWebhooks } from "./webhooks.js"
 
 /** Applies one due timer of its kind inside the unit of work that claimed it. */
@@ -29,7 +30,8 @@ export type TimerHandler = (uow: UnitOfWork, platform: Platform, timer: TimerRec
 const HANDLERS: Readonly<Record<string, TimerHandler>> = {
   [EXTERNAL_ACCOUNT_TIMER]: applyExternalAccountTimer,
   [PAYMENT_TIMER]: applyPaymentTimer,
-  [INCOMING_TIMER]: applyIncomingTimer
+  [INCOMING_TIMER]: applyIncomingTimer,
+  [INCOMING_APPROVAL_TIMER]: applyIncomingApprovalTimer
 }
 
 /** How many timers one pass applies at most (the rest wait for the next pass). */
@@ -62,7 +64,7 @@ const applyOne = (platform: Platform, now: number) =>
           : yield* store.transact(() => handler(uow, platform, timer)).pipe(
             Effect.as({ outcome: "applied" as const }),
             Effect.catch((error) => Effect.succeed({ outcome: "refused" as const, reason: reasonOf(error) })),
-            (effect) => Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, fixedAt(base, timer.at)))
+            (effect) => Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, fixedClock(base, timer.at)))
           )
         yield* uow.recordTimerOutcome({ timer, appliedAt: now, ...outcome })
         return true
@@ -79,15 +81,6 @@ export const runDueTimers = Effect.fnUntraced(function*(platform: Platform, now:
   let applied = 0
   while (applied < MAX_TIMERS_PER_PASS && (yield* applyOne(platform, now))) applied++
   return applied
-})
-
-/** A clock that reads `at` (for applying a move at the time it fell due). */
-const fixedAt = (base: Clock.Clock, at: number): Clock.Clock => ({
-  ...base,
-  currentTimeMillisUnsafe: () => at,
-  currentTimeMillis: Effect.succeed(at),
-  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
-  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
 })
 
 /** Every platform's due timers, on each platform's own clock: one pass of the background scheduler. */
@@ -149,6 +142,9 @@ export const advanceSandboxClock = Effect.fnUntraced(function*(platform: Platfor
   // Webhooks that fell due in the interval (new events, retries) are attempted at their
   // due times; the answer waits for them a bounded time, the rest finish in the background.
   yield* deliverDueWebhooks(platform, { replay: true, wait: true })
+  // A receiver's answer may have scheduled a move inside the interval (an incoming
+  // payment's approval deadline): applied too, and its webhooks sent.
+  if ((yield* runDueTimers(platform, base + offset)) > 0) yield* deliverDueWebhooks(platform, { replay: true, wait: true })
   return viewOf(base, offset)
 })
 

@@ -58,3 +58,16 @@ export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effe
         ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(effect, offset))
         : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(effect, offset)))
     : effect
+
+/** A clock that reads `at` (epoch ms) whenever asked: for applying a move at the time it fell due. */
+export const fixedClock = (base: Clock.Clock, at: number): Clock.Clock => ({
+  ...base,
+  currentTimeMillisUnsafe: () => at,
+  currentTimeMillis: Effect.succeed(at),
+  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
+})
+
+/** Runs `effect` on a clock that reads `at`. */
+export const onClockAt = <A, E, R>(effect: Effect.Effect<A, E, R>, at: number): Effect.Effect<A, E, R> =>
+  Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, fixedClock(base, at)))

@@ -13,6 +13,9 @@
  *   on the platform's clock with exponential backoff and a jitter derived from the
  *   delivery id, `MAX_ATTEMPTS` attempts in all, then FAILED.
  * - Bodies are signed with the platform's P-256 key (created on first use).
+ * - The answer to an `INCOMING_PAYMENT.PENDING` webhook decides a payment waiting for it
+ *   (money/incoming-approval.ts), in the unit of work that records the attempt; 403 and
+ *   422 end that delivery too.
  */
 import { createHash } from "node:crypto"
 import { Cause, Clock, Effect, Fiber, Semaphore } from "effect"
@@ -28,9 +31,11 @@ import { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { Store, type WebhookAttemptRecord, type WebhookDeliveryRecord } from "../ports/store.js"
 import { WebhookSender, type WebhookResponse } from "../ports/webhooks.js"
+import { isApprovalAnswerStatus } from "../rules/money/incoming-approval.js"
 import { configOf } from "./money/config.js"
+import { answerIncomingPending } from "./money/incoming-approval.js"
 import { pageOf } from "./paging.js"
-import { clockOffsetOf, isoOf } from "./time.js"
+import { clockOffsetOf, isoOf, onClockAt } from "./time.js"
 
 // ---------------------------------------------------------------- the schedule
 
@@ -175,12 +180,18 @@ const attemptOf = (at: number, url: string, response: WebhookResponse): WebhookA
     ? { at, url, durationMs: response.durationMs, statusCode: response.status }
     : { at, url, durationMs: response.durationMs, error: response.error }
 
-/** The delivery after an attempt at `at`. */
+/** The webhook whose answer decides an incoming payment on an approval-mechanism rail (docs/webhooks.md). */
+const APPROVAL_WEBHOOK = "INCOMING_PAYMENT.PENDING"
+
+/** The delivery after an attempt at `at`. A 403 or 422 answer to the approval webhook is an answer too: delivered. */
 export const afterAttempt = (d: WebhookDeliveryRecord, attempt: WebhookAttemptRecord): WebhookDeliveryRecord => {
   const attempts = [...d.attempts, attempt].slice(-ATTEMPT_HISTORY)
   const round = d.round + 1
   const base = { ...d, attempts, round, updatedAt: attempt.at, lease: undefined }
-  if (attempt.statusCode !== undefined && isAcknowledged(attempt.statusCode)) return { ...base, status: "DELIVERED" }
+  const status = attempt.statusCode
+  if (status !== undefined && (isAcknowledged(status) || (d.type === APPROVAL_WEBHOOK && isApprovalAnswerStatus(status)))) {
+    return { ...base, status: "DELIVERED" }
+  }
   if (round >= MAX_ATTEMPTS) return { ...base, status: "FAILED" }
   return { ...base, status: "PENDING", nextAttemptAt: attempt.at + retryDelayMillis(d.id, round) }
 }
@@ -208,19 +219,26 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
     const at = replay ? claimed.nextAttemptAt : now
     const endpoint = (yield* configOf(platform)).webhookEndpoint
     let attempt: WebhookAttemptRecord
+    let response: WebhookResponse | undefined
     if (endpoint === undefined) {
       attempt = { at, url: "", durationMs: 0, error: "no webhook endpoint is configured" }
     } else {
       const key = yield* signingKeyOf(platform)
       const sender = yield* WebhookSender
-      attempt = attemptOf(at, endpoint, yield* sender.send(signedRequest(endpoint, claimed.body, key.privateKeyHex)))
+      response = yield* sender.send(signedRequest(endpoint, claimed.body, key.privateKeyHex))
+      attempt = attemptOf(at, endpoint, response)
     }
     yield* store.transact((uow) =>
       Effect.gen(function*() {
         const current = yield* store.webhooks.get(platform.id, claimed.id)
         // Someone else took over after the lease expired (or a reset removed it): theirs counts.
         if (current?.lease?.token !== token) return
-        yield* uow.putWebhookDelivery(afterAttempt(current, attempt))
+        const next = afterAttempt(current, attempt)
+        yield* uow.putWebhookDelivery(next)
+        // The receiver's answer decides a payment waiting for it, with the attempt, at its time.
+        if (current.type === APPROVAL_WEBHOOK) {
+          yield* onClockAt(answerIncomingPending(uow, platform, current.resourceId, at, response, next.status), at)
+        }
       })
     )
     return true
@@ -232,13 +250,18 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
  * attempts were made.
  */
 export const runDueWebhooks = Effect.fnUntraced(function*(platform: Platform, now: number, leaseNow: number, replay = false) {
-  yield* importEvents(platform, now)
   let made = 0
   const worker = Effect.gen(function*() {
     while (made < MAX_ATTEMPTS_PER_PASS && (yield* attemptOne(platform, now, leaseNow, replay))) made++
   })
-  yield* Effect.forEach(Array.from({ length: CONCURRENT_ATTEMPTS }), () => worker, { concurrency: CONCURRENT_ATTEMPTS, discard: true })
-  return made
+  // Again while attempts were made: an answer may have committed events (an approved
+  // incoming payment's COMPLETED), which go out in the same pass.
+  for (;;) {
+    const before = made
+    yield* importEvents(platform, now)
+    yield* Effect.forEach(Array.from({ length: CONCURRENT_ATTEMPTS }), () => worker, { concurrency: CONCURRENT_ATTEMPTS, discard: true })
+    if (made === before || made >= MAX_ATTEMPTS_PER_PASS) return made
+  }
 })
 
 /**

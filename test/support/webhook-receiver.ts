@@ -1,7 +1,7 @@
 /**
  * A real webhook receiver for tests: node:http on a loopback port, recording every
- * request (raw body, signature header) and answering what `respond` says (a status, or
- * "hang" to never answer).
+ * request (raw body, signature header) and answering what `respond` says (a status, a
+ * status with a JSON body, or "hang" to never answer).
  */
 import { createPublicKey, verify } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
@@ -21,7 +21,7 @@ export interface Received {
   readonly n: number
 }
 
-export type Respond = (r: Received) => number | "hang"
+export type Respond = (r: Received) => number | { readonly status: number; readonly body: unknown } | "hang"
 
 export const startReceiver = async (respond: Respond = () => 200) => {
   const got: Array<Received> = []
@@ -59,9 +59,10 @@ export const startReceiver = async (respond: Respond = () => 200) => {
         hanging.push(res)
         return
       }
-      r.status = answer
-      res.writeHead(answer, { "content-type": "application/json" })
-      res.end(JSON.stringify({ received: id }))
+      const [status, reply] = typeof answer === "number" ? [answer, { received: id }] : [answer.status, answer.body]
+      r.status = status
+      res.writeHead(status, { "content-type": "application/json" })
+      res.end(JSON.stringify(reply))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))

@@ -37,6 +37,9 @@ import {
   type UnitOfWork,
   type VerificationQuery,
   type VerificationRecord,
+  type WalletRecord,
+  type WalletRecordKind,
+  type WalletRecordOf,
   type WebhookDeliveryRecord,
   type WebhookSigningKeyRecord
 } from "../../ports/store.js"
@@ -77,7 +80,11 @@ interface Tenant {
   readonly deliveries: MemoryTable<WebhookDeliveryRecord>
   readonly pendingDeliveries: MemoryTable<WebhookDeliveryRecord>
   webhookCursor: number | undefined
+  /** Embedded-wallet records, keyed `kind\u0000id`. */
+  readonly wallet: MemoryTable<WalletRecord>
 }
+
+const walletKey = (kind: WalletRecordKind, id: string) => `${kind}\u0000${id}`
 
 const newTenant = (): Tenant => ({
   customers: new MemoryTable<CustomerRecord>({
@@ -149,7 +156,15 @@ const newTenant = (): Tenant => ({
   clockOffset: 0,
   deliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
   pendingDeliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
-  webhookCursor: undefined
+  webhookCursor: undefined,
+  wallet: new MemoryTable<WalletRecord>({
+    id: (r) => walletKey(r.kind, r.id),
+    createdAt: () => 0,
+    groups: [
+      { name: "account", key: (r) => walletKey(r.kind, r.accountId) },
+      { name: "lookup", key: (r) => r.lookupKey === undefined ? undefined : walletKey(r.kind, r.lookupKey) }
+    ]
+  })
 })
 
 const inRange = (ms: number, range: TimeRange | undefined): boolean =>
@@ -408,6 +423,8 @@ export const makeMemoryStore = Effect.sync(() => {
       addWebhookDelivery: (r) =>
         Effect.suspend(() => tenantOf(r.platformId).deliveries.get(r.id) === undefined ? putDelivery(r) : Effect.void),
       putWebhookDelivery: (r) => putDelivery(r),
+      putWalletRecord: (r) => Effect.orDie(putRow(tenantOf(r.platformId).wallet, walletKey(r.kind, r.id), r)),
+      deleteWalletRecord: (platformId, kind, id) => removeRow(tenantOf(platformId).wallet, walletKey(kind, id)),
       resetPlatform: (platformId) =>
         Effect.sync(() => {
           const previous = tenants.get(platformId)
@@ -583,6 +600,14 @@ export const makeMemoryStore = Effect.sync(() => {
           }
           return Effect.succeed(undefined)
         })
+    },
+    wallets: {
+      get: <K extends WalletRecordKind>(platformId: string, kind: K, id: string) =>
+        read(() => peek(platformId)?.wallet.get(walletKey(kind, id)) as WalletRecordOf<K> | undefined),
+      byAccount: <K extends WalletRecordKind>(platformId: string, kind: K, accountId: string) =>
+        read(() => (peek(platformId)?.wallet.byGroup("account", walletKey(kind, accountId)) ?? []) as ReadonlyArray<WalletRecordOf<K>>),
+      byLookup: <K extends WalletRecordKind>(platformId: string, kind: K, lookupKey: string) =>
+        read(() => (peek(platformId)?.wallet.byGroup("lookup", walletKey(kind, lookupKey)) ?? []) as ReadonlyArray<WalletRecordOf<K>>)
     },
     transact
   })

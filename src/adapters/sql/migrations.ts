@@ -234,11 +234,27 @@ const v4_webhooks = statements(
   `create index webhook_deliveries_resource on webhook_deliveries (platform_id, resource_id, seq) where status = 'PENDING'`
 )
 
+/** Embedded wallets: credentials, sessions, signed-request challenges and rate windows as documents. */
+const v5_wallets = statements(
+  `create table wallet_records (
+    platform_id text collate "C" not null,
+    kind text collate "C" not null,
+    id text collate "C" not null,
+    account_id text collate "C" not null,
+    lookup_key text collate "C",
+    doc jsonb not null,
+    primary key (platform_id, kind, id)
+  )`,
+  `create index wallet_records_account on wallet_records (platform_id, kind, account_id)`,
+  `create index wallet_records_lookup on wallet_records (platform_id, kind, lookup_key) where lookup_key is not null`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
   "3_money": v3_money,
-  "4_webhooks": v4_webhooks
+  "4_webhooks": v4_webhooks,
+  "5_wallets": v5_wallets
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -44,6 +44,7 @@ import { asLevel, conflictIn } from "../level.js"
 import { makeMoneyStore, MONEY_TABLES } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeWebhookStore, WEBHOOK_TABLES } from "./webhooks.js"
+import { makeWalletStore, WALLET_TABLES } from "./wallets.js"
 
 /** How often a unit of work is rerun after a serialization failure or a racing conflict. */
 export const MAX_TRANSACTION_ATTEMPTS = 12
@@ -221,10 +222,12 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
 
     const money = makeMoneyStore(sql, query)
     const webhooks = makeWebhookStore(sql, query)
+    const wallets = makeWalletStore(query)
 
     const uow: UnitOfWork = {
       ...money.writes,
       ...webhooks.writes,
+      ...wallets.writes,
       putCustomer: (r) =>
         write(
           `insert into customers (platform_id, id, created_ms, updated_ms, platform_customer_id, active, customer_type, region, uma_address, currencies, doc)
@@ -362,7 +365,8 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
             "platform_clocks",
             "idempotency_keys",
             ...MONEY_TABLES,
-            ...WEBHOOK_TABLES
+            ...WEBHOOK_TABLES,
+            ...WALLET_TABLES
           ],
           (table) => query(`delete from ${table} where platform_id = $1`, [platformId]),
           { discard: true }
@@ -465,6 +469,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       info,
       ...money.repositories,
       webhooks: webhooks.repository,
+      wallets: wallets.repository,
       customers: {
         get: (platformId, id) => byId("customers")<CustomerRecord>(platformId, id),
         findActiveByPlatformCustomerId: (platformId, pcid) =>

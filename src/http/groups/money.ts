@@ -10,8 +10,11 @@ import { ExchangeRateListResponse } from "../../domain/exchange-rate.js"
 import { InternalAccount, InternalAccountType, SandboxFundRequest } from "../../domain/internal-account.js"
 import { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { Quote, QuoteRequest } from "../../domain/quote.js"
+import { SignedRequestHeaders } from "../../domain/wallet.js"
 import {
+  ApprovePaymentRequest,
   IncomingTransaction,
+  RejectPaymentRequest,
   SandboxSendRequest,
   SandboxUmaReceiveRequest,
   Transaction,
@@ -80,7 +83,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
     HttpApiEndpoint.get("getQuote", "/quotes/:quoteId", { params: quoteParams, success: Quote, error: Error404 }),
     HttpApiEndpoint.post("executeQuote", "/quotes/:quoteId/execute", {
       params: quoteParams,
-      headers: IdempotencyHeaders,
+      headers: { ...IdempotencyHeaders, "service-wallet-signature": SignedRequestHeaders["service-wallet-signature"] },
       success: Quote,
       error: [Error403, Error404, Error409, Error429]
     })
@@ -118,11 +121,14 @@ export class TransactionsGroup extends HttpApiGroup.make("transactions")
     }),
     HttpApiEndpoint.post("approveTransaction", "/transactions/:transactionId/approve", {
       params: transactionParams,
+      // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
+      payload: [ApprovePaymentRequest, Schema.Null],
       success: Transaction,
       error: [Error404, Error409]
     }),
     HttpApiEndpoint.post("rejectTransaction", "/transactions/:transactionId/reject", {
       params: transactionParams,
+      payload: [RejectPaymentRequest, Schema.Null],
       success: Transaction,
       error: [Error404, Error409]
     }),

@@ -57,7 +57,7 @@ export const QuotesHandlers = HttpApiBuilder.group(PaymentsApi, "quotes", (handl
     handlers
       .handle("createQuote", ({ headers, payload }) => run((p) => Quotes.createQuote(p, payload, headers["idempotency-key"])))
       .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
-      .handle("executeQuote", ({ headers, params }) => run((p) => Quotes.executeQuote(p, params.quoteId, headers["idempotency-key"])))
+      .handle("executeQuote", ({ headers, params }) => run((p) => Quotes.executeQuote(p, params.quoteId, headers["idempotency-key"], headers["service-wallet-signature"])))
   ))
 
 export const TransactionsHandlers = HttpApiBuilder.group(PaymentsApi, "transactions", (handlers) =>
@@ -66,8 +66,8 @@ export const TransactionsHandlers = HttpApiBuilder.group(PaymentsApi, "transacti
       .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
       .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
       .handle("cancelTransaction", ({ params }) => run((p) => Transactions.cancelTransaction(p, params.transactionId)))
-      .handle("approveTransaction", ({ params }) => run((p) => Transactions.approveTransaction(p, params.transactionId)))
-      .handle("rejectTransaction", ({ params }) => run((p) => Transactions.rejectTransaction(p, params.transactionId)))
+      .handle("approveTransaction", ({ params, payload }) => run((p) => Transactions.approveTransaction(p, params.transactionId, payload ?? undefined)))
+      .handle("rejectTransaction", ({ params, payload }) => run((p) => Transactions.rejectTransaction(p, params.transactionId, payload ?? undefined)))
       .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined)))
   ))
 

@@ -80,6 +80,7 @@ export const renderAccount = (rec: InternalAccountRecord, balance: number): Inte
     // account until it settles or is refunded), so nothing is held beside the balance.
     totalBalance: { amount: balance, currency },
     fundingPaymentInstructions: fundingInstructionsOf(rec),
+    ...(rec.type === "EMBEDDED_WALLET" ? { privateEnabled: rec.privateEnabled ?? false } : {}),
     createdAt: rec.createdAt,
     updatedAt: rec.updatedAt
   }
@@ -106,7 +107,11 @@ export const openAccounts = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
   const store = yield* Store
   const ids = yield* Ids
   const out: Array<InternalAccountRecord> = []
-  for (const currency of yield* currenciesOf(platform)) {
+  // A customer of a platform with embedded wallets also gets its wallet: the account in
+  // the wallet currency is an EMBEDDED_WALLET (docs/decisions.md, embedded wallets).
+  const wallet = customerId === null ? undefined : platform.embeddedWallets?.currency
+  const currencies = yield* currenciesOf(platform)
+  for (const currency of wallet === undefined || currencies.includes(wallet) ? currencies : [...currencies, wallet]) {
     const existing = yield* store.internalAccounts.findByOwnerCurrency(platform.id, customerId, currency)
     if (existing !== undefined) {
       out.push(existing)
@@ -117,7 +122,7 @@ export const openAccounts = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
       platformId: platform.id,
       id: yield* ids.make("InternalAccount"),
       customerId,
-      type: typeOf(currency),
+      type: currency === wallet ? "EMBEDDED_WALLET" : typeOf(currency),
       status: "ACTIVE",
       currency,
       createdAt: now,

@@ -1,7 +1,8 @@
-/** The money operations: accounts and the ledger, configuration, rates, quotes, payments, transactions, transfers, lookups, sandbox money. */
+/** The money operations: accounts and the ledger, configuration, rates, quotes, payments, transactions (and the approval of incoming payments), transfers, lookups, sandbox money. */
 export * as Accounts from "./accounts.js"
 export * as Config from "./config.js"
 export * as Discoveries from "./discoveries.js"
+export * as IncomingApproval from "./incoming-approval.js"
 export * as Ledger from "./ledger.js"
 export * as Lookups from "./lookups.js"
 export * as Payments from "./payments.js"

@@ -47,6 +47,7 @@ import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
 import { idempotent } from "../idempotency.js"
 import { isoOf } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
+import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
 import { configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
@@ -458,7 +459,16 @@ export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, r
       const id = yield* ids.make("Quote")
       const transactionId = yield* ids.make("Transaction")
       const now = isoOf(nowMs)
-      const instructions = r.source.kind === "REALTIME" ? yield* realtimeInstructions(uow, platform, r.sending.code) : undefined
+      const instructions = r.source.kind === "REALTIME"
+        ? yield* realtimeInstructions(uow, platform, r.sending.code)
+        : yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
+      if (instructions !== undefined && r.source.kind !== "REALTIME" && req.immediatelyExecute === true) {
+        return yield* invalidInput("A quote from an embedded wallet is executed with a Service-Wallet-Signature over its payloadToSign", [{
+          field: "immediatelyExecute",
+          constraint: "source",
+          message: "must not be true for an EMBEDDED_WALLET source"
+        }])
+      }
       const plan: QuotePlan = {
         customerId: r.customerId,
         ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
@@ -526,7 +536,7 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
 // ---------------------------------------------------------------- execute
 
 /** POST /quotes/{quoteId}/execute; idempotent with a key (same key and quote: the same result, one debit). */
-export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey?: string) =>
+export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey?: string, walletSignature?: string) =>
   idempotent(
     platform,
     { key: idempotencyKey, operation: "POST /quotes/{quoteId}/execute", request: { quoteId }, result: Quote },
@@ -535,6 +545,8 @@ export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey
       return yield* store.transact((uow) =>
         Effect.gen(function*() {
           const rec = yield* quoteRecordOf(platform, quoteId)
+          // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
+          if (rec.quote.status === "PENDING") yield* checkWalletSignature(platform, rec.quote, walletSignature)
           return yield* executeIn(uow, platform, rec)
         })
       )

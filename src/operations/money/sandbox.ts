@@ -9,12 +9,14 @@ import { badRequest, forbidden, invalidInput, notFound } from "../../domain/erro
 import { makeEvent } from "../../domain/events.js"
 import { currencyOf } from "../../domain/money.js"
 import { type Platform, sandboxUmaDomainOf } from "../../domain/platform.js"
-import type { IncomingTransaction, SandboxSendRequest, SandboxUmaReceiveRequest } from "../../domain/transaction.js"
+import type { IncomingTransaction, IncomingTransactionFailureReason, SandboxSendRequest, SandboxUmaReceiveRequest } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
 import { Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
+import { approvalMechanismApplies } from "../../rules/money/incoming-approval.js"
 import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { isoOf } from "../time.js"
 import { balanceUpdated } from "./accounts.js"
+import { configOf } from "./config.js"
 import { postEntry, worldAccount } from "./ledger.js"
 import { transactionOf } from "./payments.js"
 import { quoteRecordOf, startPayment } from "./quotes.js"
@@ -154,36 +156,63 @@ export const sandboxUmaReceive = Effect.fnUntraced(function*(platform: Platform,
         internalAccounts: target.startsWith("InternalAccount:") ? [target] : []
       }
       if (counterparty?.localPart === "fail.compliance.usd") {
-        // Compliance stops it before it is credited; the sender's money goes back.
-        const refund = { reference: `REFUND-${base.id.slice(12, 20)}`, initiatedAt: now, reason: "TRANSACTION_FAILED" as const }
-        const failed: IncomingTransaction = {
-          ...base,
-          status: "FAILED",
-          failureReason: "COMPLIANCE_REJECTED",
-          refund: { ...refund, settledAt: now, status: "COMPLETED" }
-        }
-        yield* uow.putTransaction({ platformId: platform.id, transaction: failed, plan })
-        yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.FAILED", failed, now)
-        yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.REFUND_PENDING", { ...failed, refund: { ...refund, status: "PENDING" } }, now)
-        yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.REFUND_COMPLETED", failed, now)
-        return failed
+        // Compliance stops it before it is credited (and before the platform is asked); the sender's money goes back.
+        return yield* failIncoming(uow, platform, { platformId: platform.id, transaction: base, plan }, "COMPLIANCE_REJECTED", nowMs)
       }
-      if (counterparty?.localPart === "pending.long.usd") {
-        const held: IncomingTransaction = { ...base, pendingReason: "COMPLIANCE_REVIEW" }
-        yield* uow.putTransaction({ platformId: platform.id, transaction: held, plan })
-        yield* uow.schedule({
-          platformId: platform.id,
-          id: `Timer:${yield* ids.uuid}`,
-          at: nowMs + SandboxPayments.UMA_LONG_PENDING_MS,
-          kind: INCOMING_TIMER,
-          subjectId: base.id,
-          event: "COMPLETE"
-        })
-        return held
+      // With a webhook endpoint, the INCOMING_PAYMENT.PENDING webhook's answer (or an
+      // approve / reject call) decides it (operations/money/incoming-approval.ts).
+      if ((yield* configOf(platform)).webhookEndpoint !== undefined && approvalMechanismApplies(base.source)) {
+        yield* uow.putTransaction({ platformId: platform.id, transaction: base, plan: { ...plan, incomingApproval: { stage: "WEBHOOK" } } })
+        return base
       }
-      return yield* completeIncoming(uow, platform, { platformId: platform.id, transaction: base, plan }, now)
+      return yield* releaseIncoming(uow, platform, { platformId: platform.id, transaction: base, plan }, nowMs)
     })
   )
+})
+
+type IncomingRecord = TransactionRecord & { readonly transaction: IncomingTransaction }
+
+/**
+ * An incoming payment that may proceed: from `$pending.long.usd` it is held in
+ * compliance review for 24 hours (then completes), any other completes now.
+ */
+export const releaseIncoming = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: IncomingRecord, nowMs: number) {
+  if (rec.plan.outcome !== "UMA_pending.long.usd") return yield* completeIncoming(uow, platform, rec, isoOf(nowMs))
+  const ids = yield* Ids
+  const held: IncomingTransaction = { ...rec.transaction, pendingReason: "COMPLIANCE_REVIEW", updatedAt: isoOf(nowMs) }
+  yield* uow.putTransaction({ ...rec, transaction: held })
+  yield* uow.schedule({
+    platformId: platform.id,
+    id: `Timer:${yield* ids.uuid}`,
+    at: nowMs + SandboxPayments.UMA_LONG_PENDING_MS,
+    kind: INCOMING_TIMER,
+    subjectId: rec.transaction.id,
+    event: "COMPLETE"
+  })
+  return held
+})
+
+/**
+ * An incoming payment that ends before it is credited: FAILED with `failureReason`, and
+ * the sender's money goes back (a refund, COMPLETED at once: nothing was credited, so
+ * the ledger does not move).
+ */
+export const failIncoming = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: IncomingRecord,
+  failureReason: IncomingTransactionFailureReason,
+  nowMs: number
+) {
+  const now = isoOf(nowMs)
+  const { pendingReason: _held, ...t } = rec.transaction
+  const refund = { reference: `REFUND-${t.id.slice(12, 20)}`, initiatedAt: now, reason: "TRANSACTION_FAILED" as const }
+  const failed: IncomingTransaction = { ...t, status: "FAILED", failureReason, refund: { ...refund, settledAt: now, status: "COMPLETED" }, updatedAt: now }
+  yield* uow.putTransaction({ ...rec, transaction: failed })
+  yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.FAILED", failed, now)
+  yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.REFUND_PENDING", { ...failed, refund: { ...refund, status: "PENDING" } }, now)
+  yield* incomingEvent(uow, platform, "INCOMING_PAYMENT.REFUND_COMPLETED", failed, now)
+  return failed
 })
 
 const completeIncoming = Effect.fnUntraced(function*(

@@ -5,12 +5,14 @@
  */
 import { Clock, Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
-import { invalidInput } from "../../domain/errors.js"
+import { type Error409, invalidInput } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
-import type { Transaction, TransactionStatus, TransactionType } from "../../domain/transaction.js"
-import { Store } from "../../ports/store.js"
+import type { ApprovePaymentRequest, RejectPaymentRequest, Transaction, TransactionStatus, TransactionType } from "../../domain/transaction.js"
+import type { Ids } from "../../ports/ids.js"
+import { Store, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
 import { pageOf } from "../paging.js"
 import { isoOf } from "../time.js"
+import { approveIncoming, rejectIncoming } from "./incoming-approval.js"
 import { movePayment, outgoingOnly, transactionOf } from "./payments.js"
 
 export interface TransactionListQuery {
@@ -75,11 +77,16 @@ export const getTransaction = Effect.fnUntraced(function*(platform: Platform, id
   return (yield* transactionOf(platform, id)).transaction
 })
 
-const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePayment>[3]) =>
+/** Approve or reject of an incoming payment (operations/money/incoming-approval.ts), at `nowMs`. */
+type IncomingDecision = (uow: UnitOfWork, rec: TransactionRecord, nowMs: number) => Effect.Effect<Transaction, Error409, Store | Ids>
+
+const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePayment>[3], incoming?: IncomingDecision) =>
   Effect.flatMap(Effect.service(Store), (store) =>
     store.transact((uow) =>
       Effect.gen(function*() {
-        const rec = yield* Effect.flatMap(transactionOf(platform, id), outgoingOnly)
+        const found = yield* transactionOf(platform, id)
+        if (incoming !== undefined && found.transaction.type === "INCOMING") return yield* incoming(uow, found, yield* Clock.currentTimeMillis)
+        const rec = yield* outgoingOnly(found)
         const next = yield* movePayment(uow, platform, rec, move)
         // Whatever was still scheduled for it no longer applies once it has ended.
         if (next.transaction.status === "FAILED" || next.transaction.status === "EXPIRED") {
@@ -93,11 +100,18 @@ const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePay
 /** POST /transactions/{id}/cancel: 409 TRANSACTION_NOT_CANCELLABLE once settled or ended. */
 export const cancelTransaction = (platform: Platform, id: string) => moveOne(platform, id, { type: "CANCEL" })
 
-/** POST /transactions/{id}/approve: 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL unless held for approval. */
-export const approveTransaction = (platform: Platform, id: string) => moveOne(platform, id, { type: "APPROVE" })
+/**
+ * POST /transactions/{id}/approve: an incoming payment waiting for the platform's
+ * decision is credited (answering the IncomingTransaction; `receiverCustomerInfo` is
+ * kept with it), an outgoing one held for approval proceeds; any other is 409
+ * TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
+ */
+export const approveTransaction = (platform: Platform, id: string, request?: ApprovePaymentRequest) =>
+  moveOne(platform, id, { type: "APPROVE" }, (uow, rec, nowMs) => approveIncoming(uow, platform, rec, nowMs, request?.receiverCustomerInfo))
 
-/** POST /transactions/{id}/reject. */
-export const rejectTransaction = (platform: Platform, id: string) => moveOne(platform, id, { type: "REJECT" })
+/** POST /transactions/{id}/reject: as approve; a rejected incoming payment is FAILED and the sender refunded (`reason` kept with it). */
+export const rejectTransaction = (platform: Platform, id: string, request?: RejectPaymentRequest) =>
+  moveOne(platform, id, { type: "REJECT" }, (uow, rec, nowMs) => rejectIncoming(uow, platform, rec, nowMs, request?.reason))
 
 /** POST /transactions/{id}/confirm: records when the platform delivered the receipt. */
 export const confirmReceiptDelivery = Effect.fnUntraced(function*(platform: Platform, id: string, at: string | undefined) {

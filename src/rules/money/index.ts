@@ -1,6 +1,7 @@
-/** The money-movement rules: rates, fees, quote arithmetic, rails, limits, sandbox payment tables, the payment machine, the discovery catalogue. */
+/** The money-movement rules: rates, fees, quote arithmetic, rails, limits, sandbox payment tables, the payment machine, the incoming-payment approval rules, the discovery catalogue. */
 export * as Discoveries from "./discoveries.js"
 export * as Fees from "./fees.js"
+export * as IncomingApproval from "./incoming-approval.js"
 export * as Limits from "./limits.js"
 export * as PaymentMachine from "./payment.js"
 export * as QuoteMath from "./quote-math.js"

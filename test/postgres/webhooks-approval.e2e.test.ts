@@ -1,0 +1,3 @@
+/** The incoming-payment approval suite again, on the PostgreSQL store (a fresh database of the run's cluster per app). */
+process.env["PAYMENTS_TEST_STORE"] = "postgres"
+await import("../http/webhooks-approval.e2e.test.js")
