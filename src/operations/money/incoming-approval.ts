@@ -76,7 +76,7 @@ const reject = Effect.fnUntraced(function*(
     deadline: undefined,
     ...(how.reason === undefined ? {} : { reason: how.reason })
   }
-  if (how.reason !== undefined) yield* Effect.logInfo(`Incoming payment ${rec.transaction.id} rejected by the platform: ${how.reason}`)
+  if (how.reason !== undefined) yield* Effect.logDebug(`Incoming payment ${rec.transaction.id} rejected by the platform: ${how.reason}`)
   return yield* failIncoming(uow, platform, decided(rec, approval), how.failureReason, nowMs)
 })
 
