@@ -7,6 +7,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import { CountryCode, CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
+import { SignedRequestChallenge, SignedRequestHeaders } from "../domain/wallet.js"
 import {
   CustomerExternalAccountCreateRequest,
   ExternalAccount,
@@ -75,10 +76,14 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
     }),
     HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
       params: { customerId: IdText },
+      headers: SignedRequestHeaders,
       payload: CustomerUpdateRequest,
-      success: CustomerResponse,
+      success: [CustomerResponse, SignedRequestChallenge.pipe(HttpApiSchema.status(202))],
       error: [Error404, Error409]
-    }),
+    }).annotate(
+      OpenApi.Description,
+      "Changing email (phoneNumber) of a customer whose embedded wallet has an EMAIL_OTP (SMS_OTP) credential is a signed wallet action: 202 with payloadToSign, then the same request with Service-Wallet-Signature and Request-Id. Every other update completes at once."
+    ),
     HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
       params: { customerId: IdText },
       success: CustomerResponse,

@@ -17,6 +17,7 @@ import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import {
   conflict,
   type Error400,
+  type Error401,
   type Error404,
   type Error409,
   type Error410,
@@ -26,13 +27,14 @@ import {
 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict } from "../ports/store.js"
+import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
 import { idempotent } from "./idempotency.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
 import { nowIso } from "./time.js"
+import { credentialsOf, type Signed, type SignedHeaders, signedRequest } from "./wallets/signed.js"
 import { type CustomerEmitted, moveCustomer, writeCustomer } from "./verification-events.js"
 
 /**
@@ -216,45 +218,178 @@ export const listCustomers = Effect.fnUntraced(function*(platform: Platform, q: 
   return { ...page, data: page.data.map((r) => r.customer) } satisfies PageResult<CustomerResponse>
 })
 
+/** The fields of an update, written in a unit of work (the synchronous path and the signed retry). */
+const writeUpdate = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  id: string,
+  req: CustomerUpdateRequest,
+  added: ReadonlyArray<AgreementConsent>
+) {
+  const rec: CustomerRecord = yield* activeCustomer(platform, id)
+  const current = rec.customer
+  yield* checkUpdate(platform, current, req)
+  const now = yield* nowIso
+  const { agreementConsents: _a, endUserTermsConsent: _e, ...fields } = req
+  const base = { ...consentFields(mergeConsents(current.agreementConsents, added)), updatedAt: now }
+  let next: CustomerState
+  if (current.customerType === "INDIVIDUAL" && fields.customerType === "INDIVIDUAL") {
+    next = { ...current, ...fields, ...base }
+  } else if (current.customerType === "BUSINESS" && fields.customerType === "BUSINESS") {
+    const { businessInfo, ...rest } = fields
+    next = { ...current, ...rest, ...base, businessInfo: { ...current.businessInfo, ...businessInfo } }
+  } else {
+    return yield* invalidInput("customerType cannot change")
+  }
+  yield* uow.putCustomer({ ...rec, customer: next })
+  return next
+})
+
+/** The checks of an update that hold on both paths: the type cannot change, the UMA address must be free. */
+const checkUpdate = Effect.fnUntraced(function*(platform: Platform, current: CustomerState, req: CustomerUpdateRequest) {
+  if (current.customerType !== req.customerType) {
+    return yield* invalidInput(`customerType is ${current.customerType} for this customer and cannot change`, [{
+      field: "customerType",
+      constraint: "immutable",
+      message: `must be ${current.customerType}`
+    }])
+  }
+  if (req.umaAddress !== undefined) yield* checkUmaAddressFree(platform, req.umaAddress, current.id)
+})
+
 /**
- * Updates a customer's fields and records additional consents. Statuses are never
- * re-derived here: renaming a resolved customer leaves its kycStatus as it is.
+ * PATCH /customers/{customerId}. Statuses are never re-derived here: renaming a resolved
+ * customer leaves its kycStatus as it is. A change of `email` (`phoneNumber`) for a
+ * customer whose embedded wallet has an EMAIL_OTP (SMS_OTP) credential is a signed
+ * wallet action: the first leg answers the challenge, the signed retry updates the
+ * customer and the wallet's matching OTP credentials together (docs/decisions.md,
+ * "Signed customer contact updates"). Every other update completes at once and ignores
+ * the signature headers.
  */
 export const updateCustomer = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
-  req: CustomerUpdateRequest
+  req: CustomerUpdateRequest,
+  headers: SignedHeaders = {}
 ) {
   const store = yield* Store
   const added = yield* requestConsents(req)
-  return yield* store.transact((uow) =>
-    Effect.gen(function*() {
-      const rec: CustomerRecord = yield* activeCustomer(platform, id)
-      const current = rec.customer
-      if (current.customerType !== req.customerType) {
-        return yield* invalidInput(`customerType is ${current.customerType} for this customer and cannot change`, [{
-          field: "customerType",
-          constraint: "immutable",
-          message: `must be ${current.customerType}`
-        }])
-      }
-      if (req.umaAddress !== undefined) yield* checkUmaAddressFree(platform, req.umaAddress, id)
-      const now = yield* nowIso
-      const { agreementConsents: _a, endUserTermsConsent: _e, ...fields } = req
-      const base = { ...consentFields(mergeConsents(current.agreementConsents, added)), updatedAt: now }
-      let next: CustomerState
-      if (current.customerType === "INDIVIDUAL" && fields.customerType === "INDIVIDUAL") {
-        next = { ...current, ...fields, ...base }
-      } else if (current.customerType === "BUSINESS" && fields.customerType === "BUSINESS") {
-        const { businessInfo, ...rest } = fields
-        next = { ...current, ...rest, ...base, businessInfo: { ...current.businessInfo, ...businessInfo } }
-      } else {
-        return yield* invalidInput("customerType cannot change")
-      }
-      yield* uow.putCustomer({ ...rec, customer: next })
-      return next
-    })
-  ).pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(undefined)))
+  const rec = yield* activeCustomer(platform, id)
+  const change = (yield* walletContactChange(platform, rec, req)) ?? (yield* pendingContactChange(platform, rec, req, headers))
+  if (change === undefined) {
+    const value = yield* store.transact((uow) => writeUpdate(uow, platform, id, req, added))
+      .pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(undefined)))
+    return { _tag: "Done", value } as Signed<CustomerState>
+  }
+  return yield* signedRequest({
+    platform,
+    accountId: change.accountId,
+    action: CUSTOMER_UPDATE_ACTION,
+    request: { customerId: id, ...req },
+    check: () =>
+      Effect.gen(function*() {
+        const rec = yield* activeCustomer(platform, id)
+        yield* checkUpdate(platform, rec.customer, req)
+        yield* checkContactFree(platform, change)
+      }),
+    perform: (uow) =>
+      Effect.gen(function*() {
+        const next = yield* writeUpdate(uow, platform, id, req, added)
+        yield* syncOtpCredentials(uow, platform, change)
+        return next
+      })
+  }, headers).pipe(Effect.catchTag("StoreConflict", platformCustomerIdTaken(undefined)))
+})
+
+/** A contact change that an embedded wallet's OTP credentials are tied to. */
+interface WalletContactChange {
+  readonly accountId: string
+  readonly type: "EMAIL_OTP" | "SMS_OTP"
+  readonly value: string
+  readonly lookupKey: string
+}
+
+/**
+ * The signed flow applies when the request changes `email` and the customer's embedded
+ * wallet has an EMAIL_OTP credential, or changes `phoneNumber` and it has an SMS_OTP
+ * credential. With such a credential, a request carrying both fields is refused: one
+ * signed request changes one contact field.
+ */
+const walletContactChange = Effect.fnUntraced(function*(platform: Platform, rec: CustomerRecord, req: CustomerUpdateRequest) {
+  const store = yield* Store
+  const settings = platform.embeddedWallets
+  if (settings === undefined) return undefined
+  const wallet = yield* store.internalAccounts.findByOwnerCurrency(platform.id, rec.customer.id, settings.currency)
+  if (wallet === undefined || wallet.type !== "EMBEDDED_WALLET") return undefined
+  const credentials = yield* credentialsOf(platform, wallet.id)
+  const hasEmailOtp = credentials.some((c) => c.type === "EMAIL_OTP")
+  const hasSmsOtp = credentials.some((c) => c.type === "SMS_OTP")
+  if (!hasEmailOtp && !hasSmsOtp) return undefined
+  if (req.email !== undefined && req.phoneNumber !== undefined) {
+    return yield* invalidInput("Update email and phoneNumber in separate requests: this customer's embedded wallet has OTP credentials tied to them", [{
+      field: "phoneNumber",
+      constraint: "exclusive",
+      message: "must not be sent with email while the customer's embedded wallet has EMAIL_OTP or SMS_OTP credentials"
+    }])
+  }
+  const current = rec.customer
+  if (req.email !== undefined && req.email !== current.email && hasEmailOtp) {
+    return contactChange(wallet.id, "EMAIL_OTP", req.email)
+  }
+  if (req.phoneNumber !== undefined && req.phoneNumber !== current.phoneNumber && hasSmsOtp) {
+    return contactChange(wallet.id, "SMS_OTP", req.phoneNumber)
+  }
+  return undefined
+})
+
+/**
+ * A retry naming a pending challenge of this customer's contact update goes through the
+ * signed flow even when the update no longer needs one (its OTP credential was revoked
+ * meanwhile): the retry then answers 409 …_CREDENTIAL_SET_CHANGED, as a retry whose
+ * credential set changed does.
+ */
+const pendingContactChange = Effect.fnUntraced(function*(platform: Platform, rec: CustomerRecord, req: CustomerUpdateRequest, headers: SignedHeaders) {
+  const store = yield* Store
+  const settings = platform.embeddedWallets
+  if (headers.requestId === undefined || headers.requestId === "" || settings === undefined) return undefined
+  const pending = yield* store.wallets.get(platform.id, "request", headers.requestId)
+  if (pending === undefined || pending.action !== CUSTOMER_UPDATE_ACTION) return undefined
+  const wallet = yield* store.internalAccounts.findByOwnerCurrency(platform.id, rec.customer.id, settings.currency)
+  if (wallet === undefined || wallet.id !== pending.accountId) return undefined
+  if (req.email !== undefined) return contactChange(wallet.id, "EMAIL_OTP", req.email)
+  if (req.phoneNumber !== undefined) return contactChange(wallet.id, "SMS_OTP", req.phoneNumber)
+  return undefined
+})
+
+const CUSTOMER_UPDATE_ACTION = "PATCH /customers/{customerId}"
+
+const contactChange = (accountId: string, type: "EMAIL_OTP" | "SMS_OTP", value: string): WalletContactChange => ({
+  accountId,
+  type,
+  value,
+  lookupKey: type === "EMAIL_OTP" ? `email:${value.toLowerCase()}` : `phone:${value}`
+})
+
+/** The new email (phone number) must not be tied to an OTP credential of another wallet: 409. */
+const checkContactFree = Effect.fnUntraced(function*(platform: Platform, change: WalletContactChange) {
+  const store = yield* Store
+  const tied = yield* store.wallets.byLookup(platform.id, "credential", change.lookupKey)
+  if (!tied.some((c) => c.accountId !== change.accountId)) return
+  return yield* change.type === "EMAIL_OTP"
+    ? conflict("EMAIL_OTP_EMAIL_ALREADY_EXISTS", `${change.value} is already tied to an EMAIL_OTP credential`)
+    : conflict("SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS", `${change.value} is already tied to an SMS_OTP credential`)
+})
+
+/** The wallet's matching OTP credentials (and their sessions' nicknames) take the new contact value. */
+const syncOtpCredentials = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, change: WalletContactChange) {
+  const store = yield* Store
+  const now = yield* nowIso
+  const credentials = (yield* credentialsOf(platform, change.accountId)).filter((c) => c.type === change.type)
+  for (const c of credentials) yield* uow.putWalletRecord({ ...c, nickname: change.value, lookupKey: change.lookupKey, updatedAt: now })
+  const ids = new Set(credentials.map((c) => c.id))
+  for (const s of yield* store.wallets.byAccount(platform.id, "session", change.accountId)) {
+    if (ids.has(s.credentialId) && !s.revoked) yield* uow.putWalletRecord({ ...s, nickname: change.value, updatedAt: now })
+  }
 })
 
 export const deleteCustomer = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -281,4 +416,4 @@ export const getEndUserTerms = Effect.sync(() => {
   return { version: a.version, url: a.url }
 })
 
-export type CustomerError = Error400 | Error404 | Error409 | Error410
+export type CustomerError = Error400 | Error401 | Error404 | Error409 | Error410

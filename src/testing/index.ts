@@ -2,3 +2,4 @@
 export * from "./arbitrary.js"
 export * from "./external-accounts-model.js"
 export * from "./money-model.js"
+export * from "./wallet-auth-model.js"

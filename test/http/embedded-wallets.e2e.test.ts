@@ -324,6 +324,92 @@ describe("signed internal-account actions and quotes", () => {
   })
 })
 
+describe("signed PATCH /customers/{customerId}", () => {
+  it("changing the email of a customer whose wallet has EMAIL_OTP is signed; the credential follows", async () => {
+    const w = await newWallet()
+    const path = `/customers/${w.customerId}`
+    // No OTP credential yet: at once.
+    const early = await api.call("PATCH", path, { body: { customerType: "INDIVIDUAL", email: `early${counter}@example.com` } })
+    expect(early.status).toBe(200)
+    const login = await emailLogin(w)
+    // Other fields, the same email, or a phone number without an SMS_OTP credential: at once, headers ignored.
+    const plainUpdate = await api.call("PATCH", path, {
+      body: { customerType: "INDIVIDUAL", fullName: "Ada King", email: login.session.nickname, phoneNumber: undefined },
+      headers: { "service-wallet-signature": "ignored", "request-id": "ignored" }
+    })
+    expect(plainUpdate.status).toBe(200)
+    expect(plainUpdate.body).toMatchObject({ id: w.customerId, fullName: "Ada King" })
+    expect((await api.call("PATCH", path, { body: { customerType: "INDIVIDUAL", phoneNumber: `+1415666${String(1000 + counter)}` } })).status).toBe(200)
+    // Both contact fields at once: refused.
+    const both = await api.call("PATCH", path, { body: { customerType: "INDIVIDUAL", email: "x@example.com", phoneNumber: "+14155550000" } })
+    expect(both.status).toBe(400)
+    expect(both.body.code).toBe("INVALID_INPUT")
+
+    const email = `ada-new${counter}@example.com`
+    const body = { customerType: "INDIVIDUAL", email }
+    const first = await api.call("PATCH", path, { body })
+    expect(first.status).toBe(202)
+    expect(first.body).toEqual({ payloadToSign: expect.any(String), requestId: expect.stringMatching(/^Request:/), expiresAt: expect.any(String) })
+    expect((await api.call("GET", path)).body.email).not.toBe(email)
+    const r = await signed("PATCH", path, login.key, body)
+    expect(r.retry.status).toBe(200)
+    expect(r.retry.body).toMatchObject({ id: w.customerId, email, fullName: "Ada King" })
+    const creds = await api.call("GET", `/auth/credentials?accountId=${w.accountId}`)
+    expect(creds.body.data[0]).toMatchObject({ type: "EMAIL_OTP", nickname: email })
+    const sessions = await api.call("GET", `/auth/sessions?accountId=${w.accountId}`)
+    expect(sessions.body.data[0].nickname).toBe(email)
+    // The credential still logs in, and the new email is now taken for EMAIL_OTP.
+    await emailLogin(w, login.credentialId)
+    const other = await newWallet()
+    await emailLogin(other)
+    const taken = await api.call("PATCH", `/customers/${other.customerId}`, { body: { customerType: "INDIVIDUAL", email } })
+    expect(taken.status).toBe(409)
+    expect(taken.body.code).toBe("EMAIL_OTP_EMAIL_ALREADY_EXISTS")
+  })
+
+  it("the phone number with SMS_OTP: body changed, credential set changed, unsigned retry", async () => {
+    const w = await newWallet()
+    const login = await emailLogin(w)
+    const sms = await signed("POST", "/auth/credentials", login.key, { type: "SMS_OTP", accountId: w.accountId })
+    expect(sms.retry.status).toBe(201)
+    const path = `/customers/${w.customerId}`
+    const phoneNumber = `+1415777${String(1000 + counter)}`
+    const body = { customerType: "INDIVIDUAL", phoneNumber }
+    const first = await api.call("PATCH", path, { body })
+    expect(first.status).toBe(202)
+    const sig = await stamp(login.key, first.body.payloadToSign)
+    const headers = { "service-wallet-signature": sig, "request-id": first.body.requestId }
+    expect((await api.call("PATCH", path, { body, headers: { "request-id": first.body.requestId } })).body.code).toBe("WALLET_SIGNATURE_MISSING")
+    const changed = await api.call("PATCH", path, { body: { ...body, phoneNumber: "+14155550001" }, headers })
+    expect(changed.body.code).toBe("WALLET_SIGNATURE_BODY_MISMATCH")
+    // The SMS_OTP credential is revoked after the challenge: the set changed.
+    const revoke = await signed("DELETE", `/auth/credentials/${sms.retry.body.id}`, login.key)
+    expect(revoke.retry.status).toBe(204)
+    const stale = await api.call("PATCH", path, { body, headers })
+    expect(stale.status).toBe(409)
+    expect(stale.body.code).toBe("SMS_OTP_CREDENTIAL_SET_CHANGED")
+    // Without an SMS_OTP credential the phone number changes at once.
+    const now = await api.call("PATCH", path, { body })
+    expect(now.status).toBe(200)
+    expect(now.body.phoneNumber).toBe(phoneNumber)
+  })
+
+  it("the same through the direct lane's app: the signed update answers alike", async () => {
+    const lane = makeApi([platform], undefined, { directLane: true })
+    try {
+      const c = await lane.call("POST", "/customers", { body: { customerType: "INDIVIDUAL", fullName: "Lane", email: `lane${counter}@example.com` } })
+      const acc = await lane.call("GET", `/customers/internal-accounts?customerId=${c.body.id}&type=EMBEDDED_WALLET`)
+      const cred = await lane.call("POST", "/auth/credentials", { body: { type: "EMAIL_OTP", accountId: acc.body.data[0].id } })
+      expect(cred.status).toBe(201)
+      const r = await lane.call("PATCH", `/customers/${c.body.id}`, { body: { customerType: "INDIVIDUAL", email: `lane-new${counter}@example.com` } })
+      expect(r.status).toBe(202)
+      expect(r.body.requestId).toMatch(/^Request:/)
+    } finally {
+      await lane.dispose()
+    }
+  })
+})
+
 describe("rate limits", () => {
   it("429 RATE_LIMITED with Retry-After on the sixth challenge within a minute", async () => {
     const w = await newWallet()

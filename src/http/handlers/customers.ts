@@ -4,6 +4,7 @@ import * as Customers from "../../operations/customers.js"
 import { PaymentsApi } from "../api.js"
 import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
+import { answer, signedHeaders } from "./wallets.js"
 
 const endpoints = PaymentsApi.groups.customers.endpoints
 
@@ -17,7 +18,8 @@ export const CustomersHandlers = HttpApiBuilder.group(PaymentsApi, "customers", 
       .handle("createCustomer", createCustomer)
       .handle("listCustomers", ({ query }) => run((p) => Customers.listCustomers(p, query)))
       .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))
-      .handle("updateCustomer", ({ params, payload }) => run((p) => Customers.updateCustomer(p, params.customerId, payload)))
+      .handle("updateCustomer", ({ headers, params, payload }) =>
+        Effect.map(run((p) => Customers.updateCustomer(p, params.customerId, payload, signedHeaders(headers))), (s) => answer(s, (v) => v)))
       .handle("deleteCustomer", ({ params }) => run((p) => Customers.deleteCustomer(p, params.customerId)))
   )
 )

@@ -8,13 +8,13 @@ import type { Signed, SignedHeaders } from "../../operations/wallets/signed.js"
 import { PaymentsApi } from "../api.js"
 import { run } from "./run.js"
 
-const signedHeaders = (h: { readonly "service-wallet-signature"?: string | undefined; readonly "request-id"?: string | undefined }): SignedHeaders => ({
+export const signedHeaders = (h: { readonly "service-wallet-signature"?: string | undefined; readonly "request-id"?: string | undefined }): SignedHeaders => ({
   signature: h["service-wallet-signature"],
   requestId: h["request-id"]
 })
 
 /** The first leg's 202, or the action's answer. */
-const answer = <A, B>(signed: Signed<A>, done: (a: A) => B): B | HttpServerResponse.HttpServerResponse =>
+export const answer = <A, B>(signed: Signed<A>, done: (a: A) => B): B | HttpServerResponse.HttpServerResponse =>
   signed._tag === "Challenge" ? HttpServerResponse.jsonUnsafe(signed.challenge, { status: 202 }) : done(signed.value)
 
 const noContent = () => HttpServerResponse.empty({ status: 204 })
