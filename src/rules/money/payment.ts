@@ -21,38 +21,19 @@
  * tells what became of the money.
  */
 import { conflict, type Error409, type Error409Code } from "../../domain/errors.js"
+import { OutgoingTransactionFailureReason, TransactionStatus as TransactionStatusSchema } from "../../domain/transaction.js"
 import { fail, ok, type Result } from "../result.js"
 
-export const TRANSACTION_STATUSES = [
-  "CREATED",
-  "PENDING",
-  "PENDING_AUTHORIZATION",
-  "PROCESSING",
-  "COMPLETED",
-  "REJECTED",
-  "FAILED",
-  "REFUNDED",
-  "EXPIRED"
-] as const
+export const TRANSACTION_STATUSES = TransactionStatusSchema.literals
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
 
 /**
- * The failure reasons this service produces: the reference `OutgoingTransactionFailureReason`
- * without the deprecated LIGHTNING_PAYMENT_FAILED and COUNTERPARTY_POST_TX_FAILED (and
- * none of the removed EXECUTION_FAILED_POST_DEBIT, SETTLEMENT_FAILED, TIMEOUT, MANUAL_REFUND).
+ * The failure reasons this service produces: the domain's `OutgoingTransactionFailureReason`
+ * (the reference's without the deprecated LIGHTNING_PAYMENT_FAILED and
+ * COUNTERPARTY_POST_TX_FAILED, and none of the removed EXECUTION_FAILED_POST_DEBIT,
+ * SETTLEMENT_FAILED, TIMEOUT, MANUAL_REFUND).
  */
-export const OUTGOING_FAILURE_REASONS = [
-  "QUOTE_EXPIRED",
-  "QUOTE_RATE_UNAVAILABLE",
-  "QUOTE_EXECUTION_FAILED",
-  "FUNDING_AMOUNT_MISMATCH",
-  "SCA_NOT_COMPLETED",
-  "PAYOUT_RETURNED",
-  "LIMIT_EXCEEDED",
-  "ACCOUNT_CANNOT_RECEIVE",
-  "ACCOUNT_INVALID",
-  "COMPLIANCE_REJECTED"
-] as const
+export const OUTGOING_FAILURE_REASONS = OutgoingTransactionFailureReason.literals
 export type OutgoingFailureReason = (typeof OUTGOING_FAILURE_REASONS)[number]
 
 export type RefundStatus = "PENDING" | "COMPLETED" | "FAILED"

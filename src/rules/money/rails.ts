@@ -5,41 +5,16 @@
  * Time is always an argument (epoch ms of the platform's clock); business days are
  * Monday to Friday in UTC, with no holiday calendar.
  */
-import { currencyOfAccountType, type PaymentRail as DomainPaymentRail, paymentRailsOf } from "../../domain/external-account.js"
+import {
+  currencyOfAccountType,
+  PaymentRail as DomainPaymentRailSchema,
+  type PaymentRail as DomainPaymentRail,
+  paymentRailsOf
+} from "../../domain/external-account.js"
 
-/** The reference `PaymentRail` enum plus `ACH_SAME_DAY` (a SPEC.md addition). */
-export const PAYMENT_RAILS = [
-  "ACH",
-  "ACH_COLOMBIA",
-  "BANK_TRANSFER",
-  "BRE_B",
-  "CIPS",
-  "FAST",
-  "FASTER_PAYMENTS",
-  "FEDNOW",
-  "INSTAPAY",
-  "MOBILE_MONEY",
-  "NEFT",
-  "PAYNOW",
-  "PESONET",
-  "PIX",
-  "RTGS",
-  "RTP",
-  "SEPA",
-  "SEPA_INSTANT",
-  "SPEI",
-  "SWIFT",
-  "UNIONPAY",
-  "UPI",
-  "WIRE",
-  "ACH_SAME_DAY"
-] as const
-export type PaymentRail = (typeof PAYMENT_RAILS)[number]
-
-// The domain schema lists the same rails; the compiler keeps the two lists equal.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const railsMatchDomain: Same<PaymentRail, DomainPaymentRail> = true
-void railsMatchDomain
+/** The reference `PaymentRail` enum plus `ACH_SAME_DAY` (a SPEC.md addition): the domain's list. */
+export const PAYMENT_RAILS = DomainPaymentRailSchema.literals
+export type PaymentRail = DomainPaymentRail
 
 export const isPaymentRail = (value: string): value is PaymentRail => (PAYMENT_RAILS as ReadonlyArray<string>).includes(value)
 
