@@ -1,7 +1,7 @@
 /**
- * The conformance harness the wallets and webhooks suites share: the reference OpenAPI
- * file (/work/shared/reference/openapi.yaml) compiled with Ajv (2020-12, as OpenAPI 3.1
- * is), SPEC.md's differences applied to a copy explicitly by each suite, and a check that
+ * The conformance harness the suites share (onboarding, external-account, lookups,
+ * wallets, webhooks): the reference OpenAPI file (/work/shared/reference/openapi.yaml)
+ * compiled with Ajv (2020-12, as OpenAPI 3.1 is), SPEC.md's differences applied to a copy explicitly by each suite, and a check that
  * takes the schema from the reference operation itself (method, path, status), so a
  * status code the reference does not declare for an operation fails too.
  */

@@ -11,12 +11,20 @@ export const ONBOARDING_OPERATIONS = [
   "POST /customers", "GET /customers", "GET /customers/{}", "PATCH /customers/{}", "DELETE /customers/{}",
   "GET /customers/end-user-terms",
   "POST /documents", "GET /documents",
-  "POST /verifications", "GET /verifications/{}",
-  "POST /beneficial-owners", "GET /beneficial-owners"
+  "GET /documents/{}", "PUT /documents/{}",
+  "POST /verifications", "GET /verifications", "GET /verifications/{}",
+  "POST /beneficial-owners", "GET /beneficial-owners", "GET /beneficial-owners/{}", "PATCH /beneficial-owners/{}"
 ] as const
 
 /** test/conformance/external-account.test.ts */
-export const EXTERNAL_ACCOUNT_OPERATIONS = ["POST /customers/external-accounts"] as const
+export const EXTERNAL_ACCOUNT_OPERATIONS = [
+  "POST /customers/external-accounts", "GET /customers/external-accounts", "GET /customers/external-accounts/{}",
+  "POST /customers/external-accounts/{}/challenge", "POST /customers/external-accounts/{}/verify",
+  "POST /customers/external-accounts/{}/trust", "POST /customers/external-accounts/{}/trust/confirm",
+  "POST /customers/external-accounts/{}/untrust", "POST /customers/external-accounts/{}/untrust/confirm",
+  "POST /platform/external-accounts", "GET /platform/external-accounts", "GET /platform/external-accounts/{}",
+  "POST /platform/external-accounts/{}/challenge", "POST /platform/external-accounts/{}/verify"
+] as const
 
 /** test/conformance/money.test.ts */
 export const MONEY_OPERATIONS = [
@@ -26,6 +34,9 @@ export const MONEY_OPERATIONS = [
   "GET /transactions", "GET /transactions/{}", "POST /transactions/{}/cancel", "POST /transactions/{}/confirm",
   "POST /transfer-in", "POST /transfer-out", "POST /sandbox/send", "POST /sandbox/uma/receive"
 ] as const
+
+/** test/conformance/lookups.test.ts */
+export const LOOKUP_OPERATIONS = ["GET /discoveries", "GET /receiver/uma/{}", "GET /receiver/external-account/{}"] as const
 
 /** test/conformance/wallets.test.ts */
 export const WALLET_OPERATIONS = [
@@ -50,6 +61,7 @@ export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
   "money.test.ts": MONEY_OPERATIONS,
+  "lookups.test.ts": LOOKUP_OPERATIONS,
   "wallets.test.ts": WALLET_OPERATIONS,
   "webhooks.test.ts": WEBHOOK_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>
