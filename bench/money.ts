@@ -63,46 +63,50 @@ const rawPairs = (count: number): Array<Pair> =>
   Array.from({ length: count }, (_, i) => ({ source: `raw-src-${i % RAW_ACCOUNT_PAIRS}`, destination: `raw-dst-${i % RAW_ACCOUNT_PAIRS}` }))
 
 interface Context {
-  pair?: Pair
   quoteId?: string
 }
+
+/**
+ * The quote and the execute of one connection, paying from its own pair. (autocannon
+ * clears a connection's context at every loop over its requests, so the pair is not
+ * kept there: each client gets its own requests, bound to its pair, in `setupClient`.)
+ */
+const requestsFor = (pair: Pair): Array<autocannon.Request> => [
+  {
+    method: "POST",
+    path: `${PREFIX}/quotes`,
+    headers: { "content-type": "application/json", authorization: auth },
+    setupRequest: (req) => ({
+      ...req,
+      body: JSON.stringify({
+        source: { sourceType: "ACCOUNT", accountId: pair.source },
+        destination: { destinationType: "ACCOUNT", accountId: pair.destination },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: AMOUNT
+      })
+    }),
+    onResponse: (status, body, context) => {
+      ;(context as Context).quoteId = status === 201 ? (JSON.parse(body) as { id: string }).id : "Quote:missing"
+    }
+  },
+  {
+    method: "POST",
+    headers: { authorization: auth },
+    setupRequest: (req, context) => ({ ...req, path: `${PREFIX}/quotes/${encodeURIComponent((context as Context).quoteId ?? "Quote:missing")}/execute` })
+  }
+]
 
 /** One load: every connection alternates quote and execute; counts requests, reports payments (pairs) per second. */
 const run = (port: number, pairs: ReadonlyArray<Pair>, seconds: number, connections: number) =>
   new Promise<Omit<LoadResult, "cpuMicrosPerRequest" | "dbCpuMicrosPerRequest"> & { requests: number }>((resolve, reject) => {
     let next = 0
-    const pairOf = (context: Context): Pair => (context.pair ??= pairs[next++ % pairs.length]!)
     autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
       duration: seconds,
-      requests: [
-        {
-          method: "POST",
-          path: `${PREFIX}/quotes`,
-          headers: { "content-type": "application/json", authorization: auth },
-          setupRequest: (req, context) => {
-            const pair = pairOf(context as Context)
-            return {
-              ...req,
-              body: JSON.stringify({
-                source: { sourceType: "ACCOUNT", accountId: pair.source },
-                destination: { destinationType: "ACCOUNT", accountId: pair.destination },
-                lockedCurrencySide: "SENDING",
-                lockedCurrencyAmount: AMOUNT
-              })
-            }
-          },
-          onResponse: (status, body, context) => {
-            ;(context as Context).quoteId = status === 201 ? (JSON.parse(body) as { id: string }).id : "Quote:missing"
-          }
-        },
-        {
-          method: "POST",
-          headers: { authorization: auth },
-          setupRequest: (req, context) => ({ ...req, path: `${PREFIX}/quotes/${encodeURIComponent((context as Context).quoteId ?? "Quote:missing")}/execute` })
-        }
-      ]
+      requests: requestsFor(pairs[0]!),
+      // One pair per connection, for the whole load: no two connections pay from one account.
+      setupClient: (client) => client.setRequests(requestsFor(pairs[next++ % pairs.length]!))
     }, (err, result) => {
       if (err !== null && err !== undefined) return reject(err)
       resolve({

@@ -33,6 +33,7 @@ import { expectConflict, failureOf, freshPlatform, KINDS, layerFor, type StoreSe
 // ---------------------------------------------------------------- records
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
+const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
 const SEC = 1000
 const MAX = Number.MAX_SAFE_INTEGER
@@ -733,6 +734,31 @@ describe.each(KINDS)("Money store contract on %s", (kind) => {
         expect(yield* volume("Customer:big", "USD", T0)).toBe(MAX - 20_000)
         expect(yield* volume("Customer:none", "USD", T0)).toBe(0)
         expect(yield* store.transactions.sentVolume(`${p}-other`, { customerId: "Customer:1", currency: "USD", since: T0 })).toBe(0)
+      }))
+
+    storeIt("sentVolume follows a payment's rewrites: a failure takes it out, a later day and another owner count apart", (store, p) =>
+      Effect.gen(function*() {
+        const volume = (customerId: string | null, since: number) => store.transactions.sentVolume(p, { customerId, currency: "USD", since })
+        const put = (r: ReturnType<typeof transactionRecord>) => store.transact((uow) => uow.putTransaction(r))
+        yield* put(transactionRecord(p, "Transaction:1", { createdAt: T0 + SEC, amount: 100 }))
+        yield* put(transactionRecord(p, "Transaction:2", { createdAt: T0 + DAY + SEC, amount: 200 }))
+        expect(yield* volume("Customer:1", T0)).toBe(300)
+        expect(yield* volume("Customer:1", T0 + DAY)).toBe(200)
+        yield* put(transactionRecord(p, "Transaction:1", { createdAt: T0 + SEC, amount: 100, status: "COMPLETED" }))
+        expect(yield* volume("Customer:1", T0)).toBe(300)
+        yield* put(transactionRecord(p, "Transaction:2", { createdAt: T0 + DAY + SEC, amount: 200, status: "FAILED" }))
+        expect(yield* volume("Customer:1", T0)).toBe(100)
+        expect(yield* volume("Customer:1", T0 + DAY)).toBe(0)
+        yield* put(transactionRecord(p, "Transaction:1", { createdAt: T0 + SEC, amount: 100, customerId: "Customer:2" }))
+        expect(yield* volume("Customer:1", T0)).toBe(0)
+        expect(yield* volume("Customer:2", T0)).toBe(100)
+        // A payment rolled back with its unit of work leaves the volume as it was.
+        yield* Effect.exit(store.transact((uow) =>
+          Effect.andThen(uow.putTransaction(transactionRecord(p, "Transaction:3", { createdAt: T0 + SEC, amount: 400, customerId: "Customer:2" })), Effect.fail("undo"))
+        ))
+        expect(yield* volume("Customer:2", T0)).toBe(100)
+        yield* store.transact((uow) => uow.resetPlatform(p))
+        expect(yield* volume("Customer:2", T0)).toBe(0)
       }))
   })
 

@@ -43,6 +43,16 @@ export interface PostgresOptions {
   readonly maxConnections?: number
 }
 
+/**
+ * Session settings of both pools. Index scans instead of sequential scans: under
+ * SERIALIZABLE a sequential scan predicate-locks the whole table, so a unit of work that
+ * read one row of a small table (a customer, an account, a balance) conflicted with every
+ * other unit of work writing any row of it, and unrelated payments aborted each other; an
+ * index scan locks the rows (and index pages) it reads. Every query of the store filters
+ * on an indexed prefix (`platform_id`, …), so none needs a sequential scan.
+ */
+const STEERING: Readonly<Record<string, string>> = { enable_seqscan: "off" }
+
 /** The Store on a PostgreSQL server; migrates at start. */
 export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
   Layer.effect(
@@ -55,7 +65,7 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
         url: Redacted.make(options.url),
         maxConnections: options.maxConnections ?? 16,
         applicationName: "payments-service",
-        startupParameters: { default_transaction_isolation: "serializable" }
+        startupParameters: { default_transaction_isolation: "serializable", ...STEERING }
       }).pipe(Effect.provide(Reactivity.layer))
       return yield* makeSqlStore(
         { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
@@ -66,7 +76,8 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
     Layer.provide(PgClient.layer({
       url: Redacted.make(options.url),
       maxConnections: options.maxConnections ?? 16,
-      applicationName: "payments-service"
+      applicationName: "payments-service",
+      startupParameters: STEERING
     }))
   )
 

@@ -249,12 +249,68 @@ const v5_wallets = statements(
   `create index wallet_records_lookup on wallet_records (platform_id, kind, lookup_key) where lookup_key is not null`
 )
 
+/**
+ * The daily volume a customer has sent, per sending currency and UTC day of
+ * `created_ms`, kept by a trigger on `transactions` (what `transactions.sentVolume`
+ * sums: OUTGOING, not FAILED or EXPIRED). `sentVolume` reads one row instead of a
+ * range of the `transactions_sent_volume` index: under SERIALIZABLE a range read
+ * predicate-locks whole index pages, and every payment inserts into those pages, so
+ * payments of unrelated customers aborted each other (docs/performance.md). The rows are
+ * moved by upserts (no predicate read) and the tables leave room on each page so an
+ * update stays on its page (a HOT update writes no index page another reader locked).
+ */
+const v6_sent_volumes = statements(
+  `create table sent_volumes (
+    platform_id text collate "C" not null,
+    customer_key text collate "C" not null,
+    currency text collate "C" not null,
+    day_ms bigint not null,
+    amount bigint not null,
+    primary key (platform_id, customer_key, currency, day_ms)
+  ) with (fillfactor = 50)`,
+  `alter table ledger_balances set (fillfactor = 50)`,
+  `alter table quotes set (fillfactor = 50)`,
+  `alter table transactions set (fillfactor = 50)`,
+  `create function payments_sent_volume() returns trigger language plpgsql as $$
+  declare
+    old_counted boolean := tg_op <> 'INSERT' and old.type = 'OUTGOING' and old.sent_currency is not null
+      and old.sent_amount is not null and old.status not in ('FAILED', 'EXPIRED');
+    new_counted boolean := tg_op <> 'DELETE' and new.type = 'OUTGOING' and new.sent_currency is not null
+      and new.sent_amount is not null and new.status not in ('FAILED', 'EXPIRED');
+  begin
+    if old_counted and new_counted and old.platform_id = new.platform_id and old.customer_id is not distinct from new.customer_id
+      and old.sent_currency = new.sent_currency and old.created_ms = new.created_ms and old.sent_amount = new.sent_amount then
+      return null;
+    end if;
+    if old_counted then
+      insert into sent_volumes as v (platform_id, customer_key, currency, day_ms, amount)
+      values (old.platform_id, coalesce(old.customer_id, ''), old.sent_currency, old.created_ms - mod(mod(old.created_ms, 86400000) + 86400000, 86400000), -old.sent_amount)
+      on conflict (platform_id, customer_key, currency, day_ms) do update set amount = v.amount + excluded.amount;
+    end if;
+    if new_counted then
+      insert into sent_volumes as v (platform_id, customer_key, currency, day_ms, amount)
+      values (new.platform_id, coalesce(new.customer_id, ''), new.sent_currency, new.created_ms - mod(mod(new.created_ms, 86400000) + 86400000, 86400000), new.sent_amount)
+      on conflict (platform_id, customer_key, currency, day_ms) do update set amount = v.amount + excluded.amount;
+    end if;
+    return null;
+  end
+  $$`,
+  `create trigger transactions_sent_volume after insert or update or delete on transactions
+     for each row execute function payments_sent_volume()`,
+  `insert into sent_volumes (platform_id, customer_key, currency, day_ms, amount)
+   select platform_id, coalesce(customer_id, ''), sent_currency, created_ms - mod(mod(created_ms, 86400000) + 86400000, 86400000), sum(sent_amount)
+   from transactions
+   where type = 'OUTGOING' and sent_currency is not null and sent_amount is not null and status not in ('FAILED', 'EXPIRED')
+   group by 1, 2, 3, 4`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
   "3_money": v3_money,
   "4_webhooks": v4_webhooks,
-  "5_wallets": v5_wallets
+  "5_wallets": v5_wallets,
+  "6_sent_volumes": v6_sent_volumes
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

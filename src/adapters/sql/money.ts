@@ -48,10 +48,13 @@ export const MONEY_TABLES: ReadonlyArray<string> = [
   "journal_entries",
   "quotes",
   "transactions",
-  "platform_configs"
+  "platform_configs",
+  // After `transactions`: its delete trigger moves these rows.
+  "sent_volumes"
 ]
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+const DAY_MILLIS = 86_400_000
 
 /** The balances of the system accounts, summed from the journal's postings (append `group by 1, 2`). */
 const SYSTEM_SUMS = `select p->>'account' as account, p->>'currency' as currency, sum((p->>'amount')::bigint)::text as balance
@@ -378,8 +381,13 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         const system = accounts.filter((a) => !isInternalAccount(a))
         const rows = Effect.all([
           internal.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
-            `select account, balance::text as balance from ledger_balances
-             where platform_id = $1 and account in (select jsonb_array_elements_text($2::jsonb))`,
+            // One index lookup per account (the lateral subquery cannot be flattened into a
+            // join), so only these rows are read: a semi-join or `= any(…)` scanned every
+            // balance row of the platform, which under SERIALIZABLE predicate-locked them all
+            // (a page lock) and made unrelated payments abort each other.
+            `select b.account, b.balance::text as balance from jsonb_array_elements_text($2::jsonb) as wanted (account)
+             cross join lateral (select account, balance from ledger_balances
+               where platform_id = $1 and account = wanted.account offset 0) as b`,
             [platformId, JSON.stringify(internal)]
           ),
           system.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
@@ -427,6 +435,19 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
           id: r.transaction.id
         })),
       sentVolume: (platformId, q) => {
+        // From a day's start (the daily window), one row per day of the customer's volume,
+        // kept by a trigger (migration `6_sent_volumes`): under SERIALIZABLE this reads and
+        // locks that row, not a range of an index page every other payment writes into.
+        if (q.since % DAY_MILLIS === 0) {
+          return Effect.map(
+            query<{ readonly total: string }>(
+              `select coalesce(sum(amount), 0)::text as total from sent_volumes
+               where platform_id = $1 and customer_key = $2 and currency = $3 and day_ms >= $4::bigint`,
+              [platformId, q.customerId ?? "", q.currency, q.since]
+            ),
+            (rows) => Number(rows[0]?.total ?? "0")
+          )
+        }
         const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw("type = 'OUTGOING'")
         if (q.customerId === null) w.raw("customer_id is null")
         else w.add((x) => `customer_id = ${x}`, q.customerId)
