@@ -34,12 +34,11 @@ import {
   type TransactionRecord,
   type UnitOfWork
 } from "../../ports/store.js"
-import { decodeCursor, encodeCursor, millisOf, type SortKey } from "../cursor.js"
+import { millisOf } from "../cursor.js"
 import { entryProblem, isInternalAccount } from "../ledger.js"
 import { conflictIn, ledgerRejectedIn } from "../level.js"
+import { documentReads, type Query, Where } from "./documents.js"
 
-/** The store's read helper: a statement whose failure is a defect (see ./store.ts). */
-export type Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>>
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
 export const MONEY_TABLES: ReadonlyArray<string> = [
@@ -101,30 +100,6 @@ const brokenCheck = (e: SqlError): string | undefined => {
   return [NONNEGATIVE_CHECK, EXACT_CHECK].find((name) => text.includes(name))
 }
 
-/** A WHERE clause under construction: conditions and their positional parameters. */
-class Where {
-  readonly conditions: Array<string> = []
-  readonly params: Array<unknown> = []
-  add(condition: (placeholder: string) => string, value: unknown): this {
-    this.params.push(value)
-    this.conditions.push(condition(`$${this.params.length}`))
-    return this
-  }
-  raw(condition: string): this {
-    this.conditions.push(condition)
-    return this
-  }
-  get text(): string {
-    return this.conditions.join(" and ")
-  }
-}
-
-interface DocRow {
-  readonly doc: string
-}
-
-const docOf = <T>(row: DocRow): T => JSON.parse(row.doc)
-
 const senderOf = (r: TransactionRecord): string | null => {
   const source = r.transaction.source
   if (source === undefined) return null
@@ -142,48 +117,7 @@ export interface MoneyStore {
 }
 
 export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
-  const one = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<T | undefined> =>
-    Effect.map(query<DocRow>(text, params), (rows) => rows[0] === undefined ? undefined : docOf<T>(rows[0]))
-
-  const many = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<T>> =>
-    Effect.map(query<DocRow>(text, params), (rows) => rows.map((row) => docOf<T>(row)))
-
-  /**
-   * One keyset page of `table` where `where` holds, oldest first or (descending) newest
-   * first, and the total that match, from one statement (one snapshot). A descending
-   * page's cursor continues below the last row it returned.
-   */
-  const page = <T>(table: string, where: Where, p: Page, keyOf: (r: T) => SortKey): Effect.Effect<PageResult<T>, InvalidCursor> =>
-    Effect.gen(function*() {
-      const params = [...where.params]
-      const direction = p.descending === true ? "desc" : "asc"
-      let keyset = "true"
-      if (p.cursor !== undefined) {
-        const after = decodeCursor(p.cursor)
-        if (!("createdAt" in after)) return yield* Effect.fail(after)
-        params.push(after.createdAt, after.id)
-        keyset = `(created_ms, id) ${p.descending === true ? "<" : ">"} ($${params.length - 1}::bigint, $${params.length}::text)`
-      }
-      params.push(p.limit + 1)
-      const result = yield* query<{ readonly total: number; readonly doc: string | null }>(
-        `with matching as (select created_ms, id, doc from ${table} where ${where.text}),
-              total as (select count(*)::int as total from matching)
-         select total.total, page.doc from total left join lateral (
-           select doc::text as doc, created_ms, id from matching where ${keyset}
-           order by created_ms ${direction}, id ${direction} limit $${params.length}
-         ) page on true
-         order by page.created_ms ${direction}, page.id ${direction}`,
-        params
-      )
-      const rows = result.flatMap((row) => (row.doc === null ? [] : [docOf<T>({ doc: row.doc })]))
-      const hasMore = rows.length > p.limit
-      const data = hasMore ? rows.slice(0, p.limit) : rows
-      const last = data[data.length - 1]
-      const totalCount = result[0]?.total ?? 0
-      return hasMore && last !== undefined
-        ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount }
-        : { data, hasMore, totalCount }
-    })
+  const { one, many, page } = documentReads(query)
 
   // ------------------------------------------------------------ filters
 

@@ -39,8 +39,9 @@ import {
   type VerificationQuery,
   type VerificationRecord
 } from "../../ports/store.js"
-import { decodeCursor, encodeCursor, millisOf } from "../cursor.js"
+import { millisOf } from "../cursor.js"
 import { asLevel, conflictIn } from "../level.js"
+import { docOf, documentReads, Where } from "./documents.js"
 import { makeMoneyStore, MONEY_TABLES } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeWebhookStore, WEBHOOK_TABLES } from "./webhooks.js"
@@ -61,13 +62,6 @@ const CONSTRAINTS: ReadonlySet<string> = new Set<UniqueConstraint>([
 
 const isConstraint = (name: string): name is UniqueConstraint => CONSTRAINTS.has(name)
 
-interface DocRow {
-  readonly doc: string
-}
-
-/** The record a `doc` column holds (written by this adapter from a typed record). */
-const docOf = <T>(row: DocRow): T => JSON.parse(row.doc)
-
 const isRetryableSqlError = (u: unknown): boolean =>
   isSqlError(u) && (u.reason._tag === "SerializationError" || u.reason._tag === "DeadlockError")
 
@@ -80,24 +74,6 @@ const conflictCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) => Cause.isFailReason(r) && r.error instanceof StoreConflict)
 
 const holdsNul = (param: unknown): boolean => typeof param === "string" && param.includes("\u0000")
-
-/** A WHERE clause under construction: conditions and their positional parameters. */
-class Where {
-  readonly conditions: Array<string> = []
-  readonly params: Array<unknown> = []
-  add(condition: (placeholder: string) => string, value: unknown): this {
-    this.params.push(value)
-    this.conditions.push(condition(`$${this.params.length}`))
-    return this
-  }
-  raw(condition: string): this {
-    this.conditions.push(condition)
-    return this
-  }
-  get text(): string {
-    return this.conditions.join(" and ")
-  }
-}
 
 export interface SqlStoreOptions {
   /**
@@ -133,55 +109,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         )
       )
 
-    const one = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<T | undefined> =>
-      Effect.map(query<DocRow>(text, params), (rows) => {
-        const row = rows[0]
-        return row === undefined ? undefined : docOf<T>(row)
-      })
-
-    const many = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<T>> =>
-      Effect.map(query<DocRow>(text, params), (rows) => rows.map((row) => docOf<T>(row)))
-
-    /**
-     * One keyset page of `table` where `where` holds, and the total that match.
-     * `keyOf` gives a record's (createdAt, id) for the next cursor.
-     */
-    const page = <T>(
-      table: string,
-      where: Where,
-      p: Page,
-      keyOf: (r: T) => { readonly createdAt: number; readonly id: string }
-    ): Effect.Effect<PageResult<T>, InvalidCursor> =>
-      Effect.gen(function*() {
-        const params = [...where.params]
-        let keyset = "true"
-        if (p.cursor !== undefined) {
-          const after = decodeCursor(p.cursor)
-          if (!("createdAt" in after)) return yield* Effect.fail(after)
-          params.push(after.createdAt, after.id)
-          keyset = `(created_ms, id) > ($${params.length - 1}::bigint, $${params.length}::text)`
-        }
-        params.push(p.limit + 1)
-        // One statement, so the total and the page come from one snapshot even while
-        // other units of work commit (two statements could disagree).
-        const result = yield* query<{ readonly total: number; readonly doc: string | null }>(
-          `with matching as (select created_ms, id, doc from ${table} where ${where.text}),
-                total as (select count(*)::int as total from matching)
-           select total.total, page.doc from total left join lateral (
-             select doc::text as doc, created_ms, id from matching where ${keyset} order by created_ms, id limit $${params.length}
-           ) page on true
-           order by page.created_ms, page.id`,
-          params
-        )
-        const rows = result.flatMap((row) => (row.doc === null ? [] : [docOf<T>({ doc: row.doc })]))
-        const hasMore = rows.length > p.limit
-        const data = hasMore ? rows.slice(0, p.limit) : rows
-        const last = data[data.length - 1]
-        const totalCount = result[0]?.total ?? 0
-        return hasMore && last !== undefined
-          ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount }
-          : { data, hasMore, totalCount }
-      })
+    const { one, many, page } = documentReads(query)
 
     // ------------------------------------------------------------ repositories
 

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { UnitOfWork, WalletRecord, WalletRecordKind, WalletRecordOf, WalletRepository } from "../../ports/store.js"
-import type { Query } from "./money.js"
+import { type DocRow, docOf, type Query } from "./documents.js"
 
 /** The tables of migration `5_wallets` that `resetPlatform` clears. */
 export const WALLET_TABLES: ReadonlyArray<string> = ["wallet_records"]
@@ -17,13 +17,9 @@ export interface WalletStore {
   readonly repository: WalletRepository
 }
 
-interface DocRow {
-  readonly doc: string
-}
-
 export const makeWalletStore = (query: Query): WalletStore => {
   const many = <K extends WalletRecordKind>(text: string, params: ReadonlyArray<unknown>) =>
-    Effect.map(query<DocRow>(text, params), (rows) => rows.map((r) => JSON.parse(r.doc) as WalletRecordOf<K>))
+    Effect.map(query<DocRow>(text, params), (rows) => rows.map((r) => docOf<WalletRecordOf<K>>(r)))
   return {
     writes: {
       putWalletRecord: (r: WalletRecord) =>

@@ -20,7 +20,7 @@ import type {
   WebhookSigningKeyRecord
 } from "../../ports/store.js"
 import { decodeCursor, encodeCursor } from "../cursor.js"
-import type { Query } from "./money.js"
+import { type DocRow, docOf, type Query } from "./documents.js"
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
@@ -28,10 +28,6 @@ export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhoo
 export interface WebhookStore {
   readonly writes: Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery">
   readonly repository: WebhookRepository
-}
-
-interface DocRow {
-  readonly doc: string
 }
 
 interface KeyRow {
@@ -48,7 +44,7 @@ const keyOf = (platformId: string, row: KeyRow): WebhookSigningKeyRecord => ({
 })
 
 export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): WebhookStore => {
-  const deliveryOf = (row: DocRow): WebhookDeliveryRecord => JSON.parse(row.doc)
+  const deliveryOf = (row: DocRow): WebhookDeliveryRecord => docOf<WebhookDeliveryRecord>(row)
 
   const upsert = (r: WebhookDeliveryRecord, onConflict: string) =>
     Effect.asVoid(query(
