@@ -406,7 +406,8 @@ export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, r
   const ids = yield* Ids
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
-      yield* openAccounts(uow, platform, null)
+      // The platform's own accounts are opened where a quote needs them (its funding
+      // instructions), not on every quote: account ids come from lists, which open them.
       const r = yield* resolve(platform, req, options)
       const config = yield* configOf(platform)
       if (req.platformFeeOverride !== undefined) {
