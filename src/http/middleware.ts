@@ -40,13 +40,20 @@ export const ErrorBody = Schema.Struct({
 
 /**
  * Answers a client should not retry unchanged carry `x-should-retry: false`: every 4xx
- * (the request itself is wrong, or conflicts with the state) and 501 (not built here).
- * Other 5xx and 2xx do not carry it.
+ * (the request itself is wrong, or conflicts with the state) and 501 (not built here),
+ * except a 429 that says when to come back (`retry-after`: a rate limit's window), which
+ * carries `x-should-retry: true` like a 503. A 429 without `retry-after` (the daily
+ * volume limit: nothing changes before the next day) is not retryable. Other 5xx and
+ * 2xx carry nothing.
  */
 export const SHOULD_RETRY_HEADER = "x-should-retry"
 
-/** Whether an answer with this status carries `x-should-retry: false`. */
+/** Whether an answer with this status carries `x-should-retry: false` (a 429 only without `retry-after`). */
 export const isNotRetryable = (status: number): boolean => (status >= 400 && status < 500) || status === 501
+
+/** The `x-should-retry` value of an answer, or undefined for none (2xx, 3xx, 500, 502, 504). */
+export const retryAdvice = (status: number, hasRetryAfter: boolean): "true" | "false" | undefined =>
+  status === 503 || (status === 429 && hasRetryAfter) ? "true" : isNotRetryable(status) ? "false" : undefined
 
 /** The headers of a not-retryable answer, for replies written outside HttpRouter (the direct lane). */
 export const NOT_RETRYABLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ [SHOULD_RETRY_HEADER]: "false" })

@@ -28,7 +28,7 @@ import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
 import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
 import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
-import { isNotRetryable, RETRY_LATER_HEADERS, SHOULD_RETRY_HEADER } from "./middleware.js"
+import { RETRY_LATER_HEADERS, retryAdvice, SHOULD_RETRY_HEADER } from "./middleware.js"
 import { contentionFault, isContentionDefect } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
@@ -70,13 +70,15 @@ const API_ROUTES = Object.values(PaymentsApi.groups).flatMap((group) =>
 const isContention = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) => Cause.isDieReason(r) && isContentionDefect(r.defect))
 
-/** Marks an answer a client should not retry (every 4xx, and 501), and a 503 as one to retry shortly. */
-const withRetryAdvice = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
-  isNotRetryable(response.status)
-    ? HttpServerResponse.setHeader(response, SHOULD_RETRY_HEADER, "false")
-    : response.status === 503
-    ? HttpServerResponse.setHeaders(response, RETRY_LATER_HEADERS)
-    : response
+/**
+ * Marks an answer a client should not retry (every 4xx, and 501), and a 503 or a 429 with
+ * `retry-after` as one to retry after the wait (`retryAdvice`).
+ */
+const withRetryAdvice = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+  if (response.status === 503) return HttpServerResponse.setHeaders(response, RETRY_LATER_HEADERS)
+  const advice = retryAdvice(response.status, response.headers["retry-after"] !== undefined)
+  return advice === undefined ? response : HttpServerResponse.setHeader(response, SHOULD_RETRY_HEADER, advice)
+}
 
 /**
  * The one global middleware around every route, in this order:

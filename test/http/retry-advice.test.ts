@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { laneOver } from "../../src/http/app.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
 import type { DirectLane, DirectReply } from "../../src/http/direct.js"
-import { isNotRetryable } from "../../src/http/middleware.js"
+import { isNotRetryable, retryAdvice } from "../../src/http/middleware.js"
 import { basic, individual, makeApi, platformA, platformB, usdAccount } from "../support/api.js"
 
 const BASE = "/2025-10-13"
@@ -25,6 +25,16 @@ describe("which statuses are not retryable", () => {
   it("every 4xx and 501; no 2xx, 3xx or other 5xx", () => {
     for (const s of [400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429, 499, 501]) expect(isNotRetryable(s), String(s)).toBe(true)
     for (const s of [200, 201, 204, 301, 304, 500, 502, 503, 504]) expect(isNotRetryable(s), String(s)).toBe(false)
+  })
+})
+
+describe("the x-should-retry value of an answer", () => {
+  it("true for a 503 and for a 429 that says when to come back; false for other 4xx and 501; none otherwise", () => {
+    expect(retryAdvice(503, false)).toBe("true")
+    expect(retryAdvice(429, true)).toBe("true")
+    expect(retryAdvice(429, false)).toBe("false")
+    for (const s of [400, 401, 404, 409, 501]) expect(retryAdvice(s, true), String(s)).toBe("false")
+    for (const s of [200, 201, 204, 500, 502, 504]) expect(retryAdvice(s, false), String(s)).toBeUndefined()
   })
 })
 

@@ -46,6 +46,8 @@ export interface Reply {
   readonly status: number
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected freely
   readonly body: any
+  /** The `x-should-retry` header, when the answer has one. */
+  readonly shouldRetry?: string
 }
 
 export const basic = (p: Platform) => `Basic ${Buffer.from(`${p.clientId}:${p.clientSecret}`).toString("base64")}`
@@ -89,7 +91,8 @@ export const readReply = async (res: Response): Promise<Reply> => {
   } catch {
     parsed = text
   }
-  return { status: res.status, body: parsed }
+  const shouldRetry = res.headers.get("x-should-retry")
+  return shouldRetry === null ? { status: res.status, body: parsed } : { status: res.status, body: parsed, shouldRetry }
 }
 
 /** The error shape every non-2xx answer must have. */

@@ -480,6 +480,8 @@ describe("rejections", () => {
     expect(over.status).toBe(429)
     expect(over.body.code).toBe("DAILY_VOLUME_LIMIT_EXCEEDED")
     expect(isErrorShape(over.body)).toBe(true)
+    // Nothing changes before the next day: a generated client must not retry it.
+    expect(over.shouldRetry).toBe("false")
     // Up to the limit is fine; per customer.
     expect((await dl.quote(dl.quoteBody(c.accounts.USD, c.accounts.EUR, 4_000))).status).toBe(201)
     // A payment that failed and was refunded does not count.
