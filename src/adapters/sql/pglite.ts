@@ -9,7 +9,7 @@
  * one connection: statements and transactions take turns through a semaphore
  * (`makeSqliteAcquirers`, which does exactly that for any one-connection database).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs"
+import { closeSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
@@ -66,42 +66,109 @@ const connectionOf = (db: PGlite): SqlConnection.Connection => {
 /**
  * One process at a time may own a data directory: PGlite has no server to arbitrate,
  * and two writers would corrupt it. A lock file holds the owner's pid; a lock left by
- * a process that no longer runs (a `kill -9`) is taken over.
+ * a process that no longer runs (a `kill -9`) is taken over (`removeStaleLock`).
  */
 /** Data directories this process holds open (a lock with our own pid is ours only if listed here). */
 const openHere = new Set<string>()
 
+const errorCode = (e: unknown): unknown => (e instanceof Error && "code" in e ? e.code : undefined)
+
+/** How long a takeover guard may exist before it counts as left by a process that died inside a takeover. */
+const STALE_GUARD_MILLIS = 10_000
+
+/**
+ * Removes the lock file at `path` if it still holds `observed` (what the caller read and
+ * judged stale), and tells whether the lock is gone. The check and the removal happen
+ * under a guard (a directory beside the lock: `mkdir` is atomic), so two processes
+ * taking over one stale lock at once cannot remove the fresh lock the faster one has
+ * just written: the slower one finds other content and leaves it. False when another
+ * process is inside a takeover (try again) or the lock changed.
+ */
+export const removeStaleLock = (path: string, observed: string): boolean => {
+  const guard = `${path}.takeover`
+  try {
+    mkdirSync(guard)
+  } catch (e) {
+    if (errorCode(e) !== "EEXIST") throw e
+    // A takeover lasts microseconds: a guard this old was left by a process that died in one.
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > STALE_GUARD_MILLIS) rmdirSync(guard)
+    } catch (e2) {
+      if (errorCode(e2) !== "ENOENT") throw e2
+    }
+    return false
+  }
+  try {
+    let current: string
+    try {
+      current = readFileSync(path, "utf8")
+    } catch (e) {
+      if (errorCode(e) === "ENOENT") return true
+      throw e
+    }
+    if (current !== observed) return false
+    unlinkSync(path)
+    return true
+  } finally {
+    rmdirSync(guard)
+  }
+}
+
+/** Attempts at creating the lock while other processes take a stale one over (about a second in all). */
+const LOCK_ATTEMPTS = 100
+
+const pause = (millis: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, millis)
+
+/**
+ * Takes the data directory's lock for this process (synchronously), or throws naming the
+ * live owner. Returns the lock file's path; the caller removes it on release.
+ */
+export const acquireDataDirLock = (dir: string): string => {
+  const path = join(dir, "payments-service.lock")
+  if (openHere.has(path)) {
+    throw new Error(`PAYMENTS_DATA_DIR ${dir} is already open in this process; one store per data directory`)
+  }
+  for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
+    try {
+      const fd = openSync(path, "wx")
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      openHere.add(path)
+      return path
+    } catch (e) {
+      if (errorCode(e) !== "EEXIST") throw e
+      let content: string
+      try {
+        content = readFileSync(path, "utf8")
+      } catch (e2) {
+        if (errorCode(e2) === "ENOENT") continue // removed meanwhile: create it again
+        throw e2
+      }
+      const owner = Number(content.trim())
+      let live: boolean
+      try {
+        live = Number.isInteger(owner) && owner > 0
+          // Our own pid but not open here: left by an earlier run that had our pid (pid 1 in a container).
+          ? owner !== process.pid && isAlive(owner)
+          // No pid yet: another process is between creating the file and writing to it.
+          : Date.now() - statSync(path).mtimeMs < 10_000
+      } catch (e2) {
+        if (errorCode(e2) === "ENOENT") continue
+        throw e2
+      }
+      if (live) {
+        throw new Error(`PAYMENTS_DATA_DIR ${dir} is in use by process ${owner > 0 ? owner : "(starting)"}; one server process per data directory`)
+      }
+      if (!removeStaleLock(path, content)) pause(10)
+    }
+  }
+  throw new Error(`could not lock PAYMENTS_DATA_DIR ${dir}`)
+}
+
 const lockDataDir = (dir: string) =>
   Effect.acquireRelease(
     Effect.try({
-      try: () => {
-        const path = join(dir, "payments-service.lock")
-        if (openHere.has(path)) {
-          throw new Error(`PAYMENTS_DATA_DIR ${dir} is already open in this process; one store per data directory`)
-        }
-        for (let attempt = 0; attempt < 2; attempt++) {
-          try {
-            const fd = openSync(path, "wx")
-            writeSync(fd, String(process.pid))
-            closeSync(fd)
-            openHere.add(path)
-            return path
-          } catch (e) {
-            if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e
-            const owner = Number(readFileSync(path, "utf8").trim())
-            const live = Number.isInteger(owner) && owner > 0
-              // Our own pid but not open here: left by an earlier run that had our pid (pid 1 in a container).
-              ? owner !== process.pid && isAlive(owner)
-              // No pid yet: another process is between creating the file and writing to it.
-              : Date.now() - statSync(path).mtimeMs < 10_000
-            if (live) {
-              throw new Error(`PAYMENTS_DATA_DIR ${dir} is in use by process ${owner > 0 ? owner : "(starting)"}; one server process per data directory`)
-            }
-            unlinkSync(path)
-          }
-        }
-        throw new Error(`could not lock PAYMENTS_DATA_DIR ${dir}`)
-      },
+      try: () => acquireDataDirLock(dir),
       catch: (e) => (e instanceof Error ? e : new Error(String(e)))
     }),
     (path) =>

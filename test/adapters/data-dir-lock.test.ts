@@ -1,0 +1,99 @@
+/**
+ * Taking over a stale PAYMENTS_DATA_DIR lock: the check and the removal happen under a
+ * guard, so a process that judged the lock stale never removes a fresh lock another
+ * process wrote after it looked.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { removeStaleLock } from "../../src/adapters/sql/pglite.js"
+
+const dirs: Array<string> = []
+const lockIn = () => {
+  const dir = mkdtempSync(join(tmpdir(), "lock-"))
+  dirs.push(dir)
+  return join(dir, "payments-service.lock")
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+describe("removeStaleLock", () => {
+  it("removes the lock when it still holds what was judged stale", () => {
+    const path = lockIn()
+    writeFileSync(path, "4242")
+    expect(removeStaleLock(path, "4242")).toBe(true)
+    expect(existsSync(path)).toBe(false)
+    expect(existsSync(`${path}.takeover`)).toBe(false)
+  })
+
+  it("leaves a lock another process wrote after the caller looked", () => {
+    const path = lockIn()
+    writeFileSync(path, "4242")
+    const seen = readFileSync(path, "utf8")
+    // Meanwhile a faster process took the stale lock over and wrote its own.
+    rmSync(path)
+    writeFileSync(path, "5151")
+    expect(removeStaleLock(path, seen)).toBe(false)
+    expect(readFileSync(path, "utf8")).toBe("5151")
+    expect(existsSync(`${path}.takeover`)).toBe(false)
+  })
+
+  it("says the lock is gone when another process already removed it", () => {
+    const path = lockIn()
+    expect(removeStaleLock(path, "4242")).toBe(true)
+  })
+
+  it("does nothing while another process is inside a takeover", () => {
+    const path = lockIn()
+    writeFileSync(path, "4242")
+    mkdirSync(`${path}.takeover`)
+    expect(removeStaleLock(path, "4242")).toBe(false)
+    expect(readFileSync(path, "utf8")).toBe("4242")
+    expect(existsSync(`${path}.takeover`)).toBe(true)
+  })
+
+  it("clears a guard left by a process that died inside a takeover, then takes over on the next try", () => {
+    const path = lockIn()
+    writeFileSync(path, "4242")
+    mkdirSync(`${path}.takeover`)
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(`${path}.takeover`, old, old)
+    expect(removeStaleLock(path, "4242")).toBe(false)
+    expect(existsSync(`${path}.takeover`)).toBe(false)
+    expect(removeStaleLock(path, "4242")).toBe(true)
+    expect(existsSync(path)).toBe(false)
+  })
+})
+
+describe("several processes taking over one stale lock at once", () => {
+  it("exactly one of them gets it; the others are told who holds it", async () => {
+    const { spawn, spawnSync } = await import("node:child_process")
+    const { fileURLToPath } = await import("node:url")
+    const path = lockIn()
+    const dir = join(path, "..")
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid
+    writeFileSync(path, String(gone))
+    const module = fileURLToPath(new URL("../../src/adapters/sql/pglite.ts", import.meta.url))
+    // Each child waits for the same start time, tries once, and holds what it got for a while.
+    const startAt = Date.now() + 1500
+    const script = `
+      const { acquireDataDirLock } = await import(${JSON.stringify(module)})
+      while (Date.now() < ${startAt}) {}
+      try { acquireDataDirLock(${JSON.stringify(dir)}); console.log("won") } catch (e) { console.log("refused: " + e.message) }
+      await new Promise((r) => setTimeout(r, 1500))
+    `
+    const runs = Array.from({ length: 6 }, () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] })
+        let out = ""
+        child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+        child.on("error", reject)
+        child.on("exit", () => resolve(out.trim()))
+      }))
+    const outcomes = await Promise.all(runs)
+    expect(outcomes.filter((o) => o === "won"), outcomes.join("\n")).toHaveLength(1)
+    for (const o of outcomes.filter((x) => x !== "won")) expect(o).toMatch(/^refused: PAYMENTS_DATA_DIR .* is in use by process \d+/)
+  }, 30_000)
+})
