@@ -21,6 +21,7 @@ import {
   PhoneNumberE164,
   TextUpTo
 } from "./common.js"
+import { ContactVerification } from "./sca.js"
 
 const opt = Schema.optionalKey
 
@@ -303,7 +304,9 @@ const commonResponse = {
   endUserTermsConsent: opt(EndUserTermsConsentRequest),
   createdAt: Schema.String,
   updatedAt: Schema.String,
-  isDeleted: Schema.Boolean
+  isDeleted: Schema.Boolean,
+  /** Only for customers whose provider requires contact verification (SCA regions; docs/sca.md). */
+  contactVerification: opt(ContactVerification)
 }
 
 /** `identifier` (an SSN, a passport number) is write-only: stored, never answered. */

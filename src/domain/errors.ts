@@ -38,6 +38,8 @@ export const Error400Code = Schema.Literals([
   "SMS_OTP_CREDENTIAL_ALREADY_EXISTS",
   "PASSKEY_CREDENTIAL_ALREADY_EXISTS",
   "CARDHOLDER_KYC_NOT_APPROVED",
+  // Named by the reference's card operations (POST /cards, PATCH /cards/{id}), missing from its enum.
+  "FUNDING_SOURCE_INELIGIBLE",
   "TRANSACTION_SIZE_LIMIT_EXCEEDED",
   "EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED",
   "INSUFFICIENT_FUNDS",
@@ -136,6 +138,9 @@ export type Error409Code = typeof Error409Code.Type
 export const Error410Code = Schema.Literals(["CUSTOMER_DELETED"])
 export type Error410Code = typeof Error410Code.Type
 
+export const Error423Code = Schema.Literals(["ACCOUNT_LOCKED"])
+export type Error423Code = typeof Error423Code.Type
+
 export const Error429Code = Schema.Literals(["RATE_LIMITED", "DAILY_VOLUME_LIMIT_EXCEEDED"])
 export type Error429Code = typeof Error429Code.Type
 
@@ -190,6 +195,10 @@ export class Error410 extends Schema.Error<Error410>("Error410")(errorFields(Err
   httpApiStatus: 410,
   description: "Gone"
 }) {}
+export class Error423 extends Schema.Error<Error423>("Error423")(errorFields(Error423Code), {
+  httpApiStatus: 423,
+  description: "Locked: the customer's SCA login is locked (details.lockedUntil, details.failedAttempts, details.suspended)"
+}) {}
 export class Error429 extends Schema.Error<Error429>("Error429")(errorFields(Error429Code), {
   httpApiStatus: 429,
   description: "Too many requests"
@@ -208,7 +217,7 @@ export class Error501 extends Schema.Error<Error501>("Error501")(errorFields(Err
 }) {}
 
 /** Any error the API can answer with. */
-export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error429 | Error500 | Error501 | Error503
+export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error423 | Error429 | Error500 | Error501 | Error503
 
 /** Every error class with its HTTP status (the same status its schema carries). */
 export const API_ERRORS = [
@@ -218,6 +227,7 @@ export const API_ERRORS = [
   [Error404, 404],
   [Error409, 409],
   [Error410, 410],
+  [Error423, 423],
   [Error429, 429],
   [Error500, 500],
   [Error501, 501],
@@ -264,6 +274,8 @@ export const notFound = (reason: string, code: Error404Code = "NOT_FOUND"): Erro
 
 export const conflict = (code: Error409Code, reason: string, extra?: Details): Error409 =>
   new Error409({ code, reason, ...extra })
+
+export const locked = (reason: string, extra?: Details): Error423 => new Error423({ code: "ACCOUNT_LOCKED", reason, ...extra })
 
 export const tooMany = (code: Error429Code, reason: string, extra?: Details): Error429 =>
   new Error429({ code, reason, ...extra })

@@ -12,9 +12,12 @@
  * is what goes over the wire (reference `BaseWebhook` + `data`: no `platformId`).
  */
 import { type Effect, Schema, type SchemaAST } from "effect"
+import { Card } from "./card.js"
+import { CardTransaction } from "./card-transaction.js"
 import { DateTimeString } from "./common.js"
 import { CustomerResponse } from "./customer.js"
 import { ExternalAccount } from "./external-account.js"
+import { AgentAction } from "./agent.js"
 import { ResourceId } from "./ids.js"
 import { InternalAccount } from "./internal-account.js"
 import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
@@ -92,14 +95,13 @@ const NoData = Schema.optionalKey(Schema.Never)
 const OutgoingTransactionData = OutgoingTransaction
 const IncomingPaymentData = IncomingTransaction
 const InternalAccountData = InternalAccount
-// The card, bulk-upload, invitation and agent-action areas are not built yet: their
-// payloads are `Unknown` until those issues narrow them to Card, CardTransaction,
-// BulkCustomerImportJob, UmaInvitation, AgentAction.
-const CardData = Schema.Unknown
-const CardTransactionData = Schema.Unknown
+// The bulk-upload and invitation areas are not built yet: their payloads are `Unknown`
+// until those issues narrow them to BulkCustomerImportJob, UmaInvitation.
+const CardData = Card
+const CardTransactionData = CardTransaction
 const BulkCustomerImportJobData = Schema.Unknown
 const UmaInvitationData = Schema.Unknown
-const AgentActionData = Schema.Unknown
+const AgentActionData = AgentAction
 
 /**
  * The `data` schema of a webhook type, by family. Spelled as a type (rather than inferred
@@ -111,6 +113,9 @@ export type PayloadSchemaOf<T extends WebhookType> = T extends `CUSTOMER.${strin
   : T extends `OUTGOING_PAYMENT.${string}` ? typeof OutgoingTransaction
   : T extends `INCOMING_PAYMENT.${string}` ? typeof IncomingTransaction
   : T extends `INTERNAL_ACCOUNT.${string}` ? typeof InternalAccount
+  : T extends `CARD.${string}` ? typeof Card
+  : T extends `CARD_TRANSACTION.${string}` ? typeof CardTransaction
+  : T extends "AGENT_ACTION.PENDING_APPROVAL" ? typeof AgentAction
   : T extends "TEST" ? typeof NoData
   : typeof Schema.Unknown
 

@@ -19,8 +19,15 @@ export const ResourcePrefixes = [
   "Webhook",
   "Event",
   "Card",
+  "CardFundingSource",
+  "CardTransaction",
+  "DelegatedKey",
   "Agent",
-  "Lookup"
+  "AgentAction",
+  "Lookup",
+  "Stablecoin",
+  "StablecoinOperation",
+  "StablecoinProviderAccount"
 ] as const
 export type ResourcePrefix = (typeof ResourcePrefixes)[number]
 

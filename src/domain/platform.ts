@@ -71,6 +71,43 @@ export const embeddedWalletsFromConfig = (c: typeof EmbeddedWalletsConfig.Type |
   }
 }
 
+/**
+ * Cards (docs/cards.md): which currencies a card may be funded in, how many live (not
+ * CLOSED) cards the platform may hold, and whether a cardholder may hold more than one.
+ */
+export const CardsConfig = Schema.Struct({
+  /** Whether the platform issues cards; default true. False: every card endpoint answers 501 NOT_IMPLEMENTED (the reference's "no card issuer configured"). */
+  enabled: Schema.optionalKey(Schema.Boolean),
+  /** Default `["USD", "USDC"]` (USDC: the embedded-wallet currency). */
+  eligibleCurrencies: Schema.optionalKey(Schema.NonEmptyArray(CurrencyCode.check(Schema.makeFilter((c: string) => currencyOf(c) !== undefined, { message: "must be a currency the service knows (see docs/money.md)" }))).check(Schema.isMaxLength(50))),
+  /** The platform's live-card maximum; default 10,000. */
+  maxLiveCards: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 100_000_000 }))),
+  /** At most one live card per cardholder; default false. */
+  oneCardPerCardholder: Schema.optionalKey(Schema.Boolean)
+})
+
+/** The resolved card settings of a platform. */
+export interface CardSettings {
+  readonly enabled: boolean
+  readonly eligibleCurrencies: ReadonlyArray<string>
+  readonly maxLiveCards: number
+  readonly oneCardPerCardholder: boolean
+}
+
+export const DEFAULT_CARD_SETTINGS: CardSettings = {
+  enabled: true,
+  eligibleCurrencies: ["USD", "USDC"],
+  maxLiveCards: 10_000,
+  oneCardPerCardholder: false
+}
+
+export const cardSettingsFromConfig = (c: typeof CardsConfig.Type | undefined): CardSettings => ({
+  enabled: c?.enabled ?? DEFAULT_CARD_SETTINGS.enabled,
+  eligibleCurrencies: c?.eligibleCurrencies === undefined ? DEFAULT_CARD_SETTINGS.eligibleCurrencies : [...new Set(c.eligibleCurrencies)],
+  maxLiveCards: c?.maxLiveCards ?? DEFAULT_CARD_SETTINGS.maxLiveCards,
+  oneCardPerCardholder: c?.oneCardPerCardholder ?? DEFAULT_CARD_SETTINGS.oneCardPerCardholder
+})
+
 export const PlatformConfigEntry = Schema.Struct({
   id: Schema.String.check(Schema.isMinLength(1)),
   name: Schema.optionalKey(Schema.String),
@@ -89,7 +126,9 @@ export const PlatformConfigEntry = Schema.Struct({
   /** The webhook endpoint until `PATCH /config` sets another (http or https; see docs/webhooks.md). */
   webhookEndpoint: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048), Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))),
   /** Embedded wallets for the platform's customers (off unless present; see EmbeddedWalletsConfig). */
-  embeddedWallets: Schema.optionalKey(EmbeddedWalletsConfig)
+  embeddedWallets: Schema.optionalKey(EmbeddedWalletsConfig),
+  /** Card issuance settings (every field has a default; see CardsConfig). */
+  cards: Schema.optionalKey(CardsConfig)
 })
 
 /** The `PAYMENTS_CONFIG` file: one or more platforms. */
@@ -129,6 +168,8 @@ export interface Platform {
   readonly webhookEndpoint?: string
   /** Embedded wallets, when the platform offers them. */
   readonly embeddedWallets?: EmbeddedWalletSettings
+  /** Card settings; `DEFAULT_CARD_SETTINGS` when absent. */
+  readonly cards?: CardSettings
 }
 
 /** The domain of the sandbox UMA counterparties unless a platform names its own (the reference file's example domain). */
@@ -136,6 +177,7 @@ export const DEFAULT_SANDBOX_UMA_DOMAIN = "sandbox.grid.uma.money"
 
 export const platformCurrencies = (platform: Platform): ReadonlyArray<string> => platform.currencies ?? DEFAULT_PLATFORM_CURRENCIES
 export const sandboxUmaDomainOf = (platform: Platform): string => platform.sandboxUmaDomain ?? DEFAULT_SANDBOX_UMA_DOMAIN
+export const cardSettingsOf = (platform: Platform): CardSettings => platform.cards ?? DEFAULT_CARD_SETTINGS
 
 export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Platform => ({
   id: entry.id,
@@ -152,7 +194,8 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
   ...(entry.umaDomain === undefined ? {} : { umaDomain: entry.umaDomain }),
   ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain }),
   ...(entry.webhookEndpoint === undefined ? {} : { webhookEndpoint: entry.webhookEndpoint }),
-  ...withEmbeddedWallets(embeddedWalletsFromConfig(entry.embeddedWallets))
+  ...withEmbeddedWallets(embeddedWalletsFromConfig(entry.embeddedWallets)),
+  ...(entry.cards === undefined ? {} : { cards: cardSettingsFromConfig(entry.cards) })
 })
 
 const withEmbeddedWallets = (settings: EmbeddedWalletSettings | undefined) => settings === undefined ? {} : { embeddedWallets: settings }

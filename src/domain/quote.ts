@@ -10,6 +10,7 @@ import { CurrencyCode } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { PaymentInstructions } from "./internal-account.js"
 import { Currency, MAX_AMOUNT } from "./money.js"
+import { ScaChallenge } from "./sca.js"
 
 const Id = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
 
@@ -143,7 +144,9 @@ export const Quote = Schema.Struct({
   platformFeesIncluded: Schema.optionalKey(Schema.Number),
   paymentInstructions: Schema.optionalKey(Schema.Array(PaymentInstructions)),
   transactionId: Schema.String,
-  rateDetails: Schema.optionalKey(OutgoingRateDetails)
+  rateDetails: Schema.optionalKey(OutgoingRateDetails),
+  /** Only while PENDING_AUTHORIZATION: the SCA challenge to satisfy (SCA-region customers; docs/sca.md). */
+  scaChallenge: Schema.optionalKey(ScaChallenge)
 }).annotate({ identifier: "Quote" })
 export type Quote = typeof Quote.Type
 

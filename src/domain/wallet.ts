@@ -128,6 +128,43 @@ export const AuthSignedRequestChallenge = Schema.Struct({ ...SignedRequestChalle
 export const InternalAccountExportResponse = Schema.Struct({ id: Schema.String, encryptedWalletCredentials: Schema.String })
   .annotate({ identifier: "InternalAccountExportResponse" })
 
+// ---------------------------------------------------------------- delegated keys
+
+/** PENDING (the signer exists, no policy yet: cannot sign), ACTIVE (may sign), REVOKED (deleted: never signs again). */
+export const DelegatedKeyStatus = Schema.Literals(["PENDING", "ACTIVE", "REVOKED"]).annotate({ identifier: "DelegatedKeyStatus" })
+export type DelegatedKeyStatus = typeof DelegatedKeyStatus.Type
+
+/** The reference's `nickname` bounds (1 to 256 characters). */
+export const MAX_DELEGATED_KEY_NICKNAME_LENGTH = 256
+
+export const DelegatedKeyCreateRequest = Schema.Struct({
+  cardId: IdText,
+  internalAccountId: IdText,
+  nickname: NonEmptyTextUpTo(MAX_DELEGATED_KEY_NICKNAME_LENGTH)
+}).annotate({ identifier: "DelegatedKeyCreateRequest" })
+export type DelegatedKeyCreateRequest = typeof DelegatedKeyCreateRequest.Type
+
+/** A custodied signing key delegated for a card funding source backed by an embedded wallet (the private key is never shown). */
+export const DelegatedKey = Schema.Struct({
+  id: Schema.String,
+  cardId: Schema.String,
+  fundingSourceId: Schema.String,
+  accountId: Schema.String,
+  /** Compressed P-256 public key, hex. */
+  publicKey: Schema.String,
+  nickname: Schema.String,
+  status: DelegatedKeyStatus,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "DelegatedKey" })
+export type DelegatedKey = typeof DelegatedKey.Type
+
+export const DelegatedKeyListResponse = Schema.Struct({ data: Schema.Array(DelegatedKey) }).annotate({ identifier: "DelegatedKeyListResponse" })
+
+/** Both 202 answers of `POST /auth/delegated-keys` (after the first leg and after the first signed retry). */
+export const DelegatedKeySignedRequestChallenge = Schema.Struct(SignedRequestChallenge.fields)
+  .annotate({ identifier: "DelegatedKeySignedRequestChallenge" })
+
 /** The headers of a signed retry (the reference's `Grid-Wallet-Signature` is ours `Service-Wallet-Signature`). */
 export const SignedRequestHeaders = {
   "service-wallet-signature": Schema.optionalKey(TextUpTo(4096)),

@@ -16,8 +16,11 @@ import {
   OwnershipVerifyRequest,
   PlatformExternalAccountCreateRequest
 } from "../domain/external-account.js"
+import { AgentDeviceCodesGroup, AgentOperationsGroup, AgentsGroup } from "./groups/agents.js"
 import { AgreementsGroup } from "./groups/agreements.js"
 import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
+import { CardSimulationsGroup } from "./groups/card-simulations.js"
+import { CardsGroup } from "./groups/cards.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
@@ -29,6 +32,8 @@ import {
   TransactionsGroup,
   TransfersGroup
 } from "./groups/money.js"
+import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
+import { StablecoinsGroup } from "./groups/stablecoins.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
@@ -241,6 +246,8 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
 export class PaymentsApi extends HttpApi.make("payments-service")
   .add(AgreementsGroup)
   .add(CustomersGroup)
+  .add(ContactVerificationGroup)
+  .add(ScaGroup)
   .add(CustomerExternalAccountsGroup)
   .add(PlatformExternalAccountsGroup)
   .add(SandboxGroup)
@@ -259,9 +266,17 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(ReceiverLookupsGroup)
   .add(EmbeddedWalletAuthGroup)
   .add(InternalAccountActionsGroup)
+  .add(CardsGroup)
+  .add(StablecoinsGroup)
+  .add(CardSimulationsGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)
+  // Added last: these groups carry their own middleware (HTTP Basic; none; the agent scheme)
+  // and their own version prefix, so the API's type names them instead of spelling them out.
+  .add(AgentsGroup)
+  .add(AgentDeviceCodesGroup)
+  .add(AgentOperationsGroup)
   .annotate(HttpApi.PayloadParseOptions, PAYLOAD_PARSE_OPTIONS)
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

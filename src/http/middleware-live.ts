@@ -10,7 +10,9 @@ import { type Error400, type Error500, type Error503, internalError, invalidInpu
 import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
 import { VerifiedCredentials } from "./credentials.js"
-import { CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
+import { authenticateAgent } from "../operations/agents.js"
+import { Store } from "../ports/store.js"
+import { AgentAuth, CurrentAgent, CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
 
@@ -23,6 +25,9 @@ type BasicCredentials = { readonly clientId: string; readonly secret: string }
 export const parseBasicAuthorization = (header: string | undefined): BasicCredentials | string => {
   if (header === undefined || header.trim() === "") {
     return "Authorization header is missing: send HTTP Basic credentials (client id as username, client secret as password)"
+  }
+  if (/^Bearer\s/i.test(header)) {
+    return "Agent access tokens (Bearer) work only on /agents/me endpoints: this endpoint takes the platform's HTTP Basic credentials"
   }
   const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header)
   if (m === null) return "Authorization header is malformed: expected 'Basic <base64 of clientId:clientSecret>'"
@@ -62,6 +67,26 @@ export const PlatformAuthLive = Layer.effect(
           return Effect.flatMap(known === undefined ? check(header) : Effect.succeed(known), (platform) =>
             Effect.provideService(httpEffect, CurrentPlatform, platform))
         })
+    })
+  })
+)
+
+/** The agent scheme: the bearer token of a redeemed device code (operations/agents.ts checks it). */
+export const AgentAuthLive = Layer.effect(
+  AgentAuth,
+  Effect.gen(function*() {
+    const platforms = yield* Platforms
+    const store = yield* Store
+    return AgentAuth.of({
+      agentBearer: (httpEffect) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          authenticateAgent(request.headers["authorization"]).pipe(
+            Effect.provideService(Platforms, platforms),
+            Effect.provideService(Store, store),
+            Effect.flatMap(({ platform, agentId }) =>
+              httpEffect.pipe(Effect.provideService(CurrentPlatform, platform), Effect.provideService(CurrentAgent, { agentId }))
+            )
+          ))
     })
   })
 )

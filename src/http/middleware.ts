@@ -21,6 +21,23 @@ export class PlatformAuth extends HttpApiMiddleware.Service<PlatformAuth, { prov
   }
 ) {}
 
+/** The agent an `/agents/me/*` request authenticated as (its platform is `CurrentPlatform`). */
+export class CurrentAgent extends Context.Service<CurrentAgent, { readonly agentId: string }>()("payments-service/http/CurrentAgent") {}
+
+/**
+ * The agent scheme (docs/agents.md): `Authorization: Bearer <accessToken>`, the token a
+ * redeemed device code returned; provides `CurrentPlatform` and `CurrentAgent`. Each
+ * failure names the check that failed; platform credentials are refused here, as agent
+ * tokens are by `PlatformAuth`.
+ */
+export class AgentAuth extends HttpApiMiddleware.Service<AgentAuth, { provides: CurrentPlatform | CurrentAgent }>()(
+  "payments-service/http/AgentAuth",
+  {
+    security: { agentBearer: HttpApiSecurity.bearer },
+    error: Error401
+  }
+) {}
+
 export class RequestGuard extends HttpApiMiddleware.Service<RequestGuard>()("payments-service/http/RequestGuard", {
   error: [Error400, Error500, Error503]
 }) {}

@@ -20,14 +20,19 @@ import {
   TransfersHandlers
 } from "./handlers/money.js"
 import { SandboxHandlers } from "./handlers/sandbox.js"
+import { ContactVerificationHandlers, ScaHandlers } from "./handlers/sca.js"
+import { StablecoinsHandlers } from "./handlers/stablecoins.js"
+import { AgentDeviceCodesHandlers, AgentOperationsHandlers, AgentsHandlers } from "./handlers/agents.js"
 import { AgreementsHandlers } from "./handlers/agreements.js"
 import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
+import { CardSimulationsHandlers } from "./handlers/card-simulations.js"
+import { CardsHandlers } from "./handlers/cards.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
 import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
-import { PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
+import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { RETRY_LATER_HEADERS, retryAdvice, SHOULD_RETRY_HEADER } from "./middleware.js"
 import { contentionFault, isContentionDefect } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
@@ -147,6 +152,8 @@ const Index = HttpRouter.add("GET", "/", HttpServerResponse.jsonUnsafe({
 export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide([
     CustomersHandlers,
+    ContactVerificationHandlers,
+    ScaHandlers,
     CustomerExternalAccountsHandlers,
     PlatformExternalAccountsHandlers,
     SandboxHandlers,
@@ -165,9 +172,15 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     DiscoveriesHandlers,
     ReceiverLookupsHandlers,
     EmbeddedWalletAuthHandlers,
-    InternalAccountActionsHandlers
+    InternalAccountActionsHandlers,
+    CardsHandlers,
+    StablecoinsHandlers,
+    CardSimulationsHandlers,
+    AgentsHandlers,
+    AgentDeviceCodesHandlers,
+    AgentOperationsHandlers
   ]),
-  Layer.provide([PlatformAuthLive, RequestGuardLive])
+  Layer.provide([PlatformAuthLive, RequestGuardLive, AgentAuthLive])
 )
 
 /** Everything the reference server serves. */

@@ -4,6 +4,8 @@
  * sandbox's resolve-at-creation rule in rules/sandbox/kyc.ts.
  */
 import { Effect } from "effect"
+import type { ContactVerification } from "../domain/sca.js"
+import { contactVerificationAfterUpdate, contactVerificationAtCreation } from "../rules/sca.js"
 import {
   type AgreementConsent,
   type AgreementConsentRequest,
@@ -60,6 +62,8 @@ const requestConsents = (req: Parameters<typeof Agreements.consentsOf>[0]) => {
   const r = Agreements.consentsOf(req)
   return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 }
+
+const contactVerificationField = (cv: ContactVerification | undefined) => cv === undefined ? {} : { contactVerification: cv }
 
 const umaAddressFor = (platformCustomerId: string) =>
   `$${platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "-").slice(0, 64)}@sandbox.uma.local`
@@ -148,7 +152,8 @@ const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: 
         ...consentFields(consents),
         createdAt: now,
         updatedAt: now,
-        isDeleted: false
+        isDeleted: false,
+        ...contactVerificationField(contactVerificationAtCreation(fields.region))
       }
       let customer: CustomerState = fields.customerType === "INDIVIDUAL"
         ? { ...common, customerType: "INDIVIDUAL", ...(fields.fullName === undefined ? {} : { fullName: fields.fullName }), kycStatus: "UNVERIFIED" }
@@ -241,7 +246,15 @@ const writeUpdate = Effect.fnUntraced(function*(
   } else {
     return yield* invalidInput("customerType cannot change")
   }
-  yield* uow.putCustomer({ ...rec, customer: next })
+  // Contact verification follows the region and the contact values (docs/sca.md).
+  const { contactVerification: _cv, ...withoutContact } = next
+  const contactVerification = contactVerificationAfterUpdate(current, next)
+  next = { ...withoutContact, ...contactVerificationField(contactVerification) }
+  const contactCodes = contactVerification === undefined ? undefined : {
+    ...(current.email === next.email ? { email: rec.contactCodes?.email } : {}),
+    ...(current.phoneNumber === next.phoneNumber ? { phone: rec.contactCodes?.phone } : {})
+  }
+  yield* uow.putCustomer({ ...rec, customer: next, contactCodes })
   return next
 })
 

@@ -18,6 +18,7 @@ import {
 import type { Platform } from "../domain/platform.js"
 import { verifyWalletOwnership, ownershipSchemeOf } from "../crypto/wallet-ownership.js"
 import { isSelfCustodyWallet, planExternalAccountCreate } from "../rules/external-account-create.js"
+import { requiresSca, SANDBOX_SCA_CODE } from "../rules/sca.js"
 import {
   type ExternalAccountEvent,
   type ExternalAccountScheduledMove,
@@ -36,13 +37,8 @@ export type Owner = { readonly kind: "customer" } | { readonly kind: "platform" 
 
 /** How long an ownership challenge can be answered. */
 export const OWNERSHIP_CHALLENGE_TTL_MS = 10 * 60_000
-/** SCA regions: customers whose `region` is in the EEA must confirm beneficiary trust. */
-const SCA_REGIONS = new Set([
-  "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT",
-  "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE", "IS", "LI", "NO"
-])
-/** The sandbox SCA code (the reference file's fixed value). */
-export const SANDBOX_SCA_CODE = "123456"
+/** The sandbox SCA code and the SCA-region rule live in rules/sca.ts (one place for both). */
+export { SANDBOX_SCA_CODE }
 
 const accountNotFound = (id: string) => notFound(`External account ${id} not found`)
 
@@ -366,7 +362,7 @@ export const startTrustChange = Effect.fnUntraced(function*(platform: Platform, 
       const rec = yield* findOwned(platform, { kind: "customer" }, id)
       const customer = rec.account.customerId === null ? undefined : yield* store.customers.get(platform.id, rec.account.customerId)
       const region = customer?.customer.region
-      if (region === undefined || !SCA_REGIONS.has(region)) {
+      if (!requiresSca(region)) {
         return yield* conflict("CONFLICT", "SCA is not required for this customer (region outside the EEA), so beneficiaries are not trusted")
       }
       const challengeId = yield* ids.make("Request")

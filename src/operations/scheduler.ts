@@ -17,10 +17,19 @@ import type { Platform } from "../domain/platform.js"
 import type { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { Store, type TimerRecord, type UnitOfWork } from "../ports/store.js"
+import { applyCardTransactionTimer, CARD_TRANSACTION_EXPIRY_TIMER, CARD_TRANSACTION_PULL_TIMER } from "./card-transactions.js"
 import { applyExternalAccountTimer, EXTERNAL_ACCOUNT_TIMER } from "./external-accounts.js"
 import { applyIncomingApprovalTimer, INCOMING_APPROVAL_TIMER } from "./money/incoming-approval.js"
 import { applyPaymentTimer, PAYMENT_TIMER } from "./money/payments.js"
 import { applyIncomingTimer, INCOMING_TIMER } from "./money/sandbox.js"
+import {
+  applyEnablementTimer,
+  applyIssuanceTimer,
+  applyOperationTimer,
+  STABLECOIN_ENABLEMENT_TIMER,
+  STABLECOIN_ISSUANCE_TIMER,
+  STABLECOIN_OPERATION_TIMER
+} from "./stablecoins.js"
 import { clockOffsetOf, fixedClock, isoOf } from "./time.js"
 import { deliverDueWebhooks } from "./webhooks.js"
 
@@ -31,7 +40,12 @@ const HANDLERS: Readonly<Record<string, TimerHandler>> = {
   [EXTERNAL_ACCOUNT_TIMER]: applyExternalAccountTimer,
   [PAYMENT_TIMER]: applyPaymentTimer,
   [INCOMING_TIMER]: applyIncomingTimer,
-  [INCOMING_APPROVAL_TIMER]: applyIncomingApprovalTimer
+  [STABLECOIN_ISSUANCE_TIMER]: applyIssuanceTimer,
+  [STABLECOIN_ENABLEMENT_TIMER]: applyEnablementTimer,
+  [STABLECOIN_OPERATION_TIMER]: applyOperationTimer,
+  [INCOMING_APPROVAL_TIMER]: applyIncomingApprovalTimer,
+  [CARD_TRANSACTION_EXPIRY_TIMER]: applyCardTransactionTimer,
+  [CARD_TRANSACTION_PULL_TIMER]: applyCardTransactionTimer
 }
 
 /** How many timers one pass applies at most (the rest wait for the next pass). */

@@ -6,7 +6,8 @@
  */
 import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
-import { notFound } from "../domain/errors.js"
+import { badRequest, notFound } from "../domain/errors.js"
+import { unverifiedChannels } from "../rules/sca.js"
 import type { Platform } from "../domain/platform.js"
 import { Verification, type VerificationRequest, type VerificationStatus } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
@@ -58,6 +59,13 @@ const submitVerificationOnce = Effect.fnUntraced(function*(platform: Platform, r
       const now = yield* nowIso
       // A final kycStatus/kybStatus refuses the submission (400).
       let { customer } = yield* moveCustomer(rec.customer, { type: "SUBMITTED" }, now)
+      // Where the provider requires contact verification, KYC begins once every channel is VERIFIED.
+      const unverified = unverifiedChannels(rec.customer.contactVerification)
+      if (unverified.length > 0) {
+        return yield* badRequest("MISSING_MANDATORY_USER_INFO", `Contact verification is not complete: ${unverified.join(" and ")} must be VERIFIED before KYC begins (POST /customers/${rec.customer.id}/verify-email, /verify-phone and their /confirm)`, {
+          details: { contactVerification: rec.customer.contactVerification, unverified }
+        })
+      }
       const documents = yield* store.documents.listByHolder(platform.id, customer.id)
       const types = documents.map((d) => d.document.documentType)
       let outcome: SubmissionOutcome

@@ -1,3 +1,4 @@
+export * from "./agents.js"
 export * from "./events.js"
 export * from "./ids.js"
 export * from "./platforms.js"

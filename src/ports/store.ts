@@ -17,13 +17,27 @@
  * The port speaks domain errors only; the HTTP layer maps them.
  */
 import { Context, Data, type Effect } from "effect"
+import type { AgentRepository, AgentWrites } from "./agents.js"
 import type { BeneficialOwner } from "../domain/beneficial-owner.js"
+import type { Card, CardState } from "../domain/card.js"
+import type { CardTransaction, CardTransactionState } from "../domain/card-transaction.js"
 import type { CustomerState } from "../domain/customer.js"
 import type { Document } from "../domain/document.js"
 import type { ExternalAccount } from "../domain/external-account.js"
 import type { InternalAccountStatus, InternalAccountType } from "../domain/internal-account.js"
 import type { PlatformConfigState } from "../domain/platform-config.js"
+import type { CodeChallenge, QuoteAuthorizationState, ScaState } from "../domain/sca.js"
 import type { Quote, QuotePlan } from "../domain/quote.js"
+import type {
+  Stablecoin,
+  StablecoinGridOperationsStatus,
+  StablecoinIssuanceStatus,
+  StablecoinOperation,
+  StablecoinOperationType,
+  StablecoinProvider,
+  StablecoinProviderAccount,
+  StablecoinProviderAccountStatus
+} from "../domain/stablecoin.js"
 import type { PaymentPlan, Transaction, TransactionStatus, TransactionType } from "../domain/transaction.js"
 import type { Verification, VerificationStatus } from "../domain/verification.js"
 import type { DomainEvent } from "./events.js"
@@ -38,6 +52,10 @@ export type UniqueConstraint =
   | "external_accounts_default_uma"
   | "documents_holder_type"
   | "internal_accounts_owner_currency"
+  | "cards_platform_card_id"
+  | "stablecoin_provider_accounts_account"
+  | "stablecoins_symbol"
+  | "stablecoins_token_identifier"
 
 /**
  * A write would break a unique constraint: another record already holds the key.
@@ -86,6 +104,10 @@ export interface CustomerRecord {
   readonly deletedAt?: string
   /** Sandbox 003: a POOR_QUALITY_DOCUMENT was already reported for this customer. */
   readonly poorQualityReported?: boolean
+  /** Contact verification codes sent and not confirmed yet (docs/sca.md). */
+  readonly contactCodes?: { readonly email?: CodeChallenge | undefined; readonly phone?: CodeChallenge | undefined } | undefined
+  /** Strong Customer Authentication state: factors, login, session, lockout, resets (docs/sca.md). */
+  readonly sca?: ScaState | undefined
 }
 
 export interface CustomerQuery {
@@ -301,6 +323,8 @@ export interface QuoteRecord {
   readonly quote: Quote
   /** What execution needs beyond the response: who pays, who receives, by which rail. */
   readonly plan: QuotePlan
+  /** The SCA challenge of an execution held in PENDING_AUTHORIZATION (docs/sca.md). */
+  readonly authorization?: QuoteAuthorizationState | undefined
 }
 
 export interface QuoteRepository {
@@ -339,6 +363,141 @@ export interface TransactionRepository {
    * expired ones. For the daily volume limit.
    */
   readonly sentVolume: (platformId: string, query: { readonly customerId: string | null; readonly currency: string; readonly since: number }) => Effect.Effect<number>
+}
+
+// ---------------------------------------------------------------- cards
+
+/**
+ * One binding of an internal account to a card as a funding source. Its id
+ * (`CardFundingSource:<uuid>`) is kept across updates for as long as the account stays
+ * bound; an account bound anew gets a new one.
+ */
+export interface CardFundingSourceBinding {
+  readonly id: string
+  readonly internalAccountId: string
+}
+
+export interface CardRecord {
+  readonly platformId: string
+  /** The card as the API shows it; `card.fundingSources` are internal account ids in priority order. */
+  readonly card: Card
+  /** The bindings behind `card.fundingSources`, in the same order (empty once closed). */
+  readonly fundingSourceBindings: ReadonlyArray<CardFundingSourceBinding>
+  /** Consecutive incorrect PIN entries since the PIN was last set or unblocked. */
+  readonly pinFailures?: number | undefined
+  /** SHA-256 (hex) of the encrypted PIN block last set (the sandbox compares entries with it). */
+  readonly pinBlockSha256?: string | undefined
+}
+
+export interface CardQuery {
+  readonly cardholderId?: string | undefined
+  /** Cards with this internal account among their funding sources. */
+  readonly accountId?: string | undefined
+  readonly platformCardId?: string | undefined
+  readonly state?: CardState | undefined
+}
+
+export interface CardRepository {
+  readonly get: (platformId: string, id: string) => Effect.Effect<CardRecord | undefined>
+  /** The card holding this platformCardId (unique per platform, closed cards included). */
+  readonly findByPlatformCardId: (platformId: string, platformCardId: string) => Effect.Effect<CardRecord | undefined>
+  /** Newest first when `page.descending`, else oldest first (keyset on `(createdAt, id)`). */
+  readonly list: (platformId: string, query: CardQuery, page: Page) => Effect.Effect<PageResult<CardRecord>, InvalidCursor>
+  /**
+   * Live (not CLOSED) cards of the platform, or of one cardholder: the slot rule's count.
+   * An index read, so that under the serializable unit of work two units of work that
+   * both read it and both add a card cannot both commit.
+   */
+  readonly countLive: (platformId: string, cardholderId?: string) => Effect.Effect<number>
+}
+
+// ---------------------------------------------------------------- card transactions
+
+/**
+ * A card transaction (docs/card-transactions.md): the row as the API shows it and the
+ * machine's state behind it (held, released, suspense amounts; what opened the row).
+ */
+export interface CardTransactionRecord {
+  readonly platformId: string
+  readonly transaction: CardTransaction
+  readonly state: CardTransactionState
+}
+
+export interface CardTransactionQuery {
+  readonly cardId?: string | undefined
+  readonly customerId?: string | undefined
+  readonly platformCustomerId?: string | undefined
+  /** The funding internal account. */
+  readonly accountId?: string | undefined
+  readonly direction?: "DEBIT" | "CREDIT" | undefined
+  readonly created?: TimeRange | undefined
+}
+
+export interface CardTransactionRepository {
+  readonly get: (platformId: string, id: string) => Effect.Effect<CardTransactionRecord | undefined>
+  /** Newest first when `page.descending`, else oldest first (keyset on `(createdAt, id)`, the cursors every list uses). */
+  readonly list: (platformId: string, query: CardTransactionQuery, page: Page) => Effect.Effect<PageResult<CardTransactionRecord>, InvalidCursor>
+}
+
+// ---------------------------------------------------------------- stablecoins
+
+/** A provider account link; the API secret is kept only as its SHA-256 fingerprint. */
+export interface StablecoinProviderAccountRecord {
+  readonly platformId: string
+  readonly account: StablecoinProviderAccount
+  readonly apiClientId: string
+  readonly apiClientSecretSha256: string
+}
+
+/** A registered stablecoin and what the simulated provider and operator will do with it. */
+export interface StablecoinRecord {
+  readonly platformId: string
+  readonly stablecoin: Stablecoin
+  readonly issuanceOutcome: "PROVISIONED" | "REJECTED" | "FAILED"
+  readonly enablementDeclined: boolean
+}
+
+/** An issuer operation: the row as the API shows it and the money behind it. */
+export interface StablecoinOperationRecord {
+  readonly platformId: string
+  readonly operation: StablecoinOperation
+  /** A mint funded from a Grid internal account: the fiat debited (minor units) into the in-flight account. */
+  readonly ledger?: { readonly account: string; readonly currency: string; readonly amount: number } | undefined
+  /** The simulated provider's moves still to come, in time order (the next one is scheduled). */
+  readonly pending: ReadonlyArray<{ readonly at: number; readonly event: string }>
+}
+
+export interface StablecoinQuery {
+  readonly issuanceStatus?: StablecoinIssuanceStatus | undefined
+  readonly gridOperationsStatus?: StablecoinGridOperationsStatus | undefined
+  readonly provider?: StablecoinProvider | undefined
+}
+
+export interface StablecoinProviderAccountQuery {
+  readonly provider?: StablecoinProvider | undefined
+  readonly status?: StablecoinProviderAccountStatus | undefined
+}
+
+export interface StablecoinRepository {
+  readonly getProviderAccount: (platformId: string, id: string) => Effect.Effect<StablecoinProviderAccountRecord | undefined>
+  /** The link to this provider account (unique per platform and provider). */
+  readonly findProviderAccount: (platformId: string, provider: StablecoinProvider, providerAccountId: string) => Effect.Effect<StablecoinProviderAccountRecord | undefined>
+  /** Oldest first (keyset on `(createdAt, id)`). */
+  readonly listProviderAccounts: (platformId: string, query: StablecoinProviderAccountQuery, page: Page) => Effect.Effect<PageResult<StablecoinProviderAccountRecord>, InvalidCursor>
+  readonly get: (platformId: string, id: string) => Effect.Effect<StablecoinRecord | undefined>
+  /** The stablecoin with this symbol (unique per platform). */
+  readonly findBySymbol: (platformId: string, symbol: string) => Effect.Effect<StablecoinRecord | undefined>
+  /** The stablecoin with this network token identifier (unique per platform and network). */
+  readonly findByTokenIdentifier: (platformId: string, network: string, networkTokenIdentifier: string) => Effect.Effect<StablecoinRecord | undefined>
+  /** Oldest first (keyset on `(createdAt, id)`). */
+  readonly list: (platformId: string, query: StablecoinQuery, page: Page) => Effect.Effect<PageResult<StablecoinRecord>, InvalidCursor>
+  readonly getOperation: (platformId: string, id: string) => Effect.Effect<StablecoinOperationRecord | undefined>
+  /** One stablecoin's operations; newest first when `page.descending`. */
+  readonly listOperations: (
+    platformId: string,
+    query: { readonly stablecoinId: string; readonly operationType?: StablecoinOperationType | undefined },
+    page: Page
+  ) => Effect.Effect<PageResult<StablecoinOperationRecord>, InvalidCursor>
 }
 
 // ---------------------------------------------------------------- platform configuration
@@ -516,7 +675,7 @@ export interface IdempotencyRepository {
  * rules (one EMAIL_OTP per account, an email tied to one credential, one passkey per
  * customer) are checked by the operations inside a unit of work, which is serializable.
  */
-export type WalletRecordKind = "credential" | "session" | "request" | "rate" | "serverKey"
+export type WalletRecordKind = "credential" | "session" | "request" | "rate" | "serverKey" | "delegatedKey"
 
 interface WalletRecordBase {
   readonly platformId: string
@@ -579,6 +738,15 @@ export interface WalletRequestRecord extends WalletRecordBase {
   readonly otpCode?: string | undefined
   /** PASSKEY challenges: the WebAuthn challenge as the client data carries it. */
   readonly webauthnChallenge?: string | undefined
+  /**
+   * Multi-leg signed flows: the signed retry that answers this challenge (2 for a first
+   * leg's challenge, the default; 3 for the challenge the first signed retry answered).
+   */
+  readonly leg?: number | undefined
+  /** What the signature over this challenge authorizes beyond the request, bound into `payloadToSign`. */
+  readonly context?: Readonly<Record<string, string>> | undefined
+  /** Server-side material the next leg needs, never shown (dropped once the challenge is used). */
+  readonly kept?: Readonly<Record<string, string>> | undefined
   readonly createdAt: number
 }
 
@@ -595,7 +763,25 @@ export interface WalletServerKeyRecord extends WalletRecordBase {
   readonly privateKeyHex: string
 }
 
-export type WalletRecord = AuthCredentialRecord | AuthSessionRecord | WalletRequestRecord | WalletRateRecord | WalletServerKeyRecord
+/**
+ * A delegated signing key (`POST /auth/delegated-keys`): `accountId` is the embedded
+ * wallet, `lookupKey` the card funding source (`CardFundingSource:<uuid>`) it signs for.
+ */
+export interface DelegatedKeyRecord extends WalletRecordBase {
+  readonly kind: "delegatedKey"
+  readonly lookupKey: string
+  readonly cardId: string
+  /** Compressed SEC1 hex. */
+  readonly publicKey: string
+  /** The custodied private key (hex): never returned. */
+  readonly privateKeyHex: string
+  readonly nickname: string
+  readonly status: "PENDING" | "ACTIVE" | "REVOKED"
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export type WalletRecord = AuthCredentialRecord | AuthSessionRecord | WalletRequestRecord | WalletRateRecord | WalletServerKeyRecord | DelegatedKeyRecord
 export type WalletRecordOf<K extends WalletRecordKind> = Extract<WalletRecord, { readonly kind: K }>
 
 export interface WalletRepository {
@@ -609,7 +795,7 @@ export interface WalletRepository {
 // ---------------------------------------------------------------- unit of work
 
 /** The writes of a unit of work; visible to its own reads at once, to others when it commits. */
-export interface UnitOfWork {
+export interface UnitOfWork extends AgentWrites {
   readonly putCustomer: (record: CustomerRecord) => Effect.Effect<void, StoreConflict>
   readonly putExternalAccount: (record: ExternalAccountRecord) => Effect.Effect<void, StoreConflict>
   readonly deleteExternalAccount: (platformId: string, id: string) => Effect.Effect<void>
@@ -623,7 +809,16 @@ export interface UnitOfWork {
   readonly post: (entry: JournalEntry) => Effect.Effect<void, LedgerRejected>
   readonly putQuote: (record: QuoteRecord) => Effect.Effect<void>
   readonly putTransaction: (record: TransactionRecord) => Effect.Effect<void>
+  /** Writes a card (insert or replace by id); a platformCardId another card holds is a `StoreConflict`. */
+  readonly putCard: (record: CardRecord) => Effect.Effect<void, StoreConflict>
+  /** Writes a card transaction (insert or replace by id). */
+  readonly putCardTransaction: (record: CardTransactionRecord) => Effect.Effect<void>
   readonly putPlatformConfig: (record: PlatformConfigRecord) => Effect.Effect<void>
+  /** Writes a provider account link; another link to the same provider account is a `StoreConflict`. */
+  readonly putStablecoinProviderAccount: (record: StablecoinProviderAccountRecord) => Effect.Effect<void, StoreConflict>
+  /** Writes a stablecoin; a symbol or network token identifier another stablecoin holds is a `StoreConflict`. */
+  readonly putStablecoin: (record: StablecoinRecord) => Effect.Effect<void, StoreConflict>
+  readonly putStablecoinOperation: (record: StablecoinOperationRecord) => Effect.Effect<void>
   /** Appends an event to the outbox; it exists if and only if this unit of work commits. */
   readonly emit: (event: DomainEvent) => Effect.Effect<void>
   /** Schedules a move; replaces the subject's pending timer of the same kind, if any. */
@@ -675,13 +870,17 @@ export class Store extends Context.Service<Store, {
   readonly ledger: LedgerRepository
   readonly quotes: QuoteRepository
   readonly transactions: TransactionRepository
+  readonly cards: CardRepository
+  readonly cardTransactions: CardTransactionRepository
   readonly platformConfigs: PlatformConfigRepository
+  readonly stablecoins: StablecoinRepository
   readonly events: EventRepository
   readonly timers: TimerRepository
   readonly clocks: ClockRepository
   readonly idempotency: IdempotencyRepository
   readonly webhooks: WebhookRepository
   readonly wallets: WalletRepository
+  readonly agents: AgentRepository
   /**
    * Runs `work` as one unit of work (serializable: as if no other unit of work
    * interleaved with it). Its writes, events and timers commit together when `work`

@@ -12,6 +12,12 @@
  * the tests build one from `@turnkey/crypto`, `@turnkey/api-key-stamper` and a software
  * WebAuthn authenticator.
  *
+ * Delegated signing keys (`/auth/delegated-keys`) join in when the server issues cards:
+ * the setup gives the wallet a card it funds, the commands create keys in the three-leg
+ * signed flow (sometimes abandoned after the second leg, sometimes signed with a dead
+ * key) and revoke them, and `GET /auth/delegated-keys?accountId=` must list every key the
+ * model holds with its status (at most one ACTIVE).
+ *
  * Time: the model's clock is the platform's clock read once at setup plus every advance
  * it makes (`POST /sandbox/clock/advance`), ignoring the real time a run takes. Advances
  * are multiples of 17 seconds, so no model instant falls within 8 seconds of a 60-second
@@ -104,6 +110,10 @@ export class WalletAuthModel {
   /** Keys of revoked, refreshed and expired sessions: they must never sign again. */
   readonly deadKeys: Array<WalletKeyPair> = []
   readonly rates = new Map<string, RateWindow>()
+  /** Delegated keys by id, with their status. */
+  readonly delegatedKeys = new Map<string, "PENDING" | "ACTIVE" | "REVOKED">()
+  /** The card the wallet funds (undefined: the server issues no cards, and delegated-key commands do nothing). */
+  cardId: string | undefined
   privateEnabled = false
   readonly lifetimeMs: number
   readonly rpId: string
@@ -244,6 +254,19 @@ export const agree = async (m: WalletAuthModel, real: WalletReal): Promise<void>
     const cred = mine === undefined ? undefined : m.credentials.get(mine.credentialId)
     if (cred !== undefined && s["type"] !== cred.type) throw new Error(`session ${String(s["id"])} is ${String(s["type"])}, its credential is ${cred.type}`)
   }
+  if (m.cardId === undefined) return
+  const listedKeys = (await delegatedKeysOf(m, real)).map((k) => `${k.id}:${k.status}`).sort()
+  const modelledKeys = [...m.delegatedKeys].map(([id, status]) => `${id}:${status}`).sort()
+  if (listedKeys.join() !== modelledKeys.join()) {
+    throw new Error(`delegated keys: the API lists [${listedKeys.join(", ")}], the model holds [${modelledKeys.join(", ")}]`)
+  }
+}
+
+/** GET /auth/delegated-keys?accountId= of the model's wallet. */
+const delegatedKeysOf = async (m: WalletAuthModel, real: WalletReal): Promise<ReadonlyArray<{ readonly id: string; readonly status: string }>> => {
+  const r = await real.api.call("GET", `/auth/delegated-keys?accountId=${encodeURIComponent(m.accountId)}`)
+  expectStatus("list delegated keys", r, 200)
+  return ((record(r.body)["data"] as Array<Record<string, unknown>> | undefined) ?? []).map((k) => ({ id: String(k["id"]), status: String(k["status"]) }))
 }
 
 // ---------------------------------------------------------------- sessions from verification
@@ -490,6 +513,63 @@ export class SignedAction implements Cmd {
   toString = () => `signedAction(#${this.signer}${this.withDeadKey ? ", dead key" : ""})`
 }
 
+/**
+ * POST /auth/delegated-keys in three legs for the wallet's card: 409 CONFLICT on the
+ * first leg while the model holds an ACTIVE key; the second leg signed by an active
+ * session makes a PENDING key (by a dead or stranger's key: 401 WALLET_SIGNATURE_INVALID);
+ * the third makes it ACTIVE, unless the flow is abandoned after the second.
+ */
+export class CreateDelegatedKey implements Cmd {
+  constructor(readonly signer: number, readonly withDeadKey: boolean, readonly abandon: boolean) {}
+  check = (m: Readonly<WalletAuthModel>) => m.cardId !== undefined
+  async run(m: WalletAuthModel, real: WalletReal) {
+    m.expire()
+    if (m.cardId === undefined) return
+    const what = "create delegated key"
+    const body = { cardId: m.cardId, internalAccountId: m.accountId, nickname: `Key ${m.delegatedKeys.size + 1}` }
+    const first = await real.api.call("POST", "/auth/delegated-keys", body)
+    if ([...m.delegatedKeys.values()].includes("ACTIVE")) return expectStatus(`${what} while one is ACTIVE`, first, 409, "CONFLICT")
+    expectStatus(`${what} (first leg)`, first, 202)
+    const session = this.withDeadKey ? undefined : m.pickSession(this.signer)
+    const dead = m.deadKeys.length === 0 ? undefined : m.deadKeys[this.signer % m.deadKeys.length]
+    const key = session?.key ?? dead ?? real.kit.newKeyPair()
+    const sign = async (challenge: Reply) => ({
+      "service-wallet-signature": await real.kit.stamp(key, str(challenge.body, "payloadToSign")),
+      "request-id": str(challenge.body, "requestId")
+    })
+    const second = await real.api.call("POST", "/auth/delegated-keys", body, await sign(first))
+    if (session === undefined) return expectStatus(`${what} signed with a key of no active session`, second, 401, "WALLET_SIGNATURE_INVALID")
+    expectStatus(`${what} (second leg)`, second, 202)
+    const made = (await delegatedKeysOf(m, real)).filter((k) => !m.delegatedKeys.has(k.id))
+    if (made.length !== 1 || made[0]?.status !== "PENDING") throw new Error(`${what}: the second leg must make one PENDING key; new: ${JSON.stringify(made)}`)
+    const id = made[0].id
+    m.delegatedKeys.set(id, "PENDING")
+    if (this.abandon) return
+    const third = await real.api.call("POST", "/auth/delegated-keys", body, await sign(second))
+    expectStatus(`${what} (third leg)`, third, 201)
+    if (str(third.body, "id") !== id || str(third.body, "status") !== "ACTIVE") throw new Error(`${what}: the third leg must activate ${id}: ${show(third)}`)
+    m.delegatedKeys.set(id, "ACTIVE")
+  }
+  toString = () => `createDelegatedKey(signer #${this.signer}${this.withDeadKey ? ", dead key" : ""}${this.abandon ? ", abandoned after leg 2" : ""})`
+}
+
+/** DELETE /auth/delegated-keys/{id} (platform auth alone): an ACTIVE key is revoked (204), any other is 400. */
+export class RevokeDelegatedKey implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<WalletAuthModel>) => m.delegatedKeys.size > 0
+  async run(m: WalletAuthModel, real: WalletReal) {
+    const all = [...m.delegatedKeys]
+    const picked = all[this.pick % all.length]
+    if (picked === undefined) return
+    const [id, status] = picked
+    const r = await real.api.call("DELETE", `/auth/delegated-keys/${encodeURIComponent(id)}`)
+    if (status !== "ACTIVE") return expectStatus(`revoke the ${status} delegated key ${id}`, r, 400, "INVALID_INPUT")
+    expectStatus(`revoke delegated key ${id}`, r, 204)
+    m.delegatedKeys.set(id, "REVOKED")
+  }
+  toString = () => `revokeDelegatedKey(#${this.pick})`
+}
+
 /** Wraps a command so that the API and the model are compared after it. */
 export class Checked implements Cmd {
   constructor(readonly inner: Cmd) {}
@@ -517,9 +597,14 @@ export const setupWalletWorld = async (
   const accounts = await api.call("GET", `/customers/internal-accounts?customerId=${encodeURIComponent(str(customer.body, "id"))}&type=EMBEDDED_WALLET`)
   const accountId = String(((record(accounts.body)["data"] as Array<Record<string, unknown>> | undefined) ?? [])[0]?.["id"] ?? "")
   if (accountId === "") throw new Error(`the customer has no EMBEDDED_WALLET account: ${show(accounts)}`)
+  const customerId = str(customer.body, "id")
+  // A card the wallet funds, for the delegated keys; a server without cards (501) leaves them out.
+  const card = await api.call("POST", "/cards", { cardholderId: customerId, form: "VIRTUAL", fundingSources: [accountId] })
   const clock = await api.call("GET", "/sandbox/clock")
   expectStatus("read the sandbox clock", clock, 200)
-  return new WalletAuthModel(accountId, tag, Date.parse(str(clock.body, "now")), options)
+  const model = new WalletAuthModel(accountId, tag, Date.parse(str(clock.body, "now")), options)
+  if (card.status === 201) model.cardId = str(card.body, "id")
+  return model
 }
 
 const hashOf = (text: string): number => {
@@ -532,8 +617,9 @@ const hashOf = (text: string): number => {
  * The commands, each followed by the comparison with GET /auth/credentials and GET
  * /auth/sessions: add credentials of every type, log in (challenge and verify; now and
  * then a wrong code, assertion or identity), revoke credentials and sessions, refresh,
- * advance the clock past session lifetimes and rate windows, and signed actions with
- * live and dead keys.
+ * advance the clock past session lifetimes and rate windows, signed actions with live
+ * and dead keys, and (when the server issues cards) delegated keys created, abandoned
+ * and revoked.
  */
 export const walletAuthCommands = (): Array<fc.Arbitrary<Cmd>> => {
   const types = fc.constantFrom<CredentialType>("EMAIL_OTP", "SMS_OTP", "OAUTH", "PASSKEY")
@@ -545,6 +631,8 @@ export const walletAuthCommands = (): Array<fc.Arbitrary<Cmd>> => {
     fc.tuple(fc.nat(), fc.nat()).map(([p, s]) => new Checked(new RevokeSession(p, s))),
     fc.tuple(fc.nat(), wrong).map(([p, a]) => new Checked(new RefreshSession(p, a))),
     fc.constantFrom(1, 2, 10, 53).map((u) => new Checked(new AdvanceWalletClock(u))),
-    fc.tuple(fc.nat(), wrong).map(([s, d]) => new Checked(new SignedAction(s, d)))
+    fc.tuple(fc.nat(), wrong).map(([s, d]) => new Checked(new SignedAction(s, d))),
+    fc.tuple(fc.nat(), wrong, fc.boolean()).map(([s, d, a]) => new Checked(new CreateDelegatedKey(s, d, a))),
+    fc.nat().map((p) => new Checked(new RevokeDelegatedKey(p)))
   ]
 }

@@ -152,7 +152,7 @@ const verificationRecord = (
 const eventOf = (platformId: string, id: string, data: unknown = { id }): DomainEvent => ({
   id: `Webhook:${id}`,
   platformId,
-  type: "CARD.STATE_CHANGE",
+  type: "BULK_UPLOAD.COMPLETED",
   timestamp: iso(T0),
   data
 })

@@ -43,7 +43,8 @@ export const WALLET_OPERATIONS = [
   "POST /auth/credentials", "GET /auth/credentials", "DELETE /auth/credentials/{}",
   "POST /auth/credentials/{}/challenge", "POST /auth/credentials/{}/verify",
   "GET /auth/sessions", "DELETE /auth/sessions/{}", "POST /auth/sessions/{}/refresh",
-  "PATCH /internal-accounts/{}", "POST /internal-accounts/{}/export"
+  "PATCH /internal-accounts/{}", "POST /internal-accounts/{}/export",
+  "POST /auth/delegated-keys", "GET /auth/delegated-keys", "GET /auth/delegated-keys/{}"
 ] as const
 
 /** test/conformance/webhooks.test.ts (the webhook payloads are checked there too, by type). */
@@ -57,11 +58,69 @@ export const WEBHOOK_OURS = [
   "GET /webhooks/public-key", "GET /sandbox/webhooks/deliveries", "POST /sandbox/webhooks/deliveries/{}/redeliver"
 ] as const
 
+/** test/conformance/cards.test.ts (the CARD.* webhook payloads are checked there too). */
+export const CARD_OPERATIONS = [
+  "POST /cards", "GET /cards", "GET /cards/{}", "PATCH /cards/{}", "POST /cards/{}/reveal"
+] as const
+
+/** SPEC.md's (no reference operation) and ours: checked in test/conformance/cards.test.ts against our own schemas. */
+export const CARD_OURS = [
+  "GET /cards/{}/set-pin-url", "POST /cards/{}/set-pin", "POST /cards/{}/pin/unblock", "POST /cards/{}/tokenize",
+  "POST /sandbox/cards/{}/pin-entry"
+] as const
+
+/** test/conformance/card-transactions.test.ts (card rows in GET /transactions and the CARD_TRANSACTION.* payloads are checked there too). */
+export const CARD_TRANSACTION_OPERATIONS = [
+  "POST /sandbox/cards/{}/simulate/authorization", "POST /sandbox/cards/{}/simulate/clearing",
+  "POST /sandbox/cards/{}/simulate/return", "POST /sandbox/cards/{}/simulate/balance_inquiry",
+  "POST /sandbox/cards/{}/simulate/credit_authorization", "POST /sandbox/cards/{}/simulate/financial_authorization",
+  "POST /sandbox/cards/{}/simulate/financial_credit_authorization", "POST /sandbox/cards/{}/simulate/authorization_advice",
+  "POST /sandbox/cards/{}/simulate/credit_authorization_advice", "POST /sandbox/cards/{}/simulate/return_reversal"
+] as const
+
+/** test/conformance/sca.test.ts */
+export const SCA_OPERATIONS = [
+  "POST /customers/{}/verify-email", "POST /customers/{}/verify-email/confirm",
+  "POST /customers/{}/verify-phone", "POST /customers/{}/verify-phone/confirm",
+  "GET /sca/factors", "POST /sca/factors", "POST /sca/factors/confirm", "DELETE /sca/factors/{}",
+  "POST /sca/login/start", "POST /sca/login/complete", "POST /sca/record-event",
+  "POST /sca/factors/reset", "GET /sca/factors/reset/{}", "POST /sca/factors/reset/{}/complete",
+  "POST /quotes/{}/authorize", "POST /quotes/{}/authorize/resend"
+] as const
+
+/** test/conformance/stablecoins.test.ts */
+export const STABLECOIN_OPERATIONS = [
+  "POST /stablecoin-provider-accounts", "GET /stablecoin-provider-accounts", "GET /stablecoin-provider-accounts/{}",
+  "POST /stablecoins", "GET /stablecoins", "GET /stablecoins/{}",
+  "POST /stablecoins/{}/mints", "POST /stablecoins/{}/burns", "GET /stablecoins/{}/operations", "GET /stablecoin-operations/{}"
+] as const
+
+/** Ours (no reference operation: SPEC.md's enablement request): checked in test/conformance/stablecoins.test.ts. */
+export const STABLECOIN_OURS = ["POST /stablecoins/{}/grid-operations-enablement"] as const
+
+/** test/conformance/agents.test.ts */
+export const AGENT_OPERATIONS = [
+  "POST /agents", "GET /agents", "GET /agents/approvals", "GET /agents/{}", "PATCH /agents/{}", "PATCH /agents/{}/policy",
+  "POST /agents/{}/device-codes", "GET /agents/device-codes/{}/status", "POST /agents/device-codes/{}/redeem",
+  "GET /agents/me", "GET /agents/me/actions", "GET /agents/me/actions/{}",
+  "POST /agents/{}/actions/{}/approve", "POST /agents/{}/actions/{}/reject",
+  "GET /agents/me/transactions", "GET /agents/me/transactions/{}",
+  "POST /agents/me/quotes", "GET /agents/me/quotes/{}", "POST /agents/me/quotes/{}/execute",
+  "POST /agents/me/transfer-in", "POST /agents/me/transfer-out",
+  "GET /agents/me/internal-accounts",
+  "GET /agents/me/external-accounts", "POST /agents/me/external-accounts", "GET /agents/me/external-accounts/{}"
+] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
   "money.test.ts": MONEY_OPERATIONS,
   "lookups.test.ts": LOOKUP_OPERATIONS,
   "wallets.test.ts": WALLET_OPERATIONS,
-  "webhooks.test.ts": WEBHOOK_OPERATIONS
+  "webhooks.test.ts": WEBHOOK_OPERATIONS,
+  "cards.test.ts": CARD_OPERATIONS,
+  "stablecoins.test.ts": STABLECOIN_OPERATIONS,
+  "card-transactions.test.ts": CARD_TRANSACTION_OPERATIONS,
+  "sca.test.ts": SCA_OPERATIONS,
+  "agents.test.ts": AGENT_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>

@@ -1,6 +1,6 @@
 /**
  * Conformance: every success answer of the embedded-wallet endpoints (Embedded Wallet
- * Auth credentials and sessions, the signed internal-account actions) validates against
+ * Auth credentials, sessions and delegated keys, the signed internal-account actions) validates against
  * the reference OpenAPI operation's schema for its status, both legs of the signed flows
  * included (the 202 challenge and the signed retry's 200 / 201 / 204), and carries none of
  * the reference's write-only properties. Driven with the real client libraries, as
@@ -89,7 +89,8 @@ describe("embedded-wallet answers against the reference", () => {
   it("the reference marks nothing write-only or read-only in these schemas (so the check is the schema itself)", () => {
     for (const schema of [
       "AuthMethodResponse", "AuthCredentialResponseOneOf", "AuthCredentialListResponse", "AuthSession", "SessionListResponse",
-      "SignedRequestChallenge", "AuthSignedRequestChallenge", "InternalAccount", "InternalAccountExportResponse"
+      "SignedRequestChallenge", "AuthSignedRequestChallenge", "InternalAccount", "InternalAccountExportResponse",
+      "DelegatedKey", "DelegatedKeyListResponse", "DelegatedKeySignedRequestChallenge"
     ]) {
       const marked = markedIn(schema)
       expect([...marked.writeOnly, ...marked.readOnly], schema).toEqual([])
@@ -203,6 +204,51 @@ describe("embedded-wallet answers against the reference", () => {
     expect(customer.retry.status).toBe(200)
   })
 
+  it("delegated keys: create in three legs (202, 202, 201), list (PENDING, ACTIVE, REVOKED), get", async () => {
+    const w = await newWallet()
+    const login = await emailLogin(w.accountId)
+    const card = await api.call("POST", "/cards", { body: { cardholderId: w.customerId, form: "VIRTUAL", fundingSources: [w.accountId] } })
+    expect(card.status, JSON.stringify(card.body)).toBe(201)
+    const body = { cardId: card.body.id, internalAccountId: w.accountId, nickname: "Card payments key" }
+    const legs = async () => {
+      const first = await call("POST", "/auth/delegated-keys", "/auth/delegated-keys", { body })
+      expect(first.status, JSON.stringify(first.body)).toBe(202)
+      first.check()
+      const second = await call("POST", "/auth/delegated-keys", "/auth/delegated-keys", {
+        body,
+        headers: { "service-wallet-signature": await stamp(login.key, first.body.payloadToSign), "request-id": first.body.requestId }
+      })
+      expect(second.status, JSON.stringify(second.body)).toBe(202)
+      second.check()
+      expect(validator("DelegatedKeySignedRequestChallenge")(second.body)).toBe(true)
+      return second
+    }
+    await legs() // abandoned: PENDING
+    const second = await legs()
+    const third = await call("POST", "/auth/delegated-keys", "/auth/delegated-keys", {
+      body,
+      headers: { "service-wallet-signature": await stamp(login.key, second.body.payloadToSign), "request-id": second.body.requestId }
+    })
+    expect(third.status, JSON.stringify(third.body)).toBe(201)
+    third.check()
+    expect(third.body.status).toBe("ACTIVE")
+    const got = await call("GET", "/auth/delegated-keys/{id}", `/auth/delegated-keys/${third.body.id}`)
+    got.check()
+    expect((await api.call("DELETE", `/auth/delegated-keys/${third.body.id}`)).status).toBe(204)
+    const revoked = await call("GET", "/auth/delegated-keys/{id}", `/auth/delegated-keys/${third.body.id}`)
+    revoked.check()
+    const byAccount = await call("GET", "/auth/delegated-keys", `/auth/delegated-keys?accountId=${w.accountId}`)
+    byAccount.check()
+    expect(byAccount.body.data.map((k: { status: string }) => k.status)).toEqual(["PENDING", "REVOKED"])
+    const bySource = await call("GET", "/auth/delegated-keys", `/auth/delegated-keys?fundingSourceId=${third.body.fundingSourceId}`)
+    bySource.check()
+    const empty = await call("GET", "/auth/delegated-keys", `/auth/delegated-keys?accountId=InternalAccount:00000000-0000-4000-8000-000000000000`)
+    empty.check()
+    expect(empty.body).toEqual({ data: [] })
+    expect(validator("DelegatedKey")({ ...third.body, status: "EXPIRED" })).toBe(false)
+    expect(validator("DelegatedKey")({ ...third.body, fundingSourceId: undefined })).toBe(false)
+  })
+
   it("the validator bites: a missing field, an unknown credential type, an extra field on the strict AuthMethodResponse", async () => {
     const w = await newWallet()
     const created = (await api.call("POST", "/auth/credentials", { body: { type: "EMAIL_OTP", accountId: w.accountId } })).body
@@ -223,7 +269,8 @@ describe("embedded-wallet answers against the reference", () => {
       "POST /auth/sessions/{}/refresh 201", "POST /auth/sessions/{}/refresh 202",
       "PATCH /internal-accounts/{} 200", "PATCH /internal-accounts/{} 202",
       "POST /internal-accounts/{}/export 200", "POST /internal-accounts/{}/export 202",
-      "PATCH /customers/{} 202"
+      "PATCH /customers/{} 202",
+      "POST /auth/delegated-keys 202", "POST /auth/delegated-keys 201"
     ]) expect(statuses.has(leg), leg).toBe(true)
   })
 })

@@ -20,7 +20,7 @@
  * - `idType` also takes PASSPORT, DRIVERS_LICENSE, NATIONAL_ID;
  * - `CARD_TRANSACTION.REFUNDED` is removed and `CARD_TRANSACTION.DECLINED`,
  *   `CARD_TRANSACTION.VOIDED`, `CARD.PIN_STATUS_CHANGE` are added (SPEC.md "Events";
- *   no card webhook is sent yet, so these only matter once cards are built).
+ *   the card webhooks are driven and checked in test/conformance/cards.test.ts).
  */
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

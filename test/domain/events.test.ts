@@ -139,8 +139,11 @@ describe("DomainEvent", () => {
     const v = makeEvent("VERIFICATION.APPROVED", { id: webhookId, platformId: "p", timestamp, data: verification })
     expect(Exit.isSuccess(decodeEvent(v))).toBe(true)
     expect(Exit.isFailure(decodeEvent({ ...v, data: customer }))).toBe(true)
-    const card = makeEvent("CARD.PIN_STATUS_CHANGE", { id: webhookId, platformId: "p", timestamp, data: { anything: 1 } })
-    expect(Exit.isSuccess(decodeEvent(card))).toBe(true)
+    const bulkUpload = makeEvent("BULK_UPLOAD.COMPLETED", { id: webhookId, platformId: "p", timestamp, data: { anything: 1 } })
+    expect(Exit.isSuccess(decodeEvent(bulkUpload))).toBe(true)
+    // CARD.* carry the Card, CARD_TRANSACTION.* the CardTransaction.
+    expect(Exit.isFailure(decodeEvent({ ...bulkUpload, type: "CARD.PIN_STATUS_CHANGE" }))).toBe(true)
+    expect(Exit.isFailure(decodeEvent({ ...bulkUpload, type: "CARD_TRANSACTION.SETTLED" }))).toBe(true)
   })
 
   it("TEST carries no data", () => {

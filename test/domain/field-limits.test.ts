@@ -35,7 +35,17 @@ const OPAQUE: ReadonlyArray<Opaque> = [
     field: "passkeyAssertion",
     reason: "the reference types the WebAuthn assertion as an open object (additionalProperties: true); the confirm " +
       "operation only checks that it is present (no passkey is enrolled for SCA), so only the general body bounds apply"
-  }
+  },
+  ...([
+    ["PasskeyEnrollmentConfirmRequest", "credential"],
+    ["ScaLoginCompleteRequest", "passkeyAssertion"],
+    ["ScaAuthorization", "passkeyAssertion"]
+  ] as const).map(([schema, field]) => ({
+    schema,
+    field,
+    reason: "the reference types the WebAuthn credential / assertion as an open object (additionalProperties: true); " +
+      "the SCA operations read its id and response fields as strings and verify them (src/crypto/webauthn.ts), so only the general body bounds apply"
+  }))
 ]
 
 const report = requestFieldLimits(PaymentsApi, { opaque: OPAQUE, pathPrefix: `/${API_VERSION}` })

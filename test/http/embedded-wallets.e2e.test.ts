@@ -422,6 +422,8 @@ describe("rate limits", () => {
     }))
     expect(res.status).toBe(429)
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0)
+    // A window that ends: a generated client may retry after it.
+    expect(res.headers.get("x-should-retry")).toBe("true")
     expect((await res.json()).code).toBe("RATE_LIMITED")
   })
 })

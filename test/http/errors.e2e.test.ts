@@ -63,7 +63,8 @@ describe("error model", () => {
 describe("authentication (HTTP Basic)", () => {
   const cases: ReadonlyArray<[string, string | undefined, RegExp]> = [
     ["header missing", undefined, /missing/],
-    ["not Basic", "Bearer abc", /malformed/],
+    ["not Basic", "Token abc", /malformed/],
+    ["an agent's Bearer token", "Bearer gat_abc", /work only on \/agents\/me/],
     ["no colon", `Basic ${Buffer.from("client-a").toString("base64")}`, /malformed/],
     ["unknown client", `Basic ${Buffer.from("who:ever").toString("base64")}`, /Unknown client id/],
     ["wrong secret", `Basic ${Buffer.from("client-a:wrong").toString("base64")}`, /secret is wrong/]
@@ -105,7 +106,7 @@ describe("OpenAPI and docs", () => {
 
 describe("endpoints of the API that are not built yet", () => {
   it("answer 501 NOT_IMPLEMENTED, not 404", async () => {
-    for (const [method, path] of [["POST", "/cards"], ["GET", "/cards/Card:1"], ["POST", "/agents"], ["POST", "/stablecoins"]] as const) {
+    for (const [method, path] of [["POST", "/invitations"], ["GET", "/tokens/Token:1"], ["GET", "/uma-providers"], ["GET", "/vasps"]] as const) {
       const r = await api.call(method, path, method === "POST" ? { body: {} } : {})
       expect(r.status).toBe(501)
       expect(r.body.code).toBe("NOT_IMPLEMENTED")

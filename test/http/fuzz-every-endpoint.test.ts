@@ -9,7 +9,7 @@
  * - a non-2xx body is exactly `{ code, reason, details? }`;
  * - the answer is under 100 KB;
  * - no answer mentions an id of the other platform (unless the request itself carried it);
- * - a refused (4xx) POST created nothing (customer and external-account totals unchanged).
+ * - a refused (4xx) POST created nothing (customer, external-account and card totals unchanged).
  *
  * Runs on the memory store as platform A, with platform B's data alongside.
  * `numRuns(50)` per endpoint by default (about 2,000 requests, a few seconds); FC_NUM_RUNS raises it.
@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentsApi } from "../../src/http/api.js"
 import { arbitraryFor, damaged } from "../../src/testing/arbitrary.js"
 import { evmWallet, isErrorShape, makeApi, platformA, platformB, type Reply, usdAccount } from "../support/api.js"
-import { business, individual, ownerRequest } from "../support/onboarding-client.js"
+import { business, completeIndividualFields, files, individual, ownerRequest } from "../support/onboarding-client.js"
 import { numRuns } from "../support/runs.js"
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- endpoint and schema internals are inspected generically */
@@ -99,12 +99,18 @@ const harvestOwning = (value: unknown, into: Map<string, Set<string>>, depth = 0
 const echoable = new Set<string>()
 
 const kindOfParam = (param: string) => param.replace(/Id$/, "").toLowerCase()
+/** A path parameter's kind: `{id}` names the resource of the path (`/cards/:id`: a card). */
+const kindOfPathParam = (path: string, param: string) =>
+  param === "id" ? (path.replace(/^\/sandbox\/cards\//, "/cards/").split("/")[1] ?? "").replace(/s$/, "").toLowerCase() : kindOfParam(param)
 const pick = (pool: Map<string, Set<string>>, kind: string, n: number): string | undefined => {
   const ids = [...(pool.get(kind) ?? [])]
   const fallback = [...pool.values()].flatMap((s) => [...s])
   const from = ids.length > 0 ? ids : fallback
   return from.length === 0 ? undefined : from[n % from.length]
 }
+
+/** The agent access token of each platform's seeded agent (the /agents/me endpoints take it). */
+const agentTokens = new Map<string, string>()
 
 let seeds = 0
 // Sandbox identifiers are "magic" by their last 3 characters (001, 105, 911, ...): end with a plain 789.
@@ -120,11 +126,81 @@ const seed = async (as: typeof platformA, into: Map<string, Set<string>>, tag: s
   const c1 = await post("/customers", individual(`Ada ${tag}${n}`))
   const c2 = await post("/customers", individual(`Grace ${tag}${n}`))
   const biz = await post("/customers", business(`REG-${tag}${n}`))
+  // An SCA-region customer with a verified phone, so the SCA endpoints get past their 409.
+  const eu = await post("/customers", individual(`Eva ${tag}${n}`, { region: "DE", email: `eva${tag}${n}@example.com`, phoneNumber: `+49151${String(n).padStart(7, "0")}` }))
+  expect((await api.call("POST", `/customers/${encodeURIComponent(eu.id)}/verify-phone`, { as })).status, `seed ${tag} verify-phone`).toBe(204)
+  await post(`/customers/${encodeURIComponent(eu.id)}/verify-phone/confirm`, { code: "123456" })
   await post("/customers/external-accounts", usdAccount(c1.id, `${100000 + n}789`))
   await post("/customers/external-accounts", evmWallet(c2.id, hex40(n + 1, tag), { ownershipType: "FIRST_PARTY" }))
   await post("/platform/external-accounts", evmWallet(undefined, hex40(n + 2, tag), { ownershipType: "FIRST_PARTY" }))
   await post("/beneficial-owners", ownerRequest(biz.id, `Owner${tag}`))
+  // An agent of the first customer, installed: the /agents/me endpoints run as it.
+  const agent = await post("/agents", {
+    name: `Agent ${tag}${n}`,
+    customerId: c1.id,
+    policy: {
+      permissions: ["VIEW_TRANSACTIONS", "CREATE_TRANSFERS", "CREATE_QUOTES", "EXECUTE_QUOTES", "MANAGE_EXTERNAL_ACCOUNTS"],
+      defaultExecutionMode: "AUTO",
+      spendingLimits: { currency: "USD", perTransactionLimit: 100_000 }
+    }
+  })
+  const redeemed = await api.call("POST", `/agents/device-codes/${encodeURIComponent(agent.deviceCode.code)}/redeem`, { as })
+  expect(redeemed.status, `seed ${tag} redeem: ${JSON.stringify(redeemed.body)}`).toBe(200)
+  agentTokens.set(tag, redeemed.body.accessToken)
   await post("/verifications", { customerId: c1.id })
+  // A cardholder: a complete packet (fields and a passport) is approved, its internal accounts open, it gets a card.
+  const holder = await post("/customers", individual(`Card ${tag}${n}`, completeIndividualFields))
+  const fd = new FormData()
+  for (const [k, v] of Object.entries({ documentHolder: holder.id, documentType: "PASSPORT", country: "US" })) fd.append(k, v)
+  const f = files.jpeg()
+  fd.append("file", new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name)
+  const encoded = new Response(fd)
+  const uploaded = await api.handler(new Request("http://test/2025-10-13/documents", {
+    method: "POST",
+    headers: { authorization: `Basic ${Buffer.from(`${as.clientId}:${as.clientSecret}`).toString("base64")}`, "content-type": encoded.headers.get("content-type") ?? "" },
+    body: new Uint8Array(await encoded.arrayBuffer())
+  }))
+  expect(uploaded.status, `seed ${tag} passport`).toBe(201)
+  await post("/verifications", { customerId: holder.id })
+  const accounts = await api.call("GET", `/customers/internal-accounts?customerId=${encodeURIComponent(holder.id)}&currency=USD`, { as })
+  expect(accounts.body.data, `seed ${tag}: the cardholder's accounts`).toHaveLength(1)
+  const card = await post("/cards", { cardholderId: holder.id, form: "VIRTUAL", fundingSources: [accounts.body.data[0].id] })
+  // A card transaction (declined: the account is empty), so card rows are in GET /transactions.
+  await post(`/sandbox/cards/${encodeURIComponent(card.id)}/simulate/authorization`, { amount: 100, currency: { code: "USD" }, merchant: { descriptor: `FUZZ ${tag}${n}` } })
+  // Stablecoins: a provider link, a provisioned stablecoin (the provider takes a minute) and a mint and a burn.
+  let keyedSeq = 0
+  const keyed = async (path: string, body: unknown) => {
+    const r = await api.call("POST", path, { body, as, headers: { "idempotency-key": `seed-${tag}-${n}-${++keyedSeq}` } })
+    expect(r.status, `seed ${tag} POST ${path}: ${JSON.stringify(r.body)}`).toBe(201)
+    harvest(r.body, into)
+    return r.body
+  }
+  const link = await keyed("/stablecoin-provider-accounts", { provider: "BRALE", apiClientId: `fuzz-${tag}${n}-client`, apiClientSecret: "fuzz-secret" })
+  const coin = await keyed("/stablecoins", {
+    providerTokenIdentifier: `FUZZ${tag}${n}X`,
+    networkTokenIdentifier: `btkn1fuzz${tag === "A" ? "q" : "p"}${"qpzry9x8gf2tvdw0s3jn54khce6mua7l"[n % 32]}zzzz`,
+    network: "SPARK",
+    stablecoinProviderAccountId: link.id
+  })
+  expect((await api.call("POST", "/sandbox/clock/advance", { body: { seconds: 60 }, as })).status).toBe(200)
+  const spark = await post("/platform/external-accounts", { currency: "BTC", accountInfo: { accountType: "SPARK_WALLET", address: `sparkrt1fuzz${tag === "A" ? "q" : "p"}${String(n).replace(/[^2-9]/g, "x")}qpzry9x8gf2tvdw0s3jn54` }, ownershipType: "FIRST_PARTY" })
+  const { customerId: _owner, ...platformUsd } = usdAccount("", `${200000 + n}789`)
+  const payee = await post("/platform/external-accounts", platformUsd)
+  // A Travel Rule platform's first-party wallet awaits ownership verification: no mint to it (a second burn instead).
+  if (spark.status === "ACTIVE") {
+    await keyed(`/stablecoins/${encodeURIComponent(coin.id)}/mints`, { amount: "1000000", fundingSource: { type: "WIRE" }, destination: { accountId: spark.id } })
+  } else {
+    await keyed(`/stablecoins/${encodeURIComponent(coin.id)}/burns`, {
+      amount: "2000000",
+      source: { type: "EXTERNAL_ACCOUNT" },
+      destination: { type: "EXTERNAL_ACCOUNT", externalAccountId: payee.id, rail: "ACH_CREDIT" }
+    })
+  }
+  await keyed(`/stablecoins/${encodeURIComponent(coin.id)}/burns`, {
+    amount: "1000000",
+    source: { type: "PROVIDER_INTERNAL_BALANCE" },
+    destination: { type: "EXTERNAL_ACCOUNT", externalAccountId: payee.id, rail: "WIRE" }
+  })
 }
 
 /** Seeds A again when a fuzzed request (say, a sandbox reset) emptied it. */
@@ -286,7 +362,10 @@ const countsOf = async () => {
   return {
     customers: await get("/customers?isIncludingDeleted=true&limit=100"),
     customerAccounts: await get("/customers/external-accounts?limit=100"),
-    platformAccounts: await get("/platform/external-accounts?limit=100")
+    platformAccounts: await get("/platform/external-accounts?limit=100"),
+    cards: await get("/cards?limit=100"),
+    stablecoinProviderAccounts: await get("/stablecoin-provider-accounts?limit=100"),
+    stablecoins: await get("/stablecoins?limit=100")
   }
 }
 let snapshot: Awaited<ReturnType<typeof countsOf>> | undefined
@@ -301,7 +380,12 @@ const send = async (method: string, path: string, raw: string | undefined, heade
   try {
     res = await api.handler(new Request(`http://test/2025-10-13${path}`, {
     method,
-    headers: { authorization: `Basic ${Buffer.from(`${platformA.clientId}:${platformA.clientSecret}`).toString("base64")}`, ...headers },
+    headers: {
+      authorization: path.startsWith("/agents/me") && agentTokens.has("A")
+        ? `Bearer ${agentTokens.get("A")}`
+        : `Basic ${Buffer.from(`${platformA.clientId}:${platformA.clientSecret}`).toString("base64")}`,
+      ...headers
+    },
     ...(raw === undefined || method === "GET" || method === "HEAD" ? {} : { body: raw })
     }))
   } catch (error) {
@@ -369,6 +453,11 @@ beforeAll(async () => {
   await api.ready
   await seed(platformB, foreign, "B")
   await seed(platformA, own, "A")
+  expect(own.get("card")?.size ?? 0, "the seed issued cards").toBeGreaterThan(0)
+  expect(own.get("stablecoinoperation")?.size ?? 0, "the seed minted and burned").toBe(2)
+  expect(agentTokens.has("A") && agentTokens.has("B"), "the seed installed agents").toBe(true)
+  // The /agents/me requests run as A's agent: its token works.
+  expect((await send("GET", "/agents/me", undefined, {})).status, "A's agent token works").toBe(200)
 })
 
 describe("fuzz every endpoint of PaymentsApi", () => {
@@ -387,7 +476,7 @@ describe("fuzz every endpoint of PaymentsApi", () => {
       const params = fc.array(idChoice, { minLength: e.params.length, maxLength: e.params.length })
       await fc.assert(
         fc.asyncProperty(params, queryFor(e), bodyFor(e), headersFor(e), async (ids, query, body, headers) => {
-          const path = e.params.reduce((p, name, i) => p.replace(`:${name}`, resolveId(ids[i]!, kindOfParam(name))), e.path) + query
+          const path = e.params.reduce((p, name, i) => p.replace(`:${name}`, resolveId(ids[i]!, kindOfPathParam(e.path, name))), e.path) + query
           await check(e, path, body.raw, headers)
         }),
         { numRuns: RUNS }

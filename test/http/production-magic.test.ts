@@ -139,3 +139,31 @@ describe("sandbox endpoints on a production platform", () => {
     expect((await api.call("GET", "/sandbox/clock", { as: sandbox })).status).toBe(200)
   })
 })
+
+describe("SCA and contact-verification codes on a production platform", () => {
+  it("123456 verifies no email or phone", async () => {
+    for (const [name, p] of both) {
+      const c = await customer(p, { region: "FR", email: `${name}@example.com`, phoneNumber: "+33612345678" })
+      for (const channel of ["email", "phone"]) {
+        expect((await api.call("POST", `/customers/${c}/verify-${channel}`, { as: p })).status).toBe(204)
+        const r = await api.call("POST", `/customers/${c}/verify-${channel}/confirm`, { body: { code: "123456" }, as: p })
+        expect(r.status, `${name} ${channel}`).toBe(name === "sandbox" ? 200 : 400)
+      }
+    }
+  })
+
+  it("123456 enrolls no TOTP factor (a production TOTP needs the authenticator's current code)", async () => {
+    const { hotp } = await import("../../src/crypto/totp.js")
+    for (const [name, p] of both) {
+      const c = await customer(p, { region: "DE" })
+      const start = await api.call("POST", `/sca/factors?customerId=${encodeURIComponent(c)}`, { body: { type: "TOTP" }, as: p })
+      expect(start.status).toBe(200)
+      const secret = new Uint8Array(Buffer.from(start.body.secret, "hex"))
+      const step = Math.floor(Date.now() / 30_000)
+      // One chance in a million per step that 123456 is the real code: then production accepts it rightly.
+      const coincidence = [-1, 0, 1, 2].some((d) => hotp(secret, step + d) === "123456")
+      const r = await api.call("POST", `/sca/factors/confirm?customerId=${encodeURIComponent(c)}`, { body: { type: "TOTP", secret: start.body.secret, code: "123456" }, as: p })
+      expect(r.status, name).toBe(name === "sandbox" || coincidence ? 200 : 400)
+    }
+  })
+})

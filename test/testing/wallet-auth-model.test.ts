@@ -15,7 +15,9 @@ import {
   AddCredential,
   AdvanceWalletClock,
   agree,
+  CreateDelegatedKey,
   Login,
+  RevokeDelegatedKey,
   type WalletApiClient,
   walletAuthCommands,
   type WalletClientKit,
@@ -95,6 +97,34 @@ describe(`embedded-wallet auth model (${store})`, () => {
     await new Login(0, true, false).run(model, real)
     expect(model.sessions.size).toBe(6)
     await agree(model, real)
+  })
+
+  it("delegated keys: abandoned PENDING, ACTIVE, 409 while ACTIVE, a dead key refused, revoked; the list agrees, and a stale list is caught", async () => {
+    const model = await setupWalletWorld(client, tag())
+    expect(model.cardId, "the reference server issues the wallet a card").toMatch(/^Card:/)
+    await new AddCredential("EMAIL_OTP", 0, 0).run(model, real)
+    await new Login(0, true, false).run(model, real)
+    const step = async (cmd: { run: (m: typeof model, r: WalletReal) => Promise<void> }) => {
+      await cmd.run(model, real)
+      await agree(model, real)
+    }
+    await step(new CreateDelegatedKey(0, false, true))
+    await step(new CreateDelegatedKey(0, true, false)) // no dead key yet: a stranger's, refused
+    await step(new CreateDelegatedKey(0, false, false))
+    expect([...model.delegatedKeys.values()].sort()).toEqual(["ACTIVE", "PENDING"])
+    await step(new CreateDelegatedKey(0, false, false)) // 409: one is ACTIVE
+    await step(new RevokeDelegatedKey(0)) // the PENDING one: 400
+    expect([...model.delegatedKeys.values()].sort()).toEqual(["ACTIVE", "PENDING"])
+    const before = await client.call("GET", `/auth/delegated-keys?accountId=${model.accountId}`)
+    await step(new RevokeDelegatedKey(1))
+    expect([...model.delegatedKeys.values()].sort()).toEqual(["PENDING", "REVOKED"])
+    const stale: WalletReal = {
+      kit,
+      api: { call: (method, path, body, headers) => (path.startsWith("/auth/delegated-keys?") ? Promise.resolve(before) : client.call(method, path, body, headers)) }
+    }
+    await expect(agree(model, stale)).rejects.toThrow(/delegated keys: the API lists/)
+    await step(new CreateDelegatedKey(0, false, false))
+    expect([...model.delegatedKeys.values()].sort()).toEqual(["ACTIVE", "PENDING", "REVOKED"])
   })
 
   it("catches an implementation that keeps listing a session past its lifetime", async () => {

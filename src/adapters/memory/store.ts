@@ -9,9 +9,14 @@
  * index would raise in SQL); lists page on `(createdAt, id)` like the SQL adapter.
  */
 import { Context, Effect, Layer } from "effect"
+import type { AgentActionQuery, AgentActionRecord, AgentQuery, AgentRecord, AgentRecordKind, AgentStoreRecord, AgentStoreRecordOf } from "../../ports/agents.js"
 import type { DomainEvent } from "../../ports/events.js"
 import {
   type BeneficialOwnerRecord,
+  type CardQuery,
+  type CardRecord,
+  type CardTransactionQuery,
+  type CardTransactionRecord,
   type CustomerQuery,
   type CustomerRecord,
   type DocumentRecord,
@@ -25,6 +30,11 @@ import {
   type LedgerRejected,
   type PlatformConfigRecord,
   type QuoteRecord,
+  type StablecoinOperationRecord,
+  type StablecoinProviderAccountQuery,
+  type StablecoinProviderAccountRecord,
+  type StablecoinQuery,
+  type StablecoinRecord,
   type TransactionQuery,
   type TransactionRecord,
   type PageResult,
@@ -74,6 +84,11 @@ interface Tenant {
   readonly journal: Array<JournalEntry>
   readonly quotes: Map<string, QuoteRecord>
   readonly transactions: MemoryTable<TransactionRecord>
+  readonly cards: MemoryTable<CardRecord>
+  readonly cardTransactions: MemoryTable<CardTransactionRecord>
+  readonly stablecoinProviderAccounts: MemoryTable<StablecoinProviderAccountRecord>
+  readonly stablecoins: MemoryTable<StablecoinRecord>
+  readonly stablecoinOperations: MemoryTable<StablecoinOperationRecord>
   config: PlatformConfigRecord | undefined
   clockOffset: number
   /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only. */
@@ -82,6 +97,10 @@ interface Tenant {
   webhookCursor: number | undefined
   /** Embedded-wallet records, keyed `kind\u0000id`. */
   readonly wallet: MemoryTable<WalletRecord>
+  /** Agents and their actions by id; device codes and tokens keyed `kind\u0000id`. */
+  readonly agents: MemoryTable<AgentRecord>
+  readonly agentActions: MemoryTable<AgentActionRecord>
+  readonly agentKeys: MemoryTable<AgentStoreRecord>
 }
 
 const walletKey = (kind: WalletRecordKind, id: string) => `${kind}\u0000${id}`
@@ -152,6 +171,39 @@ const newTenant = (): Tenant => ({
       key: (r) => r.transaction.type === "OUTGOING" ? sentKey(r.transaction.customerId ?? null, r.transaction.sentAmount.currency.code) : undefined
     }]
   }),
+  cards: new MemoryTable<CardRecord>({
+    id: (r) => r.card.id,
+    createdAt: (r) => millisOf(r.card.createdAt),
+    unique: [{ name: "cards_platform_card_id", key: (r) => r.card.platformCardId }],
+    // The slot rule counts live cards, of the platform and of one cardholder.
+    groups: [
+      { name: "live", key: (r) => r.card.state === "CLOSED" ? undefined : "" },
+      { name: "liveByHolder", key: (r) => r.card.state === "CLOSED" ? undefined : r.card.cardholderId }
+    ]
+  }),
+  cardTransactions: new MemoryTable<CardTransactionRecord>({
+    id: (r) => r.transaction.id,
+    createdAt: (r) => millisOf(r.transaction.createdAt),
+    groups: [{ name: "card", key: (r) => r.transaction.cardId }]
+  }),
+  stablecoinProviderAccounts: new MemoryTable<StablecoinProviderAccountRecord>({
+    id: (r) => r.account.id,
+    createdAt: (r) => millisOf(r.account.createdAt),
+    unique: [{ name: "stablecoin_provider_accounts_account", key: (r) => `${r.account.provider}\u0000${r.account.providerAccountId}` }]
+  }),
+  stablecoins: new MemoryTable<StablecoinRecord>({
+    id: (r) => r.stablecoin.id,
+    createdAt: (r) => millisOf(r.stablecoin.createdAt),
+    unique: [
+      { name: "stablecoins_token_identifier", key: (r) => `${r.stablecoin.network}\u0000${r.stablecoin.networkTokenIdentifier}` },
+      { name: "stablecoins_symbol", key: (r) => r.stablecoin.symbol }
+    ]
+  }),
+  stablecoinOperations: new MemoryTable<StablecoinOperationRecord>({
+    id: (r) => r.operation.id,
+    createdAt: (r) => millisOf(r.operation.createdAt),
+    groups: [{ name: "stablecoin", key: (r) => r.operation.stablecoinId }]
+  }),
   config: undefined,
   clockOffset: 0,
   deliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
@@ -164,8 +216,35 @@ const newTenant = (): Tenant => ({
       { name: "account", key: (r) => walletKey(r.kind, r.accountId) },
       { name: "lookup", key: (r) => r.lookupKey === undefined ? undefined : walletKey(r.kind, r.lookupKey) }
     ]
+  }),
+  agents: new MemoryTable<AgentRecord>({ id: (r) => r.id, createdAt: (r) => millisOf(r.createdAt) }),
+  agentActions: new MemoryTable<AgentActionRecord>({ id: (r) => r.id, createdAt: (r) => millisOf(r.createdAt) }),
+  agentKeys: new MemoryTable<AgentStoreRecord>({
+    id: (r) => agentKey(r.kind, r.id),
+    createdAt: (r) => millisOf(r.createdAt),
+    groups: [{ name: "agent", key: (r) => r.kind === "deviceCode" || r.kind === "token" ? agentKey(r.kind, r.agentId) : undefined }]
   })
 })
+
+/** The memory table of an agent record's kind. */
+const agentTableOf = (t: Tenant, kind: AgentRecordKind): MemoryTable<AgentStoreRecord> =>
+  (kind === "agent" ? t.agents : kind === "action" ? t.agentActions : t.agentKeys) as MemoryTable<AgentStoreRecord>
+const agentRowId = (kind: AgentRecordKind, id: string) => kind === "agent" || kind === "action" ? id : agentKey(kind, id)
+
+const agentKey = (kind: AgentRecordKind, id: string) => `${kind}\u0000${id}`
+
+const matchesAgent = (q: AgentQuery) => (r: AgentRecord): boolean =>
+  (q.customerId === undefined || r.customerId === q.customerId) &&
+  (q.isPaused === undefined || r.isPaused === q.isPaused) &&
+  (q.isConnected === undefined || r.isConnected === q.isConnected) &&
+  inRange(millisOf(r.createdAt), q.created) &&
+  inRange(millisOf(r.updatedAt), q.updated)
+
+const matchesAgentAction = (q: AgentActionQuery) => (r: AgentActionRecord): boolean =>
+  (q.agentId === undefined || r.agentId === q.agentId) &&
+  (q.customerId === undefined || r.customerId === q.customerId) &&
+  (q.status === undefined || r.action.status === q.status) &&
+  inRange(millisOf(r.createdAt), q.created)
 
 const inRange = (ms: number, range: TimeRange | undefined): boolean =>
   range === undefined || ((range.from === undefined || ms >= range.from) && (range.to === undefined || ms <= range.to))
@@ -228,6 +307,35 @@ const isUnfilteredTransactions = (q: TransactionQuery): boolean =>
   q.customerId === undefined && q.platformCustomerId === undefined && q.accountIdentifier === undefined &&
   q.senderAccountIdentifier === undefined && q.receiverAccountIdentifier === undefined && q.status === undefined &&
   q.type === undefined && q.reference === undefined && q.created === undefined
+
+const matchesCard = (q: CardQuery) => (r: CardRecord): boolean =>
+  (q.cardholderId === undefined || r.card.cardholderId === q.cardholderId) &&
+  (q.accountId === undefined || r.card.fundingSources.includes(q.accountId)) &&
+  (q.platformCardId === undefined || r.card.platformCardId === q.platformCardId) &&
+  (q.state === undefined || r.card.state === q.state)
+
+const isUnfilteredCards = (q: CardQuery): boolean =>
+  q.cardholderId === undefined && q.accountId === undefined && q.platformCardId === undefined && q.state === undefined
+
+const matchesCardTransaction = (q: CardTransactionQuery) => (r: CardTransactionRecord): boolean =>
+  (q.cardId === undefined || r.transaction.cardId === q.cardId) &&
+  (q.customerId === undefined || r.transaction.customerId === q.customerId) &&
+  (q.platformCustomerId === undefined || r.transaction.platformCustomerId === q.platformCustomerId) &&
+  (q.accountId === undefined || r.transaction.accountId === q.accountId) &&
+  (q.direction === undefined || r.transaction.direction === q.direction) &&
+  inRange(millisOf(r.transaction.createdAt), q.created)
+
+const isUnfilteredCardTransactions = (q: CardTransactionQuery): boolean =>
+  q.cardId === undefined && q.customerId === undefined && q.platformCustomerId === undefined && q.accountId === undefined &&
+  q.direction === undefined && q.created === undefined
+
+const matchesStablecoin = (q: StablecoinQuery) => (r: StablecoinRecord): boolean =>
+  (q.issuanceStatus === undefined || r.stablecoin.issuanceStatus === q.issuanceStatus) &&
+  (q.gridOperationsStatus === undefined || r.stablecoin.gridOperationsStatus === q.gridOperationsStatus) &&
+  (q.provider === undefined || r.stablecoin.provider === q.provider)
+
+const matchesProviderAccount = (q: StablecoinProviderAccountQuery) => (r: StablecoinProviderAccountRecord): boolean =>
+  (q.provider === undefined || r.account.provider === q.provider) && (q.status === undefined || r.account.status === q.status)
 
 const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
   "data" in result ? Effect.succeed(result) : Effect.fail(result)
@@ -348,6 +456,11 @@ export const makeMemoryStore = Effect.sync(() => {
           undo(() => void (previous === undefined ? quotes.delete(r.quote.id) : quotes.set(r.quote.id, previous)))
         }),
       putTransaction: (r) => Effect.orDie(putRow(tenantOf(r.platformId).transactions, r.transaction.id, r)),
+      putCard: (r) => putRow(tenantOf(r.platformId).cards, r.card.id, r),
+      putCardTransaction: (r) => Effect.orDie(putRow(tenantOf(r.platformId).cardTransactions, r.transaction.id, r)),
+      putStablecoinProviderAccount: (r) => putRow(tenantOf(r.platformId).stablecoinProviderAccounts, r.account.id, r),
+      putStablecoin: (r) => putRow(tenantOf(r.platformId).stablecoins, r.stablecoin.id, r),
+      putStablecoinOperation: (r) => Effect.orDie(putRow(tenantOf(r.platformId).stablecoinOperations, r.operation.id, r)),
       putPlatformConfig: (r) =>
         Effect.sync(() => {
           const t = tenantOf(r.platformId)
@@ -425,6 +538,8 @@ export const makeMemoryStore = Effect.sync(() => {
       putWebhookDelivery: (r) => putDelivery(r),
       putWalletRecord: (r) => Effect.orDie(putRow(tenantOf(r.platformId).wallet, walletKey(r.kind, r.id), r)),
       deleteWalletRecord: (platformId, kind, id) => removeRow(tenantOf(platformId).wallet, walletKey(kind, id)),
+      putAgentRecord: (r) => Effect.orDie(putRow(agentTableOf(tenantOf(r.platformId), r.kind), agentRowId(r.kind, r.id), r)),
+      deleteAgentRecord: (platformId, kind, id) => removeRow(agentTableOf(tenantOf(platformId), kind), agentRowId(kind, id)),
       resetPlatform: (platformId) =>
         Effect.sync(() => {
           const previous = tenants.get(platformId)
@@ -541,8 +656,60 @@ export const makeMemoryStore = Effect.sync(() => {
           return sum
         })
     },
+    cards: {
+      get: (platformId, id) => read(() => peek(platformId)?.cards.get(id)),
+      findByPlatformCardId: (platformId, platformCardId) =>
+        read(() => peek(platformId)?.cards.byUnique("cards_platform_card_id", platformCardId)),
+      list: (platformId, query, page) =>
+        readPage(() => tenantOf(platformId).cards.page(matchesCard(query), page, isUnfilteredCards(query))),
+      countLive: (platformId, cardholderId) =>
+        read(() => {
+          const cards = peek(platformId)?.cards
+          if (cards === undefined) return 0
+          return cardholderId === undefined ? cards.groupSize("live", "") : cards.groupSize("liveByHolder", cardholderId)
+        })
+    },
+    cardTransactions: {
+      get: (platformId, id) => read(() => peek(platformId)?.cardTransactions.get(id)),
+      list: (platformId, query, page) =>
+        readPage(() => tenantOf(platformId).cardTransactions.page(matchesCardTransaction(query), page, isUnfilteredCardTransactions(query)))
+    },
     platformConfigs: {
       get: (platformId) => read(() => peek(platformId)?.config)
+    },
+    stablecoins: {
+      getProviderAccount: (platformId, id) => read(() => peek(platformId)?.stablecoinProviderAccounts.get(id)),
+      findProviderAccount: (platformId, provider, providerAccountId) =>
+        read(() => peek(platformId)?.stablecoinProviderAccounts.byUnique("stablecoin_provider_accounts_account", `${provider}\u0000${providerAccountId}`)),
+      listProviderAccounts: (platformId, query, page) =>
+        readPage(() =>
+          tenantOf(platformId).stablecoinProviderAccounts.page(
+            matchesProviderAccount(query),
+            page,
+            query.provider === undefined && query.status === undefined
+          )
+        ),
+      get: (platformId, id) => read(() => peek(platformId)?.stablecoins.get(id)),
+      findBySymbol: (platformId, symbol) => read(() => peek(platformId)?.stablecoins.byUnique("stablecoins_symbol", symbol)),
+      findByTokenIdentifier: (platformId, network, tokenIdentifier) =>
+        read(() => peek(platformId)?.stablecoins.byUnique("stablecoins_token_identifier", `${network}\u0000${tokenIdentifier}`)),
+      list: (platformId, query, page) =>
+        readPage(() =>
+          tenantOf(platformId).stablecoins.page(
+            matchesStablecoin(query),
+            page,
+            query.issuanceStatus === undefined && query.gridOperationsStatus === undefined && query.provider === undefined
+          )
+        ),
+      getOperation: (platformId, id) => read(() => peek(platformId)?.stablecoinOperations.get(id)),
+      listOperations: (platformId, query, page) =>
+        readPage(() =>
+          tenantOf(platformId).stablecoinOperations.page(
+            (r) => r.operation.stablecoinId === query.stablecoinId && (query.operationType === undefined || r.operation.operationType === query.operationType),
+            page,
+            false
+          )
+        )
     },
     events: {
       list: (platformId, options) =>
@@ -608,6 +775,26 @@ export const makeMemoryStore = Effect.sync(() => {
         read(() => (peek(platformId)?.wallet.byGroup("account", walletKey(kind, accountId)) ?? []) as ReadonlyArray<WalletRecordOf<K>>),
       byLookup: <K extends WalletRecordKind>(platformId: string, kind: K, lookupKey: string) =>
         read(() => (peek(platformId)?.wallet.byGroup("lookup", walletKey(kind, lookupKey)) ?? []) as ReadonlyArray<WalletRecordOf<K>>)
+    },
+    agents: {
+      get: <K extends AgentRecordKind>(platformId: string, kind: K, id: string) =>
+        read(() => {
+          const t = peek(platformId)
+          return t === undefined ? undefined : agentTableOf(t, kind).get(agentRowId(kind, id)) as AgentStoreRecordOf<K> | undefined
+        }),
+      find: <K extends "deviceCode" | "token">(kind: K, id: string) =>
+        read(() => {
+          // Codes and tokens are found without a platform (redeem, the agent scheme).
+          for (const t of tenants.values()) {
+            const r = t.agentKeys.get(agentKey(kind, id))
+            if (r !== undefined) return r as AgentStoreRecordOf<K>
+          }
+          return undefined
+        }),
+      ofAgent: <K extends "deviceCode" | "token">(platformId: string, kind: K, agentId: string) =>
+        read(() => (peek(platformId)?.agentKeys.byGroup("agent", agentKey(kind, agentId)) ?? []) as ReadonlyArray<AgentStoreRecordOf<K>>),
+      list: (platformId, query, page) => readPage(() => tenantOf(platformId).agents.page(matchesAgent(query), page, false)),
+      listActions: (platformId, query, page) => readPage(() => tenantOf(platformId).agentActions.page(matchesAgentAction(query), page, false))
     },
     transact
   })

@@ -77,6 +77,11 @@ export class MemoryTable<R> {
     return out.sort((a, b) => compareKeys(this.keyOf(a), this.keyOf(b)))
   }
 
+  /** How many rows one group holds. */
+  groupSize(name: string, key: string): number {
+    return this.groups.find((g) => g.name === name)?.map.get(key)?.size ?? 0
+  }
+
   /** Writes `r` (the caller checked `conflictOf`); returns the row it replaced. */
   put(r: R): R | undefined {
     const id = this.def.id(r)

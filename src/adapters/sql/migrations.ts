@@ -304,13 +304,134 @@ const v6_sent_volumes = statements(
    group by 1, 2, 3, 4`
 )
 
+/**
+ * Cards: real columns for the list filters and the slot rule, the record as JSON. A
+ * card's platformCardId is unique in its platform (closed cards keep theirs). The live
+ * cards (not CLOSED) have their own partial index, which the slot rule's count reads.
+ */
+const v7_cards = statements(
+  `create table cards (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    cardholder_id text collate "C" not null,
+    platform_card_id text collate "C" not null,
+    state text collate "C" not null,
+    funding_sources text[] collate "C" not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index cards_platform_card_id on cards (platform_id, platform_card_id)`,
+  `create index cards_keyset on cards (platform_id, created_ms, id)`,
+  `create index cards_cardholder on cards (platform_id, cardholder_id, created_ms, id)`,
+  `create index cards_live on cards (platform_id, cardholder_id) where state <> 'CLOSED'`,
+  `create index cards_funding_sources on cards using gin (funding_sources)`
+)
+
+/**
+ * Card transactions (docs/card-transactions.md): real columns for GET /transactions'
+ * filters (card, customer, platformCustomerId, funding account, direction) and the
+ * keyset order, the record (the row and its machine state) as JSON.
+ */
+const v8_card_transactions = statements(
+  `create table card_transactions (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    card_id text collate "C" not null,
+    customer_id text collate "C" not null,
+    platform_customer_id text collate "C" not null,
+    account_id text collate "C",
+    direction text collate "C" not null,
+    status text collate "C" not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index card_transactions_keyset on card_transactions (platform_id, created_ms, id)`,
+  `create index card_transactions_card on card_transactions (platform_id, card_id, created_ms, id)`,
+  `create index card_transactions_customer on card_transactions (platform_id, customer_id, created_ms, id)`,
+  `create index card_transactions_account on card_transactions (platform_id, account_id, created_ms, id)`
+)
+
+/**
+ * Stablecoin issuance (docs/stablecoins.md): provider account links, registered
+ * stablecoins and their issuer operations, each a JSON document with real columns for the
+ * list filters and the unique keys (one link per provider account, one stablecoin per
+ * symbol and per network token identifier, in each platform).
+ */
+const v9_stablecoins = statements(
+  `create table stablecoin_provider_accounts (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    provider text collate "C" not null,
+    provider_account_id text collate "C" not null,
+    status text collate "C" not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index stablecoin_provider_accounts_account on stablecoin_provider_accounts (platform_id, provider, provider_account_id)`,
+  `create index stablecoin_provider_accounts_keyset on stablecoin_provider_accounts (platform_id, created_ms, id)`,
+  `create table stablecoins (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    symbol text collate "C" not null,
+    network text collate "C" not null,
+    network_token_identifier text collate "C" not null,
+    issuance_status text collate "C" not null,
+    grid_operations_status text collate "C" not null,
+    provider text collate "C" not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create unique index stablecoins_symbol on stablecoins (platform_id, symbol)`,
+  `create unique index stablecoins_token_identifier on stablecoins (platform_id, network, network_token_identifier)`,
+  `create index stablecoins_keyset on stablecoins (platform_id, created_ms, id)`,
+  `create table stablecoin_operations (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    stablecoin_id text collate "C" not null,
+    operation_type text collate "C" not null,
+    status text collate "C" not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index stablecoin_operations_stablecoin on stablecoin_operations (platform_id, stablecoin_id, created_ms, id)`
+)
+
+/** Agents (docs/agents.md): agents, device codes, access tokens and actions as documents. */
+const v10_agents = statements(
+  `create table agent_records (
+    platform_id text collate "C" not null,
+    kind text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    agent_id text collate "C",
+    customer_id text collate "C" not null,
+    status text collate "C",
+    doc jsonb not null,
+    primary key (platform_id, kind, id)
+  )`,
+  // Device codes and tokens are found without a platform (redeem, the agent scheme): unique service-wide.
+  `create unique index agent_records_device_codes on agent_records (id) where kind = 'deviceCode'`,
+  `create unique index agent_records_tokens on agent_records (id) where kind = 'token'`,
+  `create index agent_records_keyset on agent_records (platform_id, kind, created_ms, id)`,
+  `create index agent_records_agent on agent_records (platform_id, kind, agent_id) where agent_id is not null`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
   "3_money": v3_money,
   "4_webhooks": v4_webhooks,
   "5_wallets": v5_wallets,
-  "6_sent_volumes": v6_sent_volumes
+  "6_sent_volumes": v6_sent_volumes,
+  "7_cards": v7_cards,
+  "8_card_transactions": v8_card_transactions,
+  "9_stablecoins": v9_stablecoins,
+  "10_agents": v10_agents
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -41,9 +41,13 @@ import {
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
 import { asLevel, conflictIn } from "../level.js"
+import { AGENT_TABLES, makeAgentStore } from "./agents.js"
+import { CARD_TRANSACTION_TABLES, makeCardTransactionStore } from "./card-transactions.js"
+import { CARD_TABLES, makeCardStore } from "./cards.js"
 import { docOf, documentReads, Where } from "./documents.js"
 import { makeMoneyStore, MONEY_TABLES } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
+import { makeStablecoinStore, STABLECOIN_TABLES } from "./stablecoins.js"
 import { makeWebhookStore, WEBHOOK_TABLES } from "./webhooks.js"
 import { makeWalletStore, WALLET_TABLES } from "./wallets.js"
 
@@ -57,7 +61,11 @@ const CONSTRAINTS: ReadonlySet<string> = new Set<UniqueConstraint>([
   "customers_active_uma_address",
   "external_accounts_equivalence",
   "external_accounts_default_uma",
-  "documents_holder_type"
+  "documents_holder_type",
+  "cards_platform_card_id",
+  "stablecoin_provider_accounts_account",
+  "stablecoins_symbol",
+  "stablecoins_token_identifier"
 ])
 
 const isConstraint = (name: string): name is UniqueConstraint => CONSTRAINTS.has(name)
@@ -151,11 +159,19 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const money = makeMoneyStore(sql, query)
     const webhooks = makeWebhookStore(sql, query)
     const wallets = makeWalletStore(query)
+    const cards = makeCardStore(sql, query)
+    const cardTransactions = makeCardTransactionStore(query)
+    const stablecoins = makeStablecoinStore(sql, query)
+    const agents = makeAgentStore(query)
 
     const uow: UnitOfWork = {
       ...money.writes,
       ...webhooks.writes,
       ...wallets.writes,
+      ...cards.writes,
+      ...cardTransactions.writes,
+      ...stablecoins.writes,
+      ...agents.writes,
       putCustomer: (r) =>
         write(
           `insert into customers (platform_id, id, created_ms, updated_ms, platform_customer_id, active, customer_type, region, uma_address, currencies, doc)
@@ -294,7 +310,11 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
             "idempotency_keys",
             ...MONEY_TABLES,
             ...WEBHOOK_TABLES,
-            ...WALLET_TABLES
+            ...WALLET_TABLES,
+            ...CARD_TABLES,
+            ...CARD_TRANSACTION_TABLES,
+            ...STABLECOIN_TABLES,
+            ...AGENT_TABLES
           ],
           (table) => query(`delete from ${table} where platform_id = $1`, [platformId]),
           { discard: true }
@@ -398,6 +418,10 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...money.repositories,
       webhooks: webhooks.repository,
       wallets: wallets.repository,
+      cards: cards.repository,
+      cardTransactions: cardTransactions.repository,
+      stablecoins: stablecoins.repository,
+      agents: agents.repository,
       customers: {
         get: (platformId, id) => byId("customers")<CustomerRecord>(platformId, id),
         findActiveByPlatformCustomerId: (platformId, pcid) =>

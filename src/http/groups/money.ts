@@ -4,12 +4,13 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { TransactionWithCard } from "../../domain/card-transaction.js"
 import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
 import { ExchangeRateListResponse } from "../../domain/exchange-rate.js"
 import { InternalAccount, InternalAccountType, SandboxFundRequest } from "../../domain/internal-account.js"
 import { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
-import { Quote, QuoteRequest } from "../../domain/quote.js"
+import { ExecuteQuoteRequest, Quote, QuoteRequest } from "../../domain/quote.js"
 import { SignedRequestHeaders } from "../../domain/wallet.js"
 import {
   ApprovePaymentRequest,
@@ -84,6 +85,8 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
     HttpApiEndpoint.post("executeQuote", "/quotes/:quoteId/execute", {
       params: quoteParams,
       headers: { ...IdempotencyHeaders, "service-wallet-signature": SignedRequestHeaders["service-wallet-signature"] },
+      // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
+      payload: [ExecuteQuoteRequest, Schema.Null],
       success: Quote,
       error: [Error403, Error404, Error409, Error429]
     })
@@ -111,9 +114,9 @@ export class TransactionsGroup extends HttpApiGroup.make("transactions")
         sortOrder: Schema.optionalKey(Schema.Literals(["asc", "desc"])),
         cardId: Schema.optionalKey(IdText)
       },
-      success: ListResponse(Transaction, "TransactionListResponse")
+      success: ListResponse(TransactionWithCard, "TransactionListResponse")
     }),
-    HttpApiEndpoint.get("getTransaction", "/transactions/:transactionId", { params: transactionParams, success: Transaction, error: Error404 }),
+    HttpApiEndpoint.get("getTransaction", "/transactions/:transactionId", { params: transactionParams, success: TransactionWithCard, error: Error404 }),
     HttpApiEndpoint.post("cancelTransaction", "/transactions/:transactionId/cancel", {
       params: transactionParams,
       success: Transaction,

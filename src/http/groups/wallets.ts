@@ -18,6 +18,10 @@ import {
   AuthSession,
   AuthSessionRefreshRequest,
   AuthSignedRequestChallenge,
+  DelegatedKey,
+  DelegatedKeyCreateRequest,
+  DelegatedKeyListResponse,
+  DelegatedKeySignedRequestChallenge,
   InternalAccountExportRequest,
   InternalAccountExportResponse,
   InternalAccountUpdateRequest,
@@ -78,6 +82,29 @@ export class EmbeddedWalletAuthGroup extends HttpApiGroup.make("embeddedWalletAu
       payload: AuthSessionRefreshRequest,
       success: [created(AuthSession), accepted(AuthSignedRequestChallenge)],
       error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("createDelegatedKey", "/auth/delegated-keys", {
+      headers: SignedRequestHeaders,
+      payload: DelegatedKeyCreateRequest,
+      success: [created(DelegatedKey), accepted(DelegatedKeySignedRequestChallenge)],
+      error: [Error404, Error409]
+    }).annotate(
+      OpenApi.Description,
+      "A three-leg signed flow: 202 (sign payloadToSign), 202 again after the first signed retry (the key is PENDING), 201 after the second (ACTIVE)."
+    ),
+    HttpApiEndpoint.get("listDelegatedKeys", "/auth/delegated-keys", {
+      query: { accountId: Schema.optionalKey(IdText), fundingSourceId: Schema.optionalKey(IdText) },
+      success: DelegatedKeyListResponse
+    }).annotate(OpenApi.Description, "At least one of accountId and fundingSourceId; PENDING and REVOKED keys included."),
+    HttpApiEndpoint.get("getDelegatedKeyById", "/auth/delegated-keys/:id", {
+      params: idParams,
+      success: DelegatedKey,
+      error: Error404
+    }),
+    HttpApiEndpoint.delete("revokeDelegatedKey", "/auth/delegated-keys/:id", {
+      params: idParams,
+      success: HttpApiSchema.NoContent,
+      error: Error404
     })
   )
   .annotateMerge(OpenApi.annotations({ title: "Embedded Wallet Auth" }))

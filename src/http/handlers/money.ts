@@ -57,7 +57,8 @@ export const QuotesHandlers = HttpApiBuilder.group(PaymentsApi, "quotes", (handl
     handlers
       .handle("createQuote", ({ headers, payload }) => run((p) => Quotes.createQuote(p, payload, headers["idempotency-key"])))
       .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
-      .handle("executeQuote", ({ headers, params }) => run((p) => Quotes.executeQuote(p, params.quoteId, headers["idempotency-key"], headers["service-wallet-signature"])))
+      .handle("executeQuote", ({ headers, params, payload }) =>
+        run((p) => Quotes.executeQuote(p, params.quoteId, headers["idempotency-key"], headers["service-wallet-signature"], payload?.scaFactor)))
   ))
 
 export const TransactionsHandlers = HttpApiBuilder.group(PaymentsApi, "transactions", (handlers) =>

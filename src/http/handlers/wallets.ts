@@ -4,6 +4,7 @@ import { HttpServerResponse } from "effect/http"
 import { encodeApiError, Error429 } from "../../domain/errors.js"
 import * as Actions from "../../operations/wallets/actions.js"
 import * as Auth from "../../operations/wallets/auth.js"
+import * as DelegatedKeys from "../../operations/wallets/delegated-keys.js"
 import type { Signed, SignedHeaders } from "../../operations/wallets/signed.js"
 import { PaymentsApi } from "../api.js"
 import { run } from "./run.js"
@@ -52,6 +53,12 @@ export const EmbeddedWalletAuthHandlers = HttpApiBuilder.group(PaymentsApi, "emb
       .handle("refreshAuthSession", ({ headers, params, payload }) =>
         Effect.map(run((p) => Auth.refreshSession(p, params.id, payload, signedHeaders(headers))), (s) =>
           answer(s, (v) => HttpServerResponse.jsonUnsafe(v, { status: 201 }))))
+      .handle("createDelegatedKey", ({ headers, payload }) =>
+        Effect.map(run((p) => DelegatedKeys.createDelegatedKey(p, payload, signedHeaders(headers))), (s) =>
+          answer(s, (v) => HttpServerResponse.jsonUnsafe(v, { status: 201 }))))
+      .handle("listDelegatedKeys", ({ query }) => run((p) => DelegatedKeys.listDelegatedKeys(p, query)))
+      .handle("getDelegatedKeyById", ({ params }) => run((p) => DelegatedKeys.getDelegatedKey(p, params.id)))
+      .handle("revokeDelegatedKey", ({ params }) => Effect.map(run((p) => DelegatedKeys.revokeDelegatedKey(p, params.id)), noContent))
   ))
 
 export const InternalAccountActionsHandlers = HttpApiBuilder.group(PaymentsApi, "internalAccountActions", (handlers) =>

@@ -157,7 +157,11 @@ export const movePayment = Effect.fnUntraced(function*(
   if (plan.quoteId !== undefined) {
     const store = yield* Store
     const q = yield* store.quotes.get(platform.id, plan.quoteId)
-    if (q !== undefined) yield* uow.putQuote({ ...q, quote: { ...q.quote, status: quoteStatusOf(transaction) } })
+    if (q !== undefined) {
+      // A move leaves PENDING_AUTHORIZATION behind: the quote's SCA challenge goes with it.
+      const { scaChallenge: _challenge, ...quote } = q.quote
+      yield* uow.putQuote({ ...q, quote: { ...quote, status: quoteStatusOf(transaction) }, authorization: undefined })
+    }
   }
   return next
 })

@@ -23,7 +23,7 @@ import {
 import type { ExternalAccount } from "../../domain/external-account.js"
 import { type Currency, currencyOf } from "../../domain/money.js"
 import type { PlatformConfig } from "../../domain/platform-config.js"
-import { type Platform, sandboxUmaDomainOf } from "../../domain/platform.js"
+import { DEFAULT_EMBEDDED_WALLETS, type Platform, sandboxUmaDomainOf } from "../../domain/platform.js"
 import type { PaymentRail } from "../../domain/external-account.js"
 import {
   Quote,
@@ -34,7 +34,7 @@ import {
 } from "../../domain/quote.js"
 import type { OutgoingTransaction, PaymentPlan, PaymentStepRecord, TransactionDestination, TransactionSource } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
-import { type ExternalAccountRecord, type InternalAccountRecord, type QuoteRecord, Store, type UnitOfWork } from "../../ports/store.js"
+import { type CustomerRecord, type ExternalAccountRecord, type InternalAccountRecord, type QuoteRecord, Store, type UnitOfWork } from "../../ports/store.js"
 import { usability } from "../../rules/external-account-create.js"
 import * as Fees from "../../rules/money/fees.js"
 import * as Limits from "../../rules/money/limits.js"
@@ -51,6 +51,11 @@ import { checkWalletSignature, walletPaymentInstructions } from "../wallets/acti
 import { configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
+import { makeEvent } from "../../domain/events.js"
+import { AUTHORIZATION_TTL_MS, requiresSca } from "../../rules/sca.js"
+import { issueCode, randomBytes } from "../sca/common.js"
+import { toBase64Url } from "../../crypto/bytes.js"
+import type { ScaFactor } from "../../domain/sca.js"
 
 /**
  * The network a payout to a wallet settles on (reference `CryptoNetwork`; sandbox
@@ -167,6 +172,8 @@ const checkLimits = Effect.fnUntraced(function*(
     readonly amount: number
     readonly receivingAmount: number
     readonly rail?: string | undefined
+    /** When the payment itself was created already (held for SCA): its amount is in the sent volume from then. */
+    readonly createdAtMillis?: number | undefined
   }
 ): Effect.fn.Return<void, Error400 | Error429, Store> {
   const store = yield* Store
@@ -187,7 +194,10 @@ const checkLimits = Effect.fnUntraced(function*(
       )
     }
   }
-  const sent = yield* store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since: Limits.dailyWindowStart(now) })
+  const since = Limits.dailyWindowStart(now)
+  const counted = yield* store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since })
+  // A held payment is counted already (in its creation day's window): not twice.
+  const sent = input.createdAtMillis !== undefined && input.createdAtMillis >= since ? counted - input.amount : counted
   if (Limits.dailyVolumeLimitExceeded({ sentInWindow: sent, amount: input.amount, sendingCurrency: input.sending, configured: dailyLimitsOf(config) })) {
     return yield* tooMany("DAILY_VOLUME_LIMIT_EXCEEDED", `The daily ${input.sending} volume limit would be exceeded`, {
       details: { limit: Limits.dailyVolumeLimit(input.sending, dailyLimitsOf(config)) ?? null, sentToday: sent, currency: input.sending }
@@ -503,7 +513,7 @@ export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, r
       }
       const record: QuoteRecord = { platformId: platform.id, quote, plan }
       yield* uow.putQuote(record)
-      if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record)
+      if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
       return quote
     })
   )
@@ -537,10 +547,10 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
 // ---------------------------------------------------------------- execute
 
 /** POST /quotes/{quoteId}/execute; idempotent with a key (same key and quote: the same result, one debit). */
-export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey?: string, walletSignature?: string) =>
+export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey?: string, walletSignature?: string, scaFactor?: ScaFactor) =>
   idempotent(
     platform,
-    { key: idempotencyKey, operation: "POST /quotes/{quoteId}/execute", request: { quoteId }, result: Quote },
+    { key: idempotencyKey, operation: "POST /quotes/{quoteId}/execute", request: scaFactor === undefined ? { quoteId } : { quoteId, scaFactor }, result: Quote },
     Effect.gen(function*() {
       const store = yield* Store
       return yield* store.transact((uow) =>
@@ -548,7 +558,7 @@ export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey
           const rec = yield* quoteRecordOf(platform, quoteId)
           // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
           if (rec.quote.status === "PENDING") yield* checkWalletSignature(platform, rec.quote, walletSignature)
-          return yield* executeIn(uow, platform, rec)
+          return yield* executeIn(uow, platform, rec, scaFactor)
         })
       )
     })
@@ -594,7 +604,14 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
  * Executes a quote inside `uow`: checks it can still run, debits the source into
  * money in flight, creates the payment and applies the sandbox steps due at once.
  */
-export const executeIn = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: QuoteRecord) {
+export const executeIn = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: QuoteRecord,
+  scaFactor?: ScaFactor,
+  /** Held PENDING for the platform's approval (an agent's payment its policy sends for approval; docs/agents.md). */
+  holdForApproval?: boolean
+) {
   const ids = yield* Ids
   const nowMs = yield* Clock.currentTimeMillis
   const q = rec.quote
@@ -608,49 +625,124 @@ export const executeIn = Effect.fnUntraced(function*(uow: UnitOfWork, platform: 
   if (rec.plan.source.kind === "REALTIME") {
     return yield* badRequest("INVALID_INPUT", "A REALTIME_FUNDING quote is executed by paying its paymentInstructions (POST /sandbox/send in the sandbox)")
   }
-  return yield* startPayment(uow, platform, rec, nowMs)
+  // A customer whose provider mandates SCA authorizes the transfer first (docs/sca.md).
+  const scaCustomer = yield* scaCustomerOf(platform, rec.plan.customerId)
+  if (scaCustomer !== undefined) return yield* holdForAuthorization(uow, platform, rec, nowMs, scaCustomer, scaFactor ?? "SMS_OTP")
+  return yield* startPayment(uow, platform, rec, nowMs, undefined, holdForApproval)
 })
 
-/** Creates the payment of a quote whose money is available now, and runs its first steps. */
-export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: QuoteRecord, nowMs: number) {
+/** The quote's customer, when it is in an SCA region (the platform's own money never is). */
+const scaCustomerOf = Effect.fnUntraced(function*(platform: Platform, customerId: string | null) {
+  if (customerId === null) return undefined
   const store = yield* Store
+  const customer = yield* store.customers.get(platform.id, customerId)
+  return customer !== undefined && requiresSca(customer.customer.region) ? customer : undefined
+})
+
+/**
+ * Execution for an SCA-region customer: nothing moves yet. The payment is created in
+ * PENDING_AUTHORIZATION (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), the quote carries an
+ * `scaChallenge` (SMS_OTP, or PASSKEY when asked for and enrolled; TOTP is refused), after
+ * balance and limits are checked, and a scheduled move fails the payment with SCA_NOT_COMPLETED
+ * when the challenge expires unanswered. POST /quotes/{quoteId}/authorize releases it.
+ */
+const holdForAuthorization = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: QuoteRecord,
+  nowMs: number,
+  customer: CustomerRecord,
+  factor: ScaFactor
+) {
+  const ids = yield* Ids
   const q = rec.quote
-  const plan = rec.plan
-  const config = yield* configOf(platform)
-  // What may have changed since the quote: balances, limits, the destination.
-  if (plan.source.kind === "INTERNAL") {
-    const balance = yield* balanceOf(platform.id, plan.source.accountId)
-    if (balance < q.totalSendingAmount) return yield* insufficient(plan.source.accountId, balance, q.totalSendingAmount)
+  const passkey = customer.sca?.passkey
+  if (factor === "TOTP") {
+    return yield* invalidInput("TOTP cannot authorize a transfer (it carries no dynamic linking): use SMS_OTP or PASSKEY", [{
+      field: "scaFactor",
+      constraint: "enum",
+      message: "must be SMS_OTP or PASSKEY for a per-transaction challenge"
+    }])
   }
-  yield* checkLimits(platform, config, {
-    customerId: plan.customerId,
+  if (factor === "PASSKEY" && passkey === undefined) {
+    return yield* invalidInput("The customer has no passkey enrolled (POST /sca/factors): use SMS_OTP", [{
+      field: "scaFactor",
+      constraint: "enrolled",
+      message: "PASSKEY needs an enrolled passkey"
+    }])
+  }
+  // What would refuse the transfer now refuses it before the customer is asked to authorize.
+  if (rec.plan.source.kind === "INTERNAL") {
+    const balance = yield* balanceOf(platform.id, rec.plan.source.accountId)
+    if (balance < q.totalSendingAmount) return yield* insufficient(rec.plan.source.accountId, balance, q.totalSendingAmount)
+  }
+  yield* checkLimits(platform, yield* configOf(platform), {
+    customerId: rec.plan.customerId,
     sending: q.sendingCurrency.code,
     receiving: q.receivingCurrency.code,
     amount: q.totalSendingAmount,
     receivingAmount: q.totalReceivingAmount,
-    rail: plan.rail
+    rail: rec.plan.rail
   })
-  let onChainNetwork: string | undefined
-  if (plan.destination.kind === "EXTERNAL") {
-    const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
-    if (dest === undefined) return yield* notFound(`destination.accountId: account ${plan.destination.accountId} not found`)
-    yield* checkDestinationAccount(dest, q.totalReceivingAmount, q.receivingCurrency.code)
-    onChainNetwork = WALLET_NETWORKS[dest.account.accountInfo.accountType]
+  const expiresAt = nowMs + AUTHORIZATION_TTL_MS
+  const code = factor === "SMS_OTP" ? (yield* issueCode(platform, nowMs, AUTHORIZATION_TTL_MS)).challenge : undefined
+  const webauthnChallenge = factor === "PASSKEY" ? toBase64Url(yield* randomBytes(32)) : undefined
+  const challengeId = `ScaChallenge:${yield* ids.uuid}`
+  const rp = platform.embeddedWallets ?? DEFAULT_EMBEDDED_WALLETS
+  const transaction = outgoingTransactionOf(q, rec.plan, nowMs, "PENDING_AUTHORIZATION", undefined)
+  const payment = paymentPlanOf(q, rec.plan, [{ at: expiresAt, move: { type: "FAIL", failureReason: "SCA_NOT_COMPLETED" } }])
+  const record = { platformId: platform.id, transaction, plan: payment }
+  yield* uow.putTransaction(record)
+  yield* uow.emit(makeEvent("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", {
+    id: yield* ids.make("Webhook"),
+    platformId: platform.id,
+    timestamp: isoOf(nowMs),
+    data: transaction
+  }))
+  const quote: Quote = {
+    ...q,
+    status: "PENDING_AUTHORIZATION",
+    scaChallenge: {
+      id: challengeId,
+      expiresAt: isoOf(expiresAt),
+      factor,
+      availableFactors: passkey === undefined ? ["SMS_OTP"] : ["SMS_OTP", "PASSKEY"],
+      purpose: "TRANSFER",
+      ...(webauthnChallenge === undefined ? {} : {
+        passkeyAssertionOptions: {
+          challenge: webauthnChallenge,
+          rpId: rp.rpId,
+          allowCredentials: [{ type: "public-key", id: passkey?.credentialId ?? "" }],
+          timeout: AUTHORIZATION_TTL_MS,
+          userVerification: "preferred"
+        }
+      })
+    }
   }
+  yield* uow.putQuote({
+    ...rec,
+    quote,
+    authorization: { id: challengeId, factor, code, webauthnChallenge, expiresAt, wrongCodes: 0, sends: factor === "SMS_OTP" ? [nowMs] : [] }
+  })
+  // The expiry is the payment's scheduled move (the scheduler applies it on the platform clock).
+  yield* runDueSteps(uow, platform, record)
+  return quote
+})
+
+/** The payment of a quote as first shown: PENDING, or PENDING_AUTHORIZATION while held for SCA. */
+const outgoingTransactionOf = (
+  q: Quote,
+  plan: QuotePlan,
+  nowMs: number,
+  status: "PENDING" | "PENDING_AUTHORIZATION",
+  settlement: number | undefined
+): OutgoingTransaction => {
   const now = isoOf(nowMs)
-  const steps = (plan.steps ?? []).map((s) => ({ at: nowMs + s.afterMillis, move: s.move }))
-  const settlement = plan.rail === undefined ? undefined : Rails.settlementAt(plan.rail as Rails.PaymentRail, nowMs, platform.settings.sandbox)
-  // A rail that settles later (ACH: next business day) holds a sandbox success until then.
-  // A rail that settles later (ACH: next business day) holds a sandbox success until then,
-  // and what follows the completion (a return) moves with it.
-  const completion = steps.find((s) => s.move.type === "COMPLETE")
-  const delay = settlement !== undefined && completion !== undefined && completion.at < settlement ? settlement - completion.at : 0
-  const timed = delay === 0 || completion === undefined ? steps : steps.map((s) => s.at >= completion.at ? { ...s, at: s.at + delay } : s)
-  const transaction: OutgoingTransaction = {
+  return {
     id: q.transactionId,
     type: "OUTGOING",
     direction: "DEBIT",
-    status: "PENDING",
+    status,
     source: sourceOf(q, plan),
     destination: destinationOf(q, plan),
     ...(plan.customerId === null ? {} : { customerId: plan.customerId }),
@@ -670,6 +762,58 @@ export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
     createdAt: now,
     updatedAt: now
   }
+}
+
+/**
+ * Creates the payment of a quote whose money is available now, and runs its first steps.
+ * `createdAt`: when the payment was created already (held for SCA authorization).
+ */
+export const startPayment = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: QuoteRecord,
+  nowMs: number,
+  createdAt?: string,
+  holdForApproval?: boolean
+) {
+  const store = yield* Store
+  const q = rec.quote
+  const plan = rec.plan
+  const config = yield* configOf(platform)
+  // What may have changed since the quote: balances, limits, the destination.
+  if (plan.source.kind === "INTERNAL") {
+    const balance = yield* balanceOf(platform.id, plan.source.accountId)
+    if (balance < q.totalSendingAmount) return yield* insufficient(plan.source.accountId, balance, q.totalSendingAmount)
+  }
+  yield* checkLimits(platform, config, {
+    customerId: plan.customerId,
+    sending: q.sendingCurrency.code,
+    receiving: q.receivingCurrency.code,
+    amount: q.totalSendingAmount,
+    receivingAmount: q.totalReceivingAmount,
+    rail: plan.rail,
+    createdAtMillis: createdAt === undefined ? undefined : Date.parse(createdAt)
+  })
+  let onChainNetwork: string | undefined
+  if (plan.destination.kind === "EXTERNAL") {
+    const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
+    if (dest === undefined) return yield* notFound(`destination.accountId: account ${plan.destination.accountId} not found`)
+    yield* checkDestinationAccount(dest, q.totalReceivingAmount, q.receivingCurrency.code)
+    onChainNetwork = WALLET_NETWORKS[dest.account.accountInfo.accountType]
+  }
+  const now = isoOf(nowMs)
+  const steps = (plan.steps ?? []).map((s) => ({ at: nowMs + s.afterMillis, move: s.move }))
+  const settlement = plan.rail === undefined ? undefined : Rails.settlementAt(plan.rail as Rails.PaymentRail, nowMs, platform.settings.sandbox)
+  // A rail that settles later (ACH: next business day) holds a sandbox success until then.
+  // A rail that settles later (ACH: next business day) holds a sandbox success until then,
+  // and what follows the completion (a return) moves with it.
+  const completion = steps.find((s) => s.move.type === "COMPLETE")
+  const delay = settlement !== undefined && completion !== undefined && completion.at < settlement ? settlement - completion.at : 0
+  const timed = delay === 0 || completion === undefined ? steps : steps.map((s) => s.at >= completion.at ? { ...s, at: s.at + delay } : s)
+  const transaction: OutgoingTransaction = {
+    ...outgoingTransactionOf(q, plan, nowMs, "PENDING", settlement),
+    ...(createdAt === undefined ? {} : { createdAt })
+  }
   const payment: PaymentPlan = {
     ...paymentPlanOf(q, plan, timed),
     ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
@@ -682,8 +826,13 @@ export const startPayment = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
     Effect.catchTag("LedgerRejected", () => insufficient(payment.debit.account, 0, payment.debit.amount))
   )
   yield* announceBalances(uow, platform, payment, now)
-  const processed = yield* movePayment(uow, platform, { ...record, plan: { ...payment, money: "NONE" } }, { type: "PROCESS" })
-  yield* runDueSteps(uow, platform, processed)
+  const processed = yield* movePayment(uow, platform, { ...record, plan: { ...payment, money: "NONE" } }, {
+    type: "PROCESS",
+    ...(holdForApproval === true ? { awaitingPlatformApproval: true } : {})
+  })
+  // A payment held for approval is debited (its money in flight) but takes no sandbox
+  // step until approved: POST /transactions/{id}/approve starts its steps from then on.
+  if (holdForApproval !== true) yield* runDueSteps(uow, platform, processed)
   const after = yield* store.quotes.get(platform.id, q.id)
   return after?.quote ?? q
 })

@@ -10,10 +10,13 @@ import type { Platform } from "../../domain/platform.js"
 import type { ApprovePaymentRequest, RejectPaymentRequest, Transaction, TransactionStatus, TransactionType } from "../../domain/transaction.js"
 import type { Ids } from "../../ports/ids.js"
 import { Store, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
-import { pageOf } from "../paging.js"
+import type { TransactionWithCard } from "../../domain/card-transaction.js"
+import { cardIdOf, findCardTransaction, mergedPage } from "../card-transactions.js"
+import { badCursor, pageOf } from "../paging.js"
 import { isoOf } from "../time.js"
+import { settleAgentActionOf } from "../agent-actions.js"
 import { approveIncoming, rejectIncoming } from "./incoming-approval.js"
-import { movePayment, outgoingOnly, transactionOf } from "./payments.js"
+import { movePayment, outgoingOnly, runDueSteps, transactionOf } from "./payments.js"
 
 export interface TransactionListQuery {
   readonly limit?: number | undefined
@@ -24,7 +27,7 @@ export interface TransactionListQuery {
   readonly senderAccountIdentifier?: string | undefined
   readonly receiverAccountIdentifier?: string | undefined
   readonly status?: TransactionStatus | undefined
-  /** INCOMING, OUTGOING, or CARD (card transactions: none yet). */
+  /** INCOMING, OUTGOING, or CARD (card transactions only). */
   readonly type?: TransactionType | "CARD" | undefined
   readonly reference?: string | undefined
   readonly startDate?: string | undefined
@@ -54,44 +57,101 @@ export const listTransactions = Effect.fnUntraced(function*(platform: Platform, 
   }
   const from = yield* instant("startDate", q.startDate)
   const to = yield* instant("endDate", q.endDate)
-  // Cards are not built yet: a card filter matches no transaction.
-  if (q.type === "CARD" || q.cardId !== undefined) {
-    return { data: [] as Array<Transaction>, hasMore: false, totalCount: 0 }
-  }
   const store = yield* Store
-  const page = yield* pageOf(store.transactions.list(platform.id, {
-    customerId: q.customerId,
-    platformCustomerId: q.platformCustomerId,
-    accountIdentifier: q.accountIdentifier,
-    senderAccountIdentifier: q.senderAccountIdentifier,
-    receiverAccountIdentifier: q.receiverAccountIdentifier,
-    status: q.status,
-    type: q.type,
-    reference: q.reference,
-    created: from === undefined && to === undefined ? undefined : { from, to }
-  }, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor, descending: q.sortOrder !== "asc" }))
-  return { ...page, data: page.data.map((r) => r.transaction) }
+  const created = from === undefined && to === undefined ? undefined : { from, to }
+  const limit = q.limit ?? DEFAULT_PAGE_LIMIT
+  const descending = q.sortOrder !== "asc"
+  const payments = (cursor: string | undefined, n: number) =>
+    Effect.map(pageOf(store.transactions.list(platform.id, {
+      customerId: q.customerId,
+      platformCustomerId: q.platformCustomerId,
+      accountIdentifier: q.accountIdentifier,
+      senderAccountIdentifier: q.senderAccountIdentifier,
+      receiverAccountIdentifier: q.receiverAccountIdentifier,
+      status: q.status,
+      type: q.type === "CARD" ? undefined : q.type,
+      reference: q.reference,
+      created
+    }, { limit: n, cursor, descending })), (page) => ({ ...page, data: page.data.map((r): TransactionWithCard => r.transaction) }))
+  // Card rows (type: CARD): their funding account is the sender of a DEBIT, the receiver of a CREDIT.
+  const cards = (cursor: string | undefined, n: number) =>
+    Effect.map(pageOf(store.cardTransactions.list(platform.id, {
+      cardId: q.cardId === undefined ? undefined : cardIdOf(q.cardId),
+      customerId: q.customerId,
+      platformCustomerId: q.platformCustomerId,
+      accountId: q.accountIdentifier ?? q.senderAccountIdentifier ?? q.receiverAccountIdentifier,
+      direction: q.senderAccountIdentifier !== undefined ? "DEBIT" : q.receiverAccountIdentifier !== undefined ? "CREDIT" : undefined,
+      created
+    }, { limit: n, cursor, descending })), (page) => ({ ...page, data: page.data.map((r): TransactionWithCard => r.transaction) }))
+  // `status`, `reference` and a type other than CARD are about payments only; a card row
+  // has one account, so account filters naming different accounts (or both a sender and
+  // a receiver) match none.
+  const paymentsOnly = q.status !== undefined || q.reference !== undefined || q.type === "INCOMING" || q.type === "OUTGOING"
+  const accounts = [q.accountIdentifier, q.senderAccountIdentifier, q.receiverAccountIdentifier].filter((a) => a !== undefined)
+  const noCardMatches = paymentsOnly || new Set(accounts).size > 1 ||
+    (q.senderAccountIdentifier !== undefined && q.receiverAccountIdentifier !== undefined)
+  if (q.type === "CARD" || q.cardId !== undefined) {
+    return noCardMatches ? { data: [] as Array<TransactionWithCard>, hasMore: false, totalCount: 0 } : yield* cards(q.cursor, limit)
+  }
+  if (noCardMatches) return yield* payments(q.cursor, limit)
+  return yield* mergedPage({ payments, cards, limit, cursor: q.cursor, descending, invalid: badCursor })
 })
 
+/** GET /transactions/{id}: a payment or a card row. */
 export const getTransaction = Effect.fnUntraced(function*(platform: Platform, id: string) {
-  return (yield* transactionOf(platform, id)).transaction
+  const card: TransactionWithCard | undefined = yield* findCardTransaction(platform, id)
+  if (card !== undefined) return card
+  const payment: TransactionWithCard = (yield* transactionOf(platform, id)).transaction
+  return payment
 })
 
 /** Approve or reject of an incoming payment (operations/money/incoming-approval.ts), at `nowMs`. */
 type IncomingDecision = (uow: UnitOfWork, rec: TransactionRecord, nowMs: number) => Effect.Effect<Transaction, Error409, Store | Ids>
 
-const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePayment>[3], incoming?: IncomingDecision) =>
+/**
+ * Approves or rejects an outgoing payment held for the platform's approval (an agent's
+ * payment its policy sent for approval; docs/agents.md), inside `uow`: 409
+ * TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL unless it is held. An approved payment takes
+ * its sandbox steps from the approval on (they keep their spacing); a rejected one is
+ * FAILED and refunded. The agent action that made it follows.
+ */
+export const decideHeldPayment = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: TransactionRecord,
+  decision: "APPROVE" | "REJECT",
+  reason?: string
+) {
+  const nowMs = yield* Clock.currentTimeMillis
+  const moved = yield* movePayment(uow, platform, rec, { type: decision })
+  let next: TransactionRecord
+  if (decision === "APPROVE") {
+    const held = Math.max(0, nowMs - Date.parse(rec.transaction.createdAt))
+    next = yield* runDueSteps(uow, platform, { ...moved, plan: { ...moved.plan, steps: moved.plan.steps.map((s) => ({ ...s, at: s.at + held })) } })
+  } else {
+    yield* uow.cancelTimers(platform.id, rec.transaction.id)
+    next = { ...moved, plan: { ...moved.plan, steps: [] } }
+    yield* uow.putTransaction(next)
+  }
+  yield* settleAgentActionOf(uow, platform, next.transaction, decision === "APPROVE" ? "APPROVED" : "REJECTED", reason)
+  return next
+})
+
+const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePayment>[3], incoming?: IncomingDecision, reason?: string) =>
   Effect.flatMap(Effect.service(Store), (store) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const found = yield* transactionOf(platform, id)
         if (incoming !== undefined && found.transaction.type === "INCOMING") return yield* incoming(uow, found, yield* Clock.currentTimeMillis)
         const rec = yield* outgoingOnly(found)
+        if (move.type === "APPROVE" || move.type === "REJECT") return (yield* decideHeldPayment(uow, platform, rec, move.type, reason)).transaction
         const next = yield* movePayment(uow, platform, rec, move)
         // Whatever was still scheduled for it no longer applies once it has ended.
         if (next.transaction.status === "FAILED" || next.transaction.status === "EXPIRED") {
           yield* uow.cancelTimers(platform.id, id)
           yield* uow.putTransaction({ ...next, plan: { ...next.plan, steps: [] } })
+          // A held agent payment cancelled before the platform decided: its action failed.
+          yield* settleAgentActionOf(uow, platform, next.transaction, "FAILED")
         }
         return next.transaction
       })
@@ -111,7 +171,7 @@ export const approveTransaction = (platform: Platform, id: string, request?: App
 
 /** POST /transactions/{id}/reject: as approve; a rejected incoming payment is FAILED and the sender refunded (`reason` kept with it). */
 export const rejectTransaction = (platform: Platform, id: string, request?: RejectPaymentRequest) =>
-  moveOne(platform, id, { type: "REJECT" }, (uow, rec, nowMs) => rejectIncoming(uow, platform, rec, nowMs, request?.reason))
+  moveOne(platform, id, { type: "REJECT" }, (uow, rec, nowMs) => rejectIncoming(uow, platform, rec, nowMs, request?.reason), request?.reason)
 
 /** POST /transactions/{id}/confirm: records when the platform delivered the receipt. */
 export const confirmReceiptDelivery = Effect.fnUntraced(function*(platform: Platform, id: string, at: string | undefined) {

@@ -14,6 +14,12 @@
  *    Then the action runs and the challenge is used up, in one unit of work: a request id
  *    is good for one successful retry, and two racing retries cannot both succeed.
  *
+ * A multi-leg action (`POST /auth/delegated-keys`: three legs) answers a retry with
+ * another challenge instead of its result: its `perform` returns `AnotherLeg`, and the
+ * mechanism issues the next challenge in the same unit of work (same action, wallet and
+ * request; a new request id, `payloadToSign` and `expiresAt`). That challenge is then
+ * retried exactly like the first one, so every retry error holds on every leg.
+ *
  * Quote execution signs the quote's own `payloadToSign` without a `Request-Id`
  * (`verifyQuoteSignature`).
  */
@@ -54,10 +60,21 @@ export const canonicalJson = (value: unknown): string => {
 
 const fingerprintOf = (request: unknown): string => bytesToHex(sha256(new TextEncoder().encode(canonicalJson(request))))
 
-/** The text a signer signs: the action, the wallet, the request, the request id and the time. */
-export const payloadOf = (p: { readonly action: string; readonly accountId: string; readonly request: unknown; readonly requestId: string; readonly timestampMs: number }): string =>
+/**
+ * The text a signer signs: the action, the wallet, the request, the request id and the
+ * time, and (multi-leg actions) what this leg's signature authorizes (`context`).
+ */
+export const payloadOf = (p: {
+  readonly action: string
+  readonly accountId: string
+  readonly request: unknown
+  readonly requestId: string
+  readonly timestampMs: number
+  readonly context?: Readonly<Record<string, string>> | undefined
+}): string =>
   canonicalJson({
     accountId: p.accountId,
+    context: p.context,
     parameters: p.request,
     requestId: p.requestId,
     timestampMs: String(p.timestampMs),
@@ -96,7 +113,24 @@ const sameSet = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length
 
 // ---------------------------------------------------------------- the mechanism
 
-export interface SignedSpec<A, E, R, E2 = never, R2 = never, E3 = never, R3 = never> {
+/** What a challenge carries to the leg that answers it. */
+export interface LegContext {
+  /** What the signature over the challenge authorizes beyond the request; bound into `payloadToSign`, shown to the signer. */
+  readonly context?: Readonly<Record<string, string>> | undefined
+  /** Server-side material that leg needs (a custodied key): stored with the challenge, never shown, dropped once used. */
+  readonly kept?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * What a multi-leg action's `perform` returns instead of its result: the retry answers
+ * another challenge (202) to be signed and retried in turn, carrying `next` to that leg.
+ */
+export class AnotherLeg {
+  readonly _tag = "AnotherLeg"
+  constructor(readonly next: LegContext = {}) {}
+}
+
+export interface SignedSpec<A, E, R, E2 = never, R2 = never, E3 = never, R3 = never, E4 = never, R4 = never> {
   readonly platform: Platform
   /** The wallet whose session signs. */
   readonly accountId: string
@@ -109,21 +143,71 @@ export interface SignedSpec<A, E, R, E2 = never, R2 = never, E3 = never, R3 = ne
   readonly type?: AuthMethodType | undefined
   /** Sessions of this credential may not sign (revoking it). */
   readonly excludeCredentialId?: string | undefined
-  /** The action's checks; run on both legs, inside the unit of work. */
+  /** The action's checks; run on every leg, inside the unit of work. */
   readonly check?: (uow: UnitOfWork) => Effect.Effect<void, E, R>
   /** First leg only: keys that sign the retry instead of the wallet's sessions (the OTP login's TEK). */
   readonly signerKeys?: (uow: UnitOfWork) => Effect.Effect<ReadonlyArray<string> | undefined, E2, R2>
-  readonly perform: (uow: UnitOfWork, challenge: WalletRequestRecord) => Effect.Effect<A, E3, R3>
+  /** First leg only, after the checks: what the first challenge carries (multi-leg actions). */
+  readonly prepare?: (uow: UnitOfWork) => Effect.Effect<LegContext, E4, R4>
+  /**
+   * Runs on a good retry, with the challenge it answered (`challenge.leg`, `.context`,
+   * `.kept` say which leg and what it carried). `AnotherLeg`: answer the next challenge.
+   */
+  readonly perform: (uow: UnitOfWork, challenge: WalletRequestRecord) => Effect.Effect<A | AnotherLeg, E3, R3>
 }
 
-/** Runs an action behind the two-leg signed flow. */
-export const signedRequest = <A, E = never, R = never, E2 = never, R2 = never, E3 = never, R3 = never>(
-  spec: SignedSpec<A, E, R, E2, R2, E3, R3>,
+/** The leg a first leg's challenge is answered on. */
+const FIRST_RETRY = 2
+
+/** Which signed retry answers a challenge (2 unless a multi-leg action said otherwise). */
+export const legOf = (challenge: WalletRequestRecord): number => challenge.leg ?? FIRST_RETRY
+
+/** Stores a challenge for `spec`'s request and answers it: a first leg's, or the next leg's of a multi-leg action. */
+const issueChallenge = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  spec: Pick<SignedSpec<unknown, never, never>, "platform" | "accountId" | "action" | "request" | "credentialId" | "type">,
+  leg: { readonly leg: number; readonly signerKeys: ReadonlyArray<string> | undefined; readonly next: LegContext }
+) {
+  const ids = yield* Ids
+  const { platform } = spec
+  const nowMs = yield* Clock.currentTimeMillis
+  const id = yield* ids.make("Request")
+  const credentials = yield* credentialsOf(platform, spec.accountId)
+  const record: WalletRequestRecord = {
+    kind: "request",
+    platformId: platform.id,
+    id,
+    accountId: spec.accountId,
+    action: spec.action,
+    credentialId: spec.credentialId,
+    fingerprint: fingerprintOf(spec.request),
+    payloadToSign: payloadOf({ action: spec.action, accountId: spec.accountId, request: spec.request, requestId: id, timestampMs: nowMs, context: leg.next.context }),
+    expiresAt: nowMs + SIGNED_REQUEST_TTL_MILLIS,
+    used: false,
+    ...otpSets(credentials),
+    signerKeys: leg.signerKeys,
+    ...(leg.leg === FIRST_RETRY ? {} : { leg: leg.leg }),
+    ...(leg.next.context === undefined ? {} : { context: leg.next.context }),
+    ...(leg.next.kept === undefined ? {} : { kept: leg.next.kept }),
+    createdAt: nowMs
+  }
+  yield* uow.putWalletRecord(record)
+  const challenge: SignedRequestChallenge & { readonly type?: AuthMethodType } = {
+    ...(spec.type === undefined ? {} : { type: spec.type }),
+    payloadToSign: record.payloadToSign,
+    requestId: id,
+    expiresAt: isoOf(record.expiresAt)
+  }
+  return challenge
+})
+
+/** Runs an action behind the signed flow: two legs, or more when its `perform` answers `AnotherLeg`. */
+export const signedRequest = <A, E = never, R = never, E2 = never, R2 = never, E3 = never, R3 = never, E4 = never, R4 = never>(
+  spec: SignedSpec<A, E, R, E2, R2, E3, R3, E4, R4>,
   headers: SignedHeaders
 ) =>
   Effect.gen(function*() {
     const store = yield* Store
-    const ids = yield* Ids
     const { platform } = spec
     const signature = headers.signature === "" ? undefined : headers.signature
     const requestId = headers.requestId === "" ? undefined : headers.requestId
@@ -132,31 +216,8 @@ export const signedRequest = <A, E = never, R = never, E2 = never, R2 = never, E
         Effect.gen(function*() {
           if (spec.check !== undefined) yield* spec.check(uow)
           const signerKeys = spec.signerKeys === undefined ? undefined : yield* spec.signerKeys(uow)
-          const nowMs = yield* Clock.currentTimeMillis
-          const id = yield* ids.make("Request")
-          const credentials = yield* credentialsOf(platform, spec.accountId)
-          const record: WalletRequestRecord = {
-            kind: "request",
-            platformId: platform.id,
-            id,
-            accountId: spec.accountId,
-            action: spec.action,
-            credentialId: spec.credentialId,
-            fingerprint: fingerprintOf(spec.request),
-            payloadToSign: payloadOf({ action: spec.action, accountId: spec.accountId, request: spec.request, requestId: id, timestampMs: nowMs }),
-            expiresAt: nowMs + SIGNED_REQUEST_TTL_MILLIS,
-            used: false,
-            ...otpSets(credentials),
-            signerKeys,
-            createdAt: nowMs
-          }
-          yield* uow.putWalletRecord(record)
-          const challenge = {
-            ...(spec.type === undefined ? {} : { type: spec.type }),
-            payloadToSign: record.payloadToSign,
-            requestId: id,
-            expiresAt: isoOf(record.expiresAt)
-          }
+          const next = spec.prepare === undefined ? {} : yield* spec.prepare(uow)
+          const challenge = yield* issueChallenge(uow, spec, { leg: FIRST_RETRY, signerKeys, next })
           return { _tag: "Challenge", challenge } as Signed<A>
         })
       )
@@ -174,7 +235,14 @@ export const signedRequest = <A, E = never, R = never, E2 = never, R2 = never, E
         const keys = record.signerKeys ?? (yield* activeSessionsOf(platform, spec.accountId, nowMs))
           .filter((s) => spec.excludeCredentialId === undefined || s.credentialId !== spec.excludeCredentialId)
           .map((s) => s.publicKey)
-        const retried = payloadOf({ action: spec.action, accountId: spec.accountId, request: spec.request, requestId: record.id, timestampMs: record.createdAt })
+        const retried = payloadOf({
+          action: spec.action,
+          accountId: spec.accountId,
+          request: spec.request,
+          requestId: record.id,
+          timestampMs: record.createdAt,
+          context: record.context
+        })
         const verdict = verifyWalletStamp({
           header: signature,
           payloadToSign: record.payloadToSign,
@@ -195,9 +263,14 @@ export const signedRequest = <A, E = never, R = never, E2 = never, R2 = never, E
           return yield* conflict("SMS_OTP_CREDENTIAL_SET_CHANGED", "The SMS_OTP credentials changed after the challenge was issued; start again")
         }
         if (spec.check !== undefined) yield* spec.check(uow)
-        yield* uow.putWalletRecord({ ...record, used: true })
-        const value = yield* spec.perform(uow, record)
-        return { _tag: "Done", value } as Signed<A>
+        const { kept: _dropped, ...usedUp } = record
+        yield* uow.putWalletRecord({ ...usedUp, used: true })
+        const result = yield* spec.perform(uow, record)
+        if (result instanceof AnotherLeg) {
+          const challenge = yield* issueChallenge(uow, spec, { leg: legOf(record) + 1, signerKeys: record.signerKeys, next: result.next })
+          return { _tag: "Challenge", challenge } as Signed<A>
+        }
+        return { _tag: "Done", value: result } as Signed<A>
       })
     )
   })

@@ -1,0 +1,127 @@
+/**
+ * The stablecoin part of the SQL Store (migration `9_stablecoins`): provider account
+ * links, stablecoins and issuer operations, one row each with real columns for what is
+ * queried or unique and the record as its JSON document. The unique indexes
+ * (`stablecoin_provider_accounts_account`, `stablecoins_symbol`,
+ * `stablecoins_token_identifier`) surface as `StoreConflict`s, so two racing
+ * registrations cannot both win. Built from the same statement helpers as the rest of
+ * the store (./store.ts wires it in).
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import type {
+  StablecoinOperationRecord,
+  StablecoinProviderAccountRecord,
+  StablecoinRecord,
+  StablecoinRepository,
+  StoreConflict,
+  UniqueConstraint,
+  UnitOfWork
+} from "../../ports/store.js"
+import { millisOf } from "../cursor.js"
+import { conflictIn } from "../level.js"
+import { documentReads, type Query, Where } from "./documents.js"
+
+/** The tables of migration `9_stablecoins` that `resetPlatform` clears. */
+export const STABLECOIN_TABLES: ReadonlyArray<string> = ["stablecoin_operations", "stablecoins", "stablecoin_provider_accounts"]
+
+const STABLECOIN_CONSTRAINTS: ReadonlyArray<UniqueConstraint> = [
+  "stablecoin_provider_accounts_account",
+  "stablecoins_symbol",
+  "stablecoins_token_identifier"
+]
+
+export interface StablecoinStore {
+  readonly writes: Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">
+  readonly repository: StablecoinRepository
+}
+
+const uniqueViolation = (e: SqlError): Effect.Effect<never, StoreConflict> => {
+  const name = e.reason._tag === "UniqueViolation" ? e.reason.constraint : undefined
+  const constraint = STABLECOIN_CONSTRAINTS.find((c) => c === name)
+  return constraint === undefined ? Effect.die(e) : conflictIn(constraint)
+}
+
+export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): StablecoinStore => {
+  const { one, page } = documentReads(query)
+
+  const putStablecoinProviderAccount = (r: StablecoinProviderAccountRecord): Effect.Effect<void, StoreConflict> =>
+    sql.unsafe(
+      `insert into stablecoin_provider_accounts (platform_id, id, created_ms, provider, provider_account_id, status, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7::jsonb)
+       on conflict (platform_id, id) do update set provider = excluded.provider,
+         provider_account_id = excluded.provider_account_id, status = excluded.status, doc = excluded.doc`,
+      [r.platformId, r.account.id, millisOf(r.account.createdAt), r.account.provider, r.account.providerAccountId, r.account.status, JSON.stringify(r)]
+    ).pipe(Effect.asVoid, Effect.catch(uniqueViolation))
+
+  const putStablecoin = (r: StablecoinRecord): Effect.Effect<void, StoreConflict> =>
+    sql.unsafe(
+      `insert into stablecoins (platform_id, id, created_ms, symbol, network, network_token_identifier, issuance_status, grid_operations_status, provider, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10::jsonb)
+       on conflict (platform_id, id) do update set symbol = excluded.symbol, network = excluded.network,
+         network_token_identifier = excluded.network_token_identifier, issuance_status = excluded.issuance_status,
+         grid_operations_status = excluded.grid_operations_status, provider = excluded.provider, doc = excluded.doc`,
+      [
+        r.platformId,
+        r.stablecoin.id,
+        millisOf(r.stablecoin.createdAt),
+        r.stablecoin.symbol,
+        r.stablecoin.network,
+        r.stablecoin.networkTokenIdentifier,
+        r.stablecoin.issuanceStatus,
+        r.stablecoin.gridOperationsStatus,
+        r.stablecoin.provider,
+        JSON.stringify(r)
+      ]
+    ).pipe(Effect.asVoid, Effect.catch(uniqueViolation))
+
+  const putStablecoinOperation = (r: StablecoinOperationRecord): Effect.Effect<void> =>
+    Effect.asVoid(query(
+      `insert into stablecoin_operations (platform_id, id, created_ms, stablecoin_id, operation_type, status, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7::jsonb)
+       on conflict (platform_id, id) do update set status = excluded.status, doc = excluded.doc`,
+      [r.platformId, r.operation.id, millisOf(r.operation.createdAt), r.operation.stablecoinId, r.operation.operationType, r.operation.status, JSON.stringify(r)]
+    ))
+
+  return {
+    writes: { putStablecoinProviderAccount, putStablecoin, putStablecoinOperation },
+    repository: {
+      getProviderAccount: (platformId, id) =>
+        one<StablecoinProviderAccountRecord>(`select doc::text as doc from stablecoin_provider_accounts where platform_id = $1 and id = $2`, [platformId, id]),
+      findProviderAccount: (platformId, provider, providerAccountId) =>
+        one<StablecoinProviderAccountRecord>(
+          `select doc::text as doc from stablecoin_provider_accounts where platform_id = $1 and provider = $2 and provider_account_id = $3`,
+          [platformId, provider, providerAccountId]
+        ),
+      listProviderAccounts: (platformId, q, p) => {
+        const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+        if (q.provider !== undefined) w.add((x) => `provider = ${x}`, q.provider)
+        if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
+        return page<StablecoinProviderAccountRecord>("stablecoin_provider_accounts", w, p, (r) => ({ createdAt: millisOf(r.account.createdAt), id: r.account.id }))
+      },
+      get: (platformId, id) => one<StablecoinRecord>(`select doc::text as doc from stablecoins where platform_id = $1 and id = $2`, [platformId, id]),
+      findBySymbol: (platformId, symbol) =>
+        one<StablecoinRecord>(`select doc::text as doc from stablecoins where platform_id = $1 and symbol = $2`, [platformId, symbol]),
+      findByTokenIdentifier: (platformId, network, tokenIdentifier) =>
+        one<StablecoinRecord>(
+          `select doc::text as doc from stablecoins where platform_id = $1 and network = $2 and network_token_identifier = $3`,
+          [platformId, network, tokenIdentifier]
+        ),
+      list: (platformId, q, p) => {
+        const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+        if (q.issuanceStatus !== undefined) w.add((x) => `issuance_status = ${x}`, q.issuanceStatus)
+        if (q.gridOperationsStatus !== undefined) w.add((x) => `grid_operations_status = ${x}`, q.gridOperationsStatus)
+        if (q.provider !== undefined) w.add((x) => `provider = ${x}`, q.provider)
+        return page<StablecoinRecord>("stablecoins", w, p, (r) => ({ createdAt: millisOf(r.stablecoin.createdAt), id: r.stablecoin.id }))
+      },
+      getOperation: (platformId, id) =>
+        one<StablecoinOperationRecord>(`select doc::text as doc from stablecoin_operations where platform_id = $1 and id = $2`, [platformId, id]),
+      listOperations: (platformId, q, p) => {
+        const w = new Where().add((x) => `platform_id = ${x}`, platformId).add((x) => `stablecoin_id = ${x}`, q.stablecoinId)
+        if (q.operationType !== undefined) w.add((x) => `operation_type = ${x}`, q.operationType)
+        return page<StablecoinOperationRecord>("stablecoin_operations", w, p, (r) => ({ createdAt: millisOf(r.operation.createdAt), id: r.operation.id }))
+      }
+    }
+  }
+}

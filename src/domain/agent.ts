@@ -1,0 +1,190 @@
+/**
+ * Agents (docs/agents.md): programmatic actors that act for one customer under a
+ * policy, as the reference file's `Agent*` schemas. An agent is installed by redeeming
+ * a device code, which yields the bearer access token of the agent scheme.
+ */
+import { Schema } from "effect"
+import { CurrencyCode, ListResponse, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars, maxItems } from "./common.js"
+import { Quote } from "./quote.js"
+import { Transaction } from "./transaction.js"
+
+// ---------------------------------------------------------------- limits (docs/limits.md)
+
+/** An agent's name: our bound (the reference gives none). */
+export const MAX_AGENT_NAME_LENGTH = 255
+/** A rejection reason: our bound. */
+export const MAX_AGENT_REJECTION_REASON_LENGTH = 1000
+/** Accounts an agent may be restricted to, and per-account rules: our bound. */
+export const MAX_AGENT_ACCOUNTS = 100
+/** The largest amount limit: the largest integer JSON carries exactly. */
+export const MAX_AGENT_AMOUNT = Number.MAX_SAFE_INTEGER
+/** A device code is the reference's shape `GRID-AGENT-XXXX-XXXX`: 8 characters of this alphabet (no 0/O, 1/I/L). */
+export const DEVICE_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+export const DEVICE_CODE_PATTERN = /^GRID-AGENT-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/
+
+const NonNegativeInt = Schema.Number.check(
+  Schema.isInt({ message: "must be an integer" }),
+  Schema.isBetween({ minimum: 0, maximum: MAX_AGENT_AMOUNT }, { message: `must be an integer from 0 to ${MAX_AGENT_AMOUNT}` })
+)
+
+const AccountId = NonEmptyTextUpTo(MAX_ID_LENGTH)
+
+// ---------------------------------------------------------------- policy
+
+export const AgentPermission = Schema.Literals(["VIEW_TRANSACTIONS", "CREATE_TRANSFERS", "CREATE_QUOTES", "EXECUTE_QUOTES", "MANAGE_EXTERNAL_ACCOUNTS"])
+  .annotate({ identifier: "AgentPermission" })
+export type AgentPermission = typeof AgentPermission.Type
+
+export const AgentExecutionMode = Schema.Literals(["AUTO", "APPROVAL_REQUIRED"]).annotate({ identifier: "AgentExecutionMode" })
+export type AgentExecutionMode = typeof AgentExecutionMode.Type
+
+export const AgentSpendingLimits = Schema.Struct({
+  currency: CurrencyCode,
+  perTransactionLimit: NonNegativeInt,
+  dailyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt)),
+  dailyTransactionLimit: Schema.optionalKey(NonNegativeInt),
+  monthlyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
+}).annotate({ identifier: "AgentSpendingLimits" })
+export type AgentSpendingLimits = typeof AgentSpendingLimits.Type
+
+export const AgentAccountRule = Schema.Struct({
+  accountId: AccountId,
+  executionMode: Schema.optionalKey(AgentExecutionMode),
+  perTransactionLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
+}).annotate({ identifier: "AgentAccountRule" })
+export type AgentAccountRule = typeof AgentAccountRule.Type
+
+export const AgentAccountRestrictions = Schema.Struct({
+  allowedAccountIds: Schema.optionalKey(Schema.NullOr(Schema.Array(AccountId).check(maxItems(MAX_AGENT_ACCOUNTS)))),
+  accountRules: Schema.optionalKey(Schema.Array(AgentAccountRule).check(maxItems(MAX_AGENT_ACCOUNTS)))
+}).annotate({ identifier: "AgentAccountRestrictions" })
+export type AgentAccountRestrictions = typeof AgentAccountRestrictions.Type
+
+export const AgentApprovalThresholds = Schema.Struct({
+  currency: Schema.optionalKey(CurrencyCode),
+  amount: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
+}).annotate({ identifier: "AgentApprovalThresholds" })
+export type AgentApprovalThresholds = typeof AgentApprovalThresholds.Type
+
+const Permissions = Schema.Array(AgentPermission).check(maxItems(5))
+
+/** Opaque so declarations name it instead of spelling it out. */
+export class AgentPolicy extends Schema.Opaque<AgentPolicy>()(Schema.Struct({
+  permissions: Permissions,
+  defaultExecutionMode: AgentExecutionMode,
+  spendingLimits: AgentSpendingLimits,
+  accountRestrictions: Schema.optionalKey(AgentAccountRestrictions),
+  approvalThresholds: Schema.optionalKey(AgentApprovalThresholds)
+}).annotate({ identifier: "AgentPolicy" })) {}
+
+export const AgentUsage = Schema.Struct({
+  dailyTransactionCount: Schema.Number,
+  dailySpend: Schema.Number,
+  dailyResetDate: Schema.optionalKey(Schema.String),
+  monthlySpend: Schema.Number,
+  monthlyResetMonth: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "AgentUsage" })
+export type AgentUsage = typeof AgentUsage.Type
+
+// ---------------------------------------------------------------- agent
+
+/** Opaque so declarations name it instead of spelling it out. */
+export class Agent extends Schema.Opaque<Agent>()(Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  customerId: Schema.String,
+  isPaused: Schema.Boolean,
+  isConnected: Schema.Boolean,
+  policy: AgentPolicy,
+  usage: AgentUsage,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "Agent" })) {}
+
+export class AgentListResponse extends Schema.Opaque<AgentListResponse>()(ListResponse(Agent, "AgentListResponse")) {}
+
+export class AgentCreateRequest extends Schema.Opaque<AgentCreateRequest>()(Schema.Struct({
+  name: NonEmptyTextUpTo(MAX_AGENT_NAME_LENGTH),
+  customerId: NonEmptyTextUpTo(MAX_ID_LENGTH),
+  policy: AgentPolicy
+}).annotate({ identifier: "AgentCreateRequest" })) {}
+
+export class AgentDeviceCode extends Schema.Opaque<AgentDeviceCode>()(Schema.Struct({
+  code: Schema.String,
+  agentId: Schema.String,
+  expiresAt: Schema.String,
+  redeemed: Schema.Boolean
+}).annotate({ identifier: "AgentDeviceCode" })) {}
+
+export class AgentCreateResponse extends Schema.Opaque<AgentCreateResponse>()(Schema.Struct({ agent: Agent, deviceCode: AgentDeviceCode }).annotate({ identifier: "AgentCreateResponse" })) {}
+
+export class AgentUpdateRequest extends Schema.Opaque<AgentUpdateRequest>()(Schema.Struct({
+  name: Schema.optionalKey(NonEmptyTextUpTo(MAX_AGENT_NAME_LENGTH)),
+  isPaused: Schema.optionalKey(Schema.Boolean)
+}).annotate({ identifier: "AgentUpdateRequest" })) {}
+
+export const AgentSpendingLimitsUpdate = Schema.Struct({
+  currency: Schema.optionalKey(CurrencyCode),
+  perTransactionLimit: Schema.optionalKey(NonNegativeInt),
+  dailyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt)),
+  dailyTransactionLimit: Schema.optionalKey(NonNegativeInt),
+  monthlyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
+}).annotate({ identifier: "AgentSpendingLimitsUpdate" })
+export type AgentSpendingLimitsUpdate = typeof AgentSpendingLimitsUpdate.Type
+
+export class AgentPolicyUpdateRequest extends Schema.Opaque<AgentPolicyUpdateRequest>()(Schema.Struct({
+  permissions: Schema.optionalKey(Permissions),
+  defaultExecutionMode: Schema.optionalKey(AgentExecutionMode),
+  spendingLimits: Schema.optionalKey(AgentSpendingLimitsUpdate),
+  accountRestrictions: Schema.optionalKey(AgentAccountRestrictions),
+  approvalThresholds: Schema.optionalKey(AgentApprovalThresholds)
+}).annotate({ identifier: "AgentPolicyUpdateRequest" })) {}
+
+export const AgentDeviceCodeStatusResponse = Schema.Struct({ code: Schema.String, redeemed: Schema.Boolean })
+  .annotate({ identifier: "AgentDeviceCodeStatusResponse" })
+
+export class AgentDeviceCodeRedeemResponse extends Schema.Opaque<AgentDeviceCodeRedeemResponse>()(Schema.Struct({
+  agentId: Schema.String,
+  agentName: Schema.String,
+  accessToken: Schema.String,
+  policy: AgentPolicy
+}).annotate({ identifier: "AgentDeviceCodeRedeemResponse" })) {}
+
+// ---------------------------------------------------------------- actions
+
+export const AgentActionStatus = Schema.Literals(["PENDING_APPROVAL", "APPROVED", "REJECTED", "FAILED"])
+  .annotate({ identifier: "AgentActionStatus" })
+export type AgentActionStatus = typeof AgentActionStatus.Type
+
+export const AgentActionType = Schema.Literals(["EXECUTE_QUOTE", "TRANSFER_OUT", "TRANSFER_IN"]).annotate({ identifier: "AgentActionType" })
+export type AgentActionType = typeof AgentActionType.Type
+
+export const AgentTransferDetails = Schema.Struct({
+  amount: Schema.Number,
+  currency: Schema.String,
+  sourceAccountId: Schema.String,
+  destinationAccountId: Schema.String
+}).annotate({ identifier: "AgentTransferDetails" })
+export type AgentTransferDetails = typeof AgentTransferDetails.Type
+
+/** Opaque so declarations name it instead of spelling it out. */
+export class AgentAction extends Schema.Opaque<AgentAction>()(Schema.Struct({
+  id: Schema.String,
+  agentId: Schema.String,
+  customerId: Schema.String,
+  platformCustomerId: Schema.String,
+  status: AgentActionStatus,
+  type: AgentActionType,
+  quote: Schema.optionalKey(Quote),
+  transferDetails: Schema.optionalKey(AgentTransferDetails),
+  transaction: Schema.optionalKey(Transaction),
+  rejectionReason: Schema.optionalKey(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "AgentAction" })) {}
+
+export class AgentActionListResponse extends Schema.Opaque<AgentActionListResponse>()(ListResponse(AgentAction, "AgentActionListResponse")) {}
+
+export class AgentActionRejectRequest extends Schema.Opaque<AgentActionRejectRequest>()(Schema.Struct({
+  reason: Schema.optionalKey(Schema.String.check(maxChars(MAX_AGENT_REJECTION_REASON_LENGTH)))
+}).annotate({ identifier: "AgentActionRejectRequest" })) {}

@@ -1,0 +1,258 @@
+/**
+ * Stablecoin issuance (docs/stablecoins.md), as the reference file's `Stablecoin*`
+ * schemas: provider account links, registered stablecoins and their issuer operations
+ * (mints and burns). Amounts of a stablecoin are digit strings in the token's smallest
+ * unit (the reference's exception to integer minor units).
+ */
+import { Schema } from "effect"
+import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, maxChars } from "./common.js"
+
+const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { message })
+
+export const StablecoinIssuanceStatus = Schema.Literals(["PENDING_REVIEW", "PROVISIONING", "PROVISIONED", "REJECTED", "FAILED"])
+  .annotate({ identifier: "StablecoinIssuanceStatus" })
+export type StablecoinIssuanceStatus = typeof StablecoinIssuanceStatus.Type
+
+/** SPEC.md "Stablecoin Grid-operations enablement status". */
+export const StablecoinGridOperationsStatus = Schema.Literals(["NOT_ENABLED", "PENDING_APPROVAL", "ENABLING", "ENABLED", "DISABLED"])
+  .annotate({ identifier: "StablecoinGridOperationsStatus" })
+export type StablecoinGridOperationsStatus = typeof StablecoinGridOperationsStatus.Type
+
+export const StablecoinProvider = Schema.Literals(["BRALE"]).annotate({ identifier: "StablecoinProvider" })
+export type StablecoinProvider = typeof StablecoinProvider.Type
+
+export const StablecoinNetwork = Schema.Literals(["SPARK"]).annotate({ identifier: "StablecoinNetwork" })
+export type StablecoinNetwork = typeof StablecoinNetwork.Type
+
+export const StablecoinProviderEnvironment = Schema.Literals(["SANDBOX", "PRODUCTION"]).annotate({ identifier: "StablecoinProviderEnvironment" })
+export type StablecoinProviderEnvironment = typeof StablecoinProviderEnvironment.Type
+
+export const StablecoinProviderAccountStatus = Schema.Literals(["ACTIVE", "INVALID", "REVOKED"])
+  .annotate({ identifier: "StablecoinProviderAccountStatus" })
+export type StablecoinProviderAccountStatus = typeof StablecoinProviderAccountStatus.Type
+
+export const StablecoinOperationType = Schema.Literals(["MINT", "BURN"]).annotate({ identifier: "StablecoinOperationType" })
+export type StablecoinOperationType = typeof StablecoinOperationType.Type
+
+export const StablecoinOperationStatus = Schema.Literals(["CREATED", "PENDING_FUNDING", "PENDING_PROVIDER", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
+  .annotate({ identifier: "StablecoinOperationStatus" })
+export type StablecoinOperationStatus = typeof StablecoinOperationStatus.Type
+
+// ---------------------------------------------------------------- limits (docs/limits.md)
+
+/** Provider credentials and ids: our bound (the reference gives none). */
+export const MAX_PROVIDER_CREDENTIAL_LENGTH = 255
+/** A provider token identifier (Brale `value_type`): letters, digits, `_` and `-`, our bound. */
+export const MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH = 64
+/** A Spark token identifier (bech32m, `btkn1…`): our bound. */
+export const MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH = 128
+/** The reference's `description` bound on mint and burn requests. */
+export const MAX_OPERATION_DESCRIPTION_LENGTH = 1024
+/** The longest amount string accepted: 38 digits (the rules then check the token precision and range). */
+export const MAX_STABLECOIN_AMOUNT_DIGITS = 38
+
+// ---------------------------------------------------------------- provider accounts
+
+export const StablecoinProviderAccount = Schema.Struct({
+  id: Schema.String,
+  provider: StablecoinProvider,
+  providerAccountId: Schema.String,
+  providerEnvironment: StablecoinProviderEnvironment,
+  status: StablecoinProviderAccountStatus,
+  lastVerifiedAt: Schema.optionalKey(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "StablecoinProviderAccount" })
+export type StablecoinProviderAccount = typeof StablecoinProviderAccount.Type
+
+export const StablecoinProviderAccountLinkRequest = Schema.Struct({
+  provider: StablecoinProvider,
+  apiClientId: NonEmptyTextUpTo(MAX_PROVIDER_CREDENTIAL_LENGTH),
+  apiClientSecret: NonEmptyTextUpTo(MAX_PROVIDER_CREDENTIAL_LENGTH),
+  providerAccountId: Schema.optionalKey(NonEmptyTextUpTo(MAX_PROVIDER_CREDENTIAL_LENGTH))
+}).annotate({ identifier: "StablecoinProviderAccountLinkRequest" })
+export type StablecoinProviderAccountLinkRequest = typeof StablecoinProviderAccountLinkRequest.Type
+
+export const StablecoinProviderAccountListResponse = ListResponse(StablecoinProviderAccount, "StablecoinProviderAccountListResponse")
+
+// ---------------------------------------------------------------- stablecoins
+
+export const Stablecoin = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  symbol: Schema.String,
+  baseCurrency: Schema.String,
+  network: StablecoinNetwork,
+  decimals: Schema.Number,
+  issuanceStatus: StablecoinIssuanceStatus,
+  gridOperationsStatus: StablecoinGridOperationsStatus,
+  networkTokenIdentifier: Schema.String,
+  currency: Schema.optionalKey(Schema.String),
+  provider: StablecoinProvider,
+  stablecoinProviderAccountId: Schema.String,
+  providerEnvironment: StablecoinProviderEnvironment,
+  providerTokenIdentifier: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "Stablecoin" })
+export type Stablecoin = typeof Stablecoin.Type
+
+/** Brale's `value_type`: letters, digits, `_` and `-`. */
+export const ProviderTokenIdentifier = NonEmpty.check(
+  maxChars(MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH),
+  pattern(/^[A-Za-z0-9_-]+$/, "must be letters, digits, '_' or '-' (the provider's token identifier, e.g. ACME)")
+)
+
+/** A Spark token identifier: bech32m with the `btkn` prefix family (mainnet `btkn1…`, test networks `btknrt1…`, `btkns1…`). */
+export const SparkTokenIdentifier = NonEmpty.check(
+  maxChars(MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH),
+  pattern(/^btkn[a-z]{0,4}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/, "must be a Spark token identifier such as btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k")
+)
+
+export const StablecoinRegisterRequest = Schema.Struct({
+  providerTokenIdentifier: ProviderTokenIdentifier,
+  networkTokenIdentifier: SparkTokenIdentifier,
+  network: StablecoinNetwork,
+  stablecoinProviderAccountId: Schema.optionalKey(NonEmptyTextUpTo(MAX_ID_LENGTH))
+}).annotate({ identifier: "StablecoinRegisterRequest" })
+export type StablecoinRegisterRequest = typeof StablecoinRegisterRequest.Type
+
+export const StablecoinListResponse = ListResponse(Stablecoin, "StablecoinListResponse")
+
+// ---------------------------------------------------------------- operations
+
+/** An amount in the token's smallest unit: digits only (the rules check precision and range). */
+export const StablecoinAmount = NonEmpty.check(
+  maxChars(MAX_STABLECOIN_AMOUNT_DIGITS),
+  pattern(/^[0-9]+$/, "must be a whole number of the token's smallest unit, as a string of digits such as \"1000000\"")
+)
+
+const AccountRef = NonEmptyTextUpTo(MAX_ID_LENGTH)
+
+export const StablecoinWireFundingSource = Schema.Struct({ type: Schema.Literal("WIRE") })
+  .annotate({ identifier: "StablecoinWireFundingSource" })
+export const StablecoinAchDebitFundingSource = Schema.Struct({ type: Schema.Literal("ACH_DEBIT"), externalAccountId: AccountRef })
+  .annotate({ identifier: "StablecoinAchDebitFundingSource" })
+export const StablecoinSameDayAchDebitFundingSource = Schema.Struct({ type: Schema.Literal("SAME_DAY_ACH_DEBIT"), externalAccountId: AccountRef })
+  .annotate({ identifier: "StablecoinSameDayAchDebitFundingSource" })
+export const StablecoinGridInternalFundingSource = Schema.Struct({ type: Schema.Literal("GRID_INTERNAL_ACCOUNT"), accountId: AccountRef })
+  .annotate({ identifier: "StablecoinGridInternalFundingSource" })
+export const StablecoinProviderBalanceFundingSource = Schema.Struct({
+  type: Schema.Literal("PROVIDER_INTERNAL_BALANCE"),
+  sourceTokenIdentifier: NonEmptyTextUpTo(MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH),
+  cryptoNetwork: NonEmptyTextUpTo(32)
+}).annotate({ identifier: "StablecoinProviderBalanceFundingSource" })
+
+export const StablecoinMintFundingSource = Schema.Union([
+  StablecoinWireFundingSource,
+  StablecoinAchDebitFundingSource,
+  StablecoinSameDayAchDebitFundingSource,
+  StablecoinGridInternalFundingSource,
+  StablecoinProviderBalanceFundingSource
+]).annotate({ identifier: "StablecoinMintFundingSource" })
+export type StablecoinMintFundingSource = typeof StablecoinMintFundingSource.Type
+
+export const StablecoinMintDestination = Schema.Struct({ accountId: AccountRef }).annotate({ identifier: "StablecoinMintDestination" })
+
+export const StablecoinMintRequest = Schema.Struct({
+  amount: StablecoinAmount,
+  fundingSource: StablecoinMintFundingSource,
+  destination: StablecoinMintDestination,
+  description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
+}).annotate({ identifier: "StablecoinMintRequest" })
+export type StablecoinMintRequest = typeof StablecoinMintRequest.Type
+
+export const StablecoinExternalAccountBurnSource = Schema.Struct({ type: Schema.Literal("EXTERNAL_ACCOUNT") })
+  .annotate({ identifier: "StablecoinExternalAccountBurnSource" })
+export const StablecoinGridInternalBurnSource = Schema.Struct({ type: Schema.Literal("GRID_INTERNAL_ACCOUNT"), accountId: AccountRef })
+  .annotate({ identifier: "StablecoinGridInternalBurnSource" })
+export const StablecoinProviderBalanceBurnSource = Schema.Struct({ type: Schema.Literal("PROVIDER_INTERNAL_BALANCE") })
+  .annotate({ identifier: "StablecoinProviderBalanceBurnSource" })
+
+export const StablecoinBurnSource = Schema.Union([
+  StablecoinExternalAccountBurnSource,
+  StablecoinGridInternalBurnSource,
+  StablecoinProviderBalanceBurnSource
+]).annotate({ identifier: "StablecoinBurnSource" })
+export type StablecoinBurnSource = typeof StablecoinBurnSource.Type
+
+export const StablecoinPayoutRail = Schema.Literals(["WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"])
+  .annotate({ identifier: "StablecoinPayoutRail" })
+export type StablecoinPayoutRail = typeof StablecoinPayoutRail.Type
+
+export const StablecoinBurnDestination = Schema.Struct({
+  type: Schema.Literal("EXTERNAL_ACCOUNT"),
+  externalAccountId: AccountRef,
+  rail: StablecoinPayoutRail
+}).annotate({ identifier: "StablecoinBurnDestination" })
+
+export const StablecoinBurnRequest = Schema.Struct({
+  amount: StablecoinAmount,
+  source: StablecoinBurnSource,
+  destination: StablecoinBurnDestination,
+  description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
+}).annotate({ identifier: "StablecoinBurnRequest" })
+export type StablecoinBurnRequest = typeof StablecoinBurnRequest.Type
+
+export const StablecoinOperationSource = Schema.Struct({
+  type: Schema.Literals(["WIRE", "ACH_DEBIT", "SAME_DAY_ACH_DEBIT", "EXTERNAL_ACCOUNT", "GRID_INTERNAL_ACCOUNT", "PROVIDER_INTERNAL_BALANCE"]),
+  externalAccountId: Schema.optionalKey(Schema.String),
+  accountId: Schema.optionalKey(Schema.String),
+  sourceTokenIdentifier: Schema.optionalKey(Schema.String),
+  cryptoNetwork: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "StablecoinOperationSource" })
+export type StablecoinOperationSource = typeof StablecoinOperationSource.Type
+
+export const StablecoinFundingInstructions = Schema.Record(Schema.String, Schema.String)
+  .annotate({ identifier: "StablecoinFundingInstructions" })
+export type StablecoinFundingInstructions = typeof StablecoinFundingInstructions.Type
+
+export const StablecoinOperationDestination = Schema.Struct({
+  accountId: Schema.String,
+  rail: Schema.optionalKey(StablecoinPayoutRail)
+}).annotate({ identifier: "StablecoinOperationDestination" })
+export type StablecoinOperationDestination = typeof StablecoinOperationDestination.Type
+
+export const StablecoinEstimatedDelivery = Schema.Struct({
+  rail: Schema.String,
+  amount: Schema.String,
+  currency: Schema.String,
+  timing: Schema.String
+}).annotate({ identifier: "StablecoinEstimatedDelivery" })
+export type StablecoinEstimatedDelivery = typeof StablecoinEstimatedDelivery.Type
+
+export const StablecoinOperation = Schema.Struct({
+  id: Schema.String,
+  stablecoinId: Schema.String,
+  operationType: StablecoinOperationType,
+  status: StablecoinOperationStatus,
+  amount: Schema.String,
+  provider: StablecoinProvider,
+  providerEnvironment: StablecoinProviderEnvironment,
+  stablecoinProviderAccountId: Schema.String,
+  source: Schema.optionalKey(StablecoinOperationSource),
+  fundingInstructions: Schema.optionalKey(StablecoinFundingInstructions),
+  destination: Schema.optionalKey(StablecoinOperationDestination),
+  estimatedDelivery: Schema.optionalKey(StablecoinEstimatedDelivery),
+  expiresAt: Schema.optionalKey(Schema.String),
+  providerStatus: Schema.optionalKey(Schema.String),
+  failureReason: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "StablecoinOperation" })
+export type StablecoinOperation = typeof StablecoinOperation.Type
+
+export const StablecoinOperationListResponse = ListResponse(StablecoinOperation, "StablecoinOperationListResponse")
+
+/**
+ * The required `Idempotency-Key` of the stablecoin POSTs (INVENTORY "Idem(req)"): a
+ * request without one is `400 INVALID_INPUT` naming the header.
+ */
+export const RequiredIdempotencyHeaders = {
+  "idempotency-key": Schema.String.check(
+    Schema.isMinLength(1, { message: "is required: send an Idempotency-Key of 1 to 255 printable characters" }),
+    Schema.isMaxLength(255),
+    pattern(/^[\x21-\x7e]+$/, "must be 1 to 255 printable ASCII characters without spaces")
+  )
+}

@@ -1,0 +1,262 @@
+/**
+ * Agents (docs/agents.md), as the reference file's Agent Management and Agent
+ * Operations tags, in three groups by security scheme:
+ * - `agents`: the platform's management endpoints (HTTP Basic, like every other group);
+ * - `agentDeviceCodes`: redeeming a device code, without credentials (the code is the proof);
+ * - `agentOperations`: the agent's own endpoints under /agents/me (the agent scheme: Bearer token).
+ * api.ts adds them after the API-wide middleware and version prefix: each group carries its own.
+ * The request and response schemas are wrapped opaque so the API's declared type names them.
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import {
+  Agent,
+  AgentAction,
+  AgentActionListResponse,
+  AgentActionRejectRequest,
+  AgentActionStatus,
+  AgentCreateRequest,
+  AgentCreateResponse,
+  AgentDeviceCode,
+  AgentDeviceCodeRedeemResponse,
+  AgentDeviceCodeStatusResponse,
+  AgentListResponse,
+  AgentPolicyUpdateRequest,
+  AgentUpdateRequest
+} from "../../domain/agent.js"
+import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
+import { CustomerExternalAccountCreateRequest, ExternalAccount } from "../../domain/external-account.js"
+import { InternalAccount, InternalAccountType } from "../../domain/internal-account.js"
+import { Quote, QuoteRequest } from "../../domain/quote.js"
+import { TransactionWithCard } from "../../domain/card-transaction.js"
+import { TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../../domain/transaction.js"
+import { AgentAuth, PlatformAuth, RequestGuard } from "../middleware.js"
+
+/** The version base of every path: api.ts's API_VERSION (api.ts imports this file, so it cannot be imported here). */
+export const AGENT_GROUPS_PREFIX = "/2025-10-13"
+
+const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
+const BooleanFromString = Schema.Literals(["true", "false"])
+const SortOrder = Schema.Literals(["asc", "desc"])
+
+const agentParams = { agentId: IdText }
+const actionParams = { agentId: IdText, actionId: IdText }
+const codeParams = { code: IdText }
+
+/** The reference's ExternalAccountCreateRequest: `customerId` optional (the agent's customer). */
+class AgentExternalAccountCreateRequest extends Schema.Opaque<AgentExternalAccountCreateRequest>()(Schema.Struct({
+  ...CustomerExternalAccountCreateRequest.fields,
+  customerId: Schema.optionalKey(IdText)
+}).annotate({ identifier: "AgentExternalAccountCreateRequest" })) {}
+class AgentQuoteRequest extends Schema.Opaque<AgentQuoteRequest>()(QuoteRequest) {}
+class AgentTransferInRequest extends Schema.Opaque<AgentTransferInRequest>()(TransferInRequest) {}
+class AgentTransferOutRequest extends Schema.Opaque<AgentTransferOutRequest>()(TransferOutRequest) {}
+class AgentQuote extends Schema.Opaque<AgentQuote>()(Quote) {}
+
+const MoneyErrors = [Error403, Error404, Error409, Error429]
+
+/** Opaque so declarations name them instead of spelling them out. */
+class AgentTransactionListResponse extends Schema.Opaque<AgentTransactionListResponse>()(ListResponse(TransactionWithCard, "AgentTransactionListResponse")) {}
+class AgentInternalAccountListResponse extends Schema.Opaque<AgentInternalAccountListResponse>()(ListResponse(InternalAccount, "AgentInternalAccountListResponse")) {}
+class AgentExternalAccountListResponse extends Schema.Opaque<AgentExternalAccountListResponse>()(ListResponse(ExternalAccount, "AgentExternalAccountListResponse")) {}
+
+/** The list queries, opaque so declarations name them instead of spelling them out. */
+class AgentListQuery extends Schema.Opaque<AgentListQuery>()(Schema.Struct({
+        ...PageQuery,
+        customerId: Schema.optionalKey(IdText),
+        isPaused: Schema.optionalKey(BooleanFromString),
+        isConnected: Schema.optionalKey(BooleanFromString),
+        createdAfter: Schema.optionalKey(DateTimeString),
+        createdBefore: Schema.optionalKey(DateTimeString),
+        updatedAfter: Schema.optionalKey(DateTimeString),
+        updatedBefore: Schema.optionalKey(DateTimeString)
+      })) {}
+class AgentApprovalListQuery extends Schema.Opaque<AgentApprovalListQuery>()(Schema.Struct({
+        ...PageQuery,
+        agentId: Schema.optionalKey(IdText),
+        customerId: Schema.optionalKey(IdText),
+        startDate: Schema.optionalKey(DateTimeString),
+        endDate: Schema.optionalKey(DateTimeString),
+        sortOrder: Schema.optionalKey(SortOrder)
+      })) {}
+class AgentActionListQuery extends Schema.Opaque<AgentActionListQuery>()(Schema.Struct({ ...PageQuery, status: Schema.optionalKey(AgentActionStatus) })) {}
+class AgentTransactionListQuery extends Schema.Opaque<AgentTransactionListQuery>()(Schema.Struct({
+        ...PageQuery,
+        accountIdentifier: Schema.optionalKey(IdText),
+        senderAccountIdentifier: Schema.optionalKey(IdText),
+        receiverAccountIdentifier: Schema.optionalKey(IdText),
+        status: Schema.optionalKey(TransactionStatus),
+        type: Schema.optionalKey(TransactionType),
+        reference: Schema.optionalKey(IdText),
+        startDate: Schema.optionalKey(DateTimeString),
+        endDate: Schema.optionalKey(DateTimeString),
+        sortOrder: Schema.optionalKey(SortOrder)
+      })) {}
+class AgentInternalAccountListQuery extends Schema.Opaque<AgentInternalAccountListQuery>()(Schema.Struct({ ...PageQuery, currency: Schema.optionalKey(CurrencyCode), type: Schema.optionalKey(InternalAccountType) })) {}
+class AgentExternalAccountListQuery extends Schema.Opaque<AgentExternalAccountListQuery>()(Schema.Struct({ ...PageQuery, currency: Schema.optionalKey(CurrencyCode) })) {}
+
+export class AgentsGroup extends HttpApiGroup.make("agents")
+  .add(
+    HttpApiEndpoint.post("createAgent", "/agents", {
+      payload: AgentCreateRequest,
+      success: created(AgentCreateResponse),
+      error: Error404
+    }).annotate(
+      OpenApi.Description,
+      "Creates an agent for one customer under a policy, and its first device code (good for 24 hours, redeemable once)."
+    ),
+    HttpApiEndpoint.get("listAgents", "/agents", {
+      query: AgentListQuery,
+      success: AgentListResponse
+    }),
+    HttpApiEndpoint.get("listAgentApprovals", "/agents/approvals", {
+      query: AgentApprovalListQuery,
+      success: AgentActionListResponse
+    }),
+    HttpApiEndpoint.get("getAgentById", "/agents/:agentId", { params: agentParams, success: Agent, error: Error404 }),
+    HttpApiEndpoint.patch("updateAgent", "/agents/:agentId", {
+      params: agentParams,
+      payload: AgentUpdateRequest,
+      success: Agent,
+      error: Error404
+    }),
+    HttpApiEndpoint.delete("deleteAgent", "/agents/:agentId", {
+      params: agentParams,
+      success: HttpApiSchema.NoContent,
+      error: Error404
+    }).annotate(OpenApi.Description, "Deletes the agent: its access token stops working at once; its pending actions are rejected."),
+    HttpApiEndpoint.patch("updateAgentPolicy", "/agents/:agentId/policy", {
+      params: agentParams,
+      payload: AgentPolicyUpdateRequest,
+      success: Agent,
+      error: Error404
+    }),
+    HttpApiEndpoint.post("regenerateAgentDeviceCode", "/agents/:agentId/device-codes", {
+      params: agentParams,
+      success: created(AgentDeviceCode),
+      error: [Error404, Error409]
+    }),
+    HttpApiEndpoint.post("approveAgentAction", "/agents/:agentId/actions/:actionId/approve", {
+      params: actionParams,
+      success: AgentAction,
+      error: [Error404, Error409]
+    }).annotate(OpenApi.Description, "The action's held payment proceeds (the same as POST /transactions/{transactionId}/approve on it); the action is APPROVED with its transaction."),
+    HttpApiEndpoint.post("rejectAgentAction", "/agents/:agentId/actions/:actionId/reject", {
+      params: actionParams,
+      // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
+      payload: [AgentActionRejectRequest, Schema.Null],
+      success: AgentAction,
+      error: [Error404, Error409]
+    }).annotate(OpenApi.Description, "The action's held payment fails and is refunded; the action is REJECTED with the reason given."),
+    HttpApiEndpoint.get("getAgentDeviceCodeStatus", "/agents/device-codes/:code/status", {
+      params: codeParams,
+      success: AgentDeviceCodeStatusResponse,
+      error: Error404
+    })
+  )
+  .middleware(RequestGuard)
+  .middleware(PlatformAuth)
+  .prefix(AGENT_GROUPS_PREFIX)
+  .annotateMerge(OpenApi.annotations({ title: "Agent Management" }))
+{}
+
+export class AgentDeviceCodesGroup extends HttpApiGroup.make("agentDeviceCodes")
+  .add(
+    HttpApiEndpoint.post("redeemAgentDeviceCode", "/agents/device-codes/:code/redeem", {
+      params: codeParams,
+      success: AgentDeviceCodeRedeemResponse,
+      error: Error404
+    }).annotate(
+      OpenApi.Description,
+      "Called by the agent software, without platform credentials: returns the agent's bearer access token, once. A code redeems once and expires 24 hours after it was issued (400 otherwise)."
+    )
+  )
+  .middleware(RequestGuard)
+  .prefix(AGENT_GROUPS_PREFIX)
+  .annotateMerge(OpenApi.annotations({ title: "Agent Management" }))
+{}
+
+export class AgentOperationsGroup extends HttpApiGroup.make("agentOperations")
+  .add(
+    HttpApiEndpoint.get("getAgentMe", "/agents/me", { success: Agent, error: Error404 }),
+    HttpApiEndpoint.get("agentListActions", "/agents/me/actions", {
+      query: AgentActionListQuery,
+      success: AgentActionListResponse,
+      error: Error404
+    }),
+    HttpApiEndpoint.get("agentGetAction", "/agents/me/actions/:actionId", {
+      params: { actionId: IdText },
+      success: AgentAction,
+      error: Error404
+    }),
+    HttpApiEndpoint.get("agentListTransactions", "/agents/me/transactions", {
+      query: AgentTransactionListQuery,
+      success: AgentTransactionListResponse,
+      error: [Error403, Error404]
+    }),
+    HttpApiEndpoint.get("agentGetTransaction", "/agents/me/transactions/:transactionId", {
+      params: { transactionId: IdText },
+      success: TransactionWithCard,
+      error: [Error403, Error404]
+    }),
+    HttpApiEndpoint.post("agentCreateQuote", "/agents/me/quotes", {
+      headers: IdempotencyHeaders,
+      payload: AgentQuoteRequest,
+      success: created(AgentQuote),
+      error: MoneyErrors
+    }),
+    HttpApiEndpoint.get("agentGetQuote", "/agents/me/quotes/:quoteId", {
+      params: { quoteId: IdText },
+      success: AgentQuote,
+      error: Error404
+    }),
+    HttpApiEndpoint.post("agentExecuteQuote", "/agents/me/quotes/:quoteId/execute", {
+      params: { quoteId: IdText },
+      headers: IdempotencyHeaders,
+      success: AgentAction,
+      error: MoneyErrors
+    }),
+    HttpApiEndpoint.post("agentCreateTransferIn", "/agents/me/transfer-in", {
+      headers: IdempotencyHeaders,
+      payload: AgentTransferInRequest,
+      success: created(AgentAction),
+      error: MoneyErrors
+    }),
+    HttpApiEndpoint.post("agentCreateTransferOut", "/agents/me/transfer-out", {
+      headers: IdempotencyHeaders,
+      payload: AgentTransferOutRequest,
+      success: created(AgentAction),
+      error: MoneyErrors
+    }),
+    HttpApiEndpoint.get("agentListInternalAccounts", "/agents/me/internal-accounts", {
+      query: AgentInternalAccountListQuery,
+      success: AgentInternalAccountListResponse,
+      error: [Error403, Error404]
+    }),
+    HttpApiEndpoint.get("agentListExternalAccounts", "/agents/me/external-accounts", {
+      query: AgentExternalAccountListQuery,
+      success: AgentExternalAccountListResponse,
+      error: [Error403, Error404]
+    }),
+    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", {
+      payload: AgentExternalAccountCreateRequest,
+      success: created(ExternalAccount),
+      error: [Error403, Error404, Error409]
+    }),
+    HttpApiEndpoint.get("agentGetExternalAccount", "/agents/me/external-accounts/:externalAccountId", {
+      params: { externalAccountId: IdText },
+      success: ExternalAccount,
+      error: [Error403, Error404]
+    }),
+    HttpApiEndpoint.delete("agentDeleteExternalAccount", "/agents/me/external-accounts/:externalAccountId", {
+      params: { externalAccountId: IdText },
+      success: HttpApiSchema.NoContent,
+      error: [Error403, Error404, Error409]
+    })
+  )
+  .middleware(RequestGuard)
+  .middleware(AgentAuth)
+  .prefix(AGENT_GROUPS_PREFIX)
+  .annotateMerge(OpenApi.annotations({ title: "Agent Operations" }))
+{}

@@ -1,0 +1,5 @@
+export * as StablecoinAmount from "./amount.js"
+export * as StablecoinEnablement from "./enablement.js"
+export * as StablecoinIssuance from "./issuance.js"
+export * as StablecoinOperationMachine from "./operation.js"
+export * as StablecoinSandbox from "./sandbox.js"
