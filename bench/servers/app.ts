@@ -19,6 +19,37 @@ const program = Effect.gen(function*() {
   return yield* Effect.never
 })
 
+// BENCH_GC_LOG=1: count the server's garbage-collection pauses and print them when it stops.
+const gcPauses = new Map<string, Array<number>>()
+if (process.env["BENCH_GC_LOG"] === "1") {
+  const { PerformanceObserver, constants } = await import("node:perf_hooks")
+  const kinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb"
+  }
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const detail: unknown = "detail" in e ? e.detail : undefined
+      const code = typeof detail === "object" && detail !== null && "kind" in detail && typeof detail.kind === "number" ? detail.kind : -1
+      const kind = kinds[code] ?? "other"
+      const list = gcPauses.get(kind) ?? []
+      list.push(e.duration)
+      gcPauses.set(kind, list)
+    }
+  }).observe({ entryTypes: ["gc"] })
+  process.on("exit", () => {
+    for (const [kind, pauses] of gcPauses) {
+      const sorted = [...pauses].sort((a, b) => a - b)
+      const total = sorted.reduce((a, b) => a + b, 0)
+      process.stderr.write(`gc ${kind} (${process.env["DATABASE_URL"] === undefined ? "memory/pglite" : "postgres"} app, flags ${process.execArgv.join(" ") || "none"}): ${sorted.length}, total ${total.toFixed(0)} ms, ` +
+        `p50 ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(2)} ms, max ${(sorted.at(-1) ?? 0).toFixed(2)} ms, ` +
+        `over 2 ms: ${sorted.filter((d) => d > 2).length}, over 5 ms: ${sorted.filter((d) => d > 5).length}\n`)
+    }
+  })
+}
+
 const fiber = Effect.runFork(Effect.scoped(program))
 // The bench asks for CPU time to report CPU per request.
 process.on("message", (m) => {
