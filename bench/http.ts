@@ -34,13 +34,15 @@ const bundle = (script: string): Promise<string> => {
 const STARTUP_TIMEOUT_MS = 120_000
 
 /**
- * The node flags every server (app and raw alike) runs with: the ones `npm start` gives
- * the reference server (package.json). A young generation of 2 MB semi-spaces keeps each
- * scavenge under a millisecond or so; with V8's default size the app's scavenges took
- * 8-9 ms each and were most of its p99 (docs/performance.md, "Garbage collection").
- * BENCH_NODE_FLAGS replaces them (`BENCH_NODE_FLAGS=` for none).
+ * The node flags a server child (app and raw alike) runs with: the ones `npm start` gives
+ * the reference server (package.json): with a DATABASE_URL, a young generation of 2 MB
+ * semi-spaces, which keeps each scavenge under a millisecond or so (with V8's default
+ * size the app's scavenges took 8-9 ms each and were most of its PostgreSQL p99); on the
+ * other stores V8's defaults, which measured better there (docs/performance.md, "Garbage
+ * collection"). BENCH_NODE_FLAGS replaces them (`BENCH_NODE_FLAGS=` for none).
  */
-export const SERVER_NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=2"]
+export const serverNodeFlags = (env: Readonly<Record<string, string | undefined>>): Array<string> =>
+  env["DATABASE_URL"] !== undefined && env["DATABASE_URL"] !== "" ? ["--max-semi-space-size=2"] : []
 
 export interface Started {
   readonly child: ChildProcess
@@ -50,8 +52,9 @@ export interface Started {
 
 export const start = async (script: string, env: Record<string, string> = {}): Promise<Started> => {
   const file = await bundle(script)
-  const execArgv = process.env["BENCH_NODE_FLAGS"] === undefined ? [...SERVER_NODE_FLAGS] : process.env["BENCH_NODE_FLAGS"].split(" ").filter((f) => f !== "")
-  const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } })
+  const childEnv = { ...process.env, ...env }
+  const execArgv = process.env["BENCH_NODE_FLAGS"] === undefined ? serverNodeFlags(childEnv) : process.env["BENCH_NODE_FLAGS"].split(" ").filter((f) => f !== "")
+  const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
   trackChild(child)
   // A failed IPC send is reported where it is made (cpuOf), not as an unhandled 'error'.
   child.on("error", () => {})
