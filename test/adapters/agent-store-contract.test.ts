@@ -5,12 +5,11 @@
  * codes and tokens found without a platform; an agent's codes; the agent and action
  * lists' filters and keyset paging; rollback; deletes; resetPlatform.
  */
-import { Effect, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import type { AgentActionRecord, AgentDeviceCodeRecord, AgentRecord, AgentTokenRecord } from "../../src/ports/agents.js"
 import { Store } from "../../src/ports/store.js"
-import { createDatabase } from "../support/postgres.js"
-import { freshPlatform, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
+import { KINDS, storeSuite, walk } from "../support/store-harness.js"
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -60,23 +59,7 @@ const actionRecord = (platformId: string, id: string, agentId: string, status: A
 })
 
 describe.each(KINDS)("Agent store contract on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<Store, unknown>
-  let databaseUrl: string | undefined
-
-  beforeAll(async () => {
-    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
-    runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
-  }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-  })
-
-  const storeIt = (name: string, body: (store: StoreService, p: string) => Effect.Effect<void, unknown>) =>
-    it(name, () =>
-      runtime.runPromise(Effect.gen(function*() {
-        const store = yield* Store
-        yield* body(store, freshPlatform(kind))
-      })))
+  const { storeIt, runtime, databaseUrl } = storeSuite(kind)
 
   storeIt("each kind reads back as written, per platform; codes and tokens are found without a platform", (store, p) =>
     Effect.gen(function*() {

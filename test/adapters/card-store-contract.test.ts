@@ -9,12 +9,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { postgresStoreLayer } from "../../src/adapters/sql/index.js"
 import type { Card, CardStatus } from "../../src/domain/card.js"
 import { type CardQuery, type CardRecord, Store } from "../../src/ports/store.js"
-import { createDatabase } from "../support/postgres.js"
-import { expectConflict, failureOf, freshPlatform, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
+import { expectConflict, failureOf, freshPlatform, KINDS, storeSuite, type StoreService, walk } from "../support/store-harness.js"
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -89,25 +88,7 @@ const issueIfSlot = (store: StoreService, p: string, id: string, max: number, ca
   )
 
 describe.each(KINDS)("Card store contract on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<Store, unknown>
-  let databaseUrl: string | undefined
-
-  beforeAll(async () => {
-    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
-    runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
-    const info = await runtime.runPromise(Effect.map(Effect.service(Store), (s) => s.info))
-    expect(info.kind).toBe(kind)
-  }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-  })
-
-  const storeIt = (name: string, body: (store: StoreService, p: string) => Effect.Effect<void, unknown>, timeout?: number) =>
-    it(name, () =>
-      runtime.runPromise(Effect.gen(function*() {
-        const store = yield* Store
-        yield* body(store, freshPlatform(kind))
-      })), timeout)
+  const { storeIt, runtime, databaseUrl } = storeSuite(kind)
 
   describe("reads and writes", () => {
     storeIt("put, get, findByPlatformCardId, and rewrite in place (bindings kept as written)", (store, p) =>
@@ -271,7 +252,7 @@ describe.each(KINDS)("Card store contract on %s", (kind) => {
     describe("two store instances on one database (two processes)", () => {
       let second: ManagedRuntime.ManagedRuntime<Store, unknown>
       beforeAll(async () => {
-        second = ManagedRuntime.make(postgresStoreLayer({ url: databaseUrl!, maxConnections: 24 }))
+        second = ManagedRuntime.make(postgresStoreLayer({ url: databaseUrl()!, maxConnections: 24 }))
         await second.runPromise(Effect.void)
       }, 30_000)
       afterAll(async () => {
@@ -279,14 +260,14 @@ describe.each(KINDS)("Card store contract on %s", (kind) => {
       })
 
       it("both issue concurrently: never more live cards than the maximum", async () => {
-        const [one, two] = await Promise.all([runtime.runPromise(Effect.service(Store)), second.runPromise(Effect.service(Store))])
+        const [one, two] = await Promise.all([runtime().runPromise(Effect.service(Store)), second.runPromise(Effect.service(Store))])
         const p = freshPlatform(kind)
         const [a, b] = await Promise.all([
-          runtime.runPromise(Effect.all(Array.from({ length: 6 }, (_, i) => issueIfSlot(one, p, `Card:one-${i}`, 5)), { concurrency: "unbounded" })),
+          runtime().runPromise(Effect.all(Array.from({ length: 6 }, (_, i) => issueIfSlot(one, p, `Card:one-${i}`, 5)), { concurrency: "unbounded" })),
           second.runPromise(Effect.all(Array.from({ length: 6 }, (_, i) => issueIfSlot(two, p, `Card:two-${i}`, 5)), { concurrency: "unbounded" }))
         ])
         expect([...a, ...b].filter((x) => x)).toHaveLength(5)
-        expect(await runtime.runPromise(one.cards.countLive(p))).toBe(5)
+        expect(await runtime().runPromise(one.cards.countLive(p))).toBe(5)
       }, 60_000)
     })
 
@@ -302,7 +283,7 @@ describe.each(KINDS)("Card store contract on %s", (kind) => {
             yield* explain(`select count(*)::int as n from cards where platform_id = $1 and cardholder_id = $2 and state <> 'CLOSED'`, ["p", "Customer:1"])
           ]
         }).pipe(
-          Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl!), startupParameters: { enable_seqscan: "off" } })),
+          Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl()!), startupParameters: { enable_seqscan: "off" } })),
           Effect.scoped
         )
       )

@@ -5,13 +5,12 @@
  * list's filters and keyset paging in both orders, and resetPlatform. Every test uses its
  * own platform id (see ../support/store-harness.ts).
  */
-import { Effect, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import type { CardTransaction, CardTransactionState } from "../../src/domain/card-transaction.js"
 import { CURRENCIES } from "../../src/domain/money.js"
 import { type CardTransactionQuery, type CardTransactionRecord, Store } from "../../src/ports/store.js"
-import { createDatabase } from "../support/postgres.js"
-import { failureOf, freshPlatform, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
+import { failureOf, KINDS, storeSuite, type StoreService, walk } from "../support/store-harness.js"
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -91,24 +90,7 @@ const matches = (q: CardTransactionQuery) => (r: CardTransactionRecord) => {
 }
 
 describe.each(KINDS)("Card transaction store contract on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<Store, unknown>
-  let databaseUrl: string | undefined
-  beforeAll(async () => {
-    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
-    runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
-    const info = await runtime.runPromise(Effect.map(Effect.service(Store), (s) => s.info))
-    expect(info.kind).toBe(kind)
-  }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-  })
-
-  const storeIt = (name: string, body: (store: StoreService, p: string) => Effect.Effect<void, unknown>, timeout?: number) =>
-    it(name, () =>
-      runtime.runPromise(Effect.gen(function*() {
-        const store = yield* Store
-        yield* body(store, freshPlatform(kind))
-      })), timeout)
+  const { storeIt, runtime, databaseUrl } = storeSuite(kind)
 
   storeIt("put, get (the row and the machine's state), rewrite in place, other platforms see nothing", (store, p) =>
     Effect.gen(function*() {

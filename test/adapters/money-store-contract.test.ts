@@ -28,7 +28,7 @@ import {
   type TransactionRecord
 } from "../../src/ports/store.js"
 import { createDatabase } from "../support/postgres.js"
-import { expectConflict, failureOf, freshPlatform, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
+import { expectConflict, failureOf, freshPlatform, KINDS, storeSuite, type StoreService, walk } from "../support/store-harness.js"
 
 // ---------------------------------------------------------------- records
 
@@ -297,25 +297,7 @@ const expectConserved = (store: StoreService, p: string, total: number) =>
 // ---------------------------------------------------------------- the suite
 
 describe.each(KINDS)("Money store contract on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<Store, unknown>
-  let databaseUrl: string | undefined
-
-  beforeAll(async () => {
-    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
-    runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
-    const info = await runtime.runPromise(Effect.map(Effect.service(Store), (s) => s.info))
-    expect(info.kind).toBe(kind)
-  }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-  })
-
-  const storeIt = (name: string, body: (store: StoreService, p: string) => Effect.Effect<void, unknown>, timeout?: number) =>
-    it(name, () =>
-      runtime.runPromise(Effect.gen(function*() {
-        const store = yield* Store
-        yield* body(store, freshPlatform(kind))
-      })), timeout)
+  const { storeIt, runtime, databaseUrl } = storeSuite(kind)
 
   // ------------------------------------------------------------ internal accounts
 
@@ -892,7 +874,7 @@ describe.each(KINDS)("Money store contract on %s", (kind) => {
     describe("two store instances on one database (two processes)", () => {
       let second: ManagedRuntime.ManagedRuntime<Store, unknown>
       beforeAll(async () => {
-        second = ManagedRuntime.make(postgresStoreLayer({ url: databaseUrl!, maxConnections: 24 }))
+        second = ManagedRuntime.make(postgresStoreLayer({ url: databaseUrl()!, maxConnections: 24 }))
         await second.runPromise(Effect.void)
       }, 30_000)
       afterAll(async () => {
@@ -900,21 +882,21 @@ describe.each(KINDS)("Money store contract on %s", (kind) => {
       })
 
       it("concurrent transfers from both instances conserve money and never overdraw", async () => {
-        const [one, two] = await Promise.all([runtime.runPromise(Effect.service(Store)), second.runPromise(Effect.service(Store))])
+        const [one, two] = await Promise.all([runtime().runPromise(Effect.service(Store)), second.runPromise(Effect.service(Store))])
         const p = freshPlatform(kind)
-        await runtime.runPromise(fundAB(one, p, 1_000))
+        await runtime().runPromise(fundAB(one, p, 1_000))
         const [a, b] = await Promise.all([
-          runtime.runPromise(runTransfers(one, p, 4, 4, 0)),
+          runtime().runPromise(runTransfers(one, p, 4, 4, 0)),
           second.runPromise(runTransfers(two, p, 4, 4, 1000))
         ])
         await second.runPromise(expectConserved(two, p, 2_000))
-        expect((await runtime.runPromise(one.ledger.entries(p))).length).toBe(2 + a + b)
+        expect((await runtime().runPromise(one.ledger.entries(p))).length).toBe(2 + a + b)
         // Blind posts from both: overdrafts refused, total kept.
         await Promise.all([
-          runtime.runPromise(Effect.all(Array.from({ length: 6 }, () => blindTransfer(one, p, A, B, 400)), { concurrency: "unbounded" })),
+          runtime().runPromise(Effect.all(Array.from({ length: 6 }, () => blindTransfer(one, p, A, B, 400)), { concurrency: "unbounded" })),
           second.runPromise(Effect.all(Array.from({ length: 6 }, () => blindTransfer(two, p, B, A, 400)), { concurrency: "unbounded" }))
         ])
-        await runtime.runPromise(expectConserved(one, p, 2_000))
+        await runtime().runPromise(expectConserved(one, p, 2_000))
       }, 60_000)
     })
 

@@ -6,8 +6,8 @@
  * per network token identifier, per platform) including racing writers, the lists'
  * filters and keyset paging, rollback and resetPlatform.
  */
-import { Effect, ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import type { Stablecoin, StablecoinOperation, StablecoinProviderAccount } from "../../src/domain/stablecoin.js"
 import {
   type StablecoinOperationRecord,
@@ -16,8 +16,7 @@ import {
   Store,
   StoreConflict
 } from "../../src/ports/store.js"
-import { createDatabase } from "../support/postgres.js"
-import { expectConflict, failureOf, freshPlatform, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
+import { expectConflict, failureOf, KINDS, storeSuite, type StoreService, walk } from "../support/store-harness.js"
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -93,25 +92,7 @@ const registerIfFree = (store: StoreService, p: string, r: StablecoinRecord) =>
   ).pipe(Effect.catchTag("StoreConflict", (e) => Effect.succeed(e.constraint)))
 
 describe.each(KINDS)("Stablecoin store contract on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<Store, unknown>
-  let databaseUrl: string | undefined
-
-  beforeAll(async () => {
-    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
-    runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
-    const info = await runtime.runPromise(Effect.map(Effect.service(Store), (s) => s.info))
-    expect(info.kind).toBe(kind)
-  }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-  })
-
-  const storeIt = (name: string, body: (store: StoreService, p: string) => Effect.Effect<void, unknown>, timeout?: number) =>
-    it(name, () =>
-      runtime.runPromise(Effect.gen(function*() {
-        const store = yield* Store
-        yield* body(store, freshPlatform(kind))
-      })), timeout)
+  const { storeIt, runtime, databaseUrl } = storeSuite(kind)
 
   storeIt("put and get each kind; rewrites in place; lookups by the unique keys", (store, p) =>
     Effect.gen(function*() {

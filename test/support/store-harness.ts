@@ -2,11 +2,12 @@
  * What the Store contract suites share: the stores under test, a fresh platform per
  * test, and the assertions on failures and pages.
  */
-import { Cause, Effect, Exit, type Layer, Option } from "effect"
-import { expect } from "vitest"
+import { Cause, Effect, Exit, type Layer, ManagedRuntime, Option } from "effect"
+import { afterAll, beforeAll, expect, inject, it } from "vitest"
 import { MemoryStoreLayer } from "../../src/adapters/memory/store.js"
 import { pgliteStoreLayer, postgresStoreLayer } from "../../src/adapters/sql/index.js"
-import { type InvalidCursor, type Page, type PageResult, type Store, StoreConflict, type UniqueConstraint } from "../../src/ports/store.js"
+import { type InvalidCursor, type Page, type PageResult, Store, StoreConflict, type UniqueConstraint } from "../../src/ports/store.js"
+import { createDatabase } from "./postgres.js"
 
 export type StoreService = Store["Service"]
 export type Kind = "memory" | "pglite" | "postgres"
@@ -18,6 +19,36 @@ export const layerFor = (kind: Kind, url: string | undefined): Layer.Layer<Store
   if (kind === "pglite") return pgliteStoreLayer(undefined)
   if (url === undefined) throw new Error("postgres needs a database URL")
   return postgresStoreLayer({ url, maxConnections: 24 })
+}
+
+/**
+ * One store of `kind` for the tests of a `describe` block (a fresh database on
+ * PostgreSQL), built before them and disposed after; `storeIt` runs a test body with the
+ * store and a fresh platform id.
+ */
+export const storeSuite = (kind: Kind) => {
+  let runtime: ManagedRuntime.ManagedRuntime<Store, unknown> | undefined
+  let databaseUrl: string | undefined
+  beforeAll(async () => {
+    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
+    runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
+    const info = await runtime.runPromise(Effect.map(Effect.service(Store), (s) => s.info))
+    expect(info.kind).toBe(kind)
+  }, 60_000)
+  afterAll(async () => {
+    await runtime?.dispose()
+  })
+  const runtimeOf = (): ManagedRuntime.ManagedRuntime<Store, unknown> => {
+    if (runtime === undefined) throw new Error("the store is not built yet (use it inside a test)")
+    return runtime
+  }
+  const storeIt = (name: string, body: (store: StoreService, p: string) => Effect.Effect<void, unknown>, timeout?: number) =>
+    it(name, () =>
+      runtimeOf().runPromise(Effect.gen(function*() {
+        const store = yield* Store
+        yield* body(store, freshPlatform(kind))
+      })), timeout)
+  return { storeIt, runtime: runtimeOf, databaseUrl: (): string | undefined => databaseUrl }
 }
 
 let platformSeq = 0
