@@ -65,7 +65,7 @@ export const ErrorBody = Schema.Struct({
  */
 export const SHOULD_RETRY_HEADER = "x-should-retry"
 
-/** Whether an answer with this status carries `x-should-retry: false` (a 429 only without `retry-after`). */
+/** Whether an answer with this status is one a client should not retry as it is (every 4xx, and 501); `retryAdvice` makes the exception for a 429 with `retry-after`. */
 export const isNotRetryable = (status: number): boolean => (status >= 400 && status < 500) || status === 501
 
 /** The `x-should-retry` value of an answer, or undefined for none (2xx, 3xx, 500, 502, 504). */
