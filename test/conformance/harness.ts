@@ -1,15 +1,13 @@
 /**
  * The conformance harness the suites share (onboarding, external-account, lookups,
- * wallets, webhooks): the reference OpenAPI file (/work/shared/reference/openapi.yaml)
+ * wallets, webhooks): the reference OpenAPI file (test/fixtures/reference/openapi.yaml)
  * compiled with Ajv (2020-12, as OpenAPI 3.1 is), SPEC.md's differences applied to a copy explicitly by each suite, and a check that
  * takes the schema from the reference operation itself (method, path, status), so a
  * status code the reference does not declare for an operation fails too.
  */
-import { readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import { expect } from "vitest"
-import { parse } from "yaml"
+import { referenceDocument } from "../support/fixtures.js"
 
 export type Json = Record<string, unknown>
 
@@ -19,11 +17,11 @@ interface Operation {
   readonly requestBody?: { content?: Record<string, { schema?: Json }> }
 }
 
-export const reference = parse(readFileSync(fileURLToPath(new URL("../../../shared/reference/openapi.yaml", import.meta.url)), "utf8")) as {
+export const reference = referenceDocument<{
   paths: Record<string, Record<string, Operation>>
   webhooks: Record<string, Record<string, Operation>>
   components: { schemas: Record<string, Json> }
-}
+}>()
 
 /** `/customers/:customerId` and `/customers/{customerId}` both as `/customers/{}`. */
 export const pathShape = (path: string) => path.replace(/:[A-Za-z]+/g, "{}").replace(/\{[^}]*\}/g, "{}")

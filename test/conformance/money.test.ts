@@ -4,19 +4,17 @@
  * of the reference explicitly (`SPEC_DIFFERENCES`), and carries none of the reference's
  * `writeOnly` fields.
  */
-import { readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, describe, expect, it } from "vitest"
-import { parse } from "yaml"
 import { type MoneyClient, moneyApp, moneyPlatform } from "../support/money.js"
 import { MONEY_OPERATIONS } from "./operations.js"
+import { referenceDocument } from "../support/fixtures.js"
 
 type Json = Record<string, unknown>
 
-const reference = parse(readFileSync(fileURLToPath(new URL("../../../shared/reference/openapi.yaml", import.meta.url)), "utf8")) as {
+const reference = referenceDocument<{
   components: { schemas: Record<string, Json> }
-}
+}>()
 
 /** A required property dropped from an object schema (or from the allOf part that requires it). */
 const unrequire = (s: Record<string, Json>, name: string, property: string) => {
@@ -124,7 +122,7 @@ describe("money responses against the reference", () => {
     conforms("InternalAccount", await m.fund((await m.platformAccounts()).EUR, 1_000_000), "POST /sandbox/internal-accounts/{id}/fund")
     conforms("PlatformConfig", await m.ok("GET", "/config"), "GET /config")
     conforms("PlatformConfig", await m.ok("PATCH", "/config", {
-      webhookEndpoint: "https://hooks.example.com/x",
+      webhookEndpoint: "https://hooks.payments-test.invalid/x",
       feeConfigs: [{ feeType: "CROSS_CURRENCY_TRANSACTION", sourceCurrency: "USD", variableFeeBps: 10, fixedFee: { amount: 5, currency: "USD" } }],
       railFeeConfigs: [{ rail: "ACH_SAME_DAY", sourceCurrency: "USD", fixedFee: { amount: 25, currency: "USD" } }],
       cardConfigs: { pinTargetOrigin: "https://app.example.com" },

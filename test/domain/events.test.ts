@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs"
 import { Effect, Exit, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { parse } from "yaml"
 import type { CustomerResponse } from "../../src/domain/customer.js"
 import {
   ADDED_WEBHOOK_TYPES,
@@ -17,8 +15,8 @@ import {
   WebhookTypes
 } from "../../src/domain/events.js"
 import type { Verification } from "../../src/domain/verification.js"
+import { referenceDocument } from "../support/fixtures.js"
 
-const REFERENCE = "/work/shared/reference/openapi.yaml"
 
 const webhookId = "Webhook:019542f5-b3e7-1d02-0000-000000000007"
 const timestamp = "2025-08-15T14:32:00Z"
@@ -65,9 +63,9 @@ describe("WebhookType", () => {
   })
 
   it("is the reference enum minus CARD_TRANSACTION.REFUNDED plus SPEC.md's three additions", () => {
-    const doc = parse(readFileSync(REFERENCE, "utf8")) as {
+    const doc = referenceDocument<{
       components: { schemas: { WebhookType: { enum: ReadonlyArray<string> } } }
-    }
+    }>()
     const reference = doc.components.schemas.WebhookType.enum
     expect(reference).toHaveLength(43)
 

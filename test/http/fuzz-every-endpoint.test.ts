@@ -271,6 +271,24 @@ const inflate = (value: unknown, key: string, filler: unknown): unknown => {
   return { ...value, [target]: filler }
 }
 
+/**
+ * Nothing the fuzz sends may make the server dial off this machine: a `webhookEndpoint`
+ * the schema would accept (an http(s) URL with a random host) gets a host under `.invalid`
+ * (never resolvable, RFC 2606), keeping the rest of the URL so validation is still exercised.
+ */
+const OFF_MACHINE_KEYS = new Set(["webhookEndpoint"])
+const onMachine = (value: unknown, depth = 0): unknown => {
+  if (depth > 64 || typeof value !== "object" || value === null) return value
+  if (Array.isArray(value)) return value.map((v) => onMachine(v, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = OFF_MACHINE_KEYS.has(k) && typeof v === "string"
+      ? v.replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)[^/?#\s]*/i, "$1fuzz.payments-test.invalid")
+      : onMachine(v, depth + 1)
+  }
+  return out
+}
+
 const safeArbitrary = (schema: any): fc.Arbitrary<unknown> | undefined => {
   try {
     return arbitraryFor(schema) as fc.Arbitrary<unknown>
@@ -293,12 +311,12 @@ const bodyFor_ = (e: Endpoint): fc.Arbitrary<{ kind: string; raw: string | undef
   const arbs = e.payloadSchemas.map(safeArbitrary).filter((a): a is fc.Arbitrary<unknown> => a !== undefined)
   const valid = arbs.length === 0 ? fc.jsonValue({ maxDepth: 2 }) : fc.oneof(...arbs)
   const validWithIds = fc.tuple(valid, fc.array(idChoice, { minLength: 1, maxLength: 3 })).map(([v, ids]) => withIds(v, ids))
-  const json = (kind: string) => (v: unknown) => ({ kind, raw: JSON.stringify(v) })
+  const json = (kind: string) => (v: unknown) => ({ kind, raw: JSON.stringify(onMachine(v)) })
   return fc.oneof(
     { weight: 4, arbitrary: validWithIds.map(json("valid")) },
     { weight: 3, arbitrary: damaged(validWithIds).map(json("damaged")) },
     { weight: 1, arbitrary: fc.tuple(validWithIds, fc.string({ maxLength: 6 }), hugeString).map(([v, k, h]) => json("huge")(inflate(v, k, h))) },
-    { weight: 1, arbitrary: fc.tuple(validWithIds, fc.string({ maxLength: 6 }), deep).map(([v, k, d]) => ({ kind: "deep", raw: JSON.stringify(inflate(v, k, "@@DEEP@@")).replace("\"@@DEEP@@\"", d) })) },
+    { weight: 1, arbitrary: fc.tuple(validWithIds, fc.string({ maxLength: 6 }), deep).map(([v, k, d]) => ({ kind: "deep", raw: JSON.stringify(onMachine(inflate(v, k, "@@DEEP@@"))).replace("\"@@DEEP@@\"", d) })) },
     { weight: 1, arbitrary: deep.map((raw) => ({ kind: "deep-top", raw })) },
     { weight: 1, arbitrary: nonJson.map((raw) => ({ kind: "non-json", raw })) }
   )

@@ -92,7 +92,7 @@ describe("the webhook endpoint and the signing key", () => {
 
   it("an endpoint that is not an http(s) URL is refused", async () => {
     const { m } = await setup()
-    const r = await m.call("PATCH", "/config", { webhookEndpoint: "ftp://example.com/hooks" })
+    const r = await m.call("PATCH", "/config", { webhookEndpoint: "ftp://hooks.payments-test.invalid/hooks" })
     expect(r.status).toBe(400)
     expect(r.body.code).toBe("INVALID_INPUT")
   })

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { wycheproofPath } from "../../support/fixtures.js"
 
 export interface WycheproofCase {
   readonly tcId: number
@@ -21,10 +21,8 @@ export interface WycheproofFile {
   readonly testGroups: readonly WycheproofGroup[]
 }
 
-/** `../shared/` beside the repository root, read in place (never copied into src/). */
-export const wycheproofPath = fileURLToPath(
-  new URL("../../../../shared/vectors/wycheproof-ecdsa-p256-sha256-der.json", import.meta.url)
-)
+/** The vectors, copied into test/fixtures/ (see its README for their origin and licence). */
+export { wycheproofPath }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
 

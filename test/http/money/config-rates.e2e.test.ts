@@ -29,14 +29,14 @@ describe("GET /config", () => {
 
 describe("PATCH /config and PATCH /platform/config", () => {
   it("store the fields sent and leave the rest; both paths change the same settings", async () => {
-    const a = await m.ok("PATCH", "/config", { webhookEndpoint: "https://hooks.example.com/payments", cardConfigs: { pinTargetOrigin: "https://app.example.com" } })
-    expect(a).toMatchObject({ webhookEndpoint: "https://hooks.example.com/payments", cardConfigs: { pinTargetOrigin: "https://app.example.com" } })
+    const a = await m.ok("PATCH", "/config", { webhookEndpoint: "https://hooks.payments-test.invalid/payments", cardConfigs: { pinTargetOrigin: "https://app.payments-test.invalid" } })
+    expect(a).toMatchObject({ webhookEndpoint: "https://hooks.payments-test.invalid/payments", cardConfigs: { pinTargetOrigin: "https://app.payments-test.invalid" } })
     const b = await m.ok("PATCH", "/platform/config", {
       feeConfigs: [{ feeType: "CROSS_CURRENCY_TRANSACTION", sourceCurrency: "USD", variableFeeBps: 25 }],
-      cardTokenization2faConfig: { displayName: "Example", logoUrl: "https://cdn.example.com/logo.png" }
+      cardTokenization2faConfig: { displayName: "Example", logoUrl: "https://cdn.payments-test.invalid/logo.png" }
     })
     expect(b).toMatchObject({
-      webhookEndpoint: "https://hooks.example.com/payments",
+      webhookEndpoint: "https://hooks.payments-test.invalid/payments",
       feeConfigs: [{ feeType: "CROSS_CURRENCY_TRANSACTION", sourceCurrency: "USD", variableFeeBps: 25 }],
       cardTokenization2faConfig: { displayName: "Example" }
     })
@@ -46,7 +46,7 @@ describe("PATCH /config and PATCH /platform/config", () => {
 
   it("validates every field: bad URLs, origins, currencies, limits are 400 with every problem, and nothing is stored", async () => {
     const before = await m.ok("GET", "/config")
-    const bad = await m.call("PATCH", "/config", { webhookEndpoint: "ftp://x", cardConfigs: { pinTargetOrigin: "http://app.example.com/path" } })
+    const bad = await m.call("PATCH", "/config", { webhookEndpoint: "ftp://x", cardConfigs: { pinTargetOrigin: "http://app.payments-test.invalid/path" } })
     expect(bad.status).toBe(400)
     expect(isErrorShape(bad.body)).toBe(true)
     expect(bad.body.details.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(["webhookEndpoint", "cardConfigs.pinTargetOrigin"]))

@@ -4,8 +4,6 @@
  * answer validated against the reference file's schema (Ajv, as
  * test/conformance/onboarding.test.ts does).
  */
-import { readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
@@ -16,12 +14,13 @@ import { DISCOVERY_CATALOGUE, WALLET_CURRENCIES } from "../../../src/rules/money
 import { DEFAULT_SINGLE_TRANSACTION_LIMITS } from "../../../src/rules/money/limits.js"
 import { apiExchangeRate, rateAt } from "../../../src/rules/money/rates.js"
 import { evmWallet, makeApi, type Reply, usdAccount } from "../../support/api.js"
+import { referenceDocument } from "../../support/fixtures.js"
 
 // ---------------------------------------------------------------- reference schemas
 
-const reference = parse(readFileSync(fileURLToPath(new URL("../../../../shared/reference/openapi.yaml", import.meta.url)), "utf8")) as {
+const reference = referenceDocument<{
   components: { schemas: Record<string, unknown> }
-}
+}>()
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
 ajv.addSchema({ $id: "ref", components: { schemas: reference.components.schemas } })
 const conforms = (schema: string, body: unknown) => {
