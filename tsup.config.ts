@@ -9,7 +9,7 @@ export default defineConfig({
     sql: "src/adapters/sql/index.ts",
     config: "src/server/services.ts",
     testing: "src/testing/index.ts",
-    server: "src/server/main.ts"
+    server: "src/server/bin.ts"
   },
   format: ["esm"],
   target: "node22",

@@ -1,47 +1,74 @@
 import "effect/schema/SchemaJITCompiler/enable"
 /**
- * `npm start`: the reference server. HOST (default 127.0.0.1), PORT (default 8080),
- * PAYMENTS_CONFIG (a JSON file of platforms; without it one sandbox platform with
- * documented credentials), and the store: DATABASE_URL (PostgreSQL), PAYMENTS_DATA_DIR
- * (PGlite on disk) or neither (in memory).
+ * The reference server: `npm start` (tsx, from a clone) and the package's
+ * `payments-service` command (bin.ts, built to dist/server.js). Flags and environment
+ * variables (./cli.ts, `--help`): --host/HOST (default 127.0.0.1), --port/PORT (default
+ * 8080), --config/PAYMENTS_CONFIG (a JSON file of platforms; without it one sandbox
+ * platform with documented credentials), and the store: --database-url/DATABASE_URL
+ * (PostgreSQL), --data-dir/PAYMENTS_DATA_DIR (PGlite on disk) or neither (in memory).
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Schema } from "effect"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
-import { servicesFor, storeChoiceFromEnv } from "./services.js"
+import { servicesFor } from "./services.js"
 import { API_VERSION } from "../http/api.js"
 import { serveReference } from "../http/node.js"
+import { parseCommandLine, USAGE } from "./cli.js"
 
-const loadPlatforms = (): ReadonlyArray<Platform> => {
-  const path = process.env["PAYMENTS_CONFIG"]
-  if (path === undefined || path === "") return [SANDBOX_PLATFORM]
+/** The package's version, from the nearest package.json above this file (src/server/ or dist/). */
+const packageVersion = (): string => {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const file = join(dir, "package.json")
+    if (existsSync(file)) {
+      const pkg: unknown = JSON.parse(readFileSync(file, "utf8"))
+      if (typeof pkg === "object" && pkg !== null && "name" in pkg && pkg.name === "payments-service" && "version" in pkg) {
+        return String(pkg.version)
+      }
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return "unknown"
+    dir = parent
+  }
+}
+
+const command = parseCommandLine(process.argv.slice(2), process.env)
+if (command._tag === "Help") {
+  console.log(USAGE)
+  process.exit(0)
+}
+if (command._tag === "Version") {
+  console.log(packageVersion())
+  process.exit(0)
+}
+if (command._tag === "Invalid") {
+  console.error(command.message)
+  process.exit(command.exitCode)
+}
+const { configPath, configSource, host, port, store: choice } = command.settings
+
+const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
+  if (path === undefined) return [SANDBOX_PLATFORM]
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(path, "utf8"))
   } catch (e) {
-    throw new Error(`PAYMENTS_CONFIG ${path} could not be read as JSON: ${e instanceof Error ? e.message : String(e)}`)
+    throw new Error(`${configSource} ${path} could not be read as JSON: ${e instanceof Error ? e.message : String(e)}`)
   }
   const decoded = Schema.decodeUnknownExit(PaymentsConfig, { errors: "all" })(raw)
-  if (decoded._tag === "Failure") throw new Error(`PAYMENTS_CONFIG ${path} is not a valid platforms file: ${String(decoded.cause)}`)
+  if (decoded._tag === "Failure") throw new Error(`${configSource} ${path} is not a valid platforms file: ${String(decoded.cause)}`)
   const duplicate = duplicatePlatformOf(decoded.value.platforms)
-  if (duplicate !== undefined) throw new Error(`PAYMENTS_CONFIG ${path}: ${duplicate}`)
+  if (duplicate !== undefined) throw new Error(`${configSource} ${path}: ${duplicate}`)
   return decoded.value.platforms.map(platformFromConfig)
 }
 
-const choice = storeChoiceFromEnv(process.env)
-if (typeof choice === "string") {
-  console.error(choice)
-  process.exit(1)
-}
-
-const host = process.env["HOST"] ?? "127.0.0.1"
-const port = Number(process.env["PORT"] ?? "8080")
-
 let platforms: ReadonlyArray<Platform>
 try {
-  platforms = loadPlatforms()
+  platforms = loadPlatforms(configPath)
 } catch (e) {
   console.error(e instanceof Error ? e.message : String(e))
   process.exit(1)
