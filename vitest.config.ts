@@ -1,14 +1,52 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+
+/**
+ * How `npm test` spends its time (issue #18: within 3 minutes on 2 cores).
+ *
+ * - Workers: vitest's default is one fewer than the cores, so a single worker on a
+ *   2-core machine; most files wait on I/O (PostgreSQL, child servers, loopback
+ *   webhooks) as much as on the CPU, so one more worker than cores keeps both busy.
+ *   VITEST_MAX_WORKERS overrides it.
+ * - Two projects. "in-process" (everything but test/postgres/ and test/server/) shares
+ *   one module graph per worker (`isolate: false`): effect, the schemas and the app are
+ *   imported once per worker instead of once per file, which was a third of the run.
+ *   Nothing in those files keeps state between files beyond counters. "isolated" keeps
+ *   a fresh module graph per file: test/postgres/ re-imports the memory suites with
+ *   PAYMENTS_TEST_STORE=postgres set (a process-wide setting), and test/server/ registers
+ *   its child-process cleanup when its helper is first imported.
+ * - test/postgres/ re-runs only the end-to-end suites whose behaviour depends on the
+ *   store (money, concurrency, timers, the outbox): see test/postgres/README.md and
+ *   docs/decisions.md. The store contract suites (test/adapters/) prove the stores agree
+ *   on everything else.
+ * - The PostgreSQL cluster migrates a template database once per run; each test
+ *   database is a copy of it (test/support/postgres-global-setup.ts).
+ */
+const cores = availableParallelism()
+const fromEnv = Number(process.env["VITEST_MAX_WORKERS"])
+const maxWorkers = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : cores + 1
+
+const isolatedDirs = ["test/postgres/**", "test/server/**"]
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Node 24 flags the Web Crypto features the verifier tests probe as experimental; the
     // warning says nothing about the project, so keep `npm test` quiet.
     execArgv: ["--disable-warning=ExperimentalWarning"],
     // One throwaway PostgreSQL cluster per run; tests take its URL with inject("databaseAdminUrl").
     globalSetup: ["test/support/postgres-global-setup.ts"],
     testTimeout: 30_000,
-    hookTimeout: 30_000
+    hookTimeout: 30_000,
+    maxWorkers,
+    projects: [
+      {
+        extends: true,
+        test: { name: "in-process", include: ["test/**/*.test.ts"], exclude: isolatedDirs, isolate: false }
+      },
+      {
+        extends: true,
+        test: { name: "isolated", include: isolatedDirs.map((dir) => `${dir.slice(0, -3)}/**/*.test.ts`), isolate: true }
+      }
+    ]
   }
 })

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { isErrorShape, makeApi, type Reply } from "../support/api.js"
-import { accountNumberEnding, ACH_SETTLE_SECONDS, moneyClient, moneyPlatform } from "../support/money.js"
+import { accountNumberEnding, advanceTo, advanceToSettlement, moneyClient, noonOnFirstOfNextMonth, moneyPlatform } from "../support/money.js"
 
 const sandbox = moneyPlatform("agent-money-sandbox")
 const other = moneyPlatform("agent-money-other")
@@ -126,7 +126,7 @@ describe("APPROVAL_REQUIRED: the payment is held for the platform", () => {
     expectError(await c.call("POST", `/agents/${s.agentId}/actions/${r.body.id}/approve`), 409, "CONFLICT")
     expectError(await c.call("POST", `/agents/${s.agentId}/actions/${r.body.id}/reject`), 409, "CONFLICT")
     expect((await c.ok("GET", `/agents/approvals?agentId=${encodeURIComponent(s.agentId)}`)).totalCount).toBe(0)
-    await c.advance(ACH_SETTLE_SECONDS)
+    await advanceToSettlement(c, approved.transaction.id)
     expect((await c.transaction(approved.transaction.id)).status).toBe("COMPLETED")
     // The action shows its transaction as it is now.
     expect((await s.as("GET", `/agents/me/actions/${r.body.id}`)).body.transaction.status).toBe("COMPLETED")
@@ -218,6 +218,8 @@ describe("the policy refuses with 403 naming the rule", () => {
 
   it("per-transaction, daily count, daily and monthly limits (refusals count nothing)", async () => {
     const s = await setup()
+    // Whatever day the suite runs: spend at noon on a 1st, so the spending shares a day and "a day later" shares the month.
+    await advanceTo(c, noonOnFirstOfNextMonth)
     refused(await out(s, 50_001), "perTransactionLimit")
     expect((await out(s, 50_000)).status).toBe(201)
     expect((await out(s, 40_000)).status).toBe(201)

@@ -2,7 +2,8 @@
  * Agents over HTTP (docs/agents.md): management (create, list, get, update, delete,
  * policy, device codes), redeeming a device code, the agent scheme on /agents/me, every
  * error the endpoints answer, cross-platform isolation and hostile Authorization headers.
- * test/postgres/agents.e2e.test.ts runs it again on PostgreSQL.
+ * Memory store only (test/postgres/README.md says which suites run on PostgreSQL too);
+ * `PAYMENTS_TEST_STORE=postgres npx vitest run` on this file runs it there.
  */
 import fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"

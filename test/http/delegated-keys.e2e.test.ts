@@ -2,8 +2,8 @@
  * Delegated signing keys end to end over HTTP (`/auth/delegated-keys`), driven by the real
  * client libraries: a credential registered and verified, the session key opened with
  * `@turnkey/crypto`, and every leg of the three-leg signed flow stamped with
- * `@turnkey/api-key-stamper`. Cards come from `POST /cards`. test/postgres/ runs it again
- * on PostgreSQL.
+ * `@turnkey/api-key-stamper`. Cards come from `POST /cards`. Memory store only
+ * (test/postgres/README.md); `PAYMENTS_TEST_STORE=postgres` runs it on PostgreSQL.
  */
 import { generateP256KeyPair } from "@turnkey/crypto"
 import { afterAll, describe, expect, it } from "vitest"

@@ -3,7 +3,8 @@
  * registration, Grid-operations enablement, mints and burns, on the sandbox clock; every
  * error code the endpoints answer, idempotent replays and key reuse, ledger balances
  * before and after, and a production platform's behaviour (no magic, no sandbox clock).
- * test/postgres/stablecoins.e2e.test.ts runs it again on PostgreSQL.
+ * Memory store only (test/postgres/README.md says which suites run on PostgreSQL too);
+ * `PAYMENTS_TEST_STORE=postgres npx vitest run` on this file runs it there.
  */
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"

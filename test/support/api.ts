@@ -1,13 +1,12 @@
 /** Drives the reference app in-process: real routing, middleware and encoding, no sockets. */
 import { Effect, Layer } from "effect"
-import { inject } from "vitest"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { makeWebHandler } from "../../src/http/app.js"
 import { type Platform, platformFromConfig } from "../../src/domain/platform.js"
 import { servicesFor } from "../../src/server/services.js"
-import { createDatabase } from "./postgres.js"
+import { migratedDatabase } from "./databases.js"
 
-/** Which store an in-process app runs on. PostgreSQL gets a fresh database of the run's throwaway cluster. */
+/** Which store an in-process app runs on. PostgreSQL gets a fresh, migrated database of the run's throwaway cluster. */
 export type TestStore = "memory" | "postgres" | "pglite"
 
 /**
@@ -26,7 +25,7 @@ export const testServices = (store: TestStore, platforms: ReadonlyArray<Platform
   if (store === "pglite") return servicesFor({ kind: "pglite", dataDir: undefined }, platforms, options)
   return Layer.unwrap(
     Effect.map(
-      Effect.promise(() => createDatabase(inject("databaseAdminUrl"))),
+      Effect.promise(migratedDatabase),
       (url) => servicesFor({ kind: "postgres", url }, platforms, options)
     )
   )

@@ -144,8 +144,28 @@ export const moneyApp = (platforms: ReadonlyArray<Platform>) => {
   return { api, clients: platforms.map((p) => moneyClient(api, p)), dispose: () => api.dispose() }
 }
 
-/** Days after the platform's clock to reach the next business day's settlement (ACH): 3 days always do. */
-export const ACH_SETTLE_SECONDS = 3 * 86_400
+/** Advances the platform's sandbox clock to the instant `at(now)` (epoch ms; never backwards), `now` being what the clock shows. */
+export const advanceTo = async (client: MoneyClient, at: (now: Date) => number): Promise<void> => {
+  const now = await client.clock()
+  await client.advance(Math.max(0, Math.ceil((at(new Date(now)) - now) / 1000)))
+}
+
+/** Noon UTC on the first day of the month after `now`: a day later is the same month, and nothing is near midnight. */
+export const noonOnFirstOfNextMonth = (now: Date): number => Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 12)
+
+/**
+ * Advances the platform's sandbox clock to `afterSeconds` past the transaction's
+ * `expectedSettlementAt` (ACH: the next business day's start), as the server says it:
+ * how far that is depends on the weekday the clock shows, so no fixed advance is right
+ * on every day the suite runs (from Friday 00:00:00.001, Monday 00:00 is 3 days less 1 ms).
+ */
+export const advanceToSettlement = async (client: MoneyClient, transactionId: string, afterSeconds = 0): Promise<void> => {
+  const tx = await client.transaction(transactionId)
+  const expected = Date.parse(tx.expectedSettlementAt as string)
+  expect(Number.isNaN(expected), `expectedSettlementAt of ${transactionId}: ${JSON.stringify(tx.expectedSettlementAt)}`).toBe(false)
+  const now = await client.clock()
+  await client.advance(Math.max(0, Math.ceil((expected - now) / 1000)) + afterSeconds)
+}
 
 /** Every string value under `v` (to check no removed failure reason shows anywhere). */
 export const allStrings = (v: unknown): Array<string> =>

@@ -6,8 +6,11 @@
  */
 import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
+import { Effect, ManagedRuntime } from "effect"
 import type { TestProject } from "vitest/node"
-import { postgresBinDir, startPostgresCluster } from "./postgres.js"
+import { postgresStoreLayer } from "../../src/adapters/sql/index.js"
+import { Store } from "../../src/ports/store.js"
+import { createDatabase, freezeTemplate, postgresBinDir, type PostgresCluster, startPostgresCluster } from "./postgres.js"
 
 /**
  * `npm install && npm test` on a fresh Debian machine as root (CI, a new container):
@@ -31,12 +34,54 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** `postgres://postgres@127.0.0.1:PORT/postgres`, superuser of this run's throwaway cluster. */
     databaseAdminUrl: string
+    /** The name of a database of that cluster with every migration applied, to copy (`migratedDatabase`). */
+    databaseTemplate: string
   }
 }
 
+const TEMPLATE = "payments_migrated"
+
+/** Migrates the run's template database once, through the store itself, then freezes it. */
+const migrateTemplate = async (adminUrl: string): Promise<string> => {
+  const url = await createDatabase(adminUrl, TEMPLATE)
+  const runtime = ManagedRuntime.make(postgresStoreLayer({ url, maxConnections: 1 }))
+  try {
+    await runtime.runPromise(Effect.service(Store))
+  } finally {
+    await runtime.dispose()
+  }
+  await freezeTemplate(adminUrl, TEMPLATE)
+  return TEMPLATE
+}
+
+/**
+ * One cluster for the whole run, however many projects ask (vitest runs a global setup
+ * once per project): the first starts it, the last to finish stops it.
+ */
+let shared: { cluster: Promise<{ cluster: PostgresCluster; template: string }>; users: number } | undefined
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  ensurePostgresInstalled()
-  const cluster = await startPostgresCluster()
+  if (shared === undefined) {
+    ensurePostgresInstalled()
+    const starting = startPostgresCluster().then(async (cluster) => {
+      try {
+        return { cluster, template: await migrateTemplate(cluster.adminUrl) }
+      } catch (error) {
+        await cluster.stop()
+        throw error
+      }
+    })
+    shared = { cluster: starting, users: 0 }
+  }
+  const run = shared
+  run.users++
+  const { cluster, template } = await run.cluster
   project.provide("databaseAdminUrl", cluster.adminUrl)
-  return () => cluster.stop()
+  project.provide("databaseTemplate", template)
+  return async () => {
+    if (--run.users === 0) {
+      shared = undefined
+      await cluster.stop()
+    }
+  }
 }

@@ -3,11 +3,11 @@
  * test, and the assertions on failures and pages.
  */
 import { Cause, Effect, Exit, type Layer, ManagedRuntime, Option } from "effect"
-import { afterAll, beforeAll, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
 import { MemoryStoreLayer } from "../../src/adapters/memory/store.js"
 import { pgliteStoreLayer, postgresStoreLayer } from "../../src/adapters/sql/index.js"
 import { type InvalidCursor, type Page, type PageResult, Store, StoreConflict, type UniqueConstraint } from "../../src/ports/store.js"
-import { createDatabase } from "./postgres.js"
+import { migratedDatabase } from "./databases.js"
 
 export type StoreService = Store["Service"]
 export type Kind = "memory" | "pglite" | "postgres"
@@ -30,7 +30,7 @@ export const storeSuite = (kind: Kind) => {
   let runtime: ManagedRuntime.ManagedRuntime<Store, unknown> | undefined
   let databaseUrl: string | undefined
   beforeAll(async () => {
-    if (kind === "postgres") databaseUrl = await createDatabase(inject("databaseAdminUrl"))
+    if (kind === "postgres") databaseUrl = await migratedDatabase()
     runtime = ManagedRuntime.make(layerFor(kind, databaseUrl))
     const info = await runtime.runPromise(Effect.map(Effect.service(Store), (s) => s.info))
     expect(info.kind).toBe(kind)

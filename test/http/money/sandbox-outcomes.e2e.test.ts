@@ -7,7 +7,7 @@
  * platform gets none of it.
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { ACH_SETTLE_SECONDS, accountNumberEnding, allStrings, type MoneyClient, moneyApp, moneyPlatform, REMOVED_FAILURE_REASONS } from "../../support/money.js"
+import { accountNumberEnding, advanceToSettlement, allStrings, type MoneyClient, moneyApp, moneyPlatform, REMOVED_FAILURE_REASONS } from "../../support/money.js"
 
 const q = moneyPlatform("outcomes-quote")
 const po = moneyPlatform("outcomes-payout")
@@ -197,7 +197,8 @@ describe("ACH settles next business day in the sandbox (the default rail for USD
     const ext = await mach.externalUsd(c.id, accountNumberEnding("005"))
     const quote = await mach.pay(c.accounts.USD, ext.id, AMOUNT)
     expect(quote.status).toBe("PROCESSING")
-    await mach.advance(ACH_SETTLE_SECONDS)
+    // Completed at settlement, returned by the receiving bank 60 s later.
+    await advanceToSettlement(mach, quote.transactionId, 60)
     const tx = await mach.transaction(quote.transactionId)
     expect(tx).toMatchObject({ status: "FAILED", failureReason: "PAYOUT_RETURNED", refund: { status: "COMPLETED" } })
     expect(await mach.balance(c.accounts.USD, c.id)).toBe(START)

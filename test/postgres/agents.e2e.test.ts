@@ -1,3 +1,0 @@
-/** The agents end-to-end suite again, on the PostgreSQL store (a fresh database of the run's cluster per app). */
-process.env["PAYMENTS_TEST_STORE"] = "postgres"
-await import("../http/agents.e2e.test.js")

@@ -1,3 +1,0 @@
-/** The fix-and-resubmit end-to-end suite again, on the PostgreSQL store (a fresh database of the run's cluster per app). */
-process.env["PAYMENTS_TEST_STORE"] = "postgres"
-await import("../http/fix-and-resubmit.test.js")

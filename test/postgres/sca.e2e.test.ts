@@ -1,3 +1,0 @@
-/** The SCA and contact-verification end-to-end suite again, on the PostgreSQL store (a fresh database of the run's cluster per app). */
-process.env["PAYMENTS_TEST_STORE"] = "postgres"
-await import("../http/sca.e2e.test.js")
