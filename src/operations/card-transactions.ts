@@ -42,10 +42,10 @@ import {
   transition
 } from "../rules/cards/transactions.js"
 import { suffixOf } from "../rules/sandbox/suffix.js"
-import type { Result } from "../rules/result.js"
 import { requireCardIssuer } from "./cards/cards.js"
 import { balanceUpdated } from "./money/accounts.js"
 import { postEntry, suspenseAccount, worldAccount } from "./money/ledger.js"
+import { fromResult, rejected } from "./rejection.js"
 import { isoOf } from "./time.js"
 
 /** Timer kinds: one per move, so a row's expiry and its pull confirmation never replace each other. */
@@ -58,8 +58,6 @@ const TIMER_KIND: Readonly<Record<CardTimerMove, string>> = {
 
 /** Money held for open card authorizations, per currency. */
 export const cardHoldAccount = (currency: string) => `system:card_holds:${currency}`
-
-const fromResult = <A, E>(r: Result<A, E>): Effect.Effect<A, E> => r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 
 /** Sandbox platforms only (403), with cards enabled (501 NOT_IMPLEMENTED otherwise, as every card endpoint). */
 const sandboxOnly = (platform: Platform, what: string): Effect.Effect<void, Error403 | Error501> =>
@@ -237,7 +235,7 @@ const opening = (
         const card = yield* cardOf(platform, cardId)
         if (message.currency !== undefined) {
           const wrong = authorizationCurrencyError(message.currency, card.card.currency)
-          if (wrong !== undefined) return yield* wrong
+          if (wrong !== undefined) return yield* rejected(wrong)
         }
         const holder = yield* store.customers.get(platform.id, card.card.cardholderId)
         if (holder === undefined) return yield* cardNotFound(cardId)

@@ -31,6 +31,7 @@ import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type
 import { idempotent } from "./idempotency.js"
 import { applyTransition } from "./transition.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
+import { rejected } from "./rejection.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export type Owner = { readonly kind: "customer" } | { readonly kind: "platform" }
@@ -70,10 +71,10 @@ const applyEvent = Effect.fnUntraced(function*(
   const ids = yield* Ids
   const now = isoOf(yield* nowMillis)
   const result = transition(rec.account.status, event)
-  if (!result.ok) return yield* result.error
-  const account: ExternalAccount = result.value.status === rec.account.status
+  if (!result.ok) return yield* rejected(result.error)
+  const account: ExternalAccount = result.value.state === rec.account.status
     ? rec.account
-    : { ...rec.account, status: result.value.status, updatedAt: now }
+    : { ...rec.account, status: result.value.state, updatedAt: now }
   const next: ExternalAccountRecord = { ...rec, ...extra, account }
   const events = []
   for (const _ of result.value.events) {
@@ -113,7 +114,7 @@ const createAccount = Effect.fnUntraced(function*(
   const ids = yield* Ids
   const ownerKey = customerId ?? "platform"
   const plan = planExternalAccountCreate(req, ownerKey, platform.settings)
-  if (!plan.ok) return yield* plan.error
+  if (!plan.ok) return yield* rejected(plan.error)
   const isDefault = customerId !== null && req.defaultUmaDepositAccount === true
   const notActiveCustomer = () =>
     invalidInput(`customerId ${customerId} is not an active customer of this platform`, [{

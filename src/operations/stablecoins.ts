@@ -58,6 +58,7 @@ import { idempotent } from "./idempotency.js"
 import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
 import { pageOf } from "./paging.js"
+import { rejected } from "./rejection.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export const STABLECOIN_ISSUANCE_TIMER = "stablecoin-issuance"
@@ -274,8 +275,8 @@ const registerStablecoinOnce = Effect.fnUntraced(function*(platform: Platform, r
         issuanceOutcome: outcome.issuance,
         enablementDeclined: outcome.enablementDeclined
       })
-      if (first.scheduled !== undefined) {
-        yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, stablecoin.id, nowMs + first.scheduled.afterMillis, first.scheduled.event)
+      for (const later of first.scheduled) {
+        yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, stablecoin.id, nowMs + later.afterMillis, later.event)
       }
       return stablecoin
     })
@@ -327,15 +328,13 @@ export const requestGridOperationsEnablement = Effect.fnUntraced(function*(platf
       const s = rec.stablecoin
       if (s.issuanceStatus !== "PROVISIONED") return yield* notProvisioned(s)
       const moved = Enablement.transition(s.gridOperationsStatus, "REQUEST", { declined: rec.enablementDeclined })
-      if (!moved.ok) {
-        return yield* conflict("STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE", moved.error.reason, { details: { gridOperationsStatus: s.gridOperationsStatus } })
-      }
+      if (!moved.ok) return yield* rejected(moved.error)
       if (moved.value.state === s.gridOperationsStatus) return s
       const nowMs = yield* nowMillis
       const next: Stablecoin = { ...s, gridOperationsStatus: moved.value.state, updatedAt: isoOf(nowMs) }
       yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin: next }))
-      if (moved.value.scheduled !== undefined) {
-        yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, nowMs + moved.value.scheduled.afterMillis, moved.value.scheduled.event)
+      for (const later of moved.value.scheduled) {
+        yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, nowMs + later.afterMillis, later.event)
       }
       return next
     })
@@ -647,11 +646,11 @@ export const applyIssuanceTimer = (uow: UnitOfWork, platform: Platform, timer: T
     const rec = yield* store.stablecoins.get(platform.id, timer.subjectId)
     if (rec === undefined) return yield* Effect.fail(new Error(`stablecoin ${timer.subjectId} no longer exists`))
     const moved = Issuance.transition(rec.stablecoin.issuanceStatus, timer.event as Issuance.IssuanceEvent, rec.issuanceOutcome)
-    if (!moved.ok) return yield* Effect.fail(new Error(moved.error))
+    if (!moved.ok) return yield* Effect.fail(new Error(moved.error.reason))
     const at = isoOf(timer.at)
     yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin: { ...rec.stablecoin, issuanceStatus: moved.value.state, updatedAt: at } }))
-    if (moved.value.scheduled !== undefined) {
-      yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, rec.stablecoin.id, timer.at + moved.value.scheduled.afterMillis, moved.value.scheduled.event)
+    for (const later of moved.value.scheduled) {
+      yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, rec.stablecoin.id, timer.at + later.afterMillis, later.event)
     }
   })
 
@@ -667,8 +666,8 @@ export const applyEnablementTimer = (uow: UnitOfWork, platform: Platform, timer:
     // Once enabled, the stablecoin is a Grid currency under its symbol.
     const stablecoin: Stablecoin = { ...s, gridOperationsStatus: moved.value.state, updatedAt: isoOf(timer.at), ...(moved.value.state === "ENABLED" ? { currency: s.symbol } : {}) }
     yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin }))
-    if (moved.value.scheduled !== undefined) {
-      yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, timer.at + moved.value.scheduled.afterMillis, moved.value.scheduled.event)
+    for (const later of moved.value.scheduled) {
+      yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, timer.at + later.afterMillis, later.event)
     }
   })
 
@@ -680,9 +679,9 @@ export const applyOperationTimer = (uow: UnitOfWork, platform: Platform, timer: 
     if (rec === undefined) return yield* Effect.fail(new Error(`stablecoin operation ${timer.subjectId} no longer exists`))
     const event = OperationMachine.decodeEvent(timer.event)
     const moved = OperationMachine.transition(rec.operation.status, event)
-    if (!moved.ok) return yield* Effect.fail(new Error(moved.error))
+    if (!moved.ok) return yield* Effect.fail(new Error(moved.error.reason))
     const at = isoOf(timer.at)
-    const status = moved.value
+    const status = moved.value.state
     const { failureReason: _f, ...kept } = rec.operation
     const operation: StablecoinOperation = {
       ...kept,

@@ -17,6 +17,7 @@ import * as Kyc from "../rules/kyc.js"
 import type { KycEvent } from "../rules/kyc.js"
 import * as VerificationMachine from "../rules/verification.js"
 import type { VerificationEvent } from "../rules/verification.js"
+import { rejected, toApiError } from "./rejection.js"
 
 /** What the KYC and KYB machines announce. */
 export type CustomerEmitted = Kyc.KycEmitted | Kyb.KybEmitted
@@ -78,7 +79,7 @@ export const moveCustomer = (
 ): Effect.Effect<{ readonly customer: CustomerState; readonly events: ReadonlyArray<CustomerEmitted> }, Error400> => {
   if (customer.customerType === "INDIVIDUAL") {
     const r = Kyc.transition(customer.kycStatus, event)
-    if (!r.ok) return Effect.fail(r.error)
+    if (!r.ok) return rejected(r.error)
     const changed = r.value.state !== customer.kycStatus
     return Effect.succeed({
       customer: changed ? { ...customer, kycStatus: r.value.state, updatedAt: now } : customer,
@@ -86,7 +87,7 @@ export const moveCustomer = (
     })
   }
   const r = Kyb.transition(customer.kybStatus, event)
-  if (!r.ok) return Effect.fail(r.error)
+  if (!r.ok) return rejected(r.error)
   const changed = r.value.state !== customer.kybStatus
   return Effect.succeed({
     customer: changed ? { ...customer, kybStatus: r.value.state, updatedAt: now } : customer,
@@ -100,7 +101,7 @@ export const moveCustomer = (
  */
 export const runVerification = (events: ReadonlyArray<VerificationEvent>) => {
   const r = VerificationMachine.run(events)
-  return r.ok ? Effect.succeed(r.value) : Effect.die(r.error)
+  return r.ok ? Effect.succeed(r.value) : Effect.die(toApiError(r.error))
 }
 
 export type { Verification }

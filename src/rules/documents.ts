@@ -6,9 +6,9 @@
  * refusal is the document rejection code that names the problem.
  */
 import { type DocumentType, MAX_DOCUMENT_BYTES } from "../domain/document.js"
-import { badRequest, type Error400, invalidInput } from "../domain/errors.js"
+import { invalidInput, reject, type Rejection } from "./rejection.js"
 import { fail, ok, type Result } from "./result.js"
-import { sandboxDocumentRejection } from "./sandbox/documents.js"
+import { type DocumentRejectionCode, sandboxDocumentRejection } from "./sandbox/documents.js"
 import { isIdentityDocument } from "./verification-requirements.js"
 
 export { MAX_DOCUMENT_BYTES }
@@ -75,8 +75,8 @@ const CLAIMED_BY_EXTENSION: Readonly<Record<string, FileKind>> = { pdf: "PDF", j
 /** Content types that claim nothing in particular. */
 const NEUTRAL_MEDIA_TYPES = new Set(["", "application/octet-stream", "binary/octet-stream"])
 
-const fileError = (code: "UNSUITABLE_DOCUMENT" | "INCOMPLETE", reason: string, message: string): Error400 =>
-  badRequest(code, reason, { details: { errors: [{ field: "file", constraint: code === "INCOMPLETE" ? "complete" : "fileType", message }] } })
+const fileError = (code: "UNSUITABLE_DOCUMENT" | "INCOMPLETE", reason: string, message: string): Rejection<"UNSUITABLE_DOCUMENT" | "INCOMPLETE"> =>
+  reject(code, reason, { errors: [{ field: "file", constraint: code === "INCOMPLETE" ? "complete" : "fileType", message }] })
 
 export interface FileCheck {
   readonly kind: FileKind
@@ -88,7 +88,7 @@ export const checkDocumentFile = (file: {
   readonly fileName: string
   readonly contentType: string
   readonly bytes: Uint8Array
-}): Result<FileCheck, Error400> => {
+}): Result<FileCheck, Rejection<"INVALID_INPUT" | "UNSUITABLE_DOCUMENT" | "INCOMPLETE">> => {
   const size = file.bytes.length
   if (size > MAX_DOCUMENT_BYTES) {
     return fail(invalidInput(`The file is ${size} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (10 MB)`, [{
@@ -172,24 +172,20 @@ export const checkDocumentMetadata = (
   holder: HolderView,
   meta: { readonly documentType: DocumentType; readonly documentNumber?: string | undefined },
   sandbox: boolean
-): Result<void, Error400> => {
+): Result<void, Rejection<"UNSUITABLE_DOCUMENT" | "DATA_MISMATCH" | DocumentRejectionCode>> => {
   const unsuitable = holder.kind === "BUSINESS"
     ? PERSON_ONLY_DOCUMENT_TYPES.has(meta.documentType)
     : BUSINESS_ONLY_DOCUMENT_TYPES.has(meta.documentType)
   if (unsuitable) {
     const who = holder.kind === "BUSINESS" ? "a business" : holder.kind === "INDIVIDUAL" ? "an individual" : "a beneficial owner"
-    return fail(badRequest("UNSUITABLE_DOCUMENT", `A ${meta.documentType} cannot belong to ${who}`, {
-      details: { errors: [{ field: "documentType", constraint: "suitableForHolder", message: `is not a document ${who} can hold` }] }
-    }))
+    return fail(reject("UNSUITABLE_DOCUMENT", `A ${meta.documentType} cannot belong to ${who}`, { errors: [{ field: "documentType", constraint: "suitableForHolder", message: `is not a document ${who} can hold` }] }))
   }
   if (
     isIdentityDocument(meta.documentType) && meta.documentType === holder.idType &&
     meta.documentNumber !== undefined && holder.identifier !== undefined &&
     normaliseNumber(meta.documentNumber) !== normaliseNumber(holder.identifier)
   ) {
-    return fail(badRequest("DATA_MISMATCH", `The ${meta.documentType} number does not match the holder's identifier`, {
-      details: { errors: [{ field: "documentNumber", constraint: "matchesHolder", message: "must match the holder's identifier for this idType" }] }
-    }))
+    return fail(reject("DATA_MISMATCH", `The ${meta.documentType} number does not match the holder's identifier`, { errors: [{ field: "documentNumber", constraint: "matchesHolder", message: "must match the holder's identifier for this idType" }] }))
   }
   if (sandbox && meta.documentNumber !== undefined) {
     const rejection = sandboxDocumentRejection(meta.documentNumber)

@@ -1,14 +1,14 @@
 /**
  * The external-account status machine. Pure: `transition(status, event)` returns the
- * next status and the events to emit, or the API error a refused move becomes.
+ * next status and the events to emit, or the rejection a refused move meets.
  *
  * SPEC.md states the ownership-verification moves; the reference file adds that a new
  * challenge moves UNVERIFIED back to PENDING_OWNERSHIP_VERIFICATION. The micro-entry
  * moves (PENDING -> ACTIVE / INACTIVE) are ours: see docs/decisions.md.
  */
-import { conflict, type Error409 } from "../domain/errors.js"
 import type { ExternalAccountStatus } from "../domain/external-account.js"
-import { fail, ok, type Result } from "./result.js"
+import { reject, type Rejection } from "./rejection.js"
+import { fail, type Moved, ok, type Result } from "./result.js"
 
 export type ExternalAccountEvent =
   | { readonly type: "OWNERSHIP_CHALLENGE_STARTED" }
@@ -19,10 +19,8 @@ export type ExternalAccountEvent =
 
 export type ExternalAccountEmitted = { readonly type: "EXTERNAL_ACCOUNT.STATUS_UPDATED"; readonly from: ExternalAccountStatus; readonly to: ExternalAccountStatus }
 
-export interface Transitioned {
-  readonly status: ExternalAccountStatus
-  readonly events: ReadonlyArray<ExternalAccountEmitted>
-}
+/** The next status and its events; what a move schedules is `movesOnCreate` / `movesOnChallenge`'s. */
+export type Transitioned = Moved<ExternalAccountStatus, ExternalAccountEmitted>
 
 /** Every allowed move: from -> event -> to. Anything not listed is refused. */
 export const EXTERNAL_ACCOUNT_TRANSITIONS: Readonly<
@@ -47,16 +45,18 @@ const describe = (event: ExternalAccountEvent["type"]): string => event.toLowerC
 export const transition = (
   status: ExternalAccountStatus,
   event: ExternalAccountEvent
-): Result<Transitioned, Error409> => {
+): Result<Transitioned, Rejection<"CONFLICT">> => {
   const to = EXTERNAL_ACCOUNT_TRANSITIONS[status]?.[event.type]
   if (to === undefined) {
-    return fail(conflict("CONFLICT", `An external account in status ${status} does not accept: ${describe(event.type)}`, {
-      details: { status, event: event.type }
+    return fail(reject("CONFLICT", `An external account in status ${status} does not accept: ${describe(event.type)}`, {
+      status,
+      event: event.type
     }))
   }
   return ok({
-    status: to,
-    events: to === status ? [] : [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: status, to }]
+    state: to,
+    events: to === status ? [] : [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: status, to }],
+    scheduled: []
   })
 }
 

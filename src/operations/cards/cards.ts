@@ -21,10 +21,10 @@ import { type CardFundingSourceBinding, type CardRecord, Store, type StoreConfli
 import { checkFundingSources, type FundingAccount, rebind, unbound } from "../../rules/cards/funding-sources.js"
 import { slotRefusal } from "../../rules/cards/slots.js"
 import { planUpdate } from "../../rules/cards/status.js"
-import type { Result } from "../../rules/result.js"
 import { activeCustomer } from "../customers.js"
 import { idempotent } from "../idempotency.js"
 import { conflictIsDefect, pageOf } from "../paging.js"
+import { fromResult, rejected } from "../rejection.js"
 import { nowIso, nowMillis, isoOf } from "../time.js"
 import { applyTransition } from "../transition.js"
 
@@ -43,8 +43,6 @@ export const REVEAL_EMBED_BASE = "https://card-embed.sandbox.invalid/iframe"
 
 /** The currency whose cards the sandbox issues under an EU program (a static 3-D Secure password is accepted). */
 export const STATIC_3DS_PASSWORD_CURRENCIES: ReadonlyArray<string> = ["EUR"]
-
-const fromResult = <A, E>(r: Result<A, E>): Effect.Effect<A, E> => r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 
 const cardNotFound = (id: string) => notFound(`Card ${id} not found`)
 
@@ -187,7 +185,7 @@ const createCardOnce = (platform: Platform, req: CardCreateRequest) =>
           liveForCardholder: settings.oneCardPerCardholder ? yield* store.cards.countLive(platform.id, holder.id) : undefined,
           oneCardPerCardholder: settings.oneCardPerCardholder
         })
-        if (refusal !== undefined) return yield* refusal
+        if (refusal !== undefined) return yield* rejected(refusal)
         const id = yield* ids.make("Card")
         const now = yield* nowIso
         const issued = new Date(now)
@@ -297,11 +295,11 @@ export const updateCard = (platform: Platform, id: string, req: CardUpdateReques
           fundingSources = [...plan.fundingSources]
           bindings = yield* bindingsFor(rec.fundingSourceBindings, plan.fundingSources)
         }
-        const closing = moved.status === "CLOSED"
+        const closing = moved.state === "CLOSED"
         const card: Card = {
           ...before,
-          state: moved.status,
-          status: moved.status,
+          state: moved.state,
+          status: moved.state,
           stateReason: closing ? "CLOSED_BY_PLATFORM" : before.stateReason,
           fundingSources: closing ? [] : fundingSources,
           maxSpendPerTransaction: plan.hasMaxSpend ? plan.maxSpendPerTransaction ?? null : before.maxSpendPerTransaction,

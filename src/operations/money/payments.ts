@@ -19,6 +19,7 @@ import * as Machine from "../../rules/money/payment.js"
 import { isoOf } from "../time.js"
 import { balanceUpdated } from "./accounts.js"
 import { postMove } from "./ledger.js"
+import { rejected } from "../rejection.js"
 
 export const PAYMENT_TIMER = "payment"
 
@@ -131,7 +132,7 @@ export const movePayment = Effect.fnUntraced(function*(
   const nowMs = yield* Clock.currentTimeMillis
   const now = isoOf(nowMs)
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
-  if (!r.ok) return yield* Effect.fail(r.error)
+  if (!r.ok) return yield* rejected(r.error)
   const moved = withSettlementProof(withState(t, r.value.state, now), rec.plan, r.value.ledger)
   // A failed pull took nothing from the customer: the ledger reverses what it held in
   // flight, but there is no refund to show or announce.

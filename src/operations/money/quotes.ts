@@ -54,6 +54,7 @@ import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./pay
 import { makeEvent } from "../../domain/events.js"
 import { AUTHORIZATION_TTL_MS, requiresSca } from "../../rules/sca.js"
 import { issueCode, randomBytes } from "../sca/common.js"
+import { rejected } from "../rejection.js"
 import { toBase64Url } from "../../crypto/bytes.js"
 import type { ScaFactor } from "../../domain/sca.js"
 
@@ -141,7 +142,7 @@ const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, cur
     ...(rec.bankValidationFailed === undefined ? {} : { bankValidationFailed: rec.bankValidationFailed }),
     bankValidationPending: rec.account.status === "PENDING"
   })
-  if (!u.ok) return Effect.fail(u.error)
+  if (!u.ok) return rejected(u.error)
   const status = rec.account.status
   if ((status === "PENDING_OWNERSHIP_VERIFICATION" || status === "UNVERIFIED") && Limits.requiresOwnershipVerification(amount, currency)) {
     return Effect.fail(badRequest(
@@ -266,7 +267,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
         ...(sourceSide.account.bankValidationFailed === undefined ? {} : { bankValidationFailed: sourceSide.account.bankValidationFailed }),
         bankValidationPending: sourceSide.account.account.status === "PENDING"
       })
-      if (!u.ok) return yield* Effect.fail(u.error)
+      if (!u.ok) return yield* rejected(u.error)
     }
     source = sourceSide.kind === "INTERNAL" ? { kind: "INTERNAL", accountId: sourceSide.account.id } : { kind: "EXTERNAL", accountId: sourceSide.account.account.id }
   } else {

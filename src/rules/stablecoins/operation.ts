@@ -12,7 +12,8 @@
  * answered after that, so it is never shown (docs/stablecoins.md).
  */
 import type { StablecoinOperationStatus, StablecoinPayoutRail } from "../../domain/stablecoin.js"
-import { fail, ok, type Result } from "../result.js"
+import { reject, type Rejection } from "../rejection.js"
+import { fail, type Moved, ok, type Result } from "../result.js"
 
 export type OperationEventType = "FUNDS_RECEIVED" | "PROVIDER_ACCEPTED" | "SETTLED" | "FAILED" | "EXPIRED"
 
@@ -41,9 +42,18 @@ export const decodeEvent = (s: string): OperationEvent => {
   return colon < 0 ? { type } : { type, failureReason: s.slice(colon + 1) }
 }
 
-export const transition = (state: StablecoinOperationStatus, event: OperationEvent): Result<StablecoinOperationStatus, string> => {
+/**
+ * One move: the next status. An operation's later moves are its course's (decided when it
+ * is created), so a move schedules nothing itself.
+ */
+export const transition = (
+  state: StablecoinOperationStatus,
+  event: OperationEvent
+): Result<Moved<StablecoinOperationStatus>, Rejection<"INVALID_STATE_TRANSITION">> => {
   const to = OPERATION_TRANSITIONS[state][event.type]
-  return to === undefined ? fail(`${event.type} does not apply to a stablecoin operation in ${state}`) : ok(to)
+  return to === undefined
+    ? fail(reject("INVALID_STATE_TRANSITION", `${event.type} does not apply to a stablecoin operation in ${state}`, { status: state, event: event.type }))
+    : ok({ state: to, events: [], scheduled: [] })
 }
 
 // ---------------------------------------------------------------- timings
