@@ -24,7 +24,6 @@ import type {
   SandboxCardTransactionRefRequest
 } from "../domain/card-transaction.js"
 import { badRequest, type Error400, type Error403, type Error404, type Error501, forbidden, notFound } from "../domain/errors.js"
-import { makeEvent } from "../domain/events.js"
 import { currencyOf, type CurrencyAmount } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
@@ -47,6 +46,7 @@ import { balanceUpdated } from "./money/accounts.js"
 import { postEntry, suspenseAccount, worldAccount } from "./money/ledger.js"
 import { fromResult, rejected } from "./rejection.js"
 import { isoOf } from "./time.js"
+import { emit, schedule } from "./transition.js"
 
 /** Timer kinds: one per move, so a row's expiry and its pull confirmation never replace each other. */
 export const CARD_TRANSACTION_EXPIRY_TIMER = "card-transaction.expiry"
@@ -143,7 +143,6 @@ const commit = Effect.fnUntraced(function*(
   step: CardTransitioned,
   now: number
 ) {
-  const ids = yield* Ids
   const store = yield* Store
   const at = isoOf(now)
   const transaction = viewOf(who, step.state, now)
@@ -166,13 +165,9 @@ const commit = Effect.fnUntraced(function*(
     const account = yield* store.internalAccounts.get(platform.id, who.accountId)
     if (account !== undefined) yield* balanceUpdated(uow, platform, account, at)
   }
-  for (const type of step.events) {
-    yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: at, data: transaction }))
-  }
+  for (const type of step.events) yield* emit(uow, platform, type, { timestamp: at, data: transaction })
   for (const move of step.cancel) yield* uow.cancelTimers(platform.id, who.id, TIMER_KIND[move])
-  for (const s of step.scheduled) {
-    yield* uow.schedule({ platformId: platform.id, id: `Timer:${yield* ids.uuid}`, at: s.at, kind: TIMER_KIND[s.move], subjectId: who.id, event: s.move })
-  }
+  for (const s of step.scheduled) yield* schedule(uow, platform, TIMER_KIND[s.move], who.id, { at: s.at, event: s.move })
   return transaction
 })
 

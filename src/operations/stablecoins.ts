@@ -59,6 +59,7 @@ import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
 import { pageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
+import { schedule } from "./transition.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export const STABLECOIN_ISSUANCE_TIMER = "stablecoin-issuance"
@@ -276,16 +277,11 @@ const registerStablecoinOnce = Effect.fnUntraced(function*(platform: Platform, r
         enablementDeclined: outcome.enablementDeclined
       })
       for (const later of first.scheduled) {
-        yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, stablecoin.id, nowMs + later.afterMillis, later.event)
+        yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, stablecoin.id, { at: nowMs + later.afterMillis, event: later.event })
       }
       return stablecoin
     })
   ).pipe(Effect.catchTag("StoreConflict", lost))
-})
-
-const schedule = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, kind: string, subjectId: string, at: number, event: string) {
-  const ids = yield* Ids
-  yield* uow.schedule({ platformId: platform.id, id: `Timer:${yield* ids.uuid}`, at, kind, subjectId, event })
 })
 
 export interface StablecoinListQuery {
@@ -334,7 +330,7 @@ export const requestGridOperationsEnablement = Effect.fnUntraced(function*(platf
       const next: Stablecoin = { ...s, gridOperationsStatus: moved.value.state, updatedAt: isoOf(nowMs) }
       yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin: next }))
       for (const later of moved.value.scheduled) {
-        yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, nowMs + later.afterMillis, later.event)
+        yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, { at: nowMs + later.afterMillis, event: later.event })
       }
       return next
     })
@@ -439,7 +435,7 @@ const renderOperation = (
 const startOperation = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: StablecoinOperationRecord) {
   yield* uow.putStablecoinOperation(rec)
   const [first] = rec.pending
-  if (first !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, rec.operation.id, first.at, first.event)
+  if (first !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, rec.operation.id, { at: first.at, event: first.event })
 })
 
 const stepsOf = (course: OperationMachine.Course) =>
@@ -650,7 +646,7 @@ export const applyIssuanceTimer = (uow: UnitOfWork, platform: Platform, timer: T
     const at = isoOf(timer.at)
     yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin: { ...rec.stablecoin, issuanceStatus: moved.value.state, updatedAt: at } }))
     for (const later of moved.value.scheduled) {
-      yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, rec.stablecoin.id, timer.at + later.afterMillis, later.event)
+      yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, rec.stablecoin.id, { at: timer.at + later.afterMillis, event: later.event })
     }
   })
 
@@ -667,7 +663,7 @@ export const applyEnablementTimer = (uow: UnitOfWork, platform: Platform, timer:
     const stablecoin: Stablecoin = { ...s, gridOperationsStatus: moved.value.state, updatedAt: isoOf(timer.at), ...(moved.value.state === "ENABLED" ? { currency: s.symbol } : {}) }
     yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin }))
     for (const later of moved.value.scheduled) {
-      yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, timer.at + later.afterMillis, later.event)
+      yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, { at: timer.at + later.afterMillis, event: later.event })
     }
   })
 
@@ -707,5 +703,5 @@ export const applyOperationTimer = (uow: UnitOfWork, platform: Platform, timer: 
       }
     }
     const [next] = pending
-    if (next !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, operation.id, next.at, next.event)
+    if (next !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, operation.id, { at: next.at, event: next.event })
   })

@@ -5,13 +5,12 @@
 import { Effect } from "effect"
 import type { CustomerState } from "../domain/customer.js"
 import type { Error400 } from "../domain/errors.js"
-import { type DomainEvent, makeEvent } from "../domain/events.js"
+import type { DomainEvent } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
 import type { Verification } from "../domain/verification.js"
-import { Ids } from "../ports/ids.js"
 import type { CustomerRecord, UnitOfWork } from "../ports/store.js"
 import { openAccounts } from "./money/accounts.js"
-import { applyTransition } from "./transition.js"
+import { applyTransition, eventOf } from "./transition.js"
 import * as Kyb from "../rules/kyb.js"
 import * as Kyc from "../rules/kyc.js"
 import type { KycEvent } from "../rules/kyc.js"
@@ -33,11 +32,8 @@ export const customerEventsOf = Effect.fnUntraced(function*(
   customer: CustomerState,
   timestamp: string
 ) {
-  const ids = yield* Ids
   const events: Array<DomainEvent> = []
-  for (const type of types) {
-    events.push(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: customer }))
-  }
+  for (const type of types) events.push(yield* eventOf(platform, type, { timestamp, data: customer }))
   return events
 })
 
@@ -64,8 +60,7 @@ export const verificationEventOf = Effect.fnUntraced(function*(
   verification: Verification,
   timestamp: string
 ) {
-  const ids = yield* Ids
-  return makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: verification })
+  return yield* eventOf(platform, type, { timestamp, data: verification })
 })
 
 /**

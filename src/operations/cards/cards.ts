@@ -14,7 +14,6 @@ import { Card as CardSchema } from "../../domain/card.js"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
 import type { CustomerState } from "../../domain/customer.js"
 import { badRequest, conflict, type Error400, type Error409, Error501, invalidInput, notFound } from "../../domain/errors.js"
-import { makeEvent } from "../../domain/events.js"
 import { cardSettingsOf, type Platform } from "../../domain/platform.js"
 import { Ids } from "../../ports/ids.js"
 import { type CardFundingSourceBinding, type CardRecord, Store, type StoreConflict, type UnitOfWork } from "../../ports/store.js"
@@ -26,7 +25,7 @@ import { idempotent } from "../idempotency.js"
 import { conflictIsDefect, pageOf } from "../paging.js"
 import { fromResult, rejected } from "../rejection.js"
 import { nowIso, nowMillis, isoOf } from "../time.js"
-import { applyTransition } from "../transition.js"
+import { applyTransition, eventOf } from "../transition.js"
 
 /** The timer kind of the card machine (it schedules nothing yet). */
 export const CARD_MACHINE = "card"
@@ -110,11 +109,6 @@ const digitsOf = (seed: string, length: number): string => {
   return out
 }
 
-const cardEvent = Effect.fnUntraced(function*(platform: Platform, type: "CARD.STATE_CHANGE" | "CARD.FUNDING_SOURCE_CHANGE" | "CARD.PIN_STATUS_CHANGE", card: Card) {
-  const ids = yield* Ids
-  return makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: card.updatedAt, data: card })
-})
-
 /** Writes a card with its events (one unit of work). */
 export const writeCard = (
   uow: UnitOfWork,
@@ -124,7 +118,7 @@ export const writeCard = (
 ): Effect.Effect<void, StoreConflict, Ids> =>
   Effect.gen(function*() {
     const built = []
-    for (const type of events) built.push(yield* cardEvent(platform, type, rec.card))
+    for (const type of events) built.push(yield* eventOf(platform, type, { timestamp: rec.card.updatedAt, data: rec.card }))
     yield* applyTransition(uow, platform, { write: uow.putCard(rec), subjectId: rec.card.id, kind: CARD_MACHINE, events: built })
   })
 
