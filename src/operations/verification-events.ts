@@ -16,6 +16,8 @@ import * as Kyc from "../rules/kyc.js"
 import type { KycEvent } from "../rules/kyc.js"
 import * as VerificationMachine from "../rules/verification.js"
 import type { VerificationEvent } from "../rules/verification.js"
+import type { Rejection } from "../rules/rejection.js"
+import type { Moved, Result } from "../rules/result.js"
 import { rejected, toApiError } from "./rejection.js"
 
 /** What the KYC and KYB machines announce. */
@@ -72,22 +74,15 @@ export const moveCustomer = (
   event: KycEvent,
   now: string
 ): Effect.Effect<{ readonly customer: CustomerState; readonly events: ReadonlyArray<CustomerEmitted> }, Error400> => {
-  if (customer.customerType === "INDIVIDUAL") {
-    const r = Kyc.transition(customer.kycStatus, event)
-    if (!r.ok) return rejected(r.error)
-    const changed = r.value.state !== customer.kycStatus
-    return Effect.succeed({
-      customer: changed ? { ...customer, kycStatus: r.value.state, updatedAt: now } : customer,
-      events: r.value.events
-    })
-  }
-  const r = Kyb.transition(customer.kybStatus, event)
+  const individual = customer.customerType === "INDIVIDUAL"
+  const from = individual ? customer.kycStatus : customer.kybStatus
+  const r: Result<Moved<Kyc.KycState, CustomerEmitted>, Rejection<"INVALID_INPUT">> = individual
+    ? Kyc.transition(customer.kycStatus, event)
+    : Kyb.transition(customer.kybStatus, event)
   if (!r.ok) return rejected(r.error)
-  const changed = r.value.state !== customer.kybStatus
-  return Effect.succeed({
-    customer: changed ? { ...customer, kybStatus: r.value.state, updatedAt: now } : customer,
-    events: r.value.events
-  })
+  if (r.value.state === from) return Effect.succeed({ customer, events: r.value.events })
+  const moved = individual ? { ...customer, kycStatus: r.value.state, updatedAt: now } : { ...customer, kybStatus: r.value.state, updatedAt: now }
+  return Effect.succeed({ customer: moved, events: r.value.events })
 }
 
 /**

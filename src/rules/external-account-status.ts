@@ -7,8 +7,9 @@
  * moves (PENDING -> ACTIVE / INACTIVE) are ours: see docs/decisions.md.
  */
 import type { ExternalAccountStatus } from "../domain/external-account.js"
-import { reject, type Rejection } from "./rejection.js"
-import { fail, type Moved, ok, type Result } from "./result.js"
+import { reject } from "./rejection.js"
+import type { Moved } from "./result.js"
+import { machine, type TransitionTable } from "./status-machine.js"
 
 export type ExternalAccountEvent =
   | { readonly type: "OWNERSHIP_CHALLENGE_STARTED" }
@@ -23,9 +24,7 @@ export type ExternalAccountEmitted = { readonly type: "EXTERNAL_ACCOUNT.STATUS_U
 export type Transitioned = Moved<ExternalAccountStatus, ExternalAccountEmitted>
 
 /** Every allowed move: from -> event -> to. Anything not listed is refused. */
-export const EXTERNAL_ACCOUNT_TRANSITIONS: Readonly<
-  Partial<Record<ExternalAccountStatus, Partial<Record<ExternalAccountEvent["type"], ExternalAccountStatus>>>>
-> = {
+export const EXTERNAL_ACCOUNT_TRANSITIONS: TransitionTable<ExternalAccountStatus, ExternalAccountEvent["type"]> = {
   PENDING_OWNERSHIP_VERIFICATION: {
     OWNERSHIP_CHALLENGE_STARTED: "PENDING_OWNERSHIP_VERIFICATION",
     OWNERSHIP_VERIFICATION_SUCCEEDED: "ACTIVE",
@@ -42,23 +41,11 @@ export const EXTERNAL_ACCOUNT_TRANSITIONS: Readonly<
 
 const describe = (event: ExternalAccountEvent["type"]): string => event.toLowerCase().replace(/_/g, " ")
 
-export const transition = (
-  status: ExternalAccountStatus,
-  event: ExternalAccountEvent
-): Result<Transitioned, Rejection<"CONFLICT">> => {
-  const to = EXTERNAL_ACCOUNT_TRANSITIONS[status]?.[event.type]
-  if (to === undefined) {
-    return fail(reject("CONFLICT", `An external account in status ${status} does not accept: ${describe(event.type)}`, {
-      status,
-      event: event.type
-    }))
-  }
-  return ok({
-    state: to,
-    events: to === status ? [] : [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: status, to }],
-    scheduled: []
-  })
-}
+export const transition = machine<ExternalAccountStatus, ExternalAccountEvent["type"], ExternalAccountEmitted, "CONFLICT">({
+  table: EXTERNAL_ACCOUNT_TRANSITIONS,
+  emits: (from, to) => [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from, to }],
+  reject: (status, event) => reject("CONFLICT", `An external account in status ${status} does not accept: ${describe(event)}`, { status, event })
+})
 
 // ---------------------------------------------------------------- moves scheduled as data
 

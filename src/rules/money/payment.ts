@@ -20,6 +20,7 @@
  * COMPLETED, FAILED, EXPIRED). A failed payment stays FAILED and its `refund` object
  * tells what became of the money.
  */
+import { type WebhookType, WebhookTypes } from "../../domain/events.js"
 import { OutgoingTransactionFailureReason, TransactionStatus as TransactionStatusSchema } from "../../domain/transaction.js"
 import { reject, type Rejection } from "../rejection.js"
 import { fail, type Moved, ok, type Result } from "../result.js"
@@ -88,17 +89,11 @@ export const PAYMENT_MOVE_TYPES: ReadonlyArray<PaymentMoveType> = [
   "EXPIRE"
 ]
 
-export const OUTGOING_PAYMENT_EVENTS = [
-  "OUTGOING_PAYMENT.PENDING",
-  "OUTGOING_PAYMENT.PROCESSING",
-  "OUTGOING_PAYMENT.COMPLETED",
-  "OUTGOING_PAYMENT.FAILED",
-  "OUTGOING_PAYMENT.EXPIRED",
-  "OUTGOING_PAYMENT.REFUND_PENDING",
-  "OUTGOING_PAYMENT.REFUND_COMPLETED",
-  "OUTGOING_PAYMENT.REFUND_FAILED"
-] as const
-export type OutgoingPaymentEvent = (typeof OUTGOING_PAYMENT_EVENTS)[number]
+/** The OUTGOING_PAYMENT.* webhooks this machine announces: every one but PENDING_AUTHORIZATION (the SCA flow's, at quote execution). */
+export type OutgoingPaymentEvent = Exclude<Extract<WebhookType, `OUTGOING_PAYMENT.${string}`>, "OUTGOING_PAYMENT.PENDING_AUTHORIZATION">
+export const OUTGOING_PAYMENT_EVENTS: ReadonlyArray<OutgoingPaymentEvent> = WebhookTypes.filter((t): t is OutgoingPaymentEvent =>
+  t.startsWith("OUTGOING_PAYMENT.") && t !== "OUTGOING_PAYMENT.PENDING_AUTHORIZATION"
+)
 
 export type LedgerIntent = "SETTLE" | "REFUND" | "PARK" | "RETURN"
 
