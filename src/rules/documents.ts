@@ -5,7 +5,7 @@
  * that suits its holder, and with a number that matches the holder's identifier. A
  * refusal is the document rejection code that names the problem.
  */
-import { type DocumentType, MAX_DOCUMENT_BYTES } from "../domain/document.js"
+import { type DocumentType, DocumentType as DocumentTypeSchema, MAX_DOCUMENT_BYTES } from "../domain/document.js"
 import { invalidInput, reject, type Rejection } from "./rejection.js"
 import { fail, ok, type Result } from "./result.js"
 import { type DocumentRejectionCode, sandboxDocumentRejection } from "./sandbox/documents.js"
@@ -133,24 +133,6 @@ export const checkDocumentFile = (file: {
 
 export type HolderKind = "INDIVIDUAL" | "BUSINESS" | "BENEFICIAL_OWNER"
 
-/** Documents only a business can hold. */
-export const BUSINESS_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>([
-  "CERTIFICATE_OF_INCORPORATION",
-  "ARTICLES_OF_INCORPORATION",
-  "ARTICLES_OF_ASSOCIATION",
-  "STATE_REGISTRY_EXCERPT",
-  "GOOD_STANDING_CERTIFICATE",
-  "INFORMATION_STATEMENT",
-  "INCUMBENCY_CERTIFICATE",
-  "BUSINESS_LICENSE",
-  "SHAREHOLDER_REGISTER",
-  "DIRECTOR_REGISTRY",
-  "TRUST_AGREEMENT",
-  "STATE_COMPANY_REGISTRY",
-  "PARTNERSHIP_CONTROL_AGREEMENT",
-  "PARTNERSHIP_AGREEMENT"
-])
-
 /** Documents only a person can hold. */
 export const PERSON_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>([
   "PASSPORT",
@@ -158,6 +140,23 @@ export const PERSON_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<Doc
   "NATIONAL_ID",
   "SELFIE"
 ])
+
+/** Documents any holder can hold (an address, a statement, an authority, anything else). */
+export const ANY_HOLDER_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>([
+  "PROOF_OF_ADDRESS",
+  "BANK_STATEMENT",
+  "TAX_RETURN",
+  "POWER_OF_ATTORNEY",
+  "UTILITY_BILL",
+  "ELECTRICITY_BILL",
+  "RENT_OR_LEASE_AGREEMENT",
+  "OTHER"
+])
+
+/** Documents only a business can hold: every other type (its registrations, registers and agreements). */
+export const BUSINESS_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>(
+  DocumentTypeSchema.literals.filter((t) => !PERSON_ONLY_DOCUMENT_TYPES.has(t) && !ANY_HOLDER_DOCUMENT_TYPES.has(t))
+)
 
 export interface HolderView {
   readonly kind: HolderKind

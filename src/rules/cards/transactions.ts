@@ -34,7 +34,7 @@ import type {
   Tally
 } from "../../domain/card-transaction.js"
 import { reject, type Rejection } from "../rejection.js"
-import { fail, ok, type Result } from "../result.js"
+import { fail, type Moved, ok, type Result } from "../result.js"
 import { AUTHORIZATION_EXPIRY_MS, DELAYED_PULL_MS } from "./simulations.js"
 
 export type { CardTransactionKind, CardTransactionState, PullTally, Tally }
@@ -82,14 +82,12 @@ export interface ScheduledCardMove {
   readonly move: CardTimerMove
 }
 
-export interface CardTransitioned {
-  readonly state: CardTransactionState
-  readonly events: ReadonlyArray<CardTransactionEvent>
+/** The next state, its events and later moves, plus the ledger legs to post and the timers the move ends. */
+export type CardTransitioned = Moved<CardTransactionState, CardTransactionEvent, ScheduledCardMove, {
   readonly legs: ReadonlyArray<CardLedgerLeg>
-  readonly scheduled: ReadonlyArray<ScheduledCardMove>
   /** Pending timers of these moves that no longer apply (the row closed). */
   readonly cancel: ReadonlyArray<CardTimerMove>
-}
+}>
 
 /** The network's messages on an existing row, and the timers. */
 export type CardTransactionMove =
