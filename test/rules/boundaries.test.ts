@@ -72,3 +72,20 @@ describe("rules know no HTTP", () => {
     expect(offending.map((i) => `${i.file} -> ${i.target}`)).toEqual([])
   })
 })
+
+describe("one way to emit and schedule", () => {
+  const ONE_WAY = "operations/transition.ts"
+  const callers = ["operations", "http", "server"].flatMap((dir) => filesUnder(join(SRC, dir)))
+    .filter((file) => relative(SRC, file) !== ONE_WAY)
+    .flatMap((file) =>
+      readFileSync(file, "utf8").split("\n").flatMap((line, i) =>
+        /\.emit\(|\.schedule\(|\bmakeEvent\(/.test(line) ? [`${relative(SRC, file)}:${i + 1}: ${line.trim()}`] : []
+      )
+    )
+  it("the helper itself is what the scan looks for", () => {
+    expect(readFileSync(join(SRC, ONE_WAY), "utf8")).toMatch(/uow\.schedule\(/)
+  })
+  it("no operation builds an event envelope or a timer itself (operations/transition.ts does: eventOf, emit, schedule)", () => {
+    expect(callers).toEqual([])
+  })
+})
