@@ -285,3 +285,17 @@ export const internalError = (reason: string): Error500 => new Error500({ code: 
 export const unavailable = (reason: string): Error503 => new Error503({ code: "SERVICE_UNAVAILABLE", reason })
 
 export const gone = (reason: string): Error410 => new Error410({ code: "CUSTOMER_DELETED", reason })
+
+/** Every error code the API can answer with (each belongs to exactly one status's list above). */
+export type ErrorCode =
+  | Error400Code
+  | Error401Code
+  | Error403Code
+  | Error404Code
+  | Error409Code
+  | Error410Code
+  | Error423Code
+  | Error429Code
+  | Error500Code
+  | Error501Code
+  | Error503Code

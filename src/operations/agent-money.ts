@@ -13,7 +13,6 @@ import { Clock, Effect } from "effect"
 import { AgentAction, type AgentActionType, type AgentPermission, type AgentTransferDetails } from "../domain/agent.js"
 import type { CustomerExternalAccountCreateRequest } from "../domain/external-account.js"
 import { badRequest, conflict, Error403, invalidInput, notFound } from "../domain/errors.js"
-import { makeEvent } from "../domain/events.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import { Quote, type QuoteRequest } from "../domain/quote.js"
@@ -34,6 +33,7 @@ import { transactionOf } from "./money/payments.js"
 import { createQuoteOnce, executeIn, getQuote, quoteRecordOf } from "./money/quotes.js"
 import { decideHeldPayment, getTransaction, listTransactions } from "./money/transactions.js"
 import { isoOf } from "./time.js"
+import { emit } from "./transition.js"
 
 /** The 403 of a policy refusal, naming the rule. */
 const policyRefusal = (reason: string, rule: string) => new Error403({ code: "FORBIDDEN", reason, details: { rule } })
@@ -319,7 +319,7 @@ const submit = Effect.fnUntraced(function*(
   yield* uow.putAgentRecord({ kind: "transaction", platformId: platform.id, id: transaction.id, agentId, customerId: agent.customerId, createdAt: at, actionId: action.id })
   const latest: AgentRecord = { ...agent, spend: addSpend(agent.spend, amount, nowMs) }
   yield* uow.putAgentRecord(latest)
-  if (hold) yield* uow.emit(makeEvent("AGENT_ACTION.PENDING_APPROVAL", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: at, data: action }))
+  if (hold) yield* emit(uow, platform, "AGENT_ACTION.PENDING_APPROVAL", { timestamp: at, data: action })
   return action
 })
 

@@ -24,7 +24,6 @@ import type {
   SandboxCardTransactionRefRequest
 } from "../domain/card-transaction.js"
 import { badRequest, type Error400, type Error403, type Error404, type Error501, forbidden, notFound } from "../domain/errors.js"
-import { makeEvent } from "../domain/events.js"
 import { currencyOf, type CurrencyAmount } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
@@ -42,11 +41,12 @@ import {
   transition
 } from "../rules/cards/transactions.js"
 import { suffixOf } from "../rules/sandbox/suffix.js"
-import type { Result } from "../rules/result.js"
 import { requireCardIssuer } from "./cards/cards.js"
 import { balanceUpdated } from "./money/accounts.js"
 import { postEntry, suspenseAccount, worldAccount } from "./money/ledger.js"
+import { fromResult, rejected } from "./rejection.js"
 import { isoOf } from "./time.js"
+import { emit, schedule } from "./transition.js"
 
 /** Timer kinds: one per move, so a row's expiry and its pull confirmation never replace each other. */
 export const CARD_TRANSACTION_EXPIRY_TIMER = "card-transaction.expiry"
@@ -58,8 +58,6 @@ const TIMER_KIND: Readonly<Record<CardTimerMove, string>> = {
 
 /** Money held for open card authorizations, per currency. */
 export const cardHoldAccount = (currency: string) => `system:card_holds:${currency}`
-
-const fromResult = <A, E>(r: Result<A, E>): Effect.Effect<A, E> => r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 
 /** Sandbox platforms only (403), with cards enabled (501 NOT_IMPLEMENTED otherwise, as every card endpoint). */
 const sandboxOnly = (platform: Platform, what: string): Effect.Effect<void, Error403 | Error501> =>
@@ -145,7 +143,6 @@ const commit = Effect.fnUntraced(function*(
   step: CardTransitioned,
   now: number
 ) {
-  const ids = yield* Ids
   const store = yield* Store
   const at = isoOf(now)
   const transaction = viewOf(who, step.state, now)
@@ -168,13 +165,9 @@ const commit = Effect.fnUntraced(function*(
     const account = yield* store.internalAccounts.get(platform.id, who.accountId)
     if (account !== undefined) yield* balanceUpdated(uow, platform, account, at)
   }
-  for (const type of step.events) {
-    yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: at, data: transaction }))
-  }
+  for (const type of step.events) yield* emit(uow, platform, type, { timestamp: at, data: transaction })
   for (const move of step.cancel) yield* uow.cancelTimers(platform.id, who.id, TIMER_KIND[move])
-  for (const s of step.scheduled) {
-    yield* uow.schedule({ platformId: platform.id, id: `Timer:${yield* ids.uuid}`, at: s.at, kind: TIMER_KIND[s.move], subjectId: who.id, event: s.move })
-  }
+  for (const s of step.scheduled) yield* schedule(uow, platform, TIMER_KIND[s.move], who.id, { at: s.at, event: s.move })
   return transaction
 })
 
@@ -237,7 +230,7 @@ const opening = (
         const card = yield* cardOf(platform, cardId)
         if (message.currency !== undefined) {
           const wrong = authorizationCurrencyError(message.currency, card.card.currency)
-          if (wrong !== undefined) return yield* wrong
+          if (wrong !== undefined) return yield* rejected(wrong)
         }
         const holder = yield* store.customers.get(platform.id, card.card.cardholderId)
         if (holder === undefined) return yield* cardNotFound(cardId)

@@ -35,6 +35,7 @@ import { conflictIsDefect, pageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
+import { fromResult, toApiError } from "./rejection.js"
 import { nowIso } from "./time.js"
 import { credentialsOf, type Signed, type SignedHeaders, signedRequest } from "./wallets/signed.js"
 import { type CustomerEmitted, moveCustomer, writeCustomer } from "./verification-events.js"
@@ -48,7 +49,7 @@ export const consentsOf = (req: {
   readonly endUserTermsConsent?: EndUserTermsConsentRequest | undefined
 }): ReadonlyArray<AgreementConsent> | Error400 => {
   const r = Agreements.consentsOf(req)
-  return r.ok ? r.value : r.error
+  return r.ok ? r.value : toApiError(r.error)
 }
 
 export const mergeConsents = Agreements.mergeConsents
@@ -59,8 +60,7 @@ const consentFields = (consents: ReadonlyArray<AgreementConsent>) => {
 }
 
 const requestConsents = (req: Parameters<typeof Agreements.consentsOf>[0]) => {
-  const r = Agreements.consentsOf(req)
-  return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
+  return fromResult(Agreements.consentsOf(req))
 }
 
 const contactVerificationField = (cv: ContactVerification | undefined) => cv === undefined ? {} : { contactVerification: cv }

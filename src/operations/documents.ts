@@ -13,6 +13,7 @@ import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type DocumentRecord, type PageResult, Store, type StoreConflict } from "../ports/store.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
+import { fromResult, rejected } from "./rejection.js"
 import { checkDocumentFile, checkDocumentMetadata, type HolderView } from "../rules/documents.js"
 import { nowIso } from "./time.js"
 
@@ -37,8 +38,7 @@ export const documentHolder = Effect.fnUntraced(function*(platform: Platform, ho
 })
 
 const checkFile = (file: UploadedFile) => {
-  const r = checkDocumentFile(file)
-  return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
+  return fromResult(checkDocumentFile(file))
 }
 
 const fingerprint = (file: UploadedFile, mediaType: string) => ({
@@ -81,7 +81,7 @@ export const uploadDocument = Effect.fnUntraced(function*(
     Effect.gen(function*() {
       const holder = yield* documentHolder(platform, fields.documentHolder)
       const meta = checkDocumentMetadata(holder, fields, platform.settings.sandbox)
-      if (!meta.ok) return yield* meta.error
+      if (!meta.ok) return yield* rejected(meta.error)
       const existing = (yield* store.documents.listByHolder(platform.id, fields.documentHolder))
         .find((d) => d.document.documentType === fields.documentType)
       if (existing !== undefined) return yield* sameTypeExists(fields.documentType, fields.documentHolder, existing)
@@ -121,7 +121,7 @@ export const replaceDocument = Effect.fnUntraced(function*(
       const holderId = rec.document.documentHolder
       const holder = yield* documentHolder(platform, holderId)
       const meta = checkDocumentMetadata(holder, fields, platform.settings.sandbox)
-      if (!meta.ok) return yield* meta.error
+      if (!meta.ok) return yield* rejected(meta.error)
       const clash = (yield* store.documents.listByHolder(platform.id, holderId))
         .find((d) => d.document.id !== id && d.document.documentType === fields.documentType)
       if (clash !== undefined) return yield* sameTypeExists(fields.documentType, holderId, clash)

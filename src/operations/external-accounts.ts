@@ -6,7 +6,6 @@
 import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
-import { makeEvent } from "../domain/events.js"
 import {
   type CustomerExternalAccountCreateRequest,
   ExternalAccount,
@@ -29,8 +28,9 @@ import {
 import { Ids } from "../ports/ids.js"
 import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { idempotent } from "./idempotency.js"
-import { applyTransition } from "./transition.js"
+import { applyTransition, eventOf } from "./transition.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
+import { rejected } from "./rejection.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export type Owner = { readonly kind: "customer" } | { readonly kind: "platform" }
@@ -67,18 +67,15 @@ const applyEvent = Effect.fnUntraced(function*(
   extra: Partial<ExternalAccountRecord> = {},
   scheduled: ReadonlyArray<ExternalAccountScheduledMove> = []
 ) {
-  const ids = yield* Ids
   const now = isoOf(yield* nowMillis)
   const result = transition(rec.account.status, event)
-  if (!result.ok) return yield* result.error
-  const account: ExternalAccount = result.value.status === rec.account.status
+  if (!result.ok) return yield* rejected(result.error)
+  const account: ExternalAccount = result.value.state === rec.account.status
     ? rec.account
-    : { ...rec.account, status: result.value.status, updatedAt: now }
+    : { ...rec.account, status: result.value.state, updatedAt: now }
   const next: ExternalAccountRecord = { ...rec, ...extra, account }
   const events = []
-  for (const _ of result.value.events) {
-    events.push(makeEvent("EXTERNAL_ACCOUNT.STATUS_UPDATED", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: now, data: account }))
-  }
+  for (const _ of result.value.events) events.push(yield* eventOf(platform, "EXTERNAL_ACCOUNT.STATUS_UPDATED", { timestamp: now, data: account }))
   yield* applyTransition(uow, platform, {
     write: uow.putExternalAccount(next),
     subjectId: account.id,
@@ -113,7 +110,7 @@ const createAccount = Effect.fnUntraced(function*(
   const ids = yield* Ids
   const ownerKey = customerId ?? "platform"
   const plan = planExternalAccountCreate(req, ownerKey, platform.settings)
-  if (!plan.ok) return yield* plan.error
+  if (!plan.ok) return yield* rejected(plan.error)
   const isDefault = customerId !== null && req.defaultUmaDepositAccount === true
   const notActiveCustomer = () =>
     invalidInput(`customerId ${customerId} is not an active customer of this platform`, [{

@@ -58,6 +58,8 @@ import { idempotent } from "./idempotency.js"
 import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
 import { pageOf } from "./paging.js"
+import { rejected } from "./rejection.js"
+import { schedule } from "./transition.js"
 import { isoOf, nowMillis } from "./time.js"
 
 export const STABLECOIN_ISSUANCE_TIMER = "stablecoin-issuance"
@@ -274,17 +276,12 @@ const registerStablecoinOnce = Effect.fnUntraced(function*(platform: Platform, r
         issuanceOutcome: outcome.issuance,
         enablementDeclined: outcome.enablementDeclined
       })
-      if (first.scheduled !== undefined) {
-        yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, stablecoin.id, nowMs + first.scheduled.afterMillis, first.scheduled.event)
+      for (const later of first.scheduled) {
+        yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, stablecoin.id, { at: nowMs + later.afterMillis, event: later.event })
       }
       return stablecoin
     })
   ).pipe(Effect.catchTag("StoreConflict", lost))
-})
-
-const schedule = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, kind: string, subjectId: string, at: number, event: string) {
-  const ids = yield* Ids
-  yield* uow.schedule({ platformId: platform.id, id: `Timer:${yield* ids.uuid}`, at, kind, subjectId, event })
 })
 
 export interface StablecoinListQuery {
@@ -327,15 +324,13 @@ export const requestGridOperationsEnablement = Effect.fnUntraced(function*(platf
       const s = rec.stablecoin
       if (s.issuanceStatus !== "PROVISIONED") return yield* notProvisioned(s)
       const moved = Enablement.transition(s.gridOperationsStatus, "REQUEST", { declined: rec.enablementDeclined })
-      if (!moved.ok) {
-        return yield* conflict("STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE", moved.error.reason, { details: { gridOperationsStatus: s.gridOperationsStatus } })
-      }
+      if (!moved.ok) return yield* rejected(moved.error)
       if (moved.value.state === s.gridOperationsStatus) return s
       const nowMs = yield* nowMillis
       const next: Stablecoin = { ...s, gridOperationsStatus: moved.value.state, updatedAt: isoOf(nowMs) }
       yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin: next }))
-      if (moved.value.scheduled !== undefined) {
-        yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, nowMs + moved.value.scheduled.afterMillis, moved.value.scheduled.event)
+      for (const later of moved.value.scheduled) {
+        yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, { at: nowMs + later.afterMillis, event: later.event })
       }
       return next
     })
@@ -440,7 +435,7 @@ const renderOperation = (
 const startOperation = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: StablecoinOperationRecord) {
   yield* uow.putStablecoinOperation(rec)
   const [first] = rec.pending
-  if (first !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, rec.operation.id, first.at, first.event)
+  if (first !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, rec.operation.id, { at: first.at, event: first.event })
 })
 
 const stepsOf = (course: OperationMachine.Course) =>
@@ -647,11 +642,11 @@ export const applyIssuanceTimer = (uow: UnitOfWork, platform: Platform, timer: T
     const rec = yield* store.stablecoins.get(platform.id, timer.subjectId)
     if (rec === undefined) return yield* Effect.fail(new Error(`stablecoin ${timer.subjectId} no longer exists`))
     const moved = Issuance.transition(rec.stablecoin.issuanceStatus, timer.event as Issuance.IssuanceEvent, rec.issuanceOutcome)
-    if (!moved.ok) return yield* Effect.fail(new Error(moved.error))
+    if (!moved.ok) return yield* Effect.fail(new Error(moved.error.reason))
     const at = isoOf(timer.at)
     yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin: { ...rec.stablecoin, issuanceStatus: moved.value.state, updatedAt: at } }))
-    if (moved.value.scheduled !== undefined) {
-      yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, rec.stablecoin.id, timer.at + moved.value.scheduled.afterMillis, moved.value.scheduled.event)
+    for (const later of moved.value.scheduled) {
+      yield* schedule(uow, platform, STABLECOIN_ISSUANCE_TIMER, rec.stablecoin.id, { at: timer.at + later.afterMillis, event: later.event })
     }
   })
 
@@ -667,8 +662,8 @@ export const applyEnablementTimer = (uow: UnitOfWork, platform: Platform, timer:
     // Once enabled, the stablecoin is a Grid currency under its symbol.
     const stablecoin: Stablecoin = { ...s, gridOperationsStatus: moved.value.state, updatedAt: isoOf(timer.at), ...(moved.value.state === "ENABLED" ? { currency: s.symbol } : {}) }
     yield* Effect.orDie(uow.putStablecoin({ ...rec, stablecoin }))
-    if (moved.value.scheduled !== undefined) {
-      yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, timer.at + moved.value.scheduled.afterMillis, moved.value.scheduled.event)
+    for (const later of moved.value.scheduled) {
+      yield* schedule(uow, platform, STABLECOIN_ENABLEMENT_TIMER, s.id, { at: timer.at + later.afterMillis, event: later.event })
     }
   })
 
@@ -680,9 +675,9 @@ export const applyOperationTimer = (uow: UnitOfWork, platform: Platform, timer: 
     if (rec === undefined) return yield* Effect.fail(new Error(`stablecoin operation ${timer.subjectId} no longer exists`))
     const event = OperationMachine.decodeEvent(timer.event)
     const moved = OperationMachine.transition(rec.operation.status, event)
-    if (!moved.ok) return yield* Effect.fail(new Error(moved.error))
+    if (!moved.ok) return yield* Effect.fail(new Error(moved.error.reason))
     const at = isoOf(timer.at)
-    const status = moved.value
+    const status = moved.value.state
     const { failureReason: _f, ...kept } = rec.operation
     const operation: StablecoinOperation = {
       ...kept,
@@ -708,5 +703,5 @@ export const applyOperationTimer = (uow: UnitOfWork, platform: Platform, timer: 
       }
     }
     const [next] = pending
-    if (next !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, operation.id, next.at, next.event)
+    if (next !== undefined) yield* schedule(uow, platform, STABLECOIN_OPERATION_TIMER, operation.id, { at: next.at, event: next.event })
   })

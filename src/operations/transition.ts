@@ -1,14 +1,41 @@
 /**
- * The one way a machine's transition is written: the new state, the events it
- * announces and the moves it schedules go into one unit of work, so an event exists if
- * and only if its state change committed, and a scheduled move if and only if the
- * state that asked for it did.
+ * The one way operations announce and schedule, and the one way a machine's transition
+ * is written.
+ *
+ * - `eventOf` / `emit`: every event's envelope is built here (a new webhook id, the
+ *   platform, the timestamp — the platform clock's now unless the caller names the
+ *   instant the change happened — and the type); callers give the type and the data.
+ * - `schedule`: every timer is built here (a new timer id, the platform, the machine's
+ *   kind, the subject, when and which move).
+ * - `applyTransition`: the new state, the events it announces and the moves it
+ *   schedules go into one unit of work, so an event exists if and only if its state
+ *   change committed, and a scheduled move if and only if the state that asked for it did.
  */
 import { Effect } from "effect"
-import type { DomainEvent } from "../domain/events.js"
+import { type DomainEvent, type EventFields, type EventOf, makeEvent, type WebhookType } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import type { StoreConflict, UnitOfWork } from "../ports/store.js"
+import { nowIso } from "./time.js"
+
+/** What the caller gives of an event: its `data` (none for TEST) and, optionally, its timestamp. */
+export type EventBody<T extends WebhookType> = T extends WebhookType
+  ? Omit<EventFields<T>, "id" | "platformId" | "timestamp"> & { readonly timestamp?: string | undefined }
+  : never
+
+/** An event of `type`, its envelope built: a new webhook id, the platform, the timestamp (the platform clock's now unless given). */
+export const eventOf = <T extends WebhookType>(platform: Platform, type: T, body: EventBody<T>): Effect.Effect<EventOf<T>, never, Ids> =>
+  Effect.gen(function*() {
+    const ids = yield* Ids
+    const { timestamp, ...rest } = body
+    const id = yield* ids.make("Webhook")
+    const fields = { ...rest, id, platformId: platform.id, timestamp: timestamp ?? (yield* nowIso) }
+    return makeEvent(type, fields as unknown as EventFields<T>)
+  })
+
+/** Appends an event of `type` to the unit of work's outbox (`eventOf` builds it). */
+export const emit = <T extends WebhookType>(uow: UnitOfWork, platform: Platform, type: T, body: EventBody<T>): Effect.Effect<void, never, Ids> =>
+  Effect.flatMap(eventOf(platform, type, body), uow.emit)
 
 /** A move a machine asks for later, as data. */
 export interface ScheduledMove {
@@ -17,6 +44,19 @@ export interface ScheduledMove {
   readonly event: string
 }
 
+/** Schedules `move` for the subject under the machine's timer `kind`. */
+export const schedule = (
+  uow: UnitOfWork,
+  platform: Platform,
+  kind: string,
+  subjectId: string,
+  move: ScheduledMove
+): Effect.Effect<void, never, Ids> =>
+  Effect.gen(function*() {
+    const ids = yield* Ids
+    yield* uow.schedule({ platformId: platform.id, id: `Timer:${yield* ids.uuid}`, at: move.at, kind, subjectId, event: move.event })
+  })
+
 export interface Transition {
   /** Writes the new state of the resource. */
   readonly write: Effect.Effect<void, StoreConflict>
@@ -24,7 +64,7 @@ export interface Transition {
   readonly subjectId: string
   /** The machine's timer kind (the scheduler's handler for it). */
   readonly kind: string
-  /** Events to append, in order, already built (typed) by the caller. */
+  /** Events to append, in order, already built by `eventOf`. */
   readonly events?: ReadonlyArray<DomainEvent>
   /** Moves to schedule; they replace the subject's pending move of this kind. */
   readonly scheduled?: ReadonlyArray<ScheduledMove>
@@ -33,18 +73,8 @@ export interface Transition {
 }
 
 export const applyTransition = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, t: Transition) {
-  const ids = yield* Ids
   if (t.supersede === true) yield* uow.cancelTimers(platform.id, t.subjectId, t.kind)
   yield* t.write
   for (const event of t.events ?? []) yield* uow.emit(event)
-  for (const move of t.scheduled ?? []) {
-    yield* uow.schedule({
-      platformId: platform.id,
-      id: `Timer:${yield* ids.uuid}`,
-      at: move.at,
-      kind: t.kind,
-      subjectId: t.subjectId,
-      event: move.event
-    })
-  }
+  for (const move of t.scheduled ?? []) yield* schedule(uow, platform, t.kind, t.subjectId, move)
 })

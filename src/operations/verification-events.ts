@@ -5,18 +5,20 @@
 import { Effect } from "effect"
 import type { CustomerState } from "../domain/customer.js"
 import type { Error400 } from "../domain/errors.js"
-import { type DomainEvent, makeEvent } from "../domain/events.js"
+import type { DomainEvent } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
 import type { Verification } from "../domain/verification.js"
-import { Ids } from "../ports/ids.js"
 import type { CustomerRecord, UnitOfWork } from "../ports/store.js"
 import { openAccounts } from "./money/accounts.js"
-import { applyTransition } from "./transition.js"
+import { applyTransition, eventOf } from "./transition.js"
 import * as Kyb from "../rules/kyb.js"
 import * as Kyc from "../rules/kyc.js"
 import type { KycEvent } from "../rules/kyc.js"
 import * as VerificationMachine from "../rules/verification.js"
 import type { VerificationEvent } from "../rules/verification.js"
+import type { Rejection } from "../rules/rejection.js"
+import type { Moved, Result } from "../rules/result.js"
+import { rejected, toApiError } from "./rejection.js"
 
 /** What the KYC and KYB machines announce. */
 export type CustomerEmitted = Kyc.KycEmitted | Kyb.KybEmitted
@@ -32,11 +34,8 @@ export const customerEventsOf = Effect.fnUntraced(function*(
   customer: CustomerState,
   timestamp: string
 ) {
-  const ids = yield* Ids
   const events: Array<DomainEvent> = []
-  for (const type of types) {
-    events.push(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: customer }))
-  }
+  for (const type of types) events.push(yield* eventOf(platform, type, { timestamp, data: customer }))
   return events
 })
 
@@ -63,8 +62,7 @@ export const verificationEventOf = Effect.fnUntraced(function*(
   verification: Verification,
   timestamp: string
 ) {
-  const ids = yield* Ids
-  return makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp, data: verification })
+  return yield* eventOf(platform, type, { timestamp, data: verification })
 })
 
 /**
@@ -76,22 +74,15 @@ export const moveCustomer = (
   event: KycEvent,
   now: string
 ): Effect.Effect<{ readonly customer: CustomerState; readonly events: ReadonlyArray<CustomerEmitted> }, Error400> => {
-  if (customer.customerType === "INDIVIDUAL") {
-    const r = Kyc.transition(customer.kycStatus, event)
-    if (!r.ok) return Effect.fail(r.error)
-    const changed = r.value.state !== customer.kycStatus
-    return Effect.succeed({
-      customer: changed ? { ...customer, kycStatus: r.value.state, updatedAt: now } : customer,
-      events: r.value.events
-    })
-  }
-  const r = Kyb.transition(customer.kybStatus, event)
-  if (!r.ok) return Effect.fail(r.error)
-  const changed = r.value.state !== customer.kybStatus
-  return Effect.succeed({
-    customer: changed ? { ...customer, kybStatus: r.value.state, updatedAt: now } : customer,
-    events: r.value.events
-  })
+  const individual = customer.customerType === "INDIVIDUAL"
+  const from = individual ? customer.kycStatus : customer.kybStatus
+  const r: Result<Moved<Kyc.KycState, CustomerEmitted>, Rejection<"INVALID_INPUT">> = individual
+    ? Kyc.transition(customer.kycStatus, event)
+    : Kyb.transition(customer.kybStatus, event)
+  if (!r.ok) return rejected(r.error)
+  if (r.value.state === from) return Effect.succeed({ customer, events: r.value.events })
+  const moved = individual ? { ...customer, kycStatus: r.value.state, updatedAt: now } : { ...customer, kybStatus: r.value.state, updatedAt: now }
+  return Effect.succeed({ customer: moved, events: r.value.events })
 }
 
 /**
@@ -100,7 +91,7 @@ export const moveCustomer = (
  */
 export const runVerification = (events: ReadonlyArray<VerificationEvent>) => {
   const r = VerificationMachine.run(events)
-  return r.ok ? Effect.succeed(r.value) : Effect.die(r.error)
+  return r.ok ? Effect.succeed(r.value) : Effect.die(toApiError(r.error))
 }
 
 export type { Verification }

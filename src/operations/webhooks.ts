@@ -23,7 +23,7 @@ import { p256KeyPairFromPrivateKey } from "../crypto/keys.js"
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, forbidden, notFound } from "../domain/errors.js"
-import { type DomainEvent, makeEvent, webhookBodyOf } from "../domain/events.js"
+import { type DomainEvent, webhookBodyOf } from "../domain/events.js"
 import type { Platform } from "../domain/platform.js"
 import type { PlatformConfig } from "../domain/platform-config.js"
 import type { TestWebhookResponse, WebhookDelivery, WebhookPublicKey } from "../domain/webhook.js"
@@ -36,6 +36,7 @@ import { configOf } from "./money/config.js"
 import { answerIncomingPending } from "./money/incoming-approval.js"
 import { pageOf } from "./paging.js"
 import { clockOffsetOf, isoOf, onClockAt } from "./time.js"
+import { eventOf } from "./transition.js"
 
 // ---------------------------------------------------------------- the schedule
 
@@ -340,9 +341,8 @@ export const sendTestWebhook = Effect.fnUntraced(function*(platform: Platform) {
   if (endpoint === undefined) {
     return yield* badRequest("WEBHOOK_ENDPOINT_NOT_SET", "No webhook endpoint is configured; set webhookEndpoint with PATCH /config")
   }
-  const ids = yield* Ids
   const now = (yield* Clock.currentTimeMillis) + (yield* clockOffsetOf(platform))
-  const event = makeEvent("TEST", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: isoOf(now) })
+  const event = yield* eventOf(platform, "TEST", { timestamp: isoOf(now) })
   const key = yield* signingKeyOf(platform)
   const sender = yield* WebhookSender
   const response = yield* sender.send(signedRequest(endpoint, webhookBodyOf(event), key.privateKeyHex))

@@ -12,7 +12,7 @@ import type {
   AgreementType,
   EndUserTermsConsentRequest
 } from "../domain/customer.js"
-import { badRequest, type Error400, type FieldError, invalidInput } from "../domain/errors.js"
+import { type FieldProblem, invalidInput, reject, type Rejection } from "./rejection.js"
 import { fail, ok, type Result } from "./result.js"
 
 export const LEGAL_BASE_URL = "https://legal.payments-service.dev"
@@ -44,7 +44,7 @@ export const AGREEMENTS: ReadonlyArray<Agreement> = (Object.keys(AGREEMENT_VERSI
 export const consentsOf = (req: {
   readonly agreementConsents?: ReadonlyArray<AgreementConsentRequest> | undefined
   readonly endUserTermsConsent?: EndUserTermsConsentRequest | undefined
-}): Result<ReadonlyArray<AgreementConsent>, Error400> => {
+}): Result<ReadonlyArray<AgreementConsent>, Rejection<"INVALID_INPUT" | "END_USER_TERMS_VERSION_NOT_FOUND">> => {
   if (req.agreementConsents !== undefined && req.endUserTermsConsent !== undefined) {
     return fail(invalidInput("Send agreementConsents or the deprecated endUserTermsConsent, not both", [{
       field: "endUserTermsConsent",
@@ -57,8 +57,8 @@ export const consentsOf = (req: {
     ? [{ type: "SERVICE_END_USER_TERMS", ...req.endUserTermsConsent }]
     : req.agreementConsents ?? []
   const seen = new Set<string>()
-  const duplicates: Array<FieldError> = []
-  const unknown: Array<FieldError> = []
+  const duplicates: Array<FieldProblem> = []
+  const unknown: Array<FieldProblem> = []
   for (const [i, c] of list.entries()) {
     const at = deprecated ? "endUserTermsConsent" : `agreementConsents[${i}]`
     if (seen.has(c.type)) {
@@ -78,9 +78,9 @@ export const consentsOf = (req: {
     return fail(invalidInput(`agreementConsents holds an agreement type more than once`, duplicates))
   }
   if (unknown.length > 0) {
-    return fail(badRequest("END_USER_TERMS_VERSION_NOT_FOUND", unknown.length === 1
+    return fail(reject("END_USER_TERMS_VERSION_NOT_FOUND", unknown.length === 1
       ? `Unsupported termsVersion: ${unknown[0]!.message}`
-      : `${unknown.length} consents name an unsupported termsVersion (see details.errors)`, { details: { errors: unknown } }))
+      : `${unknown.length} consents name an unsupported termsVersion (see details.errors)`, { errors: unknown }))
   }
   return ok(list)
 }

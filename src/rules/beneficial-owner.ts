@@ -3,7 +3,7 @@
  * when its business resolves terminally; APPROVED and REJECTED are final. The
  * reference file has no webhook for owners, so changes emit nothing.
  */
-import { conflict, type Error409 } from "../domain/errors.js"
+import { reject } from "./rejection.js"
 import { machine, type TransitionTable } from "./status-machine.js"
 import type { KycState } from "./kyc.js"
 
@@ -18,11 +18,9 @@ export const OWNER_TRANSITIONS: TransitionTable<OwnerState, OwnerEvent["type"]> 
   PENDING: { REVIEW_STARTED: "PENDING", APPROVED: "APPROVED", REJECTED: "REJECTED" }
 }
 
-export const transition = machine<OwnerState, OwnerEvent["type"], never, Error409>({
+export const transition = machine<OwnerState, OwnerEvent["type"], never, "CONFLICT">({
   table: OWNER_TRANSITIONS,
   emits: () => [],
   reject: (state, event) =>
-    conflict("CONFLICT", `A beneficial owner in status ${state} cannot move on ${event}: the status is final`, {
-      details: { kycStatus: state, event }
-    })
+    reject("CONFLICT", `A beneficial owner in status ${state} cannot move on ${event}: the status is final`, { kycStatus: state, event })
 })

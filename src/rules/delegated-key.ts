@@ -6,9 +6,9 @@
  * → ACTIVE (the second signed retry) → REVOKED (`DELETE`). An abandoned PENDING key stays
  * PENDING: it cannot sign, and it blocks nothing.
  */
-import { badRequest, conflict, type Error400, type Error409 } from "../domain/errors.js"
 import type { DelegatedKeyStatus } from "../domain/wallet.js"
-import { fail, ok, type Result } from "./result.js"
+import { reject, type Rejection } from "./rejection.js"
+import { fail, type Moved, ok, type Result } from "./result.js"
 
 export type DelegatedKeyEvent = { readonly type: "ACTIVATE" } | { readonly type: "REVOKE" }
 
@@ -20,26 +20,34 @@ export const DELEGATED_KEY_TRANSITIONS: Readonly<
   ACTIVE: { REVOKE: "REVOKED" }
 }
 
-const moveOf = (status: DelegatedKeyStatus, event: DelegatedKeyEvent["type"]): DelegatedKeyStatus | undefined =>
-  DELEGATED_KEY_TRANSITIONS[status]?.[event]
+/** A refused REVOKE is INVALID_INPUT (the reference: "already been revoked or is not ACTIVE"); a refused ACTIVATE is CONFLICT. */
+export type DelegatedKeyRejection<E extends DelegatedKeyEvent["type"]> = Rejection<E extends "REVOKE" ? "INVALID_INPUT" : "CONFLICT">
 
-/** `DELETE /auth/delegated-keys/{id}`: only an ACTIVE key; any other is 400 (the reference: "already been revoked or is not ACTIVE"). */
-export const revoke = (status: DelegatedKeyStatus): Result<DelegatedKeyStatus, Error400> => {
-  const to = moveOf(status, "REVOKE")
-  if (to !== undefined) return ok(to)
-  return fail(badRequest(
-    "INVALID_INPUT",
-    status === "REVOKED" ? "The delegated key is already REVOKED" : `The delegated key is ${status}: only an ACTIVE delegated key can be revoked`,
-    { details: { status } }
-  ))
+const refusal = (status: DelegatedKeyStatus, event: DelegatedKeyEvent["type"]): Rejection<"INVALID_INPUT" | "CONFLICT"> =>
+  event === "REVOKE"
+    ? reject(
+      "INVALID_INPUT",
+      status === "REVOKED" ? "The delegated key is already REVOKED" : `The delegated key is ${status}: only an ACTIVE delegated key can be revoked`,
+      { status }
+    )
+    : reject("CONFLICT", `A ${status} delegated key cannot be activated`, { status })
+
+/** One move of a key's status; a key's moves announce and schedule nothing. */
+export const transition = <E extends DelegatedKeyEvent["type"]>(
+  status: DelegatedKeyStatus,
+  event: E
+): Result<Moved<DelegatedKeyStatus>, DelegatedKeyRejection<E>> => {
+  const to = DELEGATED_KEY_TRANSITIONS[status]?.[event]
+  return to === undefined
+    ? fail(refusal(status, event) as DelegatedKeyRejection<E>)
+    : ok({ state: to, events: [], scheduled: [] })
 }
+
+/** `DELETE /auth/delegated-keys/{id}`: only an ACTIVE key. */
+export const revoke = (status: DelegatedKeyStatus) => transition(status, "REVOKE")
 
 /** The create flow's last leg: only a PENDING key (the flow cannot reach another: each challenge is good for one retry). */
-export const activate = (status: DelegatedKeyStatus): Result<DelegatedKeyStatus, Error409> => {
-  const to = moveOf(status, "ACTIVATE")
-  if (to !== undefined) return ok(to)
-  return fail(conflict("CONFLICT", `A ${status} delegated key cannot be activated`, { details: { status } }))
-}
+export const activate = (status: DelegatedKeyStatus) => transition(status, "ACTIVATE")
 
 /**
  * At most one ACTIVE delegated key per card funding source: the conflict a new key
@@ -49,12 +57,12 @@ export const activate = (status: DelegatedKeyStatus): Result<DelegatedKeyStatus,
 export const activeKeyConflict = (
   fundingSourceId: string,
   keys: ReadonlyArray<{ readonly id: string; readonly status: DelegatedKeyStatus }>
-): Error409 | undefined => {
+): Rejection<"CONFLICT"> | undefined => {
   const active = keys.find((k) => k.status === "ACTIVE")
   if (active === undefined) return undefined
-  return conflict(
+  return reject(
     "CONFLICT",
     `Card funding source ${fundingSourceId} already has an ACTIVE delegated key (${active.id}); revoke it with DELETE /auth/delegated-keys/{id} first`,
-    { details: { delegatedKeyId: active.id } }
+    { delegatedKeyId: active.id }
   )
 }

@@ -5,10 +5,10 @@
  * that suits its holder, and with a number that matches the holder's identifier. A
  * refusal is the document rejection code that names the problem.
  */
-import { type DocumentType, MAX_DOCUMENT_BYTES } from "../domain/document.js"
-import { badRequest, type Error400, invalidInput } from "../domain/errors.js"
+import { type DocumentType, DocumentType as DocumentTypeSchema, MAX_DOCUMENT_BYTES } from "../domain/document.js"
+import { invalidInput, reject, type Rejection } from "./rejection.js"
 import { fail, ok, type Result } from "./result.js"
-import { sandboxDocumentRejection } from "./sandbox/documents.js"
+import { type DocumentRejectionCode, sandboxDocumentRejection } from "./sandbox/documents.js"
 import { isIdentityDocument } from "./verification-requirements.js"
 
 export { MAX_DOCUMENT_BYTES }
@@ -75,8 +75,8 @@ const CLAIMED_BY_EXTENSION: Readonly<Record<string, FileKind>> = { pdf: "PDF", j
 /** Content types that claim nothing in particular. */
 const NEUTRAL_MEDIA_TYPES = new Set(["", "application/octet-stream", "binary/octet-stream"])
 
-const fileError = (code: "UNSUITABLE_DOCUMENT" | "INCOMPLETE", reason: string, message: string): Error400 =>
-  badRequest(code, reason, { details: { errors: [{ field: "file", constraint: code === "INCOMPLETE" ? "complete" : "fileType", message }] } })
+const fileError = (code: "UNSUITABLE_DOCUMENT" | "INCOMPLETE", reason: string, message: string): Rejection<"UNSUITABLE_DOCUMENT" | "INCOMPLETE"> =>
+  reject(code, reason, { errors: [{ field: "file", constraint: code === "INCOMPLETE" ? "complete" : "fileType", message }] })
 
 export interface FileCheck {
   readonly kind: FileKind
@@ -88,7 +88,7 @@ export const checkDocumentFile = (file: {
   readonly fileName: string
   readonly contentType: string
   readonly bytes: Uint8Array
-}): Result<FileCheck, Error400> => {
+}): Result<FileCheck, Rejection<"INVALID_INPUT" | "UNSUITABLE_DOCUMENT" | "INCOMPLETE">> => {
   const size = file.bytes.length
   if (size > MAX_DOCUMENT_BYTES) {
     return fail(invalidInput(`The file is ${size} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes (10 MB)`, [{
@@ -133,24 +133,6 @@ export const checkDocumentFile = (file: {
 
 export type HolderKind = "INDIVIDUAL" | "BUSINESS" | "BENEFICIAL_OWNER"
 
-/** Documents only a business can hold. */
-export const BUSINESS_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>([
-  "CERTIFICATE_OF_INCORPORATION",
-  "ARTICLES_OF_INCORPORATION",
-  "ARTICLES_OF_ASSOCIATION",
-  "STATE_REGISTRY_EXCERPT",
-  "GOOD_STANDING_CERTIFICATE",
-  "INFORMATION_STATEMENT",
-  "INCUMBENCY_CERTIFICATE",
-  "BUSINESS_LICENSE",
-  "SHAREHOLDER_REGISTER",
-  "DIRECTOR_REGISTRY",
-  "TRUST_AGREEMENT",
-  "STATE_COMPANY_REGISTRY",
-  "PARTNERSHIP_CONTROL_AGREEMENT",
-  "PARTNERSHIP_AGREEMENT"
-])
-
 /** Documents only a person can hold. */
 export const PERSON_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>([
   "PASSPORT",
@@ -158,6 +140,23 @@ export const PERSON_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<Doc
   "NATIONAL_ID",
   "SELFIE"
 ])
+
+/** Documents any holder can hold (an address, a statement, an authority, anything else). */
+export const ANY_HOLDER_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>([
+  "PROOF_OF_ADDRESS",
+  "BANK_STATEMENT",
+  "TAX_RETURN",
+  "POWER_OF_ATTORNEY",
+  "UTILITY_BILL",
+  "ELECTRICITY_BILL",
+  "RENT_OR_LEASE_AGREEMENT",
+  "OTHER"
+])
+
+/** Documents only a business can hold: every other type (its registrations, registers and agreements). */
+export const BUSINESS_ONLY_DOCUMENT_TYPES: ReadonlySet<DocumentType> = new Set<DocumentType>(
+  DocumentTypeSchema.literals.filter((t) => !PERSON_ONLY_DOCUMENT_TYPES.has(t) && !ANY_HOLDER_DOCUMENT_TYPES.has(t))
+)
 
 export interface HolderView {
   readonly kind: HolderKind
@@ -172,24 +171,20 @@ export const checkDocumentMetadata = (
   holder: HolderView,
   meta: { readonly documentType: DocumentType; readonly documentNumber?: string | undefined },
   sandbox: boolean
-): Result<void, Error400> => {
+): Result<void, Rejection<"UNSUITABLE_DOCUMENT" | "DATA_MISMATCH" | DocumentRejectionCode>> => {
   const unsuitable = holder.kind === "BUSINESS"
     ? PERSON_ONLY_DOCUMENT_TYPES.has(meta.documentType)
     : BUSINESS_ONLY_DOCUMENT_TYPES.has(meta.documentType)
   if (unsuitable) {
     const who = holder.kind === "BUSINESS" ? "a business" : holder.kind === "INDIVIDUAL" ? "an individual" : "a beneficial owner"
-    return fail(badRequest("UNSUITABLE_DOCUMENT", `A ${meta.documentType} cannot belong to ${who}`, {
-      details: { errors: [{ field: "documentType", constraint: "suitableForHolder", message: `is not a document ${who} can hold` }] }
-    }))
+    return fail(reject("UNSUITABLE_DOCUMENT", `A ${meta.documentType} cannot belong to ${who}`, { errors: [{ field: "documentType", constraint: "suitableForHolder", message: `is not a document ${who} can hold` }] }))
   }
   if (
     isIdentityDocument(meta.documentType) && meta.documentType === holder.idType &&
     meta.documentNumber !== undefined && holder.identifier !== undefined &&
     normaliseNumber(meta.documentNumber) !== normaliseNumber(holder.identifier)
   ) {
-    return fail(badRequest("DATA_MISMATCH", `The ${meta.documentType} number does not match the holder's identifier`, {
-      details: { errors: [{ field: "documentNumber", constraint: "matchesHolder", message: "must match the holder's identifier for this idType" }] }
-    }))
+    return fail(reject("DATA_MISMATCH", `The ${meta.documentType} number does not match the holder's identifier`, { errors: [{ field: "documentNumber", constraint: "matchesHolder", message: "must match the holder's identifier for this idType" }] }))
   }
   if (sandbox && meta.documentNumber !== undefined) {
     const rejection = sandboxDocumentRejection(meta.documentNumber)

@@ -4,7 +4,6 @@
  * validation, Travel-Rule requirements, and the key that says two accounts are the
  * same account (409 DUPLICATE_EXTERNAL_ACCOUNT).
  */
-import { badRequest, conflict, type Error400, type Error409, invalidInput } from "../domain/errors.js"
 import {
   type BeneficiaryVerificationStatus,
   currencyOfAccountType,
@@ -12,6 +11,7 @@ import {
   type OwnershipType
 } from "../domain/external-account.js"
 import type { PlatformSettings } from "../domain/platform.js"
+import { invalidInput, reject, type Rejection } from "./rejection.js"
 import { fail, ok, type Result } from "./result.js"
 import { beneficiaryNameCheck, microEntryValidation, primaryIdentifier } from "./sandbox/identifiers.js"
 
@@ -83,7 +83,7 @@ export const planExternalAccountCreate = (
   input: CreateInput,
   ownerKey: string,
   settings: PlatformSettings
-): Result<CreatePlan, Error400> => {
+): Result<CreatePlan, Rejection<"INVALID_INPUT" | "INVALID_BANK_ACCOUNT">> => {
   const info = input.accountInfo
   const accountType = info.accountType
 
@@ -120,11 +120,10 @@ export const planExternalAccountCreate = (
   if (settings.sandbox) {
     const check = beneficiaryNameCheck(identifier)
     if (check.kind === "invalid-account") {
-      return fail(badRequest(
+      return fail(reject(
         wallet || accountType.startsWith("LIGHTNING") ? "INVALID_INPUT" : "INVALID_BANK_ACCOUNT",
         `The account ${identifier} is invalid: the receiving institution rejected it`,
-        { details: { field: "accountInfo", identifier } }
-      ))
+        { field: "accountInfo", identifier }))
     }
     const name = beneficiaryName(info)
     if (name !== undefined) {
@@ -162,12 +161,12 @@ export const planExternalAccountCreate = (
  */
 export const usability = (
   account: { readonly status: ExternalAccountStatus; readonly bankValidationFailed?: boolean; readonly bankValidationPending?: boolean }
-): Result<true, Error400 | Error409> => {
+): Result<true, Rejection<"BANK_ACCOUNT_VALIDATION_PENDING" | "INVALID_BANK_ACCOUNT">> => {
   if (account.bankValidationPending === true) {
-    return fail(conflict("BANK_ACCOUNT_VALIDATION_PENDING", "The US bank account is still being validated by micro-entry; retry later"))
+    return fail(reject("BANK_ACCOUNT_VALIDATION_PENDING", "The US bank account is still being validated by micro-entry; retry later"))
   }
   if (account.bankValidationFailed === true) {
-    return fail(badRequest("INVALID_BANK_ACCOUNT", "The bank account failed validation permanently; register a different account"))
+    return fail(reject("INVALID_BANK_ACCOUNT", "The bank account failed validation permanently; register a different account"))
   }
   return ok(true)
 }

@@ -1,14 +1,15 @@
 /**
  * The external-account status machine. Pure: `transition(status, event)` returns the
- * next status and the events to emit, or the API error a refused move becomes.
+ * next status and the events to emit, or the rejection a refused move meets.
  *
  * SPEC.md states the ownership-verification moves; the reference file adds that a new
  * challenge moves UNVERIFIED back to PENDING_OWNERSHIP_VERIFICATION. The micro-entry
  * moves (PENDING -> ACTIVE / INACTIVE) are ours: see docs/decisions.md.
  */
-import { conflict, type Error409 } from "../domain/errors.js"
 import type { ExternalAccountStatus } from "../domain/external-account.js"
-import { fail, ok, type Result } from "./result.js"
+import { reject } from "./rejection.js"
+import type { Moved } from "./result.js"
+import { machine, type TransitionTable } from "./status-machine.js"
 
 export type ExternalAccountEvent =
   | { readonly type: "OWNERSHIP_CHALLENGE_STARTED" }
@@ -19,15 +20,11 @@ export type ExternalAccountEvent =
 
 export type ExternalAccountEmitted = { readonly type: "EXTERNAL_ACCOUNT.STATUS_UPDATED"; readonly from: ExternalAccountStatus; readonly to: ExternalAccountStatus }
 
-export interface Transitioned {
-  readonly status: ExternalAccountStatus
-  readonly events: ReadonlyArray<ExternalAccountEmitted>
-}
+/** The next status and its events; what a move schedules is `movesOnCreate` / `movesOnChallenge`'s. */
+export type Transitioned = Moved<ExternalAccountStatus, ExternalAccountEmitted>
 
 /** Every allowed move: from -> event -> to. Anything not listed is refused. */
-export const EXTERNAL_ACCOUNT_TRANSITIONS: Readonly<
-  Partial<Record<ExternalAccountStatus, Partial<Record<ExternalAccountEvent["type"], ExternalAccountStatus>>>>
-> = {
+export const EXTERNAL_ACCOUNT_TRANSITIONS: TransitionTable<ExternalAccountStatus, ExternalAccountEvent["type"]> = {
   PENDING_OWNERSHIP_VERIFICATION: {
     OWNERSHIP_CHALLENGE_STARTED: "PENDING_OWNERSHIP_VERIFICATION",
     OWNERSHIP_VERIFICATION_SUCCEEDED: "ACTIVE",
@@ -44,21 +41,11 @@ export const EXTERNAL_ACCOUNT_TRANSITIONS: Readonly<
 
 const describe = (event: ExternalAccountEvent["type"]): string => event.toLowerCase().replace(/_/g, " ")
 
-export const transition = (
-  status: ExternalAccountStatus,
-  event: ExternalAccountEvent
-): Result<Transitioned, Error409> => {
-  const to = EXTERNAL_ACCOUNT_TRANSITIONS[status]?.[event.type]
-  if (to === undefined) {
-    return fail(conflict("CONFLICT", `An external account in status ${status} does not accept: ${describe(event.type)}`, {
-      details: { status, event: event.type }
-    }))
-  }
-  return ok({
-    status: to,
-    events: to === status ? [] : [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: status, to }]
-  })
-}
+export const transition = machine<ExternalAccountStatus, ExternalAccountEvent["type"], ExternalAccountEmitted, "CONFLICT">({
+  table: EXTERNAL_ACCOUNT_TRANSITIONS,
+  emits: (from, to) => [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from, to }],
+  reject: (status, event) => reject("CONFLICT", `An external account in status ${status} does not accept: ${describe(event)}`, { status, event })
+})
 
 // ---------------------------------------------------------------- moves scheduled as data
 

@@ -2,7 +2,6 @@
  * The business KYB status machine (`kybStatus`). Same moves as KYC: UNVERIFIED and
  * PENDING can still move; APPROVED and REJECTED are final.
  */
-import type { Error400 } from "../domain/errors.js"
 import { finalStatusRejection, KYC_TRANSITIONS, type KycEvent, type KycState } from "./kyc.js"
 import { machine, type TransitionTable } from "./status-machine.js"
 
@@ -12,7 +11,7 @@ export type KybEmitted = "CUSTOMER.KYB_PENDING" | "CUSTOMER.KYB_APPROVED" | "CUS
 
 export const KYB_TRANSITIONS: TransitionTable<KybState, KybEvent["type"]> = KYC_TRANSITIONS
 
-export const transition = machine<KybState, KybEvent["type"], KybEmitted, Error400>({
+export const transition = machine<KybState, KybEvent["type"], KybEmitted, "INVALID_INPUT">({
   table: KYB_TRANSITIONS,
   emits: (_from, to) => to === "UNVERIFIED" || to === "HOLD" ? [] : [`CUSTOMER.KYB_${to}`],
   reject: (state) => finalStatusRejection("KYB", state)

@@ -3,7 +3,7 @@
  * UNVERIFIED and PENDING can still move; APPROVED and REJECTED are final, so a further
  * submission is refused with 400 and nothing (a rename included) re-derives them.
  */
-import { badRequest, type Error400 } from "../domain/errors.js"
+import { reject, type Rejection } from "./rejection.js"
 import { machine, type TransitionTable } from "./status-machine.js"
 
 export type KycState = "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED" | "HOLD"
@@ -26,17 +26,17 @@ export const KYC_TRANSITIONS: TransitionTable<KycState, KycEvent["type"]> = {
   PENDING: { SUBMITTED: "PENDING", REVIEW_STARTED: "PENDING", APPROVED: "APPROVED", REJECTED: "REJECTED" }
 }
 
-/** The 400 a move out of a final (or held) status becomes. */
-export const finalStatusRejection = (what: "KYC" | "KYB", status: string): Error400 =>
-  badRequest(
+/** The rejection a move out of a final (or held) status becomes. */
+export const finalStatusRejection = (what: "KYC" | "KYB", status: string): Rejection<"INVALID_INPUT"> =>
+  reject(
     "INVALID_INPUT",
     isFinal(status)
       ? `${what} status is ${status}, which is final: no further verification submissions are accepted`
       : `${what} status is ${status}: verification cannot proceed from this status`,
-    { details: { [what === "KYC" ? "kycStatus" : "kybStatus"]: status } }
+    { [what === "KYC" ? "kycStatus" : "kybStatus"]: status }
   )
 
-export const transition = machine<KycState, KycEvent["type"], KycEmitted, Error400>({
+export const transition = machine<KycState, KycEvent["type"], KycEmitted, "INVALID_INPUT">({
   table: KYC_TRANSITIONS,
   emits: (_from, to) => to === "UNVERIFIED" || to === "HOLD" ? [] : [`CUSTOMER.KYC_${to}`],
   reject: (state) => finalStatusRejection("KYC", state)

@@ -9,9 +9,10 @@
  * Every change of status emits VERIFICATION.<new status>, as the reference file's
  * verification webhook does.
  */
-import { conflict, type Error409 } from "../domain/errors.js"
 import type { VerificationStatus } from "../domain/verification.js"
-import { machine, type TransitionTable } from "./status-machine.js"
+import { reject } from "./rejection.js"
+import { ok } from "./result.js"
+import { machine, type Transitioned, type TransitionTable } from "./status-machine.js"
 
 export type VerificationState = "NEW" | Exclude<VerificationStatus, "READY_FOR_VERIFICATION">
 
@@ -34,11 +35,11 @@ export const VERIFICATION_TRANSITIONS: TransitionTable<VerificationState, Verifi
   PENDING_MANUAL_REVIEW: { APPROVED: "APPROVED", REJECTED: "REJECTED" }
 }
 
-export const transition = machine<VerificationState, VerificationEvent["type"], VerificationEmitted, Error409>({
+export const transition = machine<VerificationState, VerificationEvent["type"], VerificationEmitted, "INVALID_STATE_TRANSITION">({
   table: VERIFICATION_TRANSITIONS,
   emits: (_from, to) => to === "NEW" ? [] : [`VERIFICATION.${to}`],
   reject: (state, event) =>
-    conflict("INVALID_STATE_TRANSITION", `A verification in status ${state} does not accept ${event}`, { details: { state, event } })
+    reject("INVALID_STATE_TRANSITION", `A verification in status ${state} does not accept ${event}`, { state, event })
 })
 
 /** Runs a sequence of events from `NEW`; the path a submission takes. */
@@ -51,5 +52,5 @@ export const run = (events: ReadonlyArray<VerificationEvent>) => {
     state = r.value.state
     emitted.push(...r.value.events)
   }
-  return { ok: true as const, value: { state, events: emitted as ReadonlyArray<VerificationEmitted> } }
+  return ok<Transitioned<VerificationState, VerificationEmitted>>({ state, events: emitted, scheduled: [] })
 }

@@ -6,10 +6,10 @@ const STATUSES: ReadonlyArray<DelegatedKeyStatus> = ["PENDING", "ACTIVE", "REVOK
 
 describe("delegated key status (reference DelegatedKeyStatus, DELETE /auth/delegated-keys/{id})", () => {
   it("PENDING + the last signed leg -> ACTIVE", () => {
-    expect(activate("PENDING")).toEqual({ ok: true, value: "ACTIVE" })
+    expect(activate("PENDING")).toEqual({ ok: true, value: { state: "ACTIVE", events: [], scheduled: [] } })
   })
   it("ACTIVE + DELETE -> REVOKED", () => {
-    expect(revoke("ACTIVE")).toEqual({ ok: true, value: "REVOKED" })
+    expect(revoke("ACTIVE")).toEqual({ ok: true, value: { state: "REVOKED", events: [], scheduled: [] } })
   })
   it("DELETE of a PENDING key: 400 INVALID_INPUT (not ACTIVE)", () => {
     const r = revoke("PENDING")

@@ -28,18 +28,19 @@ const moved = (from: ExternalAccountStatus, event: ExternalAccountEvent["type"])
 describe("external account status (SPEC.md table)", () => {
   it("PENDING_OWNERSHIP_VERIFICATION + verification succeeds -> ACTIVE, STATUS_UPDATED", () => {
     expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_VERIFICATION_SUCCEEDED")).toEqual({
-      status: "ACTIVE",
-      events: [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: "PENDING_OWNERSHIP_VERIFICATION", to: "ACTIVE" }]
+      state: "ACTIVE",
+      events: [{ type: "EXTERNAL_ACCOUNT.STATUS_UPDATED", from: "PENDING_OWNERSHIP_VERIFICATION", to: "ACTIVE" }],
+      scheduled: []
     })
   })
   it("PENDING_OWNERSHIP_VERIFICATION + verification fails -> UNVERIFIED, STATUS_UPDATED", () => {
-    expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_VERIFICATION_FAILED").status).toBe("UNVERIFIED")
+    expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_VERIFICATION_FAILED").state).toBe("UNVERIFIED")
   })
   it("UNVERIFIED + new challenge, then verification succeeds -> ACTIVE", () => {
     const challenged = moved("UNVERIFIED", "OWNERSHIP_CHALLENGE_STARTED")
-    expect(challenged.status).toBe("PENDING_OWNERSHIP_VERIFICATION")
+    expect(challenged.state).toBe("PENDING_OWNERSHIP_VERIFICATION")
     expect(challenged.events).toHaveLength(1)
-    expect(moved(challenged.status, "OWNERSHIP_VERIFICATION_SUCCEEDED").status).toBe("ACTIVE")
+    expect(moved(challenged.state, "OWNERSHIP_VERIFICATION_SUCCEEDED").state).toBe("ACTIVE")
   })
   it("UNVERIFIED cannot be verified without a new challenge", () => {
     const r = transition("UNVERIFIED", { type: "OWNERSHIP_VERIFICATION_SUCCEEDED" })
@@ -48,13 +49,14 @@ describe("external account status (SPEC.md table)", () => {
   })
   it("a repeated challenge while pending changes nothing and emits nothing", () => {
     expect(moved("PENDING_OWNERSHIP_VERIFICATION", "OWNERSHIP_CHALLENGE_STARTED")).toEqual({
-      status: "PENDING_OWNERSHIP_VERIFICATION",
-      events: []
+      state: "PENDING_OWNERSHIP_VERIFICATION",
+      events: [],
+      scheduled: []
     })
   })
   it("micro-entry validation: PENDING -> ACTIVE or INACTIVE", () => {
-    expect(moved("PENDING", "BANK_VALIDATION_SUCCEEDED").status).toBe("ACTIVE")
-    expect(moved("PENDING", "BANK_VALIDATION_FAILED").status).toBe("INACTIVE")
+    expect(moved("PENDING", "BANK_VALIDATION_SUCCEEDED").state).toBe("ACTIVE")
+    expect(moved("PENDING", "BANK_VALIDATION_FAILED").state).toBe("INACTIVE")
   })
   it("ACTIVE accepts no ownership or validation events", () => {
     for (const e of EVENTS) expect(transition("ACTIVE", { type: e }).ok).toBe(false)
@@ -70,9 +72,9 @@ describe("external account status (SPEC.md table)", () => {
           const allowed = EXTERNAL_ACCOUNT_TRANSITIONS[status]?.[type]
           expect(r.ok).toBe(allowed !== undefined)
           if (!r.ok) continue
-          expect(statuses).toContain(r.value.status)
-          expect(r.value.events.length).toBe(r.value.status === status ? 0 : 1)
-          status = r.value.status
+          expect(statuses).toContain(r.value.state)
+          expect(r.value.events.length).toBe(r.value.state === status ? 0 : 1)
+          status = r.value.state
         }
       }),
       { numRuns: numRuns(200) }

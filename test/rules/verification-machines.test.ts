@@ -20,7 +20,7 @@ describe("KYC machine", () => {
     ["PENDING", "REJECTED", "REJECTED", ["CUSTOMER.KYC_REJECTED"]]
   ] as const)("%s --%s--> %s emits %j", (from, event, to, events) => {
     const r = Kyc.transition(from, { type: event })
-    expect(r).toEqual({ ok: true, value: { state: to, events } })
+    expect(r).toEqual({ ok: true, value: { state: to, events, scheduled: [] } })
   })
 
   it.each(["APPROVED", "REJECTED"] as const)("%s is final: every event is refused with 400", (state) => {
@@ -41,9 +41,9 @@ describe("KYC machine", () => {
 
 describe("KYB machine", () => {
   it("emits CUSTOMER.KYB_* and refuses moves out of final statuses", () => {
-    expect(Kyb.transition("UNVERIFIED", { type: "REVIEW_STARTED" })).toEqual({ ok: true, value: { state: "PENDING", events: ["CUSTOMER.KYB_PENDING"] } })
-    expect(Kyb.transition("PENDING", { type: "APPROVED" })).toEqual({ ok: true, value: { state: "APPROVED", events: ["CUSTOMER.KYB_APPROVED"] } })
-    expect(Kyb.transition("UNVERIFIED", { type: "REJECTED" })).toEqual({ ok: true, value: { state: "REJECTED", events: ["CUSTOMER.KYB_REJECTED"] } })
+    expect(Kyb.transition("UNVERIFIED", { type: "REVIEW_STARTED" })).toEqual({ ok: true, value: { state: "PENDING", events: ["CUSTOMER.KYB_PENDING"], scheduled: [] } })
+    expect(Kyb.transition("PENDING", { type: "APPROVED" })).toEqual({ ok: true, value: { state: "APPROVED", events: ["CUSTOMER.KYB_APPROVED"], scheduled: [] } })
+    expect(Kyb.transition("UNVERIFIED", { type: "REJECTED" })).toEqual({ ok: true, value: { state: "REJECTED", events: ["CUSTOMER.KYB_REJECTED"], scheduled: [] } })
     const r = Kyb.transition("APPROVED", { type: "SUBMITTED" })
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.details).toEqual({ kybStatus: "APPROVED" })
@@ -52,8 +52,8 @@ describe("KYB machine", () => {
 
 describe("beneficial-owner machine", () => {
   it("resolves from UNVERIFIED or PENDING and never leaves APPROVED or REJECTED", () => {
-    expect(Owner.transition("UNVERIFIED", { type: "REVIEW_STARTED" })).toEqual({ ok: true, value: { state: "PENDING", events: [] } })
-    expect(Owner.transition("PENDING", { type: "REJECTED" })).toEqual({ ok: true, value: { state: "REJECTED", events: [] } })
+    expect(Owner.transition("UNVERIFIED", { type: "REVIEW_STARTED" })).toEqual({ ok: true, value: { state: "PENDING", events: [], scheduled: [] } })
+    expect(Owner.transition("PENDING", { type: "REJECTED" })).toEqual({ ok: true, value: { state: "REJECTED", events: [], scheduled: [] } })
     expect(Owner.transition("APPROVED", { type: "REJECTED" }).ok).toBe(false)
     expect(Owner.transition("REJECTED", { type: "APPROVED" }).ok).toBe(false)
   })
@@ -68,7 +68,7 @@ describe("verification machine", () => {
     [["ACCEPTED", "REJECTED"], "REJECTED", ["VERIFICATION.IN_PROGRESS", "VERIFICATION.REJECTED"]],
     [["ACCEPTED", "MANUAL_REVIEW", "APPROVED"], "APPROVED", ["VERIFICATION.IN_PROGRESS", "VERIFICATION.PENDING_MANUAL_REVIEW", "VERIFICATION.APPROVED"]]
   ] as const)("%j ends %s", (events, state, emitted) => {
-    expect(Verification.run(events.map((type) => ({ type })))).toEqual({ ok: true, value: { state, events: emitted } })
+    expect(Verification.run(events.map((type) => ({ type })))).toEqual({ ok: true, value: { state, events: emitted, scheduled: [] } })
   })
 
   it.each([

@@ -14,19 +14,18 @@ import { Card as CardSchema } from "../../domain/card.js"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
 import type { CustomerState } from "../../domain/customer.js"
 import { badRequest, conflict, type Error400, type Error409, Error501, invalidInput, notFound } from "../../domain/errors.js"
-import { makeEvent } from "../../domain/events.js"
 import { cardSettingsOf, type Platform } from "../../domain/platform.js"
 import { Ids } from "../../ports/ids.js"
 import { type CardFundingSourceBinding, type CardRecord, Store, type StoreConflict, type UnitOfWork } from "../../ports/store.js"
 import { checkFundingSources, type FundingAccount, rebind, unbound } from "../../rules/cards/funding-sources.js"
 import { slotRefusal } from "../../rules/cards/slots.js"
 import { planUpdate } from "../../rules/cards/status.js"
-import type { Result } from "../../rules/result.js"
 import { activeCustomer } from "../customers.js"
 import { idempotent } from "../idempotency.js"
 import { conflictIsDefect, pageOf } from "../paging.js"
+import { fromResult, rejected } from "../rejection.js"
 import { nowIso, nowMillis, isoOf } from "../time.js"
-import { applyTransition } from "../transition.js"
+import { applyTransition, eventOf } from "../transition.js"
 
 /** The timer kind of the card machine (it schedules nothing yet). */
 export const CARD_MACHINE = "card"
@@ -43,8 +42,6 @@ export const REVEAL_EMBED_BASE = "https://card-embed.sandbox.invalid/iframe"
 
 /** The currency whose cards the sandbox issues under an EU program (a static 3-D Secure password is accepted). */
 export const STATIC_3DS_PASSWORD_CURRENCIES: ReadonlyArray<string> = ["EUR"]
-
-const fromResult = <A, E>(r: Result<A, E>): Effect.Effect<A, E> => r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 
 const cardNotFound = (id: string) => notFound(`Card ${id} not found`)
 
@@ -112,11 +109,6 @@ const digitsOf = (seed: string, length: number): string => {
   return out
 }
 
-const cardEvent = Effect.fnUntraced(function*(platform: Platform, type: "CARD.STATE_CHANGE" | "CARD.FUNDING_SOURCE_CHANGE" | "CARD.PIN_STATUS_CHANGE", card: Card) {
-  const ids = yield* Ids
-  return makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: card.updatedAt, data: card })
-})
-
 /** Writes a card with its events (one unit of work). */
 export const writeCard = (
   uow: UnitOfWork,
@@ -126,7 +118,7 @@ export const writeCard = (
 ): Effect.Effect<void, StoreConflict, Ids> =>
   Effect.gen(function*() {
     const built = []
-    for (const type of events) built.push(yield* cardEvent(platform, type, rec.card))
+    for (const type of events) built.push(yield* eventOf(platform, type, { timestamp: rec.card.updatedAt, data: rec.card }))
     yield* applyTransition(uow, platform, { write: uow.putCard(rec), subjectId: rec.card.id, kind: CARD_MACHINE, events: built })
   })
 
@@ -187,7 +179,7 @@ const createCardOnce = (platform: Platform, req: CardCreateRequest) =>
           liveForCardholder: settings.oneCardPerCardholder ? yield* store.cards.countLive(platform.id, holder.id) : undefined,
           oneCardPerCardholder: settings.oneCardPerCardholder
         })
-        if (refusal !== undefined) return yield* refusal
+        if (refusal !== undefined) return yield* rejected(refusal)
         const id = yield* ids.make("Card")
         const now = yield* nowIso
         const issued = new Date(now)
@@ -297,11 +289,11 @@ export const updateCard = (platform: Platform, id: string, req: CardUpdateReques
           fundingSources = [...plan.fundingSources]
           bindings = yield* bindingsFor(rec.fundingSourceBindings, plan.fundingSources)
         }
-        const closing = moved.status === "CLOSED"
+        const closing = moved.state === "CLOSED"
         const card: Card = {
           ...before,
-          state: moved.status,
-          status: moved.status,
+          state: moved.state,
+          status: moved.state,
           stateReason: closing ? "CLOSED_BY_PLATFORM" : before.stateReason,
           fundingSources: closing ? [] : fundingSources,
           maxSpendPerTransaction: plan.hasMaxSpend ? plan.maxSpendPerTransaction ?? null : before.maxSpendPerTransaction,

@@ -31,12 +31,10 @@ import { Ids } from "../../ports/ids.js"
 import { type CardRecord, Store } from "../../ports/store.js"
 import { type PinEvent, type PinState, transition as pinTransition } from "../../rules/cards/pin.js"
 import { transition as cardTransition } from "../../rules/cards/status.js"
-import type { Result } from "../../rules/result.js"
 import { conflictIsDefect } from "../paging.js"
+import { fromResult } from "../rejection.js"
 import { isoOf, nowIso, nowMillis } from "../time.js"
 import { cardOf, requireCardIssuer, REVEAL_EMBED_BASE, REVEAL_TTL_MILLIS, writeCard } from "./cards.js"
-
-const fromResult = <A, E>(r: Result<A, E>): Effect.Effect<A, E> => r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 
 /** Where the (simulated) PIN-entry iframe lives: beside the reveal iframe, on the reserved `.invalid` host. */
 export const SET_PIN_EMBED_BASE = REVEAL_EMBED_BASE.replace(/\/iframe$/, "/set-pin")

@@ -7,7 +7,6 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
-import { makeEvent } from "../../domain/events.js"
 import { forbidden, notFound } from "../../domain/errors.js"
 import type { InternalAccount, InternalAccountType, PaymentInstructions } from "../../domain/internal-account.js"
 import { currencyOf } from "../../domain/money.js"
@@ -17,6 +16,7 @@ import { type InternalAccountRecord, type PageResult, Store, type UnitOfWork } f
 import { conflictIsDefect, pageOf } from "../paging.js"
 import { currenciesOf } from "./config.js"
 import { nowIso } from "../time.js"
+import { emit } from "../transition.js"
 import { postEntry, worldAccount } from "./ledger.js"
 
 const CRYPTO = new Set(["USDC", "USDT", "BTC"])
@@ -129,12 +129,7 @@ export const openAccounts = Effect.fnUntraced(function*(uow: UnitOfWork, platfor
       updatedAt: now
     }
     yield* uow.putInternalAccount(rec).pipe(Effect.catchTag("StoreConflict", conflictIsDefect))
-    yield* uow.emit(makeEvent("INTERNAL_ACCOUNT.STATUS_UPDATED", {
-      id: yield* ids.make("Webhook"),
-      platformId: platform.id,
-      timestamp: now,
-      data: renderAccount(rec, 0)
-    }))
+    yield* emit(uow, platform, "INTERNAL_ACCOUNT.STATUS_UPDATED", { timestamp: now, data: renderAccount(rec, 0) })
     out.push(rec)
   }
   return out
@@ -181,9 +176,7 @@ export const internalAccount = Effect.fnUntraced(function*(platform: Platform, i
 
 /** The event a balance change announces. */
 export const balanceUpdated = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: InternalAccountRecord, at: string) {
-  const ids = yield* Ids
-  const data = yield* renderOne(platform.id, rec)
-  yield* uow.emit(makeEvent("INTERNAL_ACCOUNT.BALANCE_UPDATED", { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: at, data }))
+  yield* emit(uow, platform, "INTERNAL_ACCOUNT.BALANCE_UPDATED", { timestamp: at, data: yield* renderOne(platform.id, rec) })
 })
 
 /** POST /sandbox/internal-accounts/{accountId}/fund: money in from outside, sandbox platforms only. */

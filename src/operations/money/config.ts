@@ -5,14 +5,13 @@
  */
 import { Effect } from "effect"
 import { type FieldError, invalidInput } from "../../domain/errors.js"
-import { makeEvent } from "../../domain/events.js"
 import { currencyOf } from "../../domain/money.js"
 import type { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { type Platform, platformCurrencies } from "../../domain/platform.js"
-import { Ids } from "../../ports/ids.js"
 import { Store } from "../../ports/store.js"
 import type * as Fees from "../../rules/money/fees.js"
 import { nowIso } from "../time.js"
+import { emit } from "../transition.js"
 
 /** Default per-currency amount bounds of a new platform (minor units). */
 export const DEFAULT_MIN_AMOUNT = 1
@@ -138,8 +137,7 @@ export const updateConfig = Effect.fnUntraced(function*(platform: Platform, req:
         if (current.webhookEndpoint === undefined) {
           yield* uow.setWebhookCursor(platform.id, yield* store.webhooks.lastEventSeq(platform.id))
         }
-        const id = yield* (yield* Ids).make("Webhook")
-        yield* uow.emit(makeEvent("TEST", { id, platformId: platform.id, timestamp: now }))
+        yield* emit(uow, platform, "TEST", { timestamp: now })
       }
       return next
     })

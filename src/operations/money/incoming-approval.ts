@@ -15,7 +15,6 @@ import { Effect } from "effect"
 import { conflict } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
 import type { IncomingApprovalRecord, IncomingTransaction, IncomingTransactionFailureReason } from "../../domain/transaction.js"
-import { Ids } from "../../ports/ids.js"
 import { Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
 import type { WebhookResponse } from "../../ports/webhooks.js"
 import {
@@ -24,6 +23,7 @@ import {
   INFORMATION_WINDOW_MILLIS
 } from "../../rules/money/incoming-approval.js"
 import { isoOf } from "../time.js"
+import { schedule } from "../transition.js"
 import { failIncoming, releaseIncoming } from "./sandbox.js"
 
 export const INCOMING_APPROVAL_TIMER = "incoming-approval"
@@ -89,16 +89,8 @@ const waitForCall = Effect.fnUntraced(function*(
   approval: IncomingApprovalRecord & { readonly deadline: number },
   transaction: IncomingTransaction
 ) {
-  const ids = yield* Ids
   yield* uow.putTransaction({ ...decided(rec, approval), transaction })
-  yield* uow.schedule({
-    platformId: platform.id,
-    id: `Timer:${yield* ids.uuid}`,
-    at: approval.deadline,
-    kind: INCOMING_APPROVAL_TIMER,
-    subjectId: rec.transaction.id,
-    event: "TIMEOUT"
-  })
+  yield* schedule(uow, platform, INCOMING_APPROVAL_TIMER, rec.transaction.id, { at: approval.deadline, event: "TIMEOUT" })
   return transaction
 })
 

@@ -9,7 +9,6 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Clock, Effect } from "effect"
 import { badRequest, type Error400, type Error404, type Error409, notFound } from "../../domain/errors.js"
-import { makeEvent } from "../../domain/events.js"
 import type { Platform } from "../../domain/platform.js"
 import type { QuoteStatus } from "../../domain/quote.js"
 import type { OutgoingTransaction, OutgoingTransactionFailureReason, PaymentPlan, PaymentStepRecord } from "../../domain/transaction.js"
@@ -17,8 +16,10 @@ import { Ids } from "../../ports/ids.js"
 import { Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
 import * as Machine from "../../rules/money/payment.js"
 import { isoOf } from "../time.js"
+import { emit, schedule } from "../transition.js"
 import { balanceUpdated } from "./accounts.js"
 import { postMove } from "./ledger.js"
+import { rejected } from "../rejection.js"
 
 export const PAYMENT_TIMER = "payment"
 
@@ -131,7 +132,7 @@ export const movePayment = Effect.fnUntraced(function*(
   const nowMs = yield* Clock.currentTimeMillis
   const now = isoOf(nowMs)
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
-  if (!r.ok) return yield* Effect.fail(r.error)
+  if (!r.ok) return yield* rejected(r.error)
   const moved = withSettlementProof(withState(t, r.value.state, now), rec.plan, r.value.ledger)
   // A failed pull took nothing from the customer: the ledger reverses what it held in
   // flight, but there is no refund to show or announce.
@@ -173,10 +174,7 @@ const announce = Effect.fnUntraced(function*(
   types: ReadonlyArray<Machine.OutgoingPaymentEvent>,
   now: string
 ) {
-  const ids = yield* Ids
-  for (const type of types) {
-    yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: now, data: transaction }))
-  }
+  for (const type of types) yield* emit(uow, platform, type, { timestamp: now, data: transaction })
 })
 
 /** INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves. */
@@ -193,7 +191,6 @@ export const announceBalances = Effect.fnUntraced(function*(uow: UnitOfWork, pla
  * (if any) as the payment's timer. Returns the record after the steps.
  */
 export const runDueSteps = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: TransactionRecord) {
-  const ids = yield* Ids
   const nowMs = yield* Clock.currentTimeMillis
   let current = rec
   while (current.plan.steps.length > 0) {
@@ -210,16 +207,7 @@ export const runDueSteps = Effect.fnUntraced(function*(uow: UnitOfWork, platform
   yield* uow.putTransaction(current)
   const next = current.plan.steps[0]
   yield* uow.cancelTimers(platform.id, current.transaction.id, PAYMENT_TIMER)
-  if (next !== undefined) {
-    yield* uow.schedule({
-      platformId: platform.id,
-      id: `Timer:${yield* ids.uuid}`,
-      at: next.at,
-      kind: PAYMENT_TIMER,
-      subjectId: current.transaction.id,
-      event: next.move.type
-    })
-  }
+  if (next !== undefined) yield* schedule(uow, platform, PAYMENT_TIMER, current.transaction.id, { at: next.at, event: next.move.type })
   return current
 })
 

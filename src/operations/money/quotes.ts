@@ -51,9 +51,10 @@ import { checkWalletSignature, walletPaymentInstructions } from "../wallets/acti
 import { configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
-import { makeEvent } from "../../domain/events.js"
 import { AUTHORIZATION_TTL_MS, requiresSca } from "../../rules/sca.js"
 import { issueCode, randomBytes } from "../sca/common.js"
+import { rejected } from "../rejection.js"
+import { emit } from "../transition.js"
 import { toBase64Url } from "../../crypto/bytes.js"
 import type { ScaFactor } from "../../domain/sca.js"
 
@@ -141,7 +142,7 @@ const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, cur
     ...(rec.bankValidationFailed === undefined ? {} : { bankValidationFailed: rec.bankValidationFailed }),
     bankValidationPending: rec.account.status === "PENDING"
   })
-  if (!u.ok) return Effect.fail(u.error)
+  if (!u.ok) return rejected(u.error)
   const status = rec.account.status
   if ((status === "PENDING_OWNERSHIP_VERIFICATION" || status === "UNVERIFIED") && Limits.requiresOwnershipVerification(amount, currency)) {
     return Effect.fail(badRequest(
@@ -266,7 +267,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
         ...(sourceSide.account.bankValidationFailed === undefined ? {} : { bankValidationFailed: sourceSide.account.bankValidationFailed }),
         bankValidationPending: sourceSide.account.account.status === "PENDING"
       })
-      if (!u.ok) return yield* Effect.fail(u.error)
+      if (!u.ok) return yield* rejected(u.error)
     }
     source = sourceSide.kind === "INTERNAL" ? { kind: "INTERNAL", accountId: sourceSide.account.id } : { kind: "EXTERNAL", accountId: sourceSide.account.account.id }
   } else {
@@ -450,7 +451,7 @@ export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, r
         rate: rate.rate,
         fee: Fees.quoteFee(feeInput)
       })
-      if (!priced.ok) return yield* badRequest(priced.error.code, priced.error.reason)
+      if (!priced.ok) return yield* rejected(priced.error)
       const p = priced.value
       const platformFee = Fees.platformFee({ ...feeInput, sendingAmount: p.amountConverted })
       const serviceFee = Math.max(0, p.feesIncluded - platformFee)
@@ -612,7 +613,6 @@ export const executeIn = Effect.fnUntraced(function*(
   /** Held PENDING for the platform's approval (an agent's payment its policy sends for approval; docs/agents.md). */
   holdForApproval?: boolean
 ) {
-  const ids = yield* Ids
   const nowMs = yield* Clock.currentTimeMillis
   const q = rec.quote
   if (q.status !== "PENDING") {
@@ -693,12 +693,7 @@ const holdForAuthorization = Effect.fnUntraced(function*(
   const payment = paymentPlanOf(q, rec.plan, [{ at: expiresAt, move: { type: "FAIL", failureReason: "SCA_NOT_COMPLETED" } }])
   const record = { platformId: platform.id, transaction, plan: payment }
   yield* uow.putTransaction(record)
-  yield* uow.emit(makeEvent("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", {
-    id: yield* ids.make("Webhook"),
-    platformId: platform.id,
-    timestamp: isoOf(nowMs),
-    data: transaction
-  }))
+  yield* emit(uow, platform, "OUTGOING_PAYMENT.PENDING_AUTHORIZATION", { timestamp: isoOf(nowMs), data: transaction })
   const quote: Quote = {
     ...q,
     status: "PENDING_AUTHORIZATION",

@@ -6,7 +6,6 @@
 import { Clock, Effect } from "effect"
 import type { CustomerState } from "../../domain/customer.js"
 import { badRequest, forbidden, invalidInput, notFound } from "../../domain/errors.js"
-import { makeEvent } from "../../domain/events.js"
 import { currencyOf } from "../../domain/money.js"
 import { type Platform, sandboxUmaDomainOf } from "../../domain/platform.js"
 import type { IncomingTransaction, IncomingTransactionFailureReason, SandboxSendRequest, SandboxUmaReceiveRequest } from "../../domain/transaction.js"
@@ -15,6 +14,7 @@ import { Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from
 import { approvalMechanismApplies } from "../../rules/money/incoming-approval.js"
 import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { isoOf } from "../time.js"
+import { emit, schedule } from "../transition.js"
 import { balanceUpdated } from "./accounts.js"
 import { configOf } from "./config.js"
 import { postEntry, worldAccount } from "./ledger.js"
@@ -65,8 +65,7 @@ const incomingEvent = Effect.fnUntraced(function*(
   data: IncomingTransaction,
   at: string
 ) {
-  const ids = yield* Ids
-  yield* uow.emit(makeEvent(type, { id: yield* ids.make("Webhook"), platformId: platform.id, timestamp: at, data }))
+  yield* emit(uow, platform, type, { timestamp: at, data })
 })
 
 /** Credits an incoming payment: to an internal account (a ledger entry) or out to an external deposit account. */
@@ -178,17 +177,9 @@ type IncomingRecord = TransactionRecord & { readonly transaction: IncomingTransa
  */
 export const releaseIncoming = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: IncomingRecord, nowMs: number) {
   if (rec.plan.outcome !== "UMA_pending.long.usd") return yield* completeIncoming(uow, platform, rec, isoOf(nowMs))
-  const ids = yield* Ids
   const held: IncomingTransaction = { ...rec.transaction, pendingReason: "COMPLIANCE_REVIEW", updatedAt: isoOf(nowMs) }
   yield* uow.putTransaction({ ...rec, transaction: held })
-  yield* uow.schedule({
-    platformId: platform.id,
-    id: `Timer:${yield* ids.uuid}`,
-    at: nowMs + SandboxPayments.UMA_LONG_PENDING_MS,
-    kind: INCOMING_TIMER,
-    subjectId: rec.transaction.id,
-    event: "COMPLETE"
-  })
+  yield* schedule(uow, platform, INCOMING_TIMER, rec.transaction.id, { at: nowMs + SandboxPayments.UMA_LONG_PENDING_MS, event: "COMPLETE" })
   return held
 })
 

@@ -21,6 +21,7 @@ import type { DelegatedKey, DelegatedKeyCreateRequest } from "../../domain/walle
 import { Ids } from "../../ports/ids.js"
 import { type DelegatedKeyRecord, Store, type UnitOfWork, type WalletRequestRecord } from "../../ports/store.js"
 import { activate, activeKeyConflict, revoke } from "../../rules/delegated-key.js"
+import { rejected } from "../rejection.js"
 import { isoOf } from "../time.js"
 import { randomSource } from "./auth.js"
 import { AnotherLeg, legOf, type SignedHeaders, signedRequest, walletAccount } from "./signed.js"
@@ -76,7 +77,7 @@ const keysOfFundingSource = (platform: Platform, fundingSourceId: string) =>
 /** The one-ACTIVE-key rule for a funding source, as a 409. */
 const noActiveKey = Effect.fnUntraced(function*(platform: Platform, fundingSourceId: string) {
   const refused = activeKeyConflict(fundingSourceId, yield* keysOfFundingSource(platform, fundingSourceId))
-  if (refused !== undefined) return yield* refused
+  if (refused !== undefined) return yield* rejected(refused)
 })
 
 /** The pending key a leg-3 challenge names, as leg 2 stored it. */
@@ -133,8 +134,8 @@ export const createDelegatedKey = Effect.fnUntraced(function*(platform: Platform
         return yield* notFound(`Card funding source not found: ${key.lookupKey} no longer binds internal account ${body.internalAccountId} to card ${body.cardId}`)
       }
       const moved = activate(key.status)
-      if (!moved.ok) return yield* moved.error
-      const active: DelegatedKeyRecord = { ...key, status: moved.value, updatedAt: now }
+      if (!moved.ok) return yield* rejected(moved.error)
+      const active: DelegatedKeyRecord = { ...key, status: moved.value.state, updatedAt: now }
       yield* uow.putWalletRecord(active)
       return renderDelegatedKey(active)
     })
@@ -187,8 +188,8 @@ export const revokeDelegatedKey = Effect.fnUntraced(function*(platform: Platform
     Effect.gen(function*() {
       const key = yield* delegatedKeyOf(platform, id)
       const moved = revoke(key.status)
-      if (!moved.ok) return yield* moved.error
-      yield* uow.putWalletRecord({ ...key, status: moved.value, updatedAt: isoOf(yield* Clock.currentTimeMillis) })
+      if (!moved.ok) return yield* rejected(moved.error)
+      yield* uow.putWalletRecord({ ...key, status: moved.value.state, updatedAt: isoOf(yield* Clock.currentTimeMillis) })
     })
   )
 })

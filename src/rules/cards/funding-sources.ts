@@ -5,7 +5,7 @@
  * derived from them at issue, fixed after). A list naming one account twice is a 400
  * INVALID_INPUT (the order is a priority: an account has one place in it).
  */
-import { badRequest, type Error400, invalidInput } from "../../domain/errors.js"
+import { invalidInput, reject, type Rejection } from "../rejection.js"
 import { fail, ok, type Result } from "../result.js"
 
 /** What the rule needs to know of an internal account. */
@@ -62,7 +62,7 @@ export const checkFundingSources = (input: {
   readonly cardholderId: string
   readonly eligibleCurrencies: ReadonlyArray<string>
   readonly cardCurrency?: string | undefined
-}): Result<{ readonly currency: string }, Error400> => {
+}): Result<{ readonly currency: string }, Rejection<"INVALID_INPUT" | "FUNDING_SOURCE_INELIGIBLE">> => {
   const dup = firstDuplicate(input.ids)
   if (dup !== undefined) {
     return fail(invalidInput(`fundingSources names ${input.ids[dup]} twice`, [{
@@ -84,14 +84,12 @@ export const checkFundingSources = (input: {
   })
   if (problems.length > 0) {
     const first = problems[0]!
-    return fail(badRequest("FUNDING_SOURCE_INELIGIBLE", `Funding source ${first.id} ${MESSAGES[first.reason]}`, {
-      details: {
+    return fail(reject("FUNDING_SOURCE_INELIGIBLE", `Funding source ${first.id} ${MESSAGES[first.reason]}`, {
         cardholderId: input.cardholderId,
         eligibleCurrencies: input.eligibleCurrencies,
         ...(cardCurrency === "" ? {} : { cardCurrency }),
         ineligible: problems.map((p) => ({ field: `fundingSources[${p.index}]`, id: p.id, reason: p.reason, message: MESSAGES[p.reason] }))
-      }
-    }))
+      }))
   }
   return ok({ currency: cardCurrency })
 }

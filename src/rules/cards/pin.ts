@@ -7,8 +7,8 @@
  * PIN: ours is OK for both (docs/decisions.md).
  */
 import type { CardPinStatus } from "../../domain/card.js"
-import { conflict, type Error409 } from "../../domain/errors.js"
-import { fail, ok, type Result } from "../result.js"
+import { reject, type Rejection } from "../rejection.js"
+import { fail, type Moved, ok, type Result } from "../result.js"
 
 /** Incorrect entries in a row that block the PIN. */
 export const MAX_PIN_FAILURES = 3
@@ -24,33 +24,32 @@ export type PinEvent =
   | { readonly type: "PIN_UNBLOCKED" }
   | { readonly type: "PIN_ENTERED"; readonly correct: boolean }
 
-export interface PinTransitioned {
-  readonly state: PinState
-  readonly events: ReadonlyArray<"CARD.PIN_STATUS_CHANGE">
+export type PinTransitioned = Moved<PinState, "CARD.PIN_STATUS_CHANGE", never, {
   /** For PIN_ENTERED: whether the entry was accepted (a correct PIN that is not blocked). */
   readonly accepted: boolean
-}
+}>
 
 const moved = (from: PinState, to: PinState, accepted: boolean): PinTransitioned => ({
   state: to,
   events: to.pinStatus === from.pinStatus ? [] : ["CARD.PIN_STATUS_CHANGE"],
+  scheduled: [],
   accepted
 })
 
-export const transition = (state: PinState, event: PinEvent): Result<PinTransitioned, Error409> => {
+export const transition = (state: PinState, event: PinEvent): Result<PinTransitioned, Rejection<"INVALID_STATE_TRANSITION">> => {
   switch (event.type) {
     case "PIN_SET":
       return ok(moved(state, { pinStatus: "OK", failures: 0 }, true))
     case "PIN_UNBLOCKED":
       return state.pinStatus === "BLOCKED"
         ? ok(moved(state, { pinStatus: "OK", failures: 0 }, true))
-        : fail(conflict("INVALID_STATE_TRANSITION", `The card's PIN is ${state.pinStatus}, not BLOCKED: there is nothing to unblock`, {
-          details: { pinStatus: state.pinStatus }
+        : fail(reject("INVALID_STATE_TRANSITION", `The card's PIN is ${state.pinStatus}, not BLOCKED: there is nothing to unblock`, {
+          pinStatus: state.pinStatus
         }))
     case "PIN_ENTERED": {
       if (state.pinStatus === "NOT_SET") {
-        return fail(conflict("INVALID_STATE_TRANSITION", "The card has no PIN set: a PIN entry cannot be checked", {
-          details: { pinStatus: state.pinStatus }
+        return fail(reject("INVALID_STATE_TRANSITION", "The card has no PIN set: a PIN entry cannot be checked", {
+          pinStatus: state.pinStatus
         }))
       }
       if (state.pinStatus === "BLOCKED") return ok(moved(state, state, false))

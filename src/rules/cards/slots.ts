@@ -5,27 +5,30 @@
  * its slot (a FROZEN card still holds one).
  */
 import type { CardStatus } from "../../domain/card.js"
-import { conflict, type Error409 } from "../../domain/errors.js"
+import { reject, type Rejection } from "../rejection.js"
 
 /** Whether a card in this status holds a slot. */
 export const holdsSlot = (status: CardStatus): boolean => status !== "CLOSED"
 
-/** The 409 issuing one more card meets, or undefined when there is a slot. */
+/** The rejection issuing one more card meets, or undefined when there is a slot. */
 export const slotRefusal = (input: {
   readonly liveOnPlatform: number
   readonly maxLiveCards: number
   /** Live cards of the cardholder (read only where one per cardholder applies). */
   readonly liveForCardholder?: number | undefined
   readonly oneCardPerCardholder: boolean
-}): Error409 | undefined => {
+}): Rejection<"CARD_LIMIT_REACHED"> | undefined => {
   if (input.liveOnPlatform >= input.maxLiveCards) {
-    return conflict("CARD_LIMIT_REACHED", `The platform holds its maximum of ${input.maxLiveCards} live cards; close a card to free a slot`, {
-      details: { limit: "PLATFORM_LIVE_CARDS", maxLiveCards: input.maxLiveCards, liveCards: input.liveOnPlatform }
+    return reject("CARD_LIMIT_REACHED", `The platform holds its maximum of ${input.maxLiveCards} live cards; close a card to free a slot`, {
+      limit: "PLATFORM_LIVE_CARDS",
+      maxLiveCards: input.maxLiveCards,
+      liveCards: input.liveOnPlatform
     })
   }
   if (input.oneCardPerCardholder && (input.liveForCardholder ?? 0) >= 1) {
-    return conflict("CARD_LIMIT_REACHED", "The cardholder already holds a live card and this platform allows one per cardholder; close it to issue another", {
-      details: { limit: "ONE_PER_CARDHOLDER", liveCards: input.liveForCardholder }
+    return reject("CARD_LIMIT_REACHED", "The cardholder already holds a live card and this platform allows one per cardholder; close it to issue another", {
+      limit: "ONE_PER_CARDHOLDER",
+      liveCards: input.liveForCardholder
     })
   }
   return undefined

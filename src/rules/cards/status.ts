@@ -13,12 +13,12 @@
  * | any    | a move not listed above    | —      | 409 INVALID_STATE_TRANSITION     |
  *
  * Pure: `transition(status, event)` returns the next status, the events it announces
- * and whether it frees a slot, or the 409 a refused move becomes. `planUpdate` reads a
+ * and whether it frees a slot, or the rejection a refused move meets. `planUpdate` reads a
  * whole PATCH body: the request-shape rules (400 INVALID_INPUT) first, then the machine.
  */
 import type { CardStatus, CardUpdateRequest } from "../../domain/card.js"
-import { conflict, type Error400, type Error409, invalidInput } from "../../domain/errors.js"
-import { fail, ok, type Result } from "../result.js"
+import { invalidInput, reject, type Rejection } from "../rejection.js"
+import { fail, type Moved, ok, type Result } from "../result.js"
 
 export type CardEvent =
   /** A PATCH asking for `to` (as `state` or `status`). */
@@ -28,12 +28,13 @@ export type CardEvent =
 
 export type CardEmitted = "CARD.STATE_CHANGE"
 
-export interface CardTransitioned {
-  readonly status: CardStatus
-  readonly events: ReadonlyArray<CardEmitted>
+export type CardRejectionCode = "CARD_ALREADY_CLOSED" | "CARD_NOT_MUTABLE" | "INVALID_STATE_TRANSITION"
+
+/** The next status, the events it announces (nothing is scheduled) and whether it frees a slot. */
+export type CardTransitioned = Moved<CardStatus, CardEmitted, never, {
   /** The card stops counting against the live-card maximum. */
   readonly freesSlot: boolean
-}
+}>
 
 /** The allowed status updates: from -> requested status. Anything else is refused. */
 export const CARD_STATUS_TRANSITIONS: Readonly<Record<CardStatus, ReadonlyArray<CardStatus>>> = {
@@ -42,19 +43,21 @@ export const CARD_STATUS_TRANSITIONS: Readonly<Record<CardStatus, ReadonlyArray<
   CLOSED: []
 }
 
-export const transition = (status: CardStatus, event: CardEvent): Result<CardTransitioned, Error409> => {
+export const transition = (status: CardStatus, event: CardEvent): Result<CardTransitioned, Rejection<CardRejectionCode>> => {
   if (status === "CLOSED") {
     return event.type === "STATUS_UPDATE" && event.to === "CLOSED"
-      ? fail(conflict("CARD_ALREADY_CLOSED", "The card is already CLOSED", { details: { status } }))
-      : fail(conflict("CARD_NOT_MUTABLE", "The card is CLOSED: a closed card cannot be changed", { details: { status } }))
+      ? fail(reject("CARD_ALREADY_CLOSED", "The card is already CLOSED", { status }))
+      : fail(reject("CARD_NOT_MUTABLE", "The card is CLOSED: a closed card cannot be changed", { status }))
   }
-  if (event.type === "MUTATION") return ok({ status, events: [], freesSlot: false })
+  if (event.type === "MUTATION") return ok({ state: status, events: [], scheduled: [], freesSlot: false })
   if (!CARD_STATUS_TRANSITIONS[status].includes(event.to)) {
-    return fail(conflict("INVALID_STATE_TRANSITION", `A card cannot move from ${status} to ${event.to}`, {
-      details: { from: status, to: event.to, allowed: CARD_STATUS_TRANSITIONS[status] }
+    return fail(reject("INVALID_STATE_TRANSITION", `A card cannot move from ${status} to ${event.to}`, {
+      from: status,
+      to: event.to,
+      allowed: CARD_STATUS_TRANSITIONS[status]
     }))
   }
-  return ok({ status: event.to, events: ["CARD.STATE_CHANGE"], freesSlot: event.to === "CLOSED" })
+  return ok({ state: event.to, events: ["CARD.STATE_CHANGE"], scheduled: [], freesSlot: event.to === "CLOSED" })
 }
 
 /** A PATCH body with `state` and `status` read as one requested status. */
@@ -73,7 +76,7 @@ export interface CardUpdatePlan {
  * when both are sent; `CLOSED` is not combined with `fundingSources` or
  * `maxSpendPerTransaction`.
  */
-export const readUpdate = (req: CardUpdateRequest): Result<CardUpdatePlan, Error400> => {
+export const readUpdate = (req: CardUpdateRequest): Result<CardUpdatePlan, Rejection<"INVALID_INPUT">> => {
   const hasMaxSpend = req.maxSpendPerTransaction !== undefined
   if (req.state === undefined && req.status === undefined && req.fundingSources === undefined && !hasMaxSpend) {
     return fail(invalidInput("At least one of state (or status), fundingSources or maxSpendPerTransaction must be supplied", [{
@@ -116,7 +119,7 @@ export const readUpdate = (req: CardUpdateRequest): Result<CardUpdatePlan, Error
 export const planUpdate = (
   status: CardStatus,
   req: CardUpdateRequest
-): Result<{ readonly plan: CardUpdatePlan; readonly moved: CardTransitioned }, Error400 | Error409> => {
+): Result<{ readonly plan: CardUpdatePlan; readonly moved: CardTransitioned }, Rejection<"INVALID_INPUT" | CardRejectionCode>> => {
   const read = readUpdate(req)
   if (!read.ok) return read
   const plan = read.value

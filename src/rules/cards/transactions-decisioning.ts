@@ -23,7 +23,7 @@
 import type { CardSimulationOutcome } from "./simulations.js"
 import type { AuthorizationDecision, OpeningKind } from "./transactions.js"
 import { directionOf } from "./transactions.js"
-import { badRequest, type Error400 } from "../../domain/errors.js"
+import { reject, type Rejection } from "../rejection.js"
 import { currencyOf } from "../../domain/money.js"
 
 /** A funding source of the card as the caller found it. */
@@ -106,20 +106,16 @@ export const decide = (input: DecisionInput): AuthorizationDecision => {
 export const authorizationCurrencyError = (
   requested: { readonly code: string; readonly decimals?: number | undefined },
   cardCurrency: string
-): Error400 | undefined => {
+): Rejection<"INVALID_CURRENCY"> | undefined => {
   const known = currencyOf(requested.code)
   if (known === undefined) {
-    return badRequest("INVALID_CURRENCY", `Unknown currency ${requested.code}`, { details: { field: "currency.code", currency: requested.code } })
+    return reject("INVALID_CURRENCY", `Unknown currency ${requested.code}`, { field: "currency.code", currency: requested.code })
   }
   if (requested.code !== cardCurrency) {
-    return badRequest("INVALID_CURRENCY", `The card is in ${cardCurrency}: an authorization in ${requested.code} cannot be simulated on it`, {
-      details: { field: "currency.code", currency: requested.code, cardCurrency }
-    })
+    return reject("INVALID_CURRENCY", `The card is in ${cardCurrency}: an authorization in ${requested.code} cannot be simulated on it`, { field: "currency.code", currency: requested.code, cardCurrency })
   }
   if (requested.decimals !== undefined && requested.decimals !== known.decimals) {
-    return badRequest("INVALID_CURRENCY", `${known.code} has ${known.decimals} decimals, not ${requested.decimals}`, {
-      details: { field: "currency.decimals", decimals: requested.decimals, expected: known.decimals }
-    })
+    return reject("INVALID_CURRENCY", `${known.code} has ${known.decimals} decimals, not ${requested.decimals}`, { field: "currency.decimals", decimals: requested.decimals, expected: known.decimals })
   }
   return undefined
 }

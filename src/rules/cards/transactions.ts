@@ -33,8 +33,8 @@ import type {
   PullTally,
   Tally
 } from "../../domain/card-transaction.js"
-import { badRequest, type Error400 } from "../../domain/errors.js"
-import { fail, ok, type Result } from "../result.js"
+import { reject, type Rejection } from "../rejection.js"
+import { fail, type Moved, ok, type Result } from "../result.js"
 import { AUTHORIZATION_EXPIRY_MS, DELAYED_PULL_MS } from "./simulations.js"
 
 export type { CardTransactionKind, CardTransactionState, PullTally, Tally }
@@ -82,14 +82,12 @@ export interface ScheduledCardMove {
   readonly move: CardTimerMove
 }
 
-export interface CardTransitioned {
-  readonly state: CardTransactionState
-  readonly events: ReadonlyArray<CardTransactionEvent>
+/** The next state, its events and later moves, plus the ledger legs to post and the timers the move ends. */
+export type CardTransitioned = Moved<CardTransactionState, CardTransactionEvent, ScheduledCardMove, {
   readonly legs: ReadonlyArray<CardLedgerLeg>
-  readonly scheduled: ReadonlyArray<ScheduledCardMove>
   /** Pending timers of these moves that no longer apply (the row closed). */
   readonly cancel: ReadonlyArray<CardTimerMove>
-}
+}>
 
 /** The network's messages on an existing row, and the timers. */
 export type CardTransactionMove =
@@ -111,6 +109,9 @@ export type CardTransactionMove =
   /** On a return's own row: the merchant takes the return back (`simulate/return_reversal`). */
   | { readonly type: "REVERSE_RETURN"; readonly fundingAvailable: number }
 export type CardTransactionMoveType = CardTransactionMove["type"]
+
+/** A message the row cannot take (the wrong status, or an amount it cannot carry). */
+export type CardTransactionRejection = Rejection<"INVALID_INPUT" | "INVALID_AMOUNT">
 
 export const CARD_TRANSACTION_MOVE_TYPES: ReadonlyArray<CardTransactionMoveType> = [
   "ADVICE",
@@ -145,16 +146,15 @@ const moved = (
 
 const describe = (move: CardTransactionMoveType): string => move.toLowerCase().replace(/_/g, " ")
 
-/** A message the row's status does not take: 400 (the simulate endpoints document 400 for a wrong parent). */
-const wrongState = (state: CardTransactionState, move: CardTransactionMoveType, expected: string): Result<never, Error400> =>
-  fail(badRequest(
+/** A message the row's status does not take: INVALID_INPUT (the simulate endpoints document a bad request for a wrong parent). */
+const wrongState = (state: CardTransactionState, move: CardTransactionMoveType, expected: string): Result<never, CardTransactionRejection> =>
+  fail(reject(
     "INVALID_INPUT",
     `A ${state.direction} card transaction in status ${state.status} does not take a ${describe(move)}: it must be ${expected}`,
-    { details: { status: state.status, direction: state.direction, move } }
-  ))
+    { status: state.status, direction: state.direction, move }))
 
-const amountError = (reason: string, details: Record<string, unknown>): Result<never, Error400> =>
-  fail(badRequest("INVALID_AMOUNT", reason, { details }))
+const amountError = (reason: string, details: Record<string, unknown>): Result<never, CardTransactionRejection> =>
+  fail(reject("INVALID_AMOUNT", reason, details))
 
 const bump = (t: Tally, amount: number): Tally => ({ count: t.count + 1, total: t.total + amount })
 
@@ -358,7 +358,7 @@ const clearCredit = (state: CardTransactionState, amount: number, now: number): 
   )
 }
 
-const advise = (state: CardTransactionState, total: number, fundingAvailable: number, now: number): Result<CardTransitioned, Error400> => {
+const advise = (state: CardTransactionState, total: number, fundingAvailable: number, now: number): Result<CardTransitioned, CardTransactionRejection> => {
   if (total < state.settled) {
     return amountError(`The new total authorized (${total}) is below what already settled (${state.settled})`, {
       amount: total,
@@ -398,7 +398,7 @@ const bump2 = (t: PullTally, amount: number): PullTally => ({ count: t.count + 1
  * status or direction does not take the message, INVALID_AMOUNT when the amount does
  * not fit (a return above the net settled amount, an advice below what settled).
  */
-export const transition = (state: CardTransactionState, move: CardTransactionMove, now: number): Result<CardTransitioned, Error400> => {
+export const transition = (state: CardTransactionState, move: CardTransactionMove, now: number): Result<CardTransitioned, CardTransactionRejection> => {
   const isOpen = OPEN_STATUSES.has(state.status)
   switch (move.type) {
     case "ADVICE":
@@ -420,7 +420,7 @@ export const transition = (state: CardTransactionState, move: CardTransactionMov
 
     case "PULL_CONFIRMED":
       if (state.pulls.pending === 0) {
-        return fail(badRequest("INVALID_INPUT", "The card transaction has no pending pull", { details: { status: state.status } }))
+        return fail(reject("INVALID_INPUT", "The card transaction has no pending pull", { status: state.status }))
       }
       return ok(moved({ ...state, pulls: { ...state.pulls, pending: 0 }, lastEventAt: now }, [eventOf(state.status)]))
 
@@ -482,7 +482,7 @@ export interface TwoRows {
 }
 
 /** A merchant return: the purchase keeps its status with a larger `refundedAmount`; the return opens its own row. */
-export const merchantReturn = (purchase: CardTransactionState, amount: number, now: number): Result<TwoRows, Error400> => {
+export const merchantReturn = (purchase: CardTransactionState, amount: number, now: number): Result<TwoRows, CardTransactionRejection> => {
   const p = transition(purchase, { type: "RETURN", amount }, now)
   if (!p.ok) return p
   return ok({ purchase: p.value, refund: openReturn(purchase.currency, amount, now) })
@@ -494,7 +494,7 @@ export const returnReversal = (
   purchase: CardTransactionState,
   fundingAvailable: number,
   now: number
-): Result<TwoRows, Error400> => {
+): Result<TwoRows, CardTransactionRejection> => {
   const r = transition(refund, { type: "REVERSE_RETURN", fundingAvailable }, now)
   if (!r.ok) return r
   const p = transition(purchase, { type: "RETURN_REVERSED", amount: refund.settled }, now)

@@ -1,7 +1,7 @@
 /**
  * The outgoing payment (transaction) state machine. Pure: `transition(state, move, now)`
  * returns the next state, the webhook events to emit and the ledger intents to apply,
- * or the API error a refused move becomes. It never runs anything.
+ * or the rejection a refused move meets. It never runs anything.
  *
  * Money: when a quote is executed the caller debits the source internal account into an
  * in-flight account (move PROCESS says that happened). From there exactly one of three
@@ -20,9 +20,10 @@
  * COMPLETED, FAILED, EXPIRED). A failed payment stays FAILED and its `refund` object
  * tells what became of the money.
  */
-import { conflict, type Error409, type Error409Code } from "../../domain/errors.js"
+import { type WebhookType, WebhookTypes } from "../../domain/events.js"
 import { OutgoingTransactionFailureReason, TransactionStatus as TransactionStatusSchema } from "../../domain/transaction.js"
-import { fail, ok, type Result } from "../result.js"
+import { reject, type Rejection } from "../rejection.js"
+import { fail, type Moved, ok, type Result } from "../result.js"
 
 export const TRANSACTION_STATUSES = TransactionStatusSchema.literals
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
@@ -88,25 +89,19 @@ export const PAYMENT_MOVE_TYPES: ReadonlyArray<PaymentMoveType> = [
   "EXPIRE"
 ]
 
-export const OUTGOING_PAYMENT_EVENTS = [
-  "OUTGOING_PAYMENT.PENDING",
-  "OUTGOING_PAYMENT.PROCESSING",
-  "OUTGOING_PAYMENT.COMPLETED",
-  "OUTGOING_PAYMENT.FAILED",
-  "OUTGOING_PAYMENT.EXPIRED",
-  "OUTGOING_PAYMENT.REFUND_PENDING",
-  "OUTGOING_PAYMENT.REFUND_COMPLETED",
-  "OUTGOING_PAYMENT.REFUND_FAILED"
-] as const
-export type OutgoingPaymentEvent = (typeof OUTGOING_PAYMENT_EVENTS)[number]
+/** The OUTGOING_PAYMENT.* webhooks this machine announces: every one but PENDING_AUTHORIZATION (the SCA flow's, at quote execution). */
+export type OutgoingPaymentEvent = Exclude<Extract<WebhookType, `OUTGOING_PAYMENT.${string}`>, "OUTGOING_PAYMENT.PENDING_AUTHORIZATION">
+export const OUTGOING_PAYMENT_EVENTS: ReadonlyArray<OutgoingPaymentEvent> = WebhookTypes.filter((t): t is OutgoingPaymentEvent =>
+  t.startsWith("OUTGOING_PAYMENT.") && t !== "OUTGOING_PAYMENT.PENDING_AUTHORIZATION"
+)
 
 export type LedgerIntent = "SETTLE" | "REFUND" | "PARK" | "RETURN"
 
-export interface PaymentTransitioned {
-  readonly state: PaymentState
-  readonly events: ReadonlyArray<OutgoingPaymentEvent>
-  readonly ledger: ReadonlyArray<LedgerIntent>
-}
+/** The next state, its webhook events (nothing is scheduled: timers are the caller's) and the ledger intents to apply. */
+export type PaymentTransitioned = Moved<PaymentState, OutgoingPaymentEvent, never, { readonly ledger: ReadonlyArray<LedgerIntent> }>
+
+export type PaymentRejectionCode = "CONFLICT" | "TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL" | "TRANSACTION_NOT_CANCELLABLE"
+export type PaymentResult = Result<PaymentTransitioned, Rejection<PaymentRejectionCode>>
 
 /** A new transaction: PENDING once its quote exists (PENDING_AUTHORIZATION under SCA, CREATED for a bare lookup). */
 export const newPayment = (status: "CREATED" | "PENDING" | "PENDING_AUTHORIZATION" = "PENDING"): PaymentState => ({
@@ -122,23 +117,21 @@ const NOT_EXECUTED: ReadonlySet<TransactionStatus> = new Set(["CREATED", "PENDIN
 
 const describeMove = (move: PaymentMoveType): string => move.toLowerCase().replace(/_/g, " ")
 
-const refuse = (code: Error409Code, state: PaymentState, move: PaymentMoveType, reason?: string) =>
-  fail(conflict(code, reason ?? `A transaction in status ${state.status} does not accept: ${describeMove(move)}`, {
-    details: { status: state.status, move }
-  }))
+const refuse = (code: PaymentRejectionCode, state: PaymentState, move: PaymentMoveType, reason?: string) =>
+  fail(reject(code, reason ?? `A transaction in status ${state.status} does not accept: ${describeMove(move)}`, { status: state.status, move }))
 
 const moved = (
   state: PaymentState,
   events: ReadonlyArray<OutgoingPaymentEvent> = [],
   ledger: ReadonlyArray<LedgerIntent> = []
-): Result<PaymentTransitioned, Error409> => ok({ state, events, ledger })
+): PaymentResult => ok({ state, events, scheduled: [], ledger })
 
 /** The payment fails; money in flight waits for its refund (REFUND_COMPLETE or REFUND_FAIL). */
 const failed = (
   state: PaymentState,
   failureReason: OutgoingFailureReason,
   now: number
-): Result<PaymentTransitioned, Error409> => {
+): PaymentResult => {
   const base: PaymentState = { status: "FAILED", funds: state.funds, awaitingPlatformApproval: false, failureReason }
   if (state.funds !== "IN_FLIGHT") return moved(base, ["OUTGOING_PAYMENT.FAILED"])
   return moved(
@@ -155,7 +148,7 @@ const endedWithImmediateRefund = (
   reason: RefundReason,
   failureReason: OutgoingFailureReason | undefined,
   now: number
-): Result<PaymentTransitioned, Error409> => {
+): PaymentResult => {
   const base: PaymentState = {
     status,
     funds: state.funds === "IN_FLIGHT" ? "REFUNDED" : state.funds,
@@ -176,7 +169,7 @@ const endedWithImmediateRefund = (
  * after settlement or after the payment ended), 409 CONFLICT for any other move the
  * status does not accept.
  */
-export const transition = (state: PaymentState, move: PaymentMove, nowMillis: number): Result<PaymentTransitioned, Error409> => {
+export const transition = (state: PaymentState, move: PaymentMove, nowMillis: number): PaymentResult => {
   const { status } = state
   switch (move.type) {
     case "AUTHORIZE":
@@ -257,7 +250,7 @@ export const isFinal = (state: PaymentState): boolean =>
 export const applyMoves = (
   state: PaymentState,
   moves: ReadonlyArray<{ readonly at: number; readonly move: PaymentMove }>
-): Result<{ readonly state: PaymentState; readonly events: ReadonlyArray<OutgoingPaymentEvent>; readonly ledger: ReadonlyArray<LedgerIntent> }, Error409> => {
+): PaymentResult => {
   let current = state
   const events: Array<OutgoingPaymentEvent> = []
   const ledger: Array<LedgerIntent> = []
@@ -268,5 +261,5 @@ export const applyMoves = (
     events.push(...r.value.events)
     ledger.push(...r.value.ledger)
   }
-  return ok({ state: current, events, ledger })
+  return ok({ state: current, events, scheduled: [], ledger })
 }

@@ -14,6 +14,8 @@
  */
 import { type Currency, MAX_AMOUNT } from "../../domain/money.js"
 import { ceilDiv, floorDiv, type Rational, toRational } from "./rates.js"
+import { reject, type Rejection } from "../rejection.js"
+import { fail, type Result } from "../result.js"
 
 export type LockedSide = "SENDING" | "RECEIVING"
 
@@ -42,14 +44,11 @@ export interface PricedQuote {
   readonly amountConverted: number
 }
 
-export interface QuoteRejection {
-  readonly code: "INVALID_AMOUNT" | "AMOUNT_OUT_OF_RANGE" | "QUOTE_RATE_UNAVAILABLE"
-  readonly reason: string
-}
+export type QuoteRejection = Rejection<"INVALID_AMOUNT" | "AMOUNT_OUT_OF_RANGE" | "QUOTE_RATE_UNAVAILABLE">
 
-export type QuoteResult = { readonly ok: true; readonly value: PricedQuote } | { readonly ok: false; readonly error: QuoteRejection }
+export type QuoteResult = Result<PricedQuote, QuoteRejection>
 
-const reject = (code: QuoteRejection["code"], reason: string): QuoteResult => ({ ok: false, error: { code, reason } })
+const refuse = (code: QuoteRejection["code"], reason: string): QuoteResult => fail(reject(code, reason))
 
 const MAX = BigInt(MAX_AMOUNT)
 
@@ -112,20 +111,20 @@ const largestConvertible = (fee: QuoteFee, total: bigint): bigint | undefined | 
 export const priceQuote = (input: QuoteInput): QuoteResult => {
   const { lockedAmount, lockedSide, fee } = input
   if (!Number.isInteger(lockedAmount) || lockedAmount <= 0) {
-    return reject("INVALID_AMOUNT", "lockedCurrencyAmount must be a positive integer in minor units")
+    return refuse("INVALID_AMOUNT", "lockedCurrencyAmount must be a positive integer in minor units")
   }
-  if (lockedAmount > MAX_AMOUNT) return reject("AMOUNT_OUT_OF_RANGE", `lockedCurrencyAmount must be at most ${MAX_AMOUNT}`)
+  if (lockedAmount > MAX_AMOUNT) return refuse("AMOUNT_OUT_OF_RANGE", `lockedCurrencyAmount must be at most ${MAX_AMOUNT}`)
   const r = minorUnitRate(input.rate, input.sending, input.receiving)
-  if (r === undefined) return reject("QUOTE_RATE_UNAVAILABLE", "no usable exchange rate for this corridor")
+  if (r === undefined) return refuse("QUOTE_RATE_UNAVAILABLE", "no usable exchange rate for this corridor")
   const locked = BigInt(lockedAmount)
 
   if (lockedSide === "SENDING") {
     const c = largestConvertible(fee, locked)
-    if (c === "bad-fee") return reject("INVALID_AMOUNT", "the fee rule gave an amount that is not a non-negative integer")
-    if (c === undefined || c === 0n) return reject("AMOUNT_OUT_OF_RANGE", "the sending amount does not cover the fees")
+    if (c === "bad-fee") return refuse("INVALID_AMOUNT", "the fee rule gave an amount that is not a non-negative integer")
+    if (c === undefined || c === 0n) return refuse("AMOUNT_OUT_OF_RANGE", "the sending amount does not cover the fees")
     const receiving = convertDown(c, r)
-    if (receiving <= 0n) return reject("AMOUNT_OUT_OF_RANGE", "the sending amount is too small: the receiving amount rounds to 0")
-    if (receiving > MAX) return reject("AMOUNT_OUT_OF_RANGE", `the receiving amount would exceed ${MAX_AMOUNT}`)
+    if (receiving <= 0n) return refuse("AMOUNT_OUT_OF_RANGE", "the sending amount is too small: the receiving amount rounds to 0")
+    if (receiving > MAX) return refuse("AMOUNT_OUT_OF_RANGE", `the receiving amount would exceed ${MAX_AMOUNT}`)
     return {
       ok: true,
       value: {
@@ -138,11 +137,11 @@ export const priceQuote = (input: QuoteInput): QuoteResult => {
   }
 
   const c = convertUp(locked, r)
-  if (c > MAX) return reject("AMOUNT_OUT_OF_RANGE", `the sending amount would exceed ${MAX_AMOUNT}`)
+  if (c > MAX) return refuse("AMOUNT_OUT_OF_RANGE", `the sending amount would exceed ${MAX_AMOUNT}`)
   const f = feeAt(fee, c)
-  if (f === undefined) return reject("INVALID_AMOUNT", "the fee rule gave an amount that is not a non-negative integer")
+  if (f === undefined) return refuse("INVALID_AMOUNT", "the fee rule gave an amount that is not a non-negative integer")
   const total = c + f
-  if (total > MAX) return reject("AMOUNT_OUT_OF_RANGE", `the total sending amount would exceed ${MAX_AMOUNT}`)
+  if (total > MAX) return refuse("AMOUNT_OUT_OF_RANGE", `the total sending amount would exceed ${MAX_AMOUNT}`)
   return {
     ok: true,
     value: {

@@ -12,11 +12,12 @@
  * answered after that, so it is never shown (docs/stablecoins.md).
  */
 import type { StablecoinOperationStatus, StablecoinPayoutRail } from "../../domain/stablecoin.js"
-import { fail, ok, type Result } from "../result.js"
+import { reject } from "../rejection.js"
+import { machine, type TransitionTable } from "../status-machine.js"
 
 export type OperationEventType = "FUNDS_RECEIVED" | "PROVIDER_ACCEPTED" | "SETTLED" | "FAILED" | "EXPIRED"
 
-export const OPERATION_TRANSITIONS: Readonly<Record<StablecoinOperationStatus, Partial<Record<OperationEventType, StablecoinOperationStatus>>>> = {
+export const OPERATION_TRANSITIONS: TransitionTable<StablecoinOperationStatus, OperationEventType> = {
   CREATED: { PROVIDER_ACCEPTED: "PROCESSING", FAILED: "FAILED" },
   PENDING_FUNDING: { FUNDS_RECEIVED: "PROCESSING", EXPIRED: "EXPIRED" },
   PENDING_PROVIDER: { PROVIDER_ACCEPTED: "PROCESSING", FAILED: "FAILED" },
@@ -41,10 +42,15 @@ export const decodeEvent = (s: string): OperationEvent => {
   return colon < 0 ? { type } : { type, failureReason: s.slice(colon + 1) }
 }
 
-export const transition = (state: StablecoinOperationStatus, event: OperationEvent): Result<StablecoinOperationStatus, string> => {
-  const to = OPERATION_TRANSITIONS[state][event.type]
-  return to === undefined ? fail(`${event.type} does not apply to a stablecoin operation in ${state}`) : ok(to)
-}
+/**
+ * One move: the next status. An operation's later moves are its course's (decided when it
+ * is created), so a move schedules nothing itself.
+ */
+export const transition = machine<StablecoinOperationStatus, OperationEventType, never, "INVALID_STATE_TRANSITION">({
+  table: OPERATION_TRANSITIONS,
+  emits: () => [],
+  reject: (status, event) => reject("INVALID_STATE_TRANSITION", `${event} does not apply to a stablecoin operation in ${status}`, { status, event })
+})
 
 // ---------------------------------------------------------------- timings
 

@@ -14,7 +14,7 @@ const set: PinState = { pinStatus: "OK", failures: 0 }
 
 describe("card PIN", () => {
   it("setting a PIN: NOT_SET -> OK, CARD.PIN_STATUS_CHANGE", () => {
-    expect(apply(fresh, { type: "PIN_SET" })).toEqual({ state: set, events: ["CARD.PIN_STATUS_CHANGE"], accepted: true })
+    expect(apply(fresh, { type: "PIN_SET" })).toEqual({ state: set, events: ["CARD.PIN_STATUS_CHANGE"], scheduled: [], accepted: true })
   })
   it("three consecutive incorrect entries move the PIN to BLOCKED (the third fires CARD.PIN_STATUS_CHANGE)", () => {
     const one = apply(set, { type: "PIN_ENTERED", correct: false })
@@ -33,10 +33,10 @@ describe("card PIN", () => {
   })
   it("a BLOCKED PIN refuses every entry, the correct one too", () => {
     const blocked: PinState = { pinStatus: "BLOCKED", failures: 3 }
-    expect(apply(blocked, { type: "PIN_ENTERED", correct: true })).toEqual({ state: blocked, events: [], accepted: false })
+    expect(apply(blocked, { type: "PIN_ENTERED", correct: true })).toEqual({ state: blocked, events: [], scheduled: [], accepted: false })
   })
   it("unblock clears a block without changing the PIN: BLOCKED -> OK", () => {
-    expect(apply({ pinStatus: "BLOCKED", failures: 3 }, { type: "PIN_UNBLOCKED" })).toEqual({ state: set, events: ["CARD.PIN_STATUS_CHANGE"], accepted: true })
+    expect(apply({ pinStatus: "BLOCKED", failures: 3 }, { type: "PIN_UNBLOCKED" })).toEqual({ state: set, events: ["CARD.PIN_STATUS_CHANGE"], scheduled: [], accepted: true })
   })
   it("unblock of a PIN that is not blocked: 409 INVALID_STATE_TRANSITION", () => {
     for (const s of [fresh, set]) {
@@ -46,7 +46,7 @@ describe("card PIN", () => {
   })
   it("a new PIN replaces a blocked one: BLOCKED -> OK; over an OK PIN nothing is announced", () => {
     expect(apply({ pinStatus: "BLOCKED", failures: 3 }, { type: "PIN_SET" }).events).toEqual(["CARD.PIN_STATUS_CHANGE"])
-    expect(apply({ pinStatus: "OK", failures: 2 }, { type: "PIN_SET" })).toEqual({ state: set, events: [], accepted: true })
+    expect(apply({ pinStatus: "OK", failures: 2 }, { type: "PIN_SET" })).toEqual({ state: set, events: [], scheduled: [], accepted: true })
   })
   it("no PIN set: an entry cannot be checked (409)", () => {
     const r = transition(fresh, { type: "PIN_ENTERED", correct: true })

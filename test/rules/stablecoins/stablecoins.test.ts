@@ -20,15 +20,15 @@ describe("Grid-operations enablement (SPEC.md)", () => {
   it("a request is accepted while NOT_ENABLED: PENDING_APPROVAL, with the operator's approval scheduled", () => {
     expect(Enablement.transition("NOT_ENABLED", "REQUEST")).toEqual({
       ok: true,
-      value: { state: "PENDING_APPROVAL", scheduled: { afterMillis: Enablement.APPROVAL_DELAY_MILLIS, event: "APPROVE" } }
+      value: { state: "PENDING_APPROVAL", events: [], scheduled: [{ afterMillis: Enablement.APPROVAL_DELAY_MILLIS, event: "APPROVE" }] }
     })
   })
   it("a declined token's request schedules the operator's DECLINE", () => {
     const r = Enablement.transition("NOT_ENABLED", "REQUEST", { declined: true })
-    expect(r.ok && r.value.scheduled?.event).toBe("DECLINE")
+    expect(r.ok && r.value.scheduled[0]?.event).toBe("DECLINE")
   })
   it("a repeat while PENDING_APPROVAL succeeds and schedules nothing new", () => {
-    expect(Enablement.transition("PENDING_APPROVAL", "REQUEST")).toEqual({ ok: true, value: { state: "PENDING_APPROVAL" } })
+    expect(Enablement.transition("PENDING_APPROVAL", "REQUEST")).toEqual({ ok: true, value: { state: "PENDING_APPROVAL", events: [], scheduled: [] } })
   })
   for (const state of ["ENABLING", "ENABLED", "DISABLED"] as const) {
     it(`a request while ${state} is 409 STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE`, () => {
@@ -40,11 +40,11 @@ describe("Grid-operations enablement (SPEC.md)", () => {
   it("the operator: APPROVE → ENABLING (then COMPLETE scheduled), COMPLETE → ENABLED, DECLINE and DISABLE → DISABLED", () => {
     expect(Enablement.transition("PENDING_APPROVAL", "APPROVE")).toEqual({
       ok: true,
-      value: { state: "ENABLING", scheduled: { afterMillis: Enablement.ENABLING_DELAY_MILLIS, event: "COMPLETE" } }
+      value: { state: "ENABLING", events: [], scheduled: [{ afterMillis: Enablement.ENABLING_DELAY_MILLIS, event: "COMPLETE" }] }
     })
-    expect(Enablement.transition("ENABLING", "COMPLETE")).toEqual({ ok: true, value: { state: "ENABLED" } })
-    expect(Enablement.transition("PENDING_APPROVAL", "DECLINE")).toEqual({ ok: true, value: { state: "DISABLED" } })
-    expect(Enablement.transition("ENABLED", "DISABLE")).toEqual({ ok: true, value: { state: "DISABLED" } })
+    expect(Enablement.transition("ENABLING", "COMPLETE")).toEqual({ ok: true, value: { state: "ENABLED", events: [], scheduled: [] } })
+    expect(Enablement.transition("PENDING_APPROVAL", "DECLINE")).toEqual({ ok: true, value: { state: "DISABLED", events: [], scheduled: [] } })
+    expect(Enablement.transition("ENABLED", "DISABLE")).toEqual({ ok: true, value: { state: "DISABLED", events: [], scheduled: [] } })
   })
   it("operator moves that do not apply are INVALID_STATE_TRANSITION", () => {
     const r = Enablement.transition("NOT_ENABLED", "APPROVE")
@@ -72,16 +72,16 @@ describe("Grid-operations enablement (SPEC.md)", () => {
 
 describe("issuance", () => {
   it("registered: PENDING_REVIEW, the review scheduled (ACCEPT, or REJECT for a rejected token)", () => {
-    expect(Issuance.registered("PROVISIONED").scheduled?.event).toBe("ACCEPT")
-    expect(Issuance.registered("FAILED").scheduled?.event).toBe("ACCEPT")
-    expect(Issuance.registered("REJECTED").scheduled?.event).toBe("REJECT")
+    expect(Issuance.registered("PROVISIONED").scheduled[0]?.event).toBe("ACCEPT")
+    expect(Issuance.registered("FAILED").scheduled[0]?.event).toBe("ACCEPT")
+    expect(Issuance.registered("REJECTED").scheduled[0]?.event).toBe("REJECT")
   })
   it("ACCEPT → PROVISIONING, then PROVISION (or FAIL for a failing token)", () => {
     const a = Issuance.transition("PENDING_REVIEW", "ACCEPT", "PROVISIONED")
-    expect(a.ok && a.value).toEqual({ state: "PROVISIONING", scheduled: { afterMillis: Issuance.PROVISIONING_DELAY_MILLIS, event: "PROVISION" } })
+    expect(a.ok && a.value).toEqual({ state: "PROVISIONING", events: [], scheduled: [{ afterMillis: Issuance.PROVISIONING_DELAY_MILLIS, event: "PROVISION" }] })
     const f = Issuance.transition("PENDING_REVIEW", "ACCEPT", "FAILED")
-    expect(f.ok && f.value.scheduled?.event).toBe("FAIL")
-    expect(Issuance.transition("PROVISIONING", "FAIL", "FAILED")).toEqual({ ok: true, value: { state: "FAILED" } })
+    expect(f.ok && f.value.scheduled[0]?.event).toBe("FAIL")
+    expect(Issuance.transition("PROVISIONING", "FAIL", "FAILED")).toEqual({ ok: true, value: { state: "FAILED", events: [], scheduled: [] } })
     expect(Issuance.transition("PROVISIONED", "ACCEPT", "PROVISIONED").ok).toBe(false)
   })
 })
@@ -102,7 +102,7 @@ describe("the operation machine", () => {
   for (const [from, event, to] of rows) {
     it(`${from} --${event}--> ${to ?? "refused"}`, () => {
       const r = Op.transition(from, { type: event })
-      expect(r.ok ? r.value : undefined).toBe(to)
+      expect(r.ok ? r.value.state : undefined).toBe(to)
     })
   }
   it("timer events round-trip, failure reasons included", () => {
@@ -138,7 +138,7 @@ describe("the operation machine", () => {
           last = step.at
           const r = Op.transition(state, step.event)
           expect(r.ok).toBe(true)
-          if (r.ok) state = r.value
+          if (r.ok) state = r.value.state
         }
         expect(Op.isTerminal(state)).toBe(true)
         if (c.expiresAt !== undefined) expect(c.steps.every((s) => s.at <= c.expiresAt!)).toBe(true)
