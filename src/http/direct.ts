@@ -16,13 +16,16 @@
  * generated requests.
  */
 import { Cause, Context, Effect, Exit, Schema, SchemaAST } from "effect"
+import { HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { type ApiError, encodeApiError } from "../domain/errors.js"
+import { type ApiError, encodeApiError, type Error409 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
-import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS, RETRY_LATER_HEADERS } from "./middleware.js"
+import type { Store } from "../ports/store.js"
+import { applyConcerns, headerNamesOf } from "./concerns.js"
+import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS, RETRY_LATER_HEADERS, SHOULD_RETRY_HEADER } from "./middleware.js"
 import { contentionFault, hasNulCharacter, internalFault, isContentionDefect, malformedJson, nulRefused } from "./middleware-live.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
@@ -91,25 +94,21 @@ const EmptyStruct = Schema.Struct({})
  */
 const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schema as Schema.Codec<unknown, unknown>
 
-/** The names of the headers an endpoint declares (lower case). */
-const headerNamesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> =>
-  schema !== undefined && SchemaAST.isObjects(schema.ast)
-    ? schema.ast.propertySignatures.flatMap((ps) => (typeof ps.name === "string" ? [ps.name] : []))
-    : []
-
 /**
  * A lane route derived from an HttpApi endpoint and the handler its group uses: the
  * method, path, parameter, header, payload and success schemas come from the endpoint
  * definition, the success status from the API's OpenAPI description, and the work
  * from the very handler function the HttpApi group registers. Nothing is restated,
- * so whatever the handler does (idempotency keys, the platform's clock) happens on
- * both paths.
+ * and the endpoint's declared concerns (idempotency keys, retry advice) are applied by
+ * the same `applyConcerns` as on the HttpApi path.
  */
 export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
   endpoint: E,
   status: number,
-  handler: SharedHandler<E, A, Err, R>
-): DirectRoute<Exclude<R, CurrentPlatform>> => {
+  shared: SharedHandler<E, A, Err, R>
+): DirectRoute<Exclude<R | Store, CurrentPlatform>> => {
+  // The concerns the endpoint declares, applied as the HttpApi group applies them.
+  const handler = applyConcerns(endpoint, shared)
   const method = endpoint.method
   if (method !== "GET" && method !== "POST" && method !== "PATCH" && method !== "DELETE") {
     throw new Error(`The direct lane does not serve ${method} endpoints (${endpoint.identifier})`)
@@ -130,12 +129,13 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const success = [...endpoint.success][0]
   if (success === undefined) throw new Error(`Endpoint ${endpoint.identifier} declares no success schema`)
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
-  const succeed = (a: A): Effect.Effect<DirectReply> => {
+  const succeed = (a: A | HttpServerResponse.HttpServerResponse): Effect.Effect<DirectReply> => {
+    if (HttpServerResponse.isHttpServerResponse(a)) return Effect.succeed(responseReply(a))
     const encoded = encodeSuccess(a)
     if (Exit.isSuccess(encoded)) return Effect.succeed(reply(status, JSON.stringify(encoded.value)))
     return faultReply(encoded.cause)
   }
-  const fail = (cause: Cause.Cause<Err>): Effect.Effect<DirectReply> => {
+  const fail = (cause: Cause.Cause<Err | Error409>): Effect.Effect<DirectReply> => {
     const failure = cause.reasons.find(Cause.isFailReason)
     return failure !== undefined ? Effect.succeed(errorReply(failure.error)) : faultReply(cause)
   }
@@ -179,6 +179,16 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
       })
     }
   }
+}
+
+/** A response a concern built (a 429 with `Retry-After`): its status, headers and JSON text. */
+const responseReply = (response: HttpServerResponse.HttpServerResponse): DirectReply => {
+  const body = response.body
+  if (body._tag !== "Uint8Array" && body._tag !== "Empty") return FAULT_REPLY
+  const headers: Record<string, string> = { ...reply(response.status, "").headers }
+  for (const [name, value] of Object.entries(response.headers)) if (name !== "content-type") headers[name] = value
+  if (response.status === 429 && headers["retry-after"] !== undefined) headers[SHOULD_RETRY_HEADER] = "true"
+  return { status: response.status, body: body._tag === "Empty" ? "" : new TextDecoder().decode(body.body), headers }
 }
 
 /** The 400 for a decoding failure: the same field errors the HttpApi guard reports. */

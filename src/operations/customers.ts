@@ -30,7 +30,6 @@ import {
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
-import { idempotent } from "./idempotency.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
@@ -118,14 +117,8 @@ const CREATION_EVENTS: Readonly<Record<"PENDING" | "APPROVED" | "REJECTED", KycE
   REJECTED: { type: "REJECTED" }
 }
 
-/**
- * POST /customers. With an `idempotencyKey`, a retry of the same request returns the
- * first customer instead of creating another.
- */
-export const createCustomer = (platform: Platform, req: CustomerCreateRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /customers", request: req, result: CustomerResponse }, createCustomerOnce(platform, req))
-
-const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
+/** POST /customers. */
+export const createCustomer = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
   const store = yield* Store
   const ids = yield* Ids
   const consents = yield* requestConsents(req)
