@@ -17,7 +17,7 @@ import { HttpServerResponse } from "effect/http"
 import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
 import { encodeApiError, Error429, type Error409 } from "../domain/errors.js"
 import { idempotent } from "../operations/idempotency.js"
-import { onPlatformClock } from "../operations/time.js"
+import { aroundPlatformClock } from "../operations/time.js"
 import type { Store } from "../ports/store.js"
 import { API_VERSION, PaymentsApi } from "./api.js"
 import { Concerns, type EndpointConcerns, IDEMPOTENCY_KEY_HEADER } from "./declarations.js"
@@ -95,7 +95,7 @@ const idempotencyStep = <Req extends ConcernRequest, A, E, R>(
           ...objectOrEmpty(request.params),
           ...(Option.isSome(agent) ? { agentId: agent.value.agentId } : {})
         }
-        return onPlatformClock(platform, idempotent(platform, { key, operation, request: bound, result: codec }, handler(request)))
+        return aroundPlatformClock(platform, idempotent(platform, { key, operation, request: bound, result: codec }, handler(request)))
       }))
   }
 }
