@@ -159,6 +159,11 @@ const groupNamed = (identifier: string): GroupLike => {
   return found
 }
 
+const registered = new Set<string>()
+
+/** The groups whose handlers were registered through `group`, with their concerns (a test holds every group to it). */
+export const groupsWithConcerns: ReadonlySet<string> = registered
+
 /**
  * `HttpApiBuilder.group(PaymentsApi, identifier, build)` with each endpoint's declared
  * concerns applied to its handler: every group of the API registers through this.
@@ -168,4 +173,8 @@ export const group = <const Identifier extends HttpApiGroup.Identifier<Groups>, 
   build: (
     handlers: HttpApiBuilder.Handlers.FromGroup<HttpApiGroup.WithIdentifier<Groups, Identifier>>
   ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
-) => HttpApiBuilder.group<ApiId, Groups, Identifier, Return>(PaymentsApi, identifier, (handlers) => build(withConcerns(groupNamed(identifier), handlers)))
+) =>
+  HttpApiBuilder.group<ApiId, Groups, Identifier, Return>(PaymentsApi, identifier, (handlers) => {
+    registered.add(identifier)
+    return build(withConcerns(groupNamed(identifier), handlers))
+  })

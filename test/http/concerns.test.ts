@@ -7,7 +7,8 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { PaymentsApi } from "../../src/http/api.js"
-import { applyConcerns, concernsOf, headerNamesOf, operationOf } from "../../src/http/concerns.js"
+import { applyConcerns, concernsOf, groupsWithConcerns, headerNamesOf, operationOf } from "../../src/http/concerns.js"
+import { makeApi } from "../support/api.js"
 
 const endpoints = Object.values(PaymentsApi.groups).flatMap((g) => Object.values(g.endpoints))
 
@@ -44,6 +45,16 @@ describe("declared concerns", () => {
       "startTwoFactorReset",
       "verifyAuthCredential"
     ])
+  })
+
+  it("every group of the API registers its handlers with their concerns applied (concerns.group)", async () => {
+    const api = makeApi()
+    try {
+      expect((await api.call("GET", "/customers")).status).toBe(200)
+      expect(Object.values(PaymentsApi.groups).map((g) => g.identifier).filter((id) => !groupsWithConcerns.has(id))).toEqual([])
+    } finally {
+      await api.dispose()
+    }
   })
 
   it("an endpoint without concerns keeps its handler as it is", () => {
