@@ -7,17 +7,9 @@ import { Schema } from "effect"
 import { CurrencyCode, ListResponse, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars, maxItems } from "./common.js"
 import { Quote } from "./quote.js"
 import { Transaction } from "./transaction.js"
+import { MAX_AGENT_ACCOUNTS, MAX_AGENT_AMOUNT, MAX_AGENT_NAME_LENGTH, MAX_AGENT_REJECTION_REASON_LENGTH } from "./limits.js"
+export { MAX_AGENT_ACCOUNTS, MAX_AGENT_AMOUNT, MAX_AGENT_NAME_LENGTH, MAX_AGENT_REJECTION_REASON_LENGTH } from "./limits.js"
 
-// ---------------------------------------------------------------- limits (docs/limits.md)
-
-/** An agent's name: our bound (the reference gives none). */
-export const MAX_AGENT_NAME_LENGTH = 255
-/** A rejection reason: our bound. */
-export const MAX_AGENT_REJECTION_REASON_LENGTH = 1000
-/** Accounts an agent may be restricted to, and per-account rules: our bound. */
-export const MAX_AGENT_ACCOUNTS = 100
-/** The largest amount limit: the largest integer JSON carries exactly. */
-export const MAX_AGENT_AMOUNT = Number.MAX_SAFE_INTEGER
 /** A device code is the reference's shape `GRID-AGENT-XXXX-XXXX`: 8 characters of this alphabet (no 0/O, 1/I/L). */
 export const DEVICE_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 export const DEVICE_CODE_PATTERN = /^GRID-AGENT-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/

@@ -16,6 +16,8 @@ import { Schema } from "effect"
 import { CountryCode, CurrencyCode, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars } from "./common.js"
 import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
 import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
+import { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
+export { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
 
 /** Reference `CardTransactionStatus` with SPEC.md's changes: DECLINED and VOIDED added, REFUNDED removed. */
 export const CardTransactionStatus = Schema.Literals(["AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "DECLINED", "VOIDED", "EXCEPTION"])
@@ -37,11 +39,6 @@ export const CardDeclinedReason = Schema.Literals([
   "OTHER"
 ]).annotate({ identifier: "CardDeclinedReason" })
 export type CardDeclinedReason = typeof CardDeclinedReason.Type
-
-/** The longest merchant descriptor accepted (our choice; network descriptors are far shorter). */
-export const MAX_MERCHANT_DESCRIPTOR_LENGTH = 255
-/** The longest merchant city or state accepted (our choice). */
-export const MAX_MERCHANT_PLACE_LENGTH = 100
 
 /** The merchant as the card network reports it; `city` and `state` only when reported (SPEC.md). */
 export const CardMerchant = Schema.Struct({

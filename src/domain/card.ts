@@ -13,6 +13,8 @@
 import { Schema } from "effect"
 import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, TextUpTo, maxChars, maxItems } from "./common.js"
 import { MAX_AMOUNT } from "./money.js"
+import { MAX_3DS_PASSWORD_LENGTH } from "./limits.js"
+export { MAX_3DS_PASSWORD_LENGTH } from "./limits.js"
 
 /** Reference `CardState`: the sandbox provisions at once, so only ACTIVE, FROZEN and CLOSED occur. */
 export const CardState = Schema.Literals(["PENDING_KYC", "PROCESSING", "ACTIVE", "FROZEN", "CLOSED"])
@@ -44,8 +46,6 @@ export type CardCapabilities = typeof CardCapabilities.Type
 
 /** The most funding sources one card may be bound to (our choice: docs/cards.md). */
 export const MAX_CARD_FUNDING_SOURCES = 10
-/** The longest `threeDSecurePassword` accepted (our choice; it is forwarded, never kept). */
-export const MAX_3DS_PASSWORD_LENGTH = 64
 
 /** A per-transaction limit in minor units of the card's currency. */
 export const CardSpendLimit = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: MAX_AMOUNT }))

@@ -1,5 +1,15 @@
 /** Small value schemas shared by several resource families. */
 import { Schema } from "effect"
+import {
+  MAX_ADDRESS_LINE_LENGTH,
+  MAX_CURSOR_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_PAGE_LIMIT,
+  MAX_POSTAL_CODE_LENGTH
+} from "./limits.js"
+export { DEFAULT_PAGE_LIMIT, MAX_ADDRESS_LINE_LENGTH, MAX_COUNTRIES, MAX_CURSOR_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_EMAIL_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PHONE_LENGTH, MAX_POSTAL_CODE_LENGTH } from "./limits.js"
 
 const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { message })
 
@@ -14,18 +24,6 @@ export const maxChars = (max: number) => Schema.isMaxLength(max, { message: `mus
 export const maxItems = (max: number) =>
   Schema.isMaxLength(max, { message: `must have at most ${max} items`, constraint: "maxItems" })
 
-/** The defaults where neither the reference file nor SPEC.md gives a field its maximum. */
-export const MAX_NAME_LENGTH = 255
-export const MAX_ADDRESS_LINE_LENGTH = 255
-export const MAX_ID_LENGTH = 255
-export const MAX_DESCRIPTION_LENGTH = 1000
-/** An email address (RFC 5321's path limit). */
-export const MAX_EMAIL_LENGTH = 254
-/** A phone number as free text (E.164 has at most 15 digits; room for spaces and punctuation). */
-export const MAX_PHONE_LENGTH = 32
-/** A list of ISO 3166-1 countries: there are 249 codes. */
-export const MAX_COUNTRIES = 250
-
 /** Text of at most `max` characters (may be empty). */
 export const TextUpTo = (max: number) => Schema.String.check(maxChars(max))
 /** Text of 1 to `max` characters: empty answers `minLength` "must not be empty", too long `maxLength`. */
@@ -36,9 +34,6 @@ export const NonEmptyTextUpTo = (max: number) => NonEmpty.check(maxChars(max))
  * like; a wrong one is a 404 or an empty list, not a 400, so only its length is checked).
  */
 export const IdText = TextUpTo(MAX_ID_LENGTH)
-
-/** The longest `cursor` a list accepts (the cursors it issues are far shorter). */
-export const MAX_CURSOR_LENGTH = 512
 
 /** ISO 4217 code (also accepts crypto tickers such as USDC, BTC: 3 to 5 upper-case letters). */
 export const CurrencyCode = Schema.String.check(pattern(/^[A-Z]{3,5}$/, "must be an ISO 4217 currency code such as USD"))
@@ -80,9 +75,6 @@ export const DateTimeString = Schema.String.check(
   )
 )
 
-/** The longest postal code accepted (real ones are at most 10 characters). */
-export const MAX_POSTAL_CODE_LENGTH = 32
-
 export const Address = Schema.Struct({
   line1: NonEmptyTextUpTo(MAX_ADDRESS_LINE_LENGTH),
   line2: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
@@ -105,12 +97,10 @@ export const PhoneNumberE164 = Schema.String.check(
 /** Query parameters shared by every paginated list. */
 export const PageQuery = {
   limit: Schema.optionalKey(
-    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_LIMIT }))
   ),
   cursor: Schema.optionalKey(TextUpTo(MAX_CURSOR_LENGTH))
 }
-
-export const DEFAULT_PAGE_LIMIT = 20
 
 /**
  * The optional `Idempotency-Key` request header (1 to 255 printable characters): a
@@ -118,7 +108,7 @@ export const DEFAULT_PAGE_LIMIT = 20
  */
 export const IdempotencyHeaders = {
   "idempotency-key": Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255), pattern(/^[\x21-\x7e]+$/, "must be 1 to 255 printable ASCII characters without spaces"))
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(MAX_IDEMPOTENCY_KEY_LENGTH), pattern(/^[\x21-\x7e]+$/, "must be 1 to 255 printable ASCII characters without spaces"))
   )
 }
 

@@ -4,9 +4,7 @@
  */
 import { Schema } from "effect"
 import { CountryCode } from "./common.js"
-
-/** The reference file's limit: "PDF, JPEG, or PNG, max 10 MB". */
-export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+export { MAX_DOCUMENT_BYTES } from "./limits.js"
 
 export const DocumentType = Schema.Literals([
   "PASSPORT",

@@ -20,6 +20,7 @@ import {
   NonEmptyTextUpTo,
   TextUpTo
 } from "./common.js"
+import { MAX_LIGHTNING_REQUEST_LENGTH } from "./limits.js"
 
 // ---------------------------------------------------------------- enums
 
@@ -449,12 +450,6 @@ export const WalletVariants = [
   wallet("SPARK_WALLET", walletAddress.spark),
   wallet("TRON_WALLET", walletAddress.tron)
 ] as const
-
-/**
- * BOLT11 invoices and BOLT12 offers have no maximum of their own (route hints make them
- * long): the general text bound, stated. A Lightning address is an email-like identifier.
- */
-const MAX_LIGHTNING_REQUEST_LENGTH = 4096
 
 const lightningFields = {
   invoice: opt(pat(/^ln(bc|tb|bcrt|tbs)[0-9a-z]+$/i, "lnbc10u1p…").check(maxChars(MAX_LIGHTNING_REQUEST_LENGTH))),

@@ -9,9 +9,8 @@ import { Schema } from "effect"
 import { IdText, TextUpTo } from "./common.js"
 import { Currency, MinorUnits } from "./money.js"
 import { CustomerInfoFieldName } from "./platform-config.js"
-
-/** The longest UMA address (`$name@domain`) the service accepts anywhere. */
-export const MAX_UMA_ADDRESS_LENGTH = 255
+import { MAX_UMA_ADDRESS_LENGTH } from "./limits.js"
+export { MAX_UMA_ADDRESS_LENGTH } from "./limits.js"
 
 /** Who is sending: a UMA address or a customer of the platform (at least one; both must agree). */
 export const ReceiverLookupQuery = {

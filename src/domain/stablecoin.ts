@@ -6,6 +6,8 @@
  */
 import { Schema } from "effect"
 import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, maxChars } from "./common.js"
+import { MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH, MAX_OPERATION_DESCRIPTION_LENGTH, MAX_PROVIDER_CREDENTIAL_LENGTH, MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH, MAX_STABLECOIN_AMOUNT_DIGITS } from "./limits.js"
+export { MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH, MAX_OPERATION_DESCRIPTION_LENGTH, MAX_PROVIDER_CREDENTIAL_LENGTH, MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH, MAX_STABLECOIN_AMOUNT_DIGITS } from "./limits.js"
 
 const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { message })
 
@@ -37,19 +39,6 @@ export type StablecoinOperationType = typeof StablecoinOperationType.Type
 export const StablecoinOperationStatus = Schema.Literals(["CREATED", "PENDING_FUNDING", "PENDING_PROVIDER", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
   .annotate({ identifier: "StablecoinOperationStatus" })
 export type StablecoinOperationStatus = typeof StablecoinOperationStatus.Type
-
-// ---------------------------------------------------------------- limits (docs/limits.md)
-
-/** Provider credentials and ids: our bound (the reference gives none). */
-export const MAX_PROVIDER_CREDENTIAL_LENGTH = 255
-/** A provider token identifier (Brale `value_type`): letters, digits, `_` and `-`, our bound. */
-export const MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH = 64
-/** A Spark token identifier (bech32m, `btkn1…`): our bound. */
-export const MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH = 128
-/** The reference's `description` bound on mint and burn requests. */
-export const MAX_OPERATION_DESCRIPTION_LENGTH = 1024
-/** The longest amount string accepted: 38 digits (the rules then check the token precision and range). */
-export const MAX_STABLECOIN_AMOUNT_DIGITS = 38
 
 // ---------------------------------------------------------------- provider accounts
 

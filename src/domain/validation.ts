@@ -6,6 +6,8 @@
  */
 import { Exit, Schema, SchemaAST, SchemaIssue } from "effect"
 import { Error400, type FieldError, invalidInput } from "./errors.js"
+import { MAX_ARRAY_ITEMS, MAX_FIELD_ERRORS, MAX_JSON_DEPTH, MAX_TEXT_LENGTH } from "./limits.js"
+export { MAX_ARRAY_ITEMS, MAX_FIELD_ERRORS, MAX_JSON_DEPTH, MAX_TEXT_LENGTH } from "./limits.js"
 
 type Path = ReadonlyArray<PropertyKey>
 
@@ -230,12 +232,6 @@ export const fieldErrors = (issue: SchemaIssue.Issue, input?: unknown): Readonly
   })
 }
 
-/**
- * At most this many field errors are listed in one answer; the rest are counted in
- * `details.omittedErrors`, so a body of many bad elements cannot make a huge answer.
- */
-export const MAX_FIELD_ERRORS = 100
-
 /** The 400 INVALID_INPUT a decoding failure becomes. */
 export const invalidInputFromIssue = (issue: SchemaIssue.Issue, input?: unknown, what = "request body"): Error400 => {
   const errors = fieldErrors(issue, input)
@@ -267,15 +263,6 @@ export const decodeRequest = <A, I>(schema: Schema.Codec<A, I, never, never>) =>
     return Exit.fail(invalidInput("Invalid request body"))
   }
 }
-
-/**
- * Bounds every JSON body has, whatever its schema says (a field's own limit may be
- * smaller): no string longer than `MAX_TEXT_LENGTH`, no array longer than
- * `MAX_ARRAY_ITEMS`, nothing nested deeper than `MAX_JSON_DEPTH`.
- */
-export const MAX_TEXT_LENGTH = 4096
-export const MAX_ARRAY_ITEMS = 1000
-export const MAX_JSON_DEPTH = 32
 
 /** The first place a parsed JSON value breaks those bounds, as a field error; undefined when it keeps them. */
 export const jsonBoundsViolation = (value: unknown): FieldError | undefined => {

@@ -6,6 +6,8 @@
  */
 import { Schema } from "effect"
 import { IdText, NonEmptyTextUpTo, TextUpTo } from "./common.js"
+import { MAX_DELEGATED_KEY_NICKNAME_LENGTH } from "./limits.js"
+export { MAX_DELEGATED_KEY_NICKNAME_LENGTH } from "./limits.js"
 
 export const AuthMethodType = Schema.Literals(["OAUTH", "EMAIL_OTP", "SMS_OTP", "PASSKEY"]).annotate({ identifier: "AuthMethodType" })
 export type AuthMethodType = typeof AuthMethodType.Type
@@ -133,9 +135,6 @@ export const InternalAccountExportResponse = Schema.Struct({ id: Schema.String, 
 /** PENDING (the signer exists, no policy yet: cannot sign), ACTIVE (may sign), REVOKED (deleted: never signs again). */
 export const DelegatedKeyStatus = Schema.Literals(["PENDING", "ACTIVE", "REVOKED"]).annotate({ identifier: "DelegatedKeyStatus" })
 export type DelegatedKeyStatus = typeof DelegatedKeyStatus.Type
-
-/** The reference's `nickname` bounds (1 to 256 characters). */
-export const MAX_DELEGATED_KEY_NICKNAME_LENGTH = 256
 
 export const DelegatedKeyCreateRequest = Schema.Struct({
   cardId: IdText,

@@ -7,6 +7,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import { CountryCode, CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
+import { MAX_ADVANCE_SECONDS } from "../domain/limits.js"
 import { SignedRequestChallenge, SignedRequestHeaders } from "../domain/wallet.js"
 import {
   CustomerExternalAccountCreateRequest,
@@ -230,7 +231,7 @@ export const SandboxClock = Schema.Struct({ now: Schema.String, offsetSeconds: S
 export class SandboxGroup extends HttpApiGroup.make("sandbox")
   .add(
     HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
-      payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 31_536_000 })) }),
+      payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_SECONDS })) }),
       success: SandboxClock,
       error: Error403
     }),

@@ -1,9 +1,12 @@
 /**
- * The direct lane: a dispatcher in front of the HttpApi app for the hottest JSON
- * endpoints. For a route it serves, it runs the same request schema (with the same
- * parse options), the same operation, the same response schema and the same error
- * model as the HttpApi endpoint, without the router, middleware and per-request
- * context machinery around them (docs/performance.md has the measurements).
+ * The direct lane: the request pipeline (src/http/pipeline.ts) run without the HttpApi
+ * router, middleware and per-request context machinery, for the hottest JSON endpoints.
+ * For a route it serves it runs the same steps in the same order as the HttpApi app:
+ * the route the router would pick, the verified credentials, the endpoint's own request
+ * schemas (with the same parse options), the shared JSON-body step, the endpoint's
+ * declared concerns and the very handler its group registers, the endpoint's response
+ * schema, and the shared fault and retry-advice steps (docs/performance.md has the
+ * measurements).
  *
  * It only takes a request it can answer exactly as the HttpApi app would. Everything
  * else goes to the HttpApi app untouched, before any of the body is read:
@@ -16,14 +19,17 @@
  * generated requests.
  */
 import { Cause, Context, Effect, Exit, Schema, SchemaAST } from "effect"
+import { HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { type ApiError, encodeApiError } from "../domain/errors.js"
+import { type ApiError, encodeApiError, type Error409 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
-import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
+import { invalidInputFromIssue } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
-import { CurrentPlatform, isNotRetryable, MAX_JSON_BODY_BYTES, NOT_RETRYABLE_HEADERS, RETRY_LATER_HEADERS } from "./middleware.js"
-import { contentionFault, hasNulCharacter, internalFault, isContentionDefect, malformedJson, nulRefused } from "./middleware-live.js"
+import type { Store } from "../ports/store.js"
+import { applyConcerns, headerNamesOf } from "./concerns.js"
+import { CurrentPlatform, MAX_JSON_BODY_BYTES } from "./middleware.js"
+import { faultOf, internalFault, malformedJson, PART_NAMES, readJsonBody, retryHeaders } from "./pipeline.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
 export interface DirectReply {
@@ -37,13 +43,12 @@ export interface DirectReply {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-/** A reply with the headers its status calls for. */
-const reply = (status: number, body: string): DirectReply =>
-  isNotRetryable(status)
-    ? { status, body, headers: NOT_RETRYABLE_HEADERS }
-    : status === 503
-    ? { status, body, headers: RETRY_LATER_HEADERS }
-    : { status, body }
+/** A reply with the retry advice its status calls for (step 8 of the pipeline). */
+const reply = (status: number, body: string, headers?: Readonly<Record<string, string>>): DirectReply => {
+  const advice = retryHeaders(status, headers?.["retry-after"])
+  const all = advice === undefined ? headers : headers === undefined ? advice : { ...headers, ...advice }
+  return all === undefined ? { status, body } : { status, body, headers: all }
+}
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE"
 
@@ -69,12 +74,7 @@ const errorReply = (error: ApiError): DirectReply => {
   return wire === undefined ? FAULT_REPLY : reply(wire.status, JSON.stringify(wire.body))
 }
 
-const CONTENTION_REPLY: DirectReply = errorReply(contentionFault())
-
-const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> =>
-  cause.reasons.some((r) => Cause.isDieReason(r) && isContentionDefect(r.defect))
-    ? Effect.succeed(CONTENTION_REPLY)
-    : Effect.logError("Unexpected defect while handling a request", cause).pipe(Effect.as(FAULT_REPLY))
+const faultReply = (cause: Cause.Cause<unknown>): Effect.Effect<DirectReply> => Effect.map(faultOf(cause), errorReply)
 
 /** What a lane handler is given: the HttpApi handler's request, without the raw request. */
 export type LaneRequest<E> = Omit<HttpApiEndpoint.Request<E>, "request" | "endpoint" | "group">
@@ -91,25 +91,21 @@ const EmptyStruct = Schema.Struct({})
  */
 const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schema as Schema.Codec<unknown, unknown>
 
-/** The names of the headers an endpoint declares (lower case). */
-const headerNamesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> =>
-  schema !== undefined && SchemaAST.isObjects(schema.ast)
-    ? schema.ast.propertySignatures.flatMap((ps) => (typeof ps.name === "string" ? [ps.name] : []))
-    : []
-
 /**
  * A lane route derived from an HttpApi endpoint and the handler its group uses: the
  * method, path, parameter, header, payload and success schemas come from the endpoint
  * definition, the success status from the API's OpenAPI description, and the work
  * from the very handler function the HttpApi group registers. Nothing is restated,
- * so whatever the handler does (idempotency keys, the platform's clock) happens on
- * both paths.
+ * and the endpoint's declared concerns (idempotency keys, retry advice) are applied by
+ * the same `applyConcerns` as on the HttpApi path.
  */
 export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
   endpoint: E,
   status: number,
-  handler: SharedHandler<E, A, Err, R>
-): DirectRoute<Exclude<R, CurrentPlatform>> => {
+  shared: SharedHandler<E, A, Err, R>
+): DirectRoute<Exclude<R | Store, CurrentPlatform>> => {
+  // The concerns the endpoint declares, applied as the HttpApi group applies them.
+  const handler = applyConcerns(endpoint, shared)
   const method = endpoint.method
   if (method !== "GET" && method !== "POST" && method !== "PATCH" && method !== "DELETE") {
     throw new Error(`The direct lane does not serve ${method} endpoints (${endpoint.identifier})`)
@@ -130,12 +126,13 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const success = [...endpoint.success][0]
   if (success === undefined) throw new Error(`Endpoint ${endpoint.identifier} declares no success schema`)
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
-  const succeed = (a: A): Effect.Effect<DirectReply> => {
+  const succeed = (a: A | HttpServerResponse.HttpServerResponse): Effect.Effect<DirectReply> => {
+    if (HttpServerResponse.isHttpServerResponse(a)) return Effect.succeed(responseReply(a))
     const encoded = encodeSuccess(a)
     if (Exit.isSuccess(encoded)) return Effect.succeed(reply(status, JSON.stringify(encoded.value)))
     return faultReply(encoded.cause)
   }
-  const fail = (cause: Cause.Cause<Err>): Effect.Effect<DirectReply> => {
+  const fail = (cause: Cause.Cause<Err | Error409>): Effect.Effect<DirectReply> => {
     const failure = cause.reasons.find(Cause.isFailReason)
     return failure !== undefined ? Effect.succeed(errorReply(failure.error)) : faultReply(cause)
   }
@@ -145,29 +142,21 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
     hasPayload,
     handle: (platform, rawParams, body, header) => {
       const params = decodeParams(rawParams)
-      if (Exit.isFailure(params)) return Effect.succeed(issueReply(params.cause, undefined, "path parameters"))
+      if (Exit.isFailure(params)) return Effect.succeed(issueReply(params.cause, undefined, PART_NAMES.Params))
       const rawHeaders: Record<string, string> = {}
       for (const name of headerNames) {
         const value = header(name)
         if (value !== undefined) rawHeaders[name] = value
       }
       const headers = decodeHeaders(rawHeaders)
-      if (Exit.isFailure(headers)) return Effect.succeed(issueReply(headers.cause, rawHeaders, "headers"))
+      if (Exit.isFailure(headers)) return Effect.succeed(issueReply(headers.cause, rawHeaders, PART_NAMES.Headers))
       let payload: unknown
       if (decodePayload !== undefined) {
-        if (hasNulCharacter(body)) return Effect.succeed(errorReply(nulRefused("request body")))
-        let input: unknown
-        if (body !== "") {
-          try {
-            input = JSON.parse(body)
-          } catch {
-            return Effect.succeed(errorReply(malformedJson()))
-          }
-        }
-        const violation = jsonBoundsViolation(input)
-        if (violation !== undefined) return Effect.succeed(errorReply(jsonBoundsError(violation)))
-        const decoded = decodePayload(input)
-        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, input, "request body"))
+        const json = readJsonBody(body)
+        if (json._tag === "Refused") return Effect.succeed(errorReply(json.error))
+        if (json._tag === "Malformed") return Effect.succeed(errorReply(malformedJson()))
+        const decoded = decodePayload(json.value)
+        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, json.value, PART_NAMES.Payload))
         payload = decoded.value
       }
       // The values were decoded by this endpoint's own schemas: they are the request its
@@ -179,6 +168,15 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
       })
     }
   }
+}
+
+/** A response a concern built (a 429 with `Retry-After`): its status, headers and JSON text. */
+const responseReply = (response: HttpServerResponse.HttpServerResponse): DirectReply => {
+  const body = response.body
+  if (body._tag !== "Uint8Array" && body._tag !== "Empty") return FAULT_REPLY
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(response.headers)) if (name !== "content-type") headers[name] = value
+  return reply(response.status, body._tag === "Empty" ? "" : new TextDecoder().decode(body.body), headers)
 }
 
 /** The 400 for a decoding failure: the same field errors the HttpApi guard reports. */

@@ -1,17 +1,17 @@
 /** The server-side implementations of PlatformAuth and RequestGuard. */
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { unhandled } from "effect/Types"
-import { ByteSize, Effect, Layer, Option } from "effect"
+import { ByteSize, Cause, Effect, Layer, Option } from "effect"
 import { HttpIncomingMessage, type HttpServerResponse, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
-import { isSqlError } from "effect/sql/SqlError"
-import { type Error400, type Error500, type Error503, internalError, invalidInput, unauthorized, unavailable } from "../domain/errors.js"
-import { invalidInputFromIssue, jsonBoundsError, jsonBoundsViolation } from "../domain/validation.js"
+import { type Error400, type Error500, type Error503, invalidInput, unauthorized } from "../domain/errors.js"
+import { invalidInputFromIssue } from "../domain/validation.js"
 import { Platforms } from "../ports/platforms.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { authenticateAgent } from "../operations/agents.js"
 import { Store } from "../ports/store.js"
+import { faultOf, malformedJson, PART_NAMES, readJsonBody } from "./pipeline.js"
 import { AgentAuth, CurrentAgent, CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
@@ -93,8 +93,6 @@ export const AgentAuthLive = Layer.effect(
 
 const JSON_TYPES = /^application\/(.+\+)?json\s*(;.*)?$/i
 
-export const malformedJson = (): Error400 =>
-  invalidInput("Request body is not valid JSON", [{ field: "(body)", constraint: "json", message: "must be valid JSON" }])
 
 const tooLarge = (limit: number = MAX_JSON_BODY_BYTES): Error400 =>
   invalidInput(`Request body is larger than the ${limit} byte limit`, [{
@@ -108,7 +106,6 @@ const isJsonSyntaxIssue = (e: HttpApiSchemaError): boolean => {
   return issue._tag === "InvalidValue" && issue.annotations?.message === "Expected a valid JSON body"
 }
 
-const WHAT = { Payload: "request body", Query: "query parameters", Params: "path parameters", Headers: "headers" } as const
 
 const schemaErrorToInput = (e: HttpApiSchemaError, request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
@@ -125,7 +122,7 @@ const schemaErrorToInput = (e: HttpApiSchemaError, request: HttpServerRequest.Ht
         Effect.orElseSucceed((): unknown => undefined)
       )
       : undefined
-    const what = e.kind === "Payload" || e.kind === "Query" || e.kind === "Params" || e.kind === "Headers" ? WHAT[e.kind] : "request"
+    const what = e.kind === "Payload" || e.kind === "Query" || e.kind === "Params" || e.kind === "Headers" ? PART_NAMES[e.kind] : "request"
     return yield* invalidInputFromIssue(e.cause.issue, input, what)
   })
 
@@ -152,47 +149,9 @@ const takesMultipart = (endpoint: HttpApiEndpoint.Top): boolean => {
   return false
 }
 
-/**
- * Whether JSON text holds a U+0000 character (escaped as \u0000, or raw). Neither a
- * name nor an identifier has one, and PostgreSQL text cannot store one: such input is
- * refused at the edge with a 400, on every store.
- */
-export const hasNulCharacter = (text: string): boolean => text.includes("u0000") && /(?<!\\)(?:\\\\)*\\u0000/.test(text)
 
-/** The bounds every JSON body keeps (longest text, most items, deepest nesting); text that is no JSON is the decoder's to refuse. */
-export const boundsOf = (text: string) => {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  return jsonBoundsViolation(value)
-}
 
-/** The 400 for a U+0000 character in `where`. */
-export const nulRefused = (where: string): Error400 =>
-  invalidInput(`The ${where} contains a NUL (U+0000) character, which no field accepts`, [{
-    field: where === "request body" ? "(body)" : `(${where})`,
-    constraint: "noNul",
-    message: "must not contain U+0000"
-  }])
 
-/** What a request that hit an unexpected defect is answered with. */
-export const internalFault = (): Error500 => internalError("An internal error occurred; the request was not applied")
-
-/** A serialization failure or deadlock the store could not rerun its way past: nothing was applied. */
-export const isContentionDefect = (defect: unknown): boolean =>
-  isSqlError(defect) && (defect.reason._tag === "SerializationError" || defect.reason._tag === "DeadlockError")
-
-/** What a request that lost to concurrent ones too often is answered with (503, retry). */
-export const contentionFault = (): Error503 =>
-  unavailable("The request lost to concurrent requests too many times and was not applied; retry it")
-
-const internal = (defect: unknown): Effect.Effect<never, Error500 | Error503> =>
-  isContentionDefect(defect)
-    ? Effect.fail(contentionFault())
-    : Effect.logError("Unexpected defect while handling a request", defect).pipe(Effect.andThen(Effect.fail(internalFault())))
 
 export const RequestGuardLive = Layer.effect(
   RequestGuard,
@@ -221,12 +180,12 @@ export const RequestGuardLive = Layer.effect(
             Effect.orElseSucceed(() => ""),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY),
             Effect.catchDefect((defect): Effect.Effect<string, Error400 | Error500 | Error503> =>
-              isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : internal(defect)
+              isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : Effect.flatMap(faultOf(Cause.die(defect)), Effect.fail)
             )
           )
-          if (hasNulCharacter(text)) return yield* nulRefused("request body")
-          const violation = boundsOf(text)
-          if (violation !== undefined) return yield* jsonBoundsError(violation)
+          // Malformed JSON is the endpoint decoder's to refuse, after the path, header and query checks.
+          const body = readJsonBody(text)
+          if (body._tag === "Refused") return yield* body.error
         }
         let eff = Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, multipart ? MAX_MULTIPART_BODY : MAX_BODY)
         const response: HttpServerResponse.HttpServerResponse = yield* eff.pipe(
@@ -234,7 +193,7 @@ export const RequestGuardLive = Layer.effect(
             HttpApiSchemaError.is(e) ? schemaErrorToInput(e, request) : Effect.fail(e)
           ),
           Effect.catchDefect((defect): Effect.Effect<never, Error400 | Error500 | Error503> =>
-            isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : internal(defect)
+            isBodyTooLarge(defect) ? Effect.fail(tooLarge(limit)) : Effect.flatMap(faultOf(Cause.die(defect)), Effect.fail)
           )
         )
         if (response.status === 415) return yield* unsupportedContentType(request.headers["content-type"] ?? "(none)")

@@ -10,6 +10,7 @@ import { Context, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { Error400, Error401, Error500, Error503 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
+export { MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from "../domain/limits.js"
 
 export class CurrentPlatform extends Context.Service<CurrentPlatform, Platform>()("payments-service/http/CurrentPlatform") {}
 
@@ -41,13 +42,6 @@ export class AgentAuth extends HttpApiMiddleware.Service<AgentAuth, { provides: 
 export class RequestGuard extends HttpApiMiddleware.Service<RequestGuard>()("payments-service/http/RequestGuard", {
   error: [Error400, Error500, Error503]
 }) {}
-
-
-/** Largest JSON body accepted (documented in docs/errors.md). */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024
-
-/** Largest multipart body accepted (document uploads): the 10 MB file plus its form. */
-export const MAX_MULTIPART_BODY_BYTES = 11 * 1024 * 1024
 
 export const ErrorBody = Schema.Struct({
   code: Schema.String,

@@ -33,8 +33,8 @@ import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
 import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
 import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
-import { RETRY_LATER_HEADERS, retryAdvice, SHOULD_RETRY_HEADER } from "./middleware.js"
-import { contentionFault, isContentionDefect } from "./middleware-live.js"
+import { apiErrorStatus } from "../domain/errors.js"
+import { faultOf, retryHeaders } from "./pipeline.js"
 import { makeApiRouter } from "./reference-endpoints.js"
 
 const VERSION_PREFIX = `/${API_VERSION}`
@@ -71,18 +71,10 @@ const API_ROUTES = Object.values(PaymentsApi.groups).flatMap((group) =>
   Object.values(group.endpoints).map((e) => ({ method: e.method, path: e.path, value: e }))
 )
 
-/** A serialization failure or deadlock the store could not rerun its way past. */
-const isContention = (cause: Cause.Cause<unknown>): boolean =>
-  cause.reasons.some((r) => Cause.isDieReason(r) && isContentionDefect(r.defect))
-
-/**
- * Marks an answer a client should not retry (every 4xx, and 501), and a 503 or a 429 with
- * `retry-after` as one to retry after the wait (`retryAdvice`).
- */
+/** Step 8 of the pipeline on a response: the retry advice its status calls for. */
 const withRetryAdvice = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
-  if (response.status === 503) return HttpServerResponse.setHeaders(response, RETRY_LATER_HEADERS)
-  const advice = retryAdvice(response.status, response.headers["retry-after"] !== undefined)
-  return advice === undefined ? response : HttpServerResponse.setHeader(response, SHOULD_RETRY_HEADER, advice)
+  const headers = retryHeaders(response.status, response.headers["retry-after"])
+  return headers === undefined ? response : HttpServerResponse.setHeaders(response, headers)
 }
 
 /**
@@ -124,15 +116,10 @@ export const SafetyNet = HttpRouter.middleware(
               return Effect.succeed(allowed.length > 0 ? methodNotAllowed(request.method, allowed) : notFound())
             }
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            if (isContention(cause)) {
-              // The store reran the unit of work as often as it may and it still lost to
-              // concurrent ones: nothing was applied, and the same request can be retried.
-              const fault = contentionFault()
-              return Effect.succeed(errorResponse(503, fault.code, fault.reason))
-            }
-            return Effect.logError("Request failed outside the API guards", cause).pipe(
-              Effect.as(errorResponse(500, "INTERNAL_ERROR", "An internal error occurred; the request was not applied"))
-            )
+            // Contention: the store reran the unit of work as often as it may and it still
+            // lost to concurrent ones (503, nothing applied); anything else a 500.
+            return Effect.map(faultOf(cause, "Request failed outside the API guards"), (fault) =>
+              errorResponse(apiErrorStatus(fault) ?? 500, fault.code, fault.reason))
           }),
           withRetryAdvice
         )

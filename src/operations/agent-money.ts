@@ -15,7 +15,7 @@ import type { CustomerExternalAccountCreateRequest } from "../domain/external-ac
 import { badRequest, conflict, Error403, invalidInput, notFound } from "../domain/errors.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
-import { Quote, type QuoteRequest } from "../domain/quote.js"
+import type { Quote, QuoteRequest } from "../domain/quote.js"
 import type { Transaction, TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../domain/transaction.js"
 import type { AgentActionRecord, AgentRecord } from "../ports/agents.js"
 import { Ids } from "../ports/ids.js"
@@ -27,10 +27,9 @@ import { decidedAction } from "./agent-actions.js"
 import { actionOf, agentOf, currentAction } from "./agents.js"
 import { activeCustomer } from "./customers.js"
 import { createCustomerExternalAccount, deleteExternalAccount, getExternalAccount, listExternalAccounts } from "./external-accounts.js"
-import { idempotent } from "./idempotency.js"
 import { listCustomerAccounts } from "./money/accounts.js"
 import { transactionOf } from "./money/payments.js"
-import { createQuoteOnce, executeIn, getQuote, quoteRecordOf } from "./money/quotes.js"
+import { createQuote, executeIn, getQuote, quoteRecordOf } from "./money/quotes.js"
 import { decideHeldPayment, getTransaction, listTransactions } from "./money/transactions.js"
 import { isoOf } from "./time.js"
 import { emit } from "./transition.js"
@@ -192,8 +191,8 @@ const quoteAccounts = Effect.fnUntraced(function*(platform: Platform, customerId
  * own accounts (or to a UMA address). `immediatelyExecute` is refused: execution is its
  * own action, under the policy (POST /agents/me/quotes/{id}/execute).
  */
-export const createMyQuote = (platform: Platform, agentId: string, req: QuoteRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /agents/me/quotes", request: { agentId, req }, result: Quote }, Effect.gen(function*() {
+export const createMyQuote = (platform: Platform, agentId: string, req: QuoteRequest) =>
+  Effect.gen(function*() {
     const store = yield* Store
     return yield* store.transact((uow) =>
       Effect.gen(function*() {
@@ -216,12 +215,12 @@ export const createMyQuote = (platform: Platform, agentId: string, req: QuoteReq
         const agent = yield* gate(platform, agentId, "CREATE_QUOTES", true, accounts)
         yield* noScaCustomer(platform, agent.customerId)
         const request: QuoteRequest = req.source.sourceType === "REALTIME_FUNDING" ? { ...req, source: { ...req.source, customerId: agent.customerId } } : req
-        const quote = yield* createQuoteOnce(platform, request, { payout: false })
+        const quote = yield* createQuote(platform, request, { payout: false })
         yield* uow.putAgentRecord({ kind: "quote", platformId: platform.id, id: quote.id, agentId, customerId: agent.customerId, createdAt: quote.createdAt })
         return quote
       })
     )
-  }))
+  })
 
 /** A quote the agent made, or 404. */
 const myQuote = Effect.fnUntraced(function*(platform: Platform, agentId: string, quoteId: string) {
@@ -324,8 +323,8 @@ const submit = Effect.fnUntraced(function*(
 })
 
 /** POST /agents/me/quotes/{quoteId}/execute (EXECUTE_QUOTES): an AgentAction. */
-export const executeMyQuote = (platform: Platform, agentId: string, quoteId: string, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /agents/me/quotes/{quoteId}/execute", request: { agentId, quoteId }, result: AgentAction }, Effect.gen(function*() {
+export const executeMyQuote = (platform: Platform, agentId: string, quoteId: string) =>
+  Effect.gen(function*() {
     const store = yield* Store
     return yield* store.transact((uow) =>
       Effect.gen(function*() {
@@ -340,7 +339,7 @@ export const executeMyQuote = (platform: Platform, agentId: string, quoteId: str
         return yield* submit(uow, platform, agentId, "EXECUTE_QUOTE", "EXECUTE_QUOTES", rec, accounts)
       })
     )
-  }))
+  })
 
 const missingAmount = () => badRequest("INVALID_AMOUNT", "amount is required: a positive integer in the smallest unit of the currency")
 
@@ -381,7 +380,7 @@ const transfer = Effect.fnUntraced(function*(
   const internal = [s, d].flatMap((a) => a.kind === "internal" ? [a.id] : [])
   yield* gate(platform, agentId, "CREATE_TRANSFERS", true, internal)
   const currency = yield* sameCurrencyTransfer(platform, source, destination.accountId)
-  const quote = yield* createQuoteOnce(platform, {
+  const quote = yield* createQuote(platform, {
     source: { sourceType: "ACCOUNT", accountId: source },
     destination,
     lockedCurrencySide: "SENDING",
@@ -398,8 +397,8 @@ const transfer = Effect.fnUntraced(function*(
 })
 
 /** POST /agents/me/transfer-out (CREATE_TRANSFERS): an AgentAction (201). */
-export const myTransferOut = (platform: Platform, agentId: string, req: TransferOutRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /agents/me/transfer-out", request: { agentId, req }, result: AgentAction }, Effect.gen(function*() {
+export const myTransferOut = (platform: Platform, agentId: string, req: TransferOutRequest) =>
+  Effect.gen(function*() {
     const amount = req.amount
     if (amount === undefined) return yield* missingAmount()
     const store = yield* Store
@@ -413,18 +412,18 @@ export const myTransferOut = (platform: Platform, agentId: string, req: Transfer
         ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment })
       })
     )
-  }))
+  })
 
 /** POST /agents/me/transfer-in (CREATE_TRANSFERS): an AgentAction (201). */
-export const myTransferIn = (platform: Platform, agentId: string, req: TransferInRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /agents/me/transfer-in", request: { agentId, req }, result: AgentAction }, Effect.gen(function*() {
+export const myTransferIn = (platform: Platform, agentId: string, req: TransferInRequest) =>
+  Effect.gen(function*() {
     const amount = req.amount
     if (amount === undefined) return yield* missingAmount()
     const store = yield* Store
     return yield* store.transact((uow) =>
       transfer(uow, platform, agentId, "TRANSFER_IN", req.source.accountId, { destinationType: "ACCOUNT", accountId: req.destination.accountId }, amount, {})
     )
-  }))
+  })
 
 // ---------------------------------------------------------------- the platform's decision
 

@@ -25,7 +25,7 @@ import {
   DEVICE_CODE_ALPHABET
 } from "../domain/agent.js"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
-import { badRequest, conflict, type Error400, invalidInput, notFound, unauthorized } from "../domain/errors.js"
+import { badRequest, conflict, invalidInput, notFound, unauthorized } from "../domain/errors.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import type { AgentActionRecord, AgentDeviceCodeRecord, AgentRecord, AgentTokenRecord } from "../ports/agents.js"
@@ -37,7 +37,7 @@ import * as Rates from "../rules/money/rates.js"
 import { decidedAction } from "./agent-actions.js"
 import { activeCustomer } from "./customers.js"
 import { decideHeldPayment } from "./money/transactions.js"
-import { pageOf } from "./paging.js"
+import { instantOf, pageOf } from "./paging.js"
 import { isoOf, nowMillis, onPlatformClock } from "./time.js"
 
 /** How long a device code can be redeemed: 24 hours (the reference's example). */
@@ -194,14 +194,6 @@ export interface AgentListQuery {
   readonly updatedBefore?: string | undefined
   readonly limit?: number | undefined
   readonly cursor?: string | undefined
-}
-
-const instantOf = (field: string, text: string | undefined): Effect.Effect<number | undefined, Error400> => {
-  if (text === undefined) return Effect.succeed(undefined)
-  const ms = Date.parse(text)
-  return Number.isNaN(ms)
-    ? Effect.fail(invalidInput(`${field} is not a date-time`, [{ field, constraint: "dateTime", message: "must be an ISO 8601 date-time" }]))
-    : Effect.succeed(ms)
 }
 
 const flag = (v: "true" | "false" | undefined) => v === undefined ? undefined : v === "true"

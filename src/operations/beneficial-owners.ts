@@ -11,7 +11,6 @@ import { conflict, invalidInput, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type BeneficialOwnerRecord, type PageResult, Store, type UnitOfWork } from "../ports/store.js"
-import { idempotent } from "./idempotency.js"
 import { pageOf } from "./paging.js"
 import { type OwnerEvent, transition } from "../rules/beneficial-owner.js"
 import { isFinal } from "../rules/kyc.js"
@@ -54,15 +53,8 @@ const businessOf = Effect.fnUntraced(function*(platform: Platform, customerId: s
   return rec.customer
 })
 
-/** POST /beneficial-owners; idempotent with a key. */
-export const createBeneficialOwner = (platform: Platform, req: BeneficialOwnerCreateRequest, idempotencyKey?: string) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /beneficial-owners", request: req, result: BeneficialOwner },
-    createBeneficialOwnerOnce(platform, req)
-  )
-
-const createBeneficialOwnerOnce = Effect.fnUntraced(function*(
+/** POST /beneficial-owners. */
+export const createBeneficialOwner = Effect.fnUntraced(function*(
   platform: Platform,
   req: BeneficialOwnerCreateRequest
 ) {

@@ -30,8 +30,7 @@ import {
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
-import { idempotent } from "./idempotency.js"
-import { conflictIsDefect, pageOf } from "./paging.js"
+import { conflictIsDefect, instantOf, pageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
@@ -118,14 +117,8 @@ const CREATION_EVENTS: Readonly<Record<"PENDING" | "APPROVED" | "REJECTED", KycE
   REJECTED: { type: "REJECTED" }
 }
 
-/**
- * POST /customers. With an `idempotencyKey`, a retry of the same request returns the
- * first customer instead of creating another.
- */
-export const createCustomer = (platform: Platform, req: CustomerCreateRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /customers", request: req, result: CustomerResponse }, createCustomerOnce(platform, req))
-
-const createCustomerOnce = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
+/** POST /customers. */
+export const createCustomer = Effect.fnUntraced(function*(platform: Platform, req: CustomerCreateRequest) {
   const store = yield* Store
   const ids = yield* Ids
   const consents = yield* requestConsents(req)
@@ -196,15 +189,6 @@ export interface CustomerListQuery {
   readonly isIncludingDeleted?: "true" | "false" | undefined
   readonly limit?: number | undefined
   readonly cursor?: string | undefined
-}
-
-/** An instant filter as epoch ms; text that is no instant is a 400 naming the field. */
-const instantOf = (field: string, text: string | undefined): Effect.Effect<number | undefined, Error400> => {
-  if (text === undefined) return Effect.succeed(undefined)
-  const ms = Date.parse(text)
-  return Number.isNaN(ms)
-    ? Effect.fail(invalidInput(`${field} is not a date-time`, [{ field, constraint: "dateTime", message: "must be an ISO 8601 date-time" }]))
-    : Effect.succeed(ms)
 }
 
 export const listCustomers = Effect.fnUntraced(function*(platform: Platform, q: CustomerListQuery) {

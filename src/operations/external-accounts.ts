@@ -27,7 +27,6 @@ import {
 } from "../rules/external-account-status.js"
 import { Ids } from "../ports/ids.js"
 import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
-import { idempotent } from "./idempotency.js"
 import { applyTransition, eventOf } from "./transition.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
@@ -198,21 +197,13 @@ const duplicateOf = Effect.fnUntraced(function*(platform: Platform, equivalenceK
     })
 })
 
-/** POST /customers/external-accounts; idempotent with a key. */
-export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest, idempotencyKey?: string) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /customers/external-accounts", request: req, result: ExternalAccount },
-    createAccount(platform, req.customerId, req)
-  )
+/** POST /customers/external-accounts. */
+export const createCustomerExternalAccount = (platform: Platform, req: CustomerExternalAccountCreateRequest) =>
+  createAccount(platform, req.customerId, req)
 
-/** POST /platform/external-accounts; idempotent with a key. */
-export const createPlatformExternalAccount = (platform: Platform, req: PlatformExternalAccountCreateRequest, idempotencyKey?: string) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /platform/external-accounts", request: req, result: ExternalAccount },
-    createAccount(platform, null, req)
-  )
+/** POST /platform/external-accounts. */
+export const createPlatformExternalAccount = (platform: Platform, req: PlatformExternalAccountCreateRequest) =>
+  createAccount(platform, null, req)
 
 // ---------------------------------------------------------------- read, list, delete
 

@@ -20,11 +20,8 @@ import { conflict, type Error409 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Store } from "../ports/store.js"
 import { nowMillis } from "./time.js"
-
-/** How long a key is remembered: 24 hours. */
-export const IDEMPOTENCY_TTL_MILLIS = 24 * 60 * 60 * 1000
-/** The longest key accepted (the reference file's limit on the keys it bounds). */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+import { IDEMPOTENCY_TTL_MILLIS } from "../domain/limits.js"
+export { IDEMPOTENCY_TTL_MILLIS, MAX_IDEMPOTENCY_KEY_LENGTH } from "../domain/limits.js"
 
 /** JSON with object keys sorted, so two equal requests hash alike whatever their key order. */
 export const canonicalJson = (value: unknown): string => {

@@ -6,6 +6,15 @@ import { Effect } from "effect"
 import { type Error400, invalidInput } from "../domain/errors.js"
 import type { InvalidCursor, PageResult, StoreConflict } from "../ports/store.js"
 
+/** An instant filter as epoch ms; text that is no instant is a 400 naming the field. */
+export const instantOf = (field: string, text: string | undefined): Effect.Effect<number | undefined, Error400> => {
+  if (text === undefined) return Effect.succeed(undefined)
+  const ms = Date.parse(text)
+  return Number.isNaN(ms)
+    ? Effect.fail(invalidInput(`${field} is not a date-time`, [{ field, constraint: "dateTime", message: "must be an ISO 8601 date-time" }]))
+    : Effect.succeed(ms)
+}
+
 /** A cursor the store did not issue: a 400 naming `cursor`. */
 export const badCursor = (): Error400 =>
   invalidInput("cursor is not a cursor this API returned", [{

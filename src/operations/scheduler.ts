@@ -32,6 +32,8 @@ import {
 } from "./stablecoins.js"
 import { clockOffsetOf, fixedClock, isoOf } from "./time.js"
 import { deliverDueWebhooks } from "./webhooks.js"
+import { MAX_ADVANCE_SECONDS, MAX_OFFSET_MILLIS } from "../domain/limits.js"
+export { MAX_ADVANCE_SECONDS, MAX_OFFSET_MILLIS } from "../domain/limits.js"
 
 /** Applies one due timer of its kind inside the unit of work that claimed it. */
 export type TimerHandler = (uow: UnitOfWork, platform: Platform, timer: TimerRecord) => Effect.Effect<void, unknown, Store | Ids>
@@ -50,10 +52,6 @@ const HANDLERS: Readonly<Record<string, TimerHandler>> = {
 
 /** How many timers one pass applies at most (the rest wait for the next pass). */
 export const MAX_TIMERS_PER_PASS = 10_000
-
-/** The longest one sandbox advance may move a clock, and how far ahead a sandbox clock may be. */
-export const MAX_ADVANCE_SECONDS = 366 * 86_400
-export const MAX_OFFSET_MILLIS = 10 * 366 * 86_400_000
 
 const reasonOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "reason" in error && typeof error.reason === "string"

@@ -4,8 +4,8 @@
  * operations (mints and burns) that the simulated provider moves on the platform clock.
  *
  * The POSTs of the reference take a required `Idempotency-Key` (the HTTP layer refuses a
- * request without one); each runs inside `idempotent`, so a replay answers the first
- * result and a key reused with another body is 409 CONFLICT.
+ * request without one); the HTTP layer runs each under that key (src/http/concerns.ts), so
+ * a replay answers the first result and a key reused with another body is 409 CONFLICT.
  *
  * Money: a mint funded from a Grid internal account debits the account into the
  * in-flight account at creation and settles it to the outside world when the mint
@@ -54,7 +54,6 @@ import * as Enablement from "../rules/stablecoins/enablement.js"
 import * as Issuance from "../rules/stablecoins/issuance.js"
 import * as OperationMachine from "../rules/stablecoins/operation.js"
 import { counterpartyOutcome, credentialCheck, tokenOutcome } from "../rules/stablecoins/sandbox.js"
-import { idempotent } from "./idempotency.js"
 import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
 import { pageOf } from "./paging.js"
@@ -107,14 +106,7 @@ const usableStatus = (id: string, status: StablecoinProviderAccountStatus): Erro
 // ---------------------------------------------------------------- provider accounts
 
 /** POST /stablecoin-provider-accounts (Idempotency-Key required). */
-export const linkProviderAccount = (platform: Platform, req: StablecoinProviderAccountLinkRequest, idempotencyKey: string | undefined) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /stablecoin-provider-accounts", request: req, result: StablecoinProviderAccount },
-    linkProviderAccountOnce(platform, req)
-  )
-
-const linkProviderAccountOnce = Effect.fnUntraced(function*(platform: Platform, req: StablecoinProviderAccountLinkRequest) {
+export const linkProviderAccount = Effect.fnUntraced(function*(platform: Platform, req: StablecoinProviderAccountLinkRequest) {
   const store = yield* Store
   const ids = yield* Ids
   const check = credentialCheck(req.apiClientId, platform.settings.sandbox)
@@ -185,14 +177,6 @@ export const getProviderAccount = Effect.fnUntraced(function*(platform: Platform
 
 // ---------------------------------------------------------------- stablecoins
 
-/** POST /stablecoins (Idempotency-Key required). */
-export const registerStablecoin = (platform: Platform, req: StablecoinRegisterRequest, idempotencyKey: string | undefined) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /stablecoins", request: req, result: Stablecoin },
-    registerStablecoinOnce(platform, req)
-  )
-
 /** The provider account link a registration uses: the one named, or the platform's only active one. */
 const selectProviderAccount = Effect.fnUntraced(function*(platform: Platform, named: string | undefined) {
   const store = yield* Store
@@ -228,7 +212,8 @@ const tokenTaken = (networkTokenIdentifier: string, existingId: string) =>
 const symbolTaken = (symbol: string, existingId: string) =>
   conflict("STABLECOIN_SYMBOL_ALREADY_EXISTS", `Symbol ${symbol} is already registered as ${existingId}`, { details: { existingStablecoinId: existingId } })
 
-const registerStablecoinOnce = Effect.fnUntraced(function*(platform: Platform, req: StablecoinRegisterRequest) {
+/** POST /stablecoins (Idempotency-Key required). */
+export const registerStablecoin = Effect.fnUntraced(function*(platform: Platform, req: StablecoinRegisterRequest) {
   const store = yield* Store
   const ids = yield* Ids
   const symbol = req.providerTokenIdentifier.toUpperCase()
@@ -442,14 +427,7 @@ const stepsOf = (course: OperationMachine.Course) =>
   course.steps.map((s) => ({ at: s.at, event: OperationMachine.encodeEvent(s.event) }))
 
 /** POST /stablecoins/{stablecoinId}/mints (Idempotency-Key required). */
-export const createMint = (platform: Platform, stablecoinId: string, req: StablecoinMintRequest, idempotencyKey: string | undefined) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /stablecoins/{stablecoinId}/mints", request: { stablecoinId, ...req }, result: StablecoinOperation },
-    createMintOnce(platform, stablecoinId, req)
-  )
-
-const createMintOnce = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinMintRequest) {
+export const createMint = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinMintRequest) {
   const store = yield* Store
   const ids = yield* Ids
   return yield* store.transact((uow) =>
@@ -555,14 +533,7 @@ const createMintOnce = Effect.fnUntraced(function*(platform: Platform, stablecoi
 })
 
 /** POST /stablecoins/{stablecoinId}/burns (Idempotency-Key required). */
-export const createBurn = (platform: Platform, stablecoinId: string, req: StablecoinBurnRequest, idempotencyKey: string | undefined) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /stablecoins/{stablecoinId}/burns", request: { stablecoinId, ...req }, result: StablecoinOperation },
-    createBurnOnce(platform, stablecoinId, req)
-  )
-
-const createBurnOnce = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinBurnRequest) {
+export const createBurn = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinBurnRequest) {
   const store = yield* Store
   const ids = yield* Ids
   return yield* store.transact((uow) =>

@@ -4,7 +4,7 @@
  * persisted offset (POST /sandbox/clock/advance); a production platform's clock is
  * the base clock, always.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect } from "effect"
 import type { Platform } from "../domain/platform.js"
 import { Store } from "../ports/store.js"
 
@@ -46,18 +46,33 @@ export const clockOffsetOf = (platform: Platform): Effect.Effect<number, never, 
 const onOffset = <A, E, R>(effect: Effect.Effect<A, E, R>, offset: number): Effect.Effect<A, E, R> =>
   offset === 0 ? effect : Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, offsetClock(base, offset)))
 
+/** The platform whose clock the current effect already runs on (set by `aroundPlatformClock`). */
+const OnClockOf = Context.Reference<string | undefined>("payments-service/operations/OnClockOf", { defaultValue: () => undefined })
+
+const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
+  Effect.flatMap(Effect.service(Store), (store) =>
+    store.clocks.onLastSeenOffset !== undefined
+      ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(effect, offset))
+      : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(effect, offset)))
+
 /**
  * Runs `effect` on the platform's clock, with the offset stored when it starts (read
  * first, or, on a store that offers it, the offset last seen, which the store checks
- * in the effect's first statement and reruns the effect on when it was stale).
+ * in the effect's first statement and reruns the effect on when it was stale). Inside
+ * `aroundPlatformClock` for the same platform it runs `effect` as it is.
  */
 export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
   platform.settings.sandbox
-    ? Effect.flatMap(Effect.service(Store), (store) =>
-      store.clocks.onLastSeenOffset !== undefined
-        ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(effect, offset))
-        : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(effect, offset)))
+    ? Effect.flatMap(Effect.service(OnClockOf), (current) => current === platform.id ? effect : onStoredOffset(platform, effect))
     : effect
+
+/**
+ * `onPlatformClock` around an effect that asks for the platform's clock again inside
+ * (the HTTP layer's idempotency step around a handler): the inner asks run as they are,
+ * on this clock, so the offset is applied once.
+ */
+export const aroundPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
+  platform.settings.sandbox ? onStoredOffset(platform, Effect.provideService(effect, OnClockOf, platform.id)) : effect
 
 /** A clock that reads `at` (epoch ms) whenever asked: for applying a move at the time it fell due. */
 export const fixedClock = (base: Clock.Clock, at: number): Clock.Clock => ({

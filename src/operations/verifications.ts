@@ -12,7 +12,6 @@ import type { Platform } from "../domain/platform.js"
 import { Verification, type VerificationRequest, type VerificationStatus } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
 import { type DocumentRecord, type PageResult, Store } from "../ports/store.js"
-import { idempotent } from "./idempotency.js"
 import { conflictIsDefect, pageOf } from "./paging.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { decideIndividualSubmission, type SubmissionOutcome } from "../rules/sandbox/kyc.js"
@@ -42,15 +41,8 @@ const pathOf = (outcome: SubmissionOutcome): {
   }
 }
 
-/** POST /verifications; idempotent with a key. */
-export const submitVerification = (platform: Platform, req: VerificationRequest, idempotencyKey?: string) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /verifications", request: req, result: Verification },
-    submitVerificationOnce(platform, req)
-  )
-
-const submitVerificationOnce = Effect.fnUntraced(function*(platform: Platform, req: VerificationRequest) {
+/** POST /verifications. */
+export const submitVerification = Effect.fnUntraced(function*(platform: Platform, req: VerificationRequest) {
   const store = yield* Store
   const ids = yield* Ids
   return yield* store.transact((uow) =>

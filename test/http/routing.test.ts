@@ -7,10 +7,12 @@
  */
 import { Context, Effect, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { makeMemoryStore } from "../../src/adapters/memory/store.js"
 import { PaymentsApi } from "../../src/http/api.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
 import { laneRoute, makeDirectLane } from "../../src/http/direct.js"
 import { REFERENCE_ENDPOINTS } from "../../src/http/reference-endpoints.js"
+import { Store } from "../../src/ports/store.js"
 import { basic, makeApi, platformA } from "../support/api.js"
 
 const BASE = "/2025-10-13"
@@ -139,7 +141,7 @@ describe("a static segment is not captured by a parameter route", () => {
 })
 
 describe("the direct lane routes as the router does", () => {
-  const context = Context.make(VerifiedCredentials, VerifiedCredentials.make())
+  const context = Context.make(VerifiedCredentials, VerifiedCredentials.make()).pipe(Context.add(Store, Effect.runSync(makeMemoryStore)))
   // As if GET /customers/:customerId were served by the lane.
   const getCustomer = laneRoute(PaymentsApi.groups.customers.endpoints.getCustomer, 200, ({ params }) =>
     Effect.die(`not called: routing only (${params.customerId})`))

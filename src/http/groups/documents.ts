@@ -5,19 +5,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText, ListResponse, PageQuery } from "../../domain/common.js"
-import { Document, DocumentReplaceForm, DocumentUploadForm, MAX_DOCUMENT_BYTES } from "../../domain/document.js"
+import { Document, DocumentReplaceForm, DocumentUploadForm } from "../../domain/document.js"
+import { DOCUMENT_FORM_LIMITS } from "../../domain/limits.js"
 import { Error404, Error409 } from "../../domain/errors.js"
-
-/**
- * Parser limits: they bound memory (the file a little over 10 MB, small text fields, a
- * handful of parts); the exact 10 MB rule is rules/documents.ts's.
- */
-export const DOCUMENT_FORM_LIMITS = {
-  maxFileSize: MAX_DOCUMENT_BYTES + 64 * 1024,
-  maxFieldSize: 64 * 1024,
-  maxParts: 16,
-  maxTotalSize: MAX_DOCUMENT_BYTES + 1024 * 1024
-} as const
 
 const params = { documentId: IdText }
 

@@ -3,6 +3,7 @@
  * is for customers whose provider mandates SCA (SCA regions); others get 409.
  */
 import { Schema } from "effect"
+import { declare } from "../declarations.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { CustomerResponse } from "../../domain/customer.js"
@@ -110,7 +111,7 @@ export class ScaGroup extends HttpApiGroup.make("sca")
       payload: TwoFactorResetStartRequest,
       success: TwoFactorResetStart.pipe(HttpApiSchema.status(201)),
       error: [Error400, Error404, Error409, Error429]
-    }),
+    }).pipe(declare({ retryAfter: true })),
     HttpApiEndpoint.get("getTwoFactorResetStatus", "/sca/factors/reset/:resetId", {
       params: { resetId: IdText },
       query: customerQuery,
@@ -130,12 +131,12 @@ export class ScaGroup extends HttpApiGroup.make("sca")
       payload: ScaAuthorization,
       success: Quote,
       error: [Error400, Error404, Error409, Error423, Error429]
-    }),
+    }).pipe(declare({ retryAfter: true })),
     HttpApiEndpoint.post("resendQuoteScaCode", "/quotes/:quoteId/authorize/resend", {
       params: { quoteId: IdText },
       success: HttpApiSchema.NoContent,
       error: [Error404, Error409, Error429]
-    })
+    }).pipe(declare({ retryAfter: true }))
   )
   .annotateMerge(OpenApi.annotations({
     title: "Strong Customer Authentication",

@@ -4,6 +4,7 @@
  * first leg and their own success on the signed retry (docs/embedded-wallets.md).
  */
 import { Schema } from "effect"
+import { declare } from "../declarations.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { Error404, Error409, Error429 } from "../../domain/errors.js"
@@ -58,14 +59,14 @@ export class EmbeddedWalletAuthGroup extends HttpApiGroup.make("embeddedWalletAu
       payload: AuthCredentialChallengeRequest,
       success: AuthCredentialResponse,
       error: [Error404, Error409, Error429]
-    }),
+    }).pipe(declare({ retryAfter: true })),
     HttpApiEndpoint.post("verifyAuthCredential", "/auth/credentials/:id/verify", {
       params: idParams,
       headers: SignedRequestHeaders,
       payload: AuthCredentialVerifyRequest,
       success: [AuthSession, accepted(AuthSignedRequestChallenge)],
       error: [Error404, Error409, Error429]
-    }),
+    }).pipe(declare({ retryAfter: true })),
     HttpApiEndpoint.get("listAuthSessions", "/auth/sessions", {
       query: { accountId: IdText },
       success: SessionListResponse

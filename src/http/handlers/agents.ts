@@ -1,9 +1,8 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as AgentMoney from "../../operations/agent-money.js"
 import * as Agents from "../../operations/agents.js"
 import { onPlatformClock } from "../../operations/time.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { CurrentAgent, CurrentPlatform } from "../middleware.js"
 import { run } from "./run.js"
 
@@ -12,7 +11,7 @@ const asAgent = <A, E, R>(operation: (platform: Parameters<Parameters<typeof run
   Effect.flatMap(Effect.service(CurrentPlatform), (platform) =>
     Effect.flatMap(Effect.service(CurrentAgent), ({ agentId }) => onPlatformClock(platform, operation(platform, agentId))))
 
-export const AgentsHandlers = HttpApiBuilder.group(PaymentsApi, "agents", (handlers) =>
+export const AgentsHandlers = group("agents", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("createAgent", ({ payload }) => run((p) => Agents.createAgent(p, payload)))
@@ -28,10 +27,10 @@ export const AgentsHandlers = HttpApiBuilder.group(PaymentsApi, "agents", (handl
       .handle("getAgentDeviceCodeStatus", ({ params }) => run((p) => Agents.deviceCodeStatus(p, params.code)))
   ))
 
-export const AgentDeviceCodesHandlers = HttpApiBuilder.group(PaymentsApi, "agentDeviceCodes", (handlers) =>
+export const AgentDeviceCodesHandlers = group("agentDeviceCodes", (handlers) =>
   Effect.sync(() => handlers.handle("redeemAgentDeviceCode", ({ params }) => Agents.redeemDeviceCode(params.code))))
 
-export const AgentOperationsHandlers = HttpApiBuilder.group(PaymentsApi, "agentOperations", (handlers) =>
+export const AgentOperationsHandlers = group("agentOperations", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("getAgentMe", () => asAgent((p, agentId) => Agents.getAgentMe(p, agentId)))
@@ -39,12 +38,12 @@ export const AgentOperationsHandlers = HttpApiBuilder.group(PaymentsApi, "agentO
       .handle("agentGetAction", ({ params }) => asAgent((p, agentId) => Agents.getMyAction(p, agentId, params.actionId)))
       .handle("agentListTransactions", ({ query }) => asAgent((p, agentId) => AgentMoney.listMyTransactions(p, agentId, query)))
       .handle("agentGetTransaction", ({ params }) => asAgent((p, agentId) => AgentMoney.getMyTransaction(p, agentId, params.transactionId)))
-      .handle("agentCreateQuote", ({ headers, payload }) => asAgent((p, agentId) => AgentMoney.createMyQuote(p, agentId, payload, headers["idempotency-key"])))
+      .handle("agentCreateQuote", ({ payload }) => asAgent((p, agentId) => AgentMoney.createMyQuote(p, agentId, payload)))
       .handle("agentGetQuote", ({ params }) => asAgent((p, agentId) => AgentMoney.getMyQuote(p, agentId, params.quoteId)))
-      .handle("agentExecuteQuote", ({ headers, params }) =>
-        asAgent((p, agentId) => AgentMoney.executeMyQuote(p, agentId, params.quoteId, headers["idempotency-key"])))
-      .handle("agentCreateTransferIn", ({ headers, payload }) => asAgent((p, agentId) => AgentMoney.myTransferIn(p, agentId, payload, headers["idempotency-key"])))
-      .handle("agentCreateTransferOut", ({ headers, payload }) => asAgent((p, agentId) => AgentMoney.myTransferOut(p, agentId, payload, headers["idempotency-key"])))
+      .handle("agentExecuteQuote", ({ params }) =>
+        asAgent((p, agentId) => AgentMoney.executeMyQuote(p, agentId, params.quoteId)))
+      .handle("agentCreateTransferIn", ({ payload }) => asAgent((p, agentId) => AgentMoney.myTransferIn(p, agentId, payload)))
+      .handle("agentCreateTransferOut", ({ payload }) => asAgent((p, agentId) => AgentMoney.myTransferOut(p, agentId, payload)))
       .handle("agentListInternalAccounts", ({ query }) => asAgent((p, agentId) => AgentMoney.listMyInternalAccounts(p, agentId, query)))
       .handle("agentListExternalAccounts", ({ query }) => asAgent((p, agentId) => AgentMoney.listMyExternalAccounts(p, agentId, query)))
       .handle("agentCreateExternalAccount", ({ payload }) => asAgent((p, agentId) => AgentMoney.createMyExternalAccount(p, agentId, payload)))

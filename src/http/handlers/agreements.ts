@@ -1,9 +1,8 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Customers from "../../operations/customers.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 
-export const AgreementsHandlers = HttpApiBuilder.group(PaymentsApi, "agreements", (handlers) =>
+export const AgreementsHandlers = group("agreements", (handlers) =>
   Effect.succeed(
     handlers
       .handle("listAgreements", () => Customers.listAgreements)

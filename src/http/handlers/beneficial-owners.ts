@@ -1,14 +1,13 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Owners from "../../operations/beneficial-owners.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { run } from "./run.js"
 
-export const BeneficialOwnersHandlers = HttpApiBuilder.group(PaymentsApi, "beneficialOwners", (handlers) =>
+export const BeneficialOwnersHandlers = group("beneficialOwners", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createBeneficialOwner", ({ headers, payload }) =>
-        run((p) => Owners.createBeneficialOwner(p, payload, headers["idempotency-key"])))
+      .handle("createBeneficialOwner", ({ payload }) =>
+        run((p) => Owners.createBeneficialOwner(p, payload)))
       .handle("listBeneficialOwners", ({ query }) => run((p) => Owners.listBeneficialOwners(p, query)))
       .handle("getBeneficialOwner", ({ params }) => run((p) => Owners.getBeneficialOwner(p, params.beneficialOwnerId)))
       .handle("updateBeneficialOwner", ({ params, payload }) =>

@@ -1,10 +1,9 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as CardTransactions from "../../operations/card-transactions.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { run } from "./run.js"
 
-export const CardSimulationsHandlers = HttpApiBuilder.group(PaymentsApi, "cardSimulations", (handlers) =>
+export const CardSimulationsHandlers = group("cardSimulations", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("sandboxSimulateCardAuthorization", ({ params, payload }) => run((p) => CardTransactions.simulateAuthorization(p, params.id, payload)))

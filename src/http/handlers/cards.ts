@@ -1,14 +1,13 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Cards from "../../operations/cards/cards.js"
 import * as Pin from "../../operations/cards/pin.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { run } from "./run.js"
 
-export const CardsHandlers = HttpApiBuilder.group(PaymentsApi, "cards", (handlers) =>
+export const CardsHandlers = group("cards", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createCard", ({ headers, payload }) => run((p) => Cards.createCard(p, payload, headers["idempotency-key"])))
+      .handle("createCard", ({ payload }) => run((p) => Cards.createCard(p, payload)))
       .handle("listCards", ({ query }) => run((p) => Cards.listCards(p, query)))
       .handle("getCardById", ({ params }) => run((p) => Cards.getCard(p, params.id)))
       .handle("updateCardById", ({ params, payload }) => run((p) => Cards.updateCard(p, params.id, payload)))

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Customers from "../../operations/customers.js"
 import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 import { answer, signedHeaders } from "./wallets.js"
@@ -9,10 +9,10 @@ import { answer, signedHeaders } from "./wallets.js"
 const endpoints = PaymentsApi.groups.customers.endpoints
 
 /** POST /customers: registered by the group below and served by the direct lane too. */
-export const createCustomer = ({ headers, payload }: LaneRequest<typeof endpoints.createCustomer>) =>
-  run((p) => Customers.createCustomer(p, payload, headers["idempotency-key"]))
+export const createCustomer = ({ payload }: LaneRequest<typeof endpoints.createCustomer>) =>
+  run((p) => Customers.createCustomer(p, payload))
 
-export const CustomersHandlers = HttpApiBuilder.group(PaymentsApi, "customers", (handlers) =>
+export const CustomersHandlers = group("customers", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("createCustomer", createCustomer)

@@ -1,12 +1,11 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { DocumentReplaceFields, DocumentUploadFields } from "../../domain/document.js"
 import * as Documents from "../../operations/documents.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { readDocumentForm } from "../multipart.js"
 import { run } from "./run.js"
 
-export const DocumentsHandlers = HttpApiBuilder.group(PaymentsApi, "documents", (handlers) =>
+export const DocumentsHandlers = group("documents", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("uploadDocument", ({ payload }) =>

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Accounts from "../../operations/external-accounts.js"
 import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 
@@ -14,20 +14,20 @@ const platformEndpoints = PaymentsApi.groups.platformExternalAccounts.endpoints
 // The handlers the direct lane serves as well (src/http/direct-routes.ts): one function, both paths.
 
 export const createCustomerExternalAccount = (
-  { headers, payload }: LaneRequest<typeof customerEndpoints.createCustomerExternalAccount>
-) => run((p) => Accounts.createCustomerExternalAccount(p, payload, headers["idempotency-key"]))
+  { payload }: LaneRequest<typeof customerEndpoints.createCustomerExternalAccount>
+) => run((p) => Accounts.createCustomerExternalAccount(p, payload))
 
 export const getCustomerExternalAccount = ({ params }: LaneRequest<typeof customerEndpoints.getCustomerExternalAccount>) =>
   run((p) => Accounts.getExternalAccount(p, customer, params.externalAccountId))
 
 export const createPlatformExternalAccount = (
-  { headers, payload }: LaneRequest<typeof platformEndpoints.createPlatformExternalAccount>
-) => run((p) => Accounts.createPlatformExternalAccount(p, payload, headers["idempotency-key"]))
+  { payload }: LaneRequest<typeof platformEndpoints.createPlatformExternalAccount>
+) => run((p) => Accounts.createPlatformExternalAccount(p, payload))
 
 export const getPlatformExternalAccount = ({ params }: LaneRequest<typeof platformEndpoints.getPlatformExternalAccount>) =>
   run((p) => Accounts.getExternalAccount(p, platform, params.externalAccountId))
 
-export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "customerExternalAccounts", (handlers) =>
+export const CustomerExternalAccountsHandlers = group("customerExternalAccounts", (handlers) =>
   Effect.sync(() => handlers
     .handle("createCustomerExternalAccount", createCustomerExternalAccount)
     .handle("listCustomerExternalAccounts", ({ query }) =>
@@ -49,7 +49,7 @@ export const CustomerExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi
       run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload))))
 )
 
-export const PlatformExternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "platformExternalAccounts", (handlers) =>
+export const PlatformExternalAccountsHandlers = group("platformExternalAccounts", (handlers) =>
   Effect.sync(() => handlers
     .handle("createPlatformExternalAccount", createPlatformExternalAccount)
     .handle("listPlatformExternalAccounts", ({ query }) =>

@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Accounts from "../../operations/money/accounts.js"
 import * as Config from "../../operations/money/config.js"
 import * as Quotes from "../../operations/money/quotes.js"
@@ -7,13 +6,13 @@ import * as Rates from "../../operations/money/rates.js"
 import * as SandboxMoney from "../../operations/money/sandbox.js"
 import * as Transactions from "../../operations/money/transactions.js"
 import * as Transfers from "../../operations/money/transfers.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { run } from "./run.js"
 import { CurrentPlatform } from "../middleware.js"
 import type { PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { deliverDueWebhooks, withWebhookPublicKey } from "../../operations/webhooks.js"
 
-export const InternalAccountsHandlers = HttpApiBuilder.group(PaymentsApi, "internalAccounts", (handlers) =>
+export const InternalAccountsHandlers = group("internalAccounts", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
@@ -31,7 +30,7 @@ const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
       Effect.tap(() => payload.webhookEndpoint === undefined ? Effect.void : deliverDueWebhooks(platform, { replay: false, wait: false }))
     ))
 
-export const PlatformConfigHandlers = HttpApiBuilder.group(PaymentsApi, "platformConfig", (handlers) =>
+export const PlatformConfigHandlers = group("platformConfig", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.configOf(p))))
@@ -39,7 +38,7 @@ export const PlatformConfigHandlers = HttpApiBuilder.group(PaymentsApi, "platfor
       .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload))
   ))
 
-export const ExchangeRatesHandlers = HttpApiBuilder.group(PaymentsApi, "exchangeRates", (handlers) =>
+export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
   Effect.sync(() =>
     handlers.handle("getExchangeRates", ({ query }) =>
       run((p) =>
@@ -52,16 +51,16 @@ export const ExchangeRatesHandlers = HttpApiBuilder.group(PaymentsApi, "exchange
         })))
   ))
 
-export const QuotesHandlers = HttpApiBuilder.group(PaymentsApi, "quotes", (handlers) =>
+export const QuotesHandlers = group("quotes", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createQuote", ({ headers, payload }) => run((p) => Quotes.createQuote(p, payload, headers["idempotency-key"])))
+      .handle("createQuote", ({ payload }) => run((p) => Quotes.createQuote(p, payload)))
       .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
       .handle("executeQuote", ({ headers, params, payload }) =>
-        run((p) => Quotes.executeQuote(p, params.quoteId, headers["idempotency-key"], headers["service-wallet-signature"], payload?.scaFactor)))
+        run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor)))
   ))
 
-export const TransactionsHandlers = HttpApiBuilder.group(PaymentsApi, "transactions", (handlers) =>
+export const TransactionsHandlers = group("transactions", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
@@ -72,14 +71,14 @@ export const TransactionsHandlers = HttpApiBuilder.group(PaymentsApi, "transacti
       .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined)))
   ))
 
-export const TransfersHandlers = HttpApiBuilder.group(PaymentsApi, "transfers", (handlers) =>
+export const TransfersHandlers = group("transfers", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createTransferIn", ({ headers, payload }) => run((p) => Transfers.transferIn(p, payload, headers["idempotency-key"])))
-      .handle("createTransferOut", ({ headers, payload }) => run((p) => Transfers.transferOut(p, payload, headers["idempotency-key"])))
+      .handle("createTransferIn", ({ payload }) => run((p) => Transfers.transferIn(p, payload)))
+      .handle("createTransferOut", ({ payload }) => run((p) => Transfers.transferOut(p, payload)))
   ))
 
-export const SandboxMoneyHandlers = HttpApiBuilder.group(PaymentsApi, "sandboxMoney", (handlers) =>
+export const SandboxMoneyHandlers = group("sandboxMoney", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))

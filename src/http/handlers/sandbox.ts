@@ -1,14 +1,13 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Sandbox from "../../operations/scheduler.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { CurrentPlatform } from "../middleware.js"
 
 /** Sandbox controls run on the base clock: they read and move the platform's offset themselves. */
 const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
-export const SandboxHandlers = HttpApiBuilder.group(PaymentsApi, "sandbox", (handlers) =>
+export const SandboxHandlers = group("sandbox", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("advanceClock", ({ payload }) => withPlatform((p) => Sandbox.advanceSandboxClock(p, payload.seconds)))

@@ -1,26 +1,11 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
-import { HttpServerResponse } from "effect/http"
-import { encodeApiError, Error429 } from "../../domain/errors.js"
 import * as Authorization from "../../operations/sca/authorization.js"
 import * as Contact from "../../operations/sca/contact.js"
 import * as Sca from "../../operations/sca/factors.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { run } from "./run.js"
 
-/** 429 RATE_LIMITED with `Retry-After` (seconds), as the reference file gives it. */
-export const withRetryAfter = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E, R> =>
-  Effect.catch(effect, (e) => {
-    if (!(e instanceof Error429)) return Effect.fail(e)
-    const encoded = encodeApiError(e)
-    const seconds = e.details?.["retryAfterSeconds"]
-    return Effect.succeed(HttpServerResponse.jsonUnsafe(encoded?.body ?? { code: e.code, reason: e.reason }, {
-      status: 429,
-      headers: { "retry-after": String(typeof seconds === "number" ? seconds : 60) }
-    }))
-  })
-
-export const ContactVerificationHandlers = HttpApiBuilder.group(PaymentsApi, "contactVerification", (handlers) =>
+export const ContactVerificationHandlers = group("contactVerification", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("sendCustomerEmailVerification", ({ params }) =>
@@ -34,7 +19,7 @@ export const ContactVerificationHandlers = HttpApiBuilder.group(PaymentsApi, "co
   )
 )
 
-export const ScaHandlers = HttpApiBuilder.group(PaymentsApi, "sca", (handlers) =>
+export const ScaHandlers = group("sca", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("listScaFactors", ({ query }) => run((p) => Sca.listScaFactors(p, query.customerId)))
@@ -45,12 +30,12 @@ export const ScaHandlers = HttpApiBuilder.group(PaymentsApi, "sca", (handlers) =
       .handle("completeScaLogin", ({ query, payload }) => run((p) => Sca.completeScaLogin(p, query.customerId, payload)))
       .handle("recordSecurityEvent", ({ query, payload }) => run((p) => Sca.recordSecurityEvent(p, query.customerId, payload.eventType)))
       .handle("startTwoFactorReset", ({ query, payload }) =>
-        withRetryAfter(run((p) => Sca.startTwoFactorReset(p, query.customerId, payload.factor))))
+        run((p) => Sca.startTwoFactorReset(p, query.customerId, payload.factor)))
       .handle("getTwoFactorResetStatus", ({ params, query }) =>
         run((p) => Sca.getTwoFactorResetStatus(p, query.customerId, params.resetId)))
       .handle("completeTwoFactorReset", ({ params, query, payload }) =>
         run((p) => Sca.completeTwoFactorReset(p, query.customerId, params.resetId, payload ?? undefined)))
-      .handle("authorizeQuote", ({ params, payload }) => withRetryAfter(run((p) => Authorization.authorizeQuote(p, params.quoteId, payload))))
-      .handle("resendQuoteScaCode", ({ params }) => withRetryAfter(run((p) => Authorization.resendQuoteScaCode(p, params.quoteId))))
+      .handle("authorizeQuote", ({ params, payload }) => run((p) => Authorization.authorizeQuote(p, params.quoteId, payload)))
+      .handle("resendQuoteScaCode", ({ params }) => run((p) => Authorization.resendQuoteScaCode(p, params.quoteId)))
   )
 )

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Webhooks from "../../operations/webhooks.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { CurrentPlatform } from "../middleware.js"
 
 /**
@@ -11,7 +10,7 @@ import { CurrentPlatform } from "../middleware.js"
 const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
-export const WebhooksHandlers = HttpApiBuilder.group(PaymentsApi, "webhooks", (handlers) =>
+export const WebhooksHandlers = group("webhooks", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("getWebhookPublicKey", () => withPlatform(Webhooks.webhookPublicKeyOf))

@@ -10,7 +10,6 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import type { Card, CardCreateRequest, CardRevealResponse, CardState, CardStatus, CardUpdateRequest } from "../../domain/card.js"
-import { Card as CardSchema } from "../../domain/card.js"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
 import type { CustomerState } from "../../domain/customer.js"
 import { badRequest, conflict, type Error400, type Error409, Error501, invalidInput, notFound } from "../../domain/errors.js"
@@ -21,7 +20,6 @@ import { checkFundingSources, type FundingAccount, rebind, unbound } from "../..
 import { slotRefusal } from "../../rules/cards/slots.js"
 import { planUpdate } from "../../rules/cards/status.js"
 import { activeCustomer } from "../customers.js"
-import { idempotent } from "../idempotency.js"
 import { conflictIsDefect, pageOf } from "../paging.js"
 import { fromResult, rejected } from "../rejection.js"
 import { nowIso, nowMillis, isoOf } from "../time.js"
@@ -131,14 +129,10 @@ const platformCardIdTaken = (platformCardId: string | undefined) => (e: StoreCon
 
 // ---------------------------------------------------------------- POST /cards
 
-/** POST /cards. With an `idempotencyKey`, a retry of the same request returns the first card. */
-export const createCard = (platform: Platform, req: CardCreateRequest, idempotencyKey?: string) =>
-  withCardIssuer(
-    platform,
-    idempotent(platform, { key: idempotencyKey, operation: "POST /cards", request: req, result: CardSchema }, createCardOnce(platform, req))
-  )
+/** POST /cards. */
+export const createCard = (platform: Platform, req: CardCreateRequest) => withCardIssuer(platform, createNewCard(platform, req))
 
-const createCardOnce = (platform: Platform, req: CardCreateRequest) =>
+const createNewCard = (platform: Platform, req: CardCreateRequest) =>
   Effect.flatMap(Effect.service(Store), (store) =>
     store.transact((uow) =>
       Effect.gen(function*() {

@@ -44,7 +44,6 @@ import * as Rails from "../../rules/money/rails.js"
 import * as Rates from "../../rules/money/rates.js"
 import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
-import { idempotent } from "../idempotency.js"
 import { isoOf } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
@@ -398,14 +397,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
 })
 
 /** POST /quotes; with `immediatelyExecute`, the quote is executed in the same unit of work. */
-export const createQuote = (platform: Platform, req: QuoteRequest, idempotencyKey?: string) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /quotes", request: req, result: Quote },
-    createQuoteOnce(platform, req, { payout: false })
-  )
-
-export const createQuoteOnce = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
+export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean } = { payout: false }) {
   if (req.immediatelyExecute === true && req.source.sourceType !== "ACCOUNT") {
     return yield* invalidInput("immediatelyExecute needs an ACCOUNT source", [{
       field: "immediatelyExecute",
@@ -547,23 +539,17 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
 
 // ---------------------------------------------------------------- execute
 
-/** POST /quotes/{quoteId}/execute; idempotent with a key (same key and quote: the same result, one debit). */
-export const executeQuote = (platform: Platform, quoteId: string, idempotencyKey?: string, walletSignature?: string, scaFactor?: ScaFactor) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /quotes/{quoteId}/execute", request: scaFactor === undefined ? { quoteId } : { quoteId, scaFactor }, result: Quote },
-    Effect.gen(function*() {
-      const store = yield* Store
-      return yield* store.transact((uow) =>
-        Effect.gen(function*() {
-          const rec = yield* quoteRecordOf(platform, quoteId)
-          // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
-          if (rec.quote.status === "PENDING") yield* checkWalletSignature(platform, rec.quote, walletSignature)
-          return yield* executeIn(uow, platform, rec, scaFactor)
-        })
-      )
-    })
-  )
+/** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
+export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
+  Effect.flatMap(Effect.service(Store), (store) =>
+    store.transact((uow) =>
+      Effect.gen(function*() {
+        const rec = yield* quoteRecordOf(platform, quoteId)
+        // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
+        if (rec.quote.status === "PENDING") yield* checkWalletSignature(platform, rec.quote, walletSignature)
+        return yield* executeIn(uow, platform, rec, scaFactor)
+      })
+    ))
 
 const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
   plan.destination.kind === "UMA"

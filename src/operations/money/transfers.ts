@@ -8,11 +8,10 @@
 import { Effect } from "effect"
 import { badRequest } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
-import { Transaction, type TransferInRequest, type TransferOutRequest } from "../../domain/transaction.js"
+import type { TransferInRequest, TransferOutRequest } from "../../domain/transaction.js"
 import { Store } from "../../ports/store.js"
-import { idempotent } from "../idempotency.js"
 import { transactionOf } from "./payments.js"
-import { createQuoteOnce } from "./quotes.js"
+import { createQuote } from "./quotes.js"
 
 const missingAmount = badRequest("INVALID_AMOUNT", "amount is required: a positive integer in the smallest unit of the currency")
 
@@ -29,8 +28,8 @@ const sameCurrency = Effect.fnUntraced(function*(platform: Platform, sourceId: s
 })
 
 /** POST /transfer-in: pull from an external account into an internal account. */
-export const transferIn = (platform: Platform, req: TransferInRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /transfer-in", request: req, result: Transaction }, Effect.gen(function*() {
+export const transferIn = (platform: Platform, req: TransferInRequest) =>
+  Effect.gen(function*() {
     if (req.amount === undefined) return yield* missingAmount
     if (!req.source.accountId.startsWith("ExternalAccount:")) {
       return yield* badRequest("INVALID_INPUT", "source.accountId must be an external account")
@@ -39,7 +38,7 @@ export const transferIn = (platform: Platform, req: TransferInRequest, idempoten
       return yield* badRequest("INVALID_INPUT", "destination.accountId must be an internal account")
     }
     yield* sameCurrency(platform, req.source.accountId, req.destination.accountId)
-    const quote = yield* createQuoteOnce(platform, {
+    const quote = yield* createQuote(platform, {
       source: { sourceType: "ACCOUNT", accountId: req.source.accountId },
       destination: { destinationType: "ACCOUNT", accountId: req.destination.accountId },
       lockedCurrencySide: "SENDING",
@@ -47,11 +46,11 @@ export const transferIn = (platform: Platform, req: TransferInRequest, idempoten
       immediatelyExecute: true
     }, { payout: false })
     return (yield* transactionOf(platform, quote.transactionId)).transaction
-  }))
+  })
 
 /** POST /transfer-out: pay out from an internal account to an external account. */
-export const transferOut = (platform: Platform, req: TransferOutRequest, idempotencyKey?: string) =>
-  idempotent(platform, { key: idempotencyKey, operation: "POST /transfer-out", request: req, result: Transaction }, Effect.gen(function*() {
+export const transferOut = (platform: Platform, req: TransferOutRequest) =>
+  Effect.gen(function*() {
     if (req.amount === undefined) return yield* missingAmount
     if (!req.source.accountId.startsWith("InternalAccount:")) {
       return yield* badRequest("INVALID_INPUT", "source.accountId must be an internal account")
@@ -60,7 +59,7 @@ export const transferOut = (platform: Platform, req: TransferOutRequest, idempot
       return yield* badRequest("INVALID_INPUT", "destination.accountId must be an external account")
     }
     yield* sameCurrency(platform, req.source.accountId, req.destination.accountId)
-    const quote = yield* createQuoteOnce(platform, {
+    const quote = yield* createQuote(platform, {
       source: { sourceType: "ACCOUNT", accountId: req.source.accountId },
       destination: {
         destinationType: "ACCOUNT",
@@ -74,4 +73,4 @@ export const transferOut = (platform: Platform, req: TransferOutRequest, idempot
       ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment })
     }, { payout: true })
     return (yield* transactionOf(platform, quote.transactionId)).transaction
-  }))
+  })

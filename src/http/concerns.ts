@@ -1,0 +1,180 @@
+/**
+ * The cross-cutting concerns an endpoint declares (src/http/declarations.ts), applied
+ * in this one place around the handler its group registers:
+ * - idempotency: an endpoint whose headers include `Idempotency-Key` runs under the key
+ *   (operations/idempotency.ts), bound to the endpoint's operation (`POST /quotes/{quoteId}/execute`,
+ *   derived from its method and path), its decoded request (path parameters and body,
+ *   and the calling agent on /agents/me endpoints) and its success schema (how the first
+ *   result is stored and replayed). Nothing is restated per endpoint.
+ * - retry advice: `retryAfter` turns a 429 RATE_LIMITED into an answer with `Retry-After`.
+ *
+ * `group` (instead of `HttpApiBuilder.group`) registers a group's handlers with their
+ * concerns applied; the direct lane applies the same `applyConcerns` to the handlers it
+ * serves, so both paths run the same steps.
+ */
+import { Context, Effect, Option, SchemaAST, type Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
+import { encodeApiError, Error429, type Error409 } from "../domain/errors.js"
+import { idempotent } from "../operations/idempotency.js"
+import { aroundPlatformClock } from "../operations/time.js"
+import type { Store } from "../ports/store.js"
+import { API_VERSION, PaymentsApi } from "./api.js"
+import { Concerns, type EndpointConcerns, IDEMPOTENCY_KEY_HEADER } from "./declarations.js"
+import { CurrentAgent, CurrentPlatform } from "./middleware.js"
+
+/** What a concern reads of a decoded request. */
+export interface ConcernRequest {
+  readonly headers?: unknown
+  readonly params?: unknown
+  readonly payload?: unknown
+}
+
+/** What the concerns read of an HttpApi group: its identifier, annotations and endpoints. */
+export interface GroupLike {
+  readonly identifier: string
+  readonly annotations: Context.Context<never>
+  readonly endpoints: Readonly<Record<string, HttpApiEndpoint.Top>>
+}
+
+/** The names of the headers an endpoint declares (lower case). */
+export const headerNamesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> =>
+  schema !== undefined && SchemaAST.isObjects(schema.ast)
+    ? schema.ast.propertySignatures.flatMap((ps) => (typeof ps.name === "string" ? [ps.name] : []))
+    : []
+
+const GROUPS: ReadonlyArray<GroupLike> = Object.values(PaymentsApi.groups)
+
+/** The concerns an endpoint declares, or its group's when it declares none. */
+export const concernsOf = (endpoint: HttpApiEndpoint.Top): EndpointConcerns => {
+  const group = GROUPS.find((g) => Object.values(g.endpoints).includes(endpoint))
+  return Context.getOrUndefined(endpoint.annotations, Concerns) ??
+    (group === undefined ? undefined : Context.getOrUndefined(group.annotations, Concerns)) ?? {}
+}
+
+const VERSION_PREFIX = `/${API_VERSION}`
+
+/** The operation an idempotency key is bound to: `POST /quotes/{quoteId}/execute` (no version base). */
+export const operationOf = (endpoint: { readonly method: string; readonly path: string }): string => {
+  const path = endpoint.path.startsWith(VERSION_PREFIX) ? endpoint.path.slice(VERSION_PREFIX.length) : endpoint.path
+  return `${endpoint.method} ${path.replace(/:(\w+)/g, "{$1}")}`
+}
+
+const objectOrEmpty = (u: unknown): object => (typeof u === "object" && u !== null ? u : {})
+
+const headerOf = (request: ConcernRequest, name: string): string | undefined => {
+  const value: unknown = (objectOrEmpty(request.headers) as Readonly<Record<string, unknown>>)[name]
+  return typeof value === "string" ? value : undefined
+}
+
+type Handler<Req, A, E, R> = (request: Req) => Effect.Effect<A, E, R>
+
+/** The idempotency step of an endpoint that declares the `Idempotency-Key` header, else the handler as it is. */
+const idempotencyStep = <Req extends ConcernRequest, A, E, R>(
+  endpoint: HttpApiEndpoint.Top,
+  handler: Handler<Req, A, E, R>
+): Handler<Req, A, E | Error409, R | Store | CurrentPlatform> => {
+  if (!headerNamesOf(endpoint.headers).includes(IDEMPOTENCY_KEY_HEADER)) return handler
+  const successes = [...endpoint.success]
+  const result = successes[0]
+  if (result === undefined || successes.length !== 1) {
+    throw new Error(`Idempotent endpoint ${endpoint.identifier} must have exactly one success schema`)
+  }
+  const operation = operationOf(endpoint)
+  // Every schema of this API encodes and decodes plain JSON with no services.
+  const codec = result as Schema.Codec<A, unknown>
+  return (request) => {
+    const key = headerOf(request, IDEMPOTENCY_KEY_HEADER)
+    if (key === undefined) return handler(request)
+    return Effect.flatMap(Effect.service(CurrentPlatform), (platform) =>
+      Effect.flatMap(Effect.serviceOption(CurrentAgent), (agent) => {
+        // The body's fields and the path parameters (as the operations bound them before),
+        // and on /agents/me endpoints the agent: another agent's request is another request.
+        const bound = {
+          ...objectOrEmpty(request.payload),
+          ...objectOrEmpty(request.params),
+          ...(Option.isSome(agent) ? { agentId: agent.value.agentId } : {})
+        }
+        return aroundPlatformClock(platform, idempotent(platform, { key, operation, request: bound, result: codec }, handler(request)))
+      }))
+  }
+}
+
+/** 429 RATE_LIMITED with `Retry-After` (seconds), as the reference file gives it. */
+const retryAfterStep = <Req, A, E, R>(handler: Handler<Req, A, E, R>): Handler<Req, A | HttpServerResponse.HttpServerResponse, E, R> => (request) =>
+  Effect.catch(handler(request), (e) => {
+    if (!(e instanceof Error429)) return Effect.fail(e)
+    const encoded = encodeApiError(e)
+    const seconds = e.details?.["retryAfterSeconds"]
+    return Effect.succeed(HttpServerResponse.jsonUnsafe(encoded?.body ?? { code: e.code, reason: e.reason }, {
+      status: 429,
+      headers: { "retry-after": String(typeof seconds === "number" ? seconds : 60) }
+    }))
+  })
+
+/** A handler with the concerns its endpoint (or group) declares applied, in a fixed order. */
+export const applyConcerns = <Req extends ConcernRequest, A, E, R>(
+  endpoint: HttpApiEndpoint.Top,
+  handler: Handler<Req, A, E, R>
+): Handler<Req, A | HttpServerResponse.HttpServerResponse, E | Error409, R | Store | CurrentPlatform> => {
+  const concerns = concernsOf(endpoint)
+  const idempotentHandler = idempotencyStep(endpoint, handler)
+  return concerns.retryAfter === true ? retryAfterStep(idempotentHandler) : idempotentHandler
+}
+
+/** Whether an endpoint has a concern that needs its decoded request. */
+const hasConcerns = (endpoint: HttpApiEndpoint.Top): boolean =>
+  Object.keys(concernsOf(endpoint)).length > 0 || headerNamesOf(endpoint.headers).includes(IDEMPOTENCY_KEY_HEADER)
+
+/**
+ * The handlers a group's `build` registers, with every `handle` given the handler with
+ * its endpoint's concerns applied. A raw handler (no decoded request) may not have any.
+ */
+const withConcerns = <T extends object>(group: GroupLike, handlers: T): T => {
+  const proxy: T = new Proxy(handlers, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver)
+      if ((property !== "handle" && property !== "handleRaw") || typeof value !== "function") return value
+      return (identifier: string, handler: Handler<ConcernRequest, unknown, unknown, unknown>, options?: unknown) => {
+        const endpoint = group.endpoints[identifier]
+        if (endpoint === undefined) throw new Error(`Group ${group.identifier} has no endpoint ${identifier}`)
+        if (property === "handleRaw" && hasConcerns(endpoint)) {
+          throw new Error(`Endpoint ${identifier} declares concerns, which need a decoded request: register it with handle`)
+        }
+        const applied = property === "handle" ? applyConcerns(endpoint, handler) : handler
+        Reflect.apply(value, target, [identifier, applied, options])
+        return proxy
+      }
+    }
+  })
+  return proxy
+}
+
+type ApiId = typeof PaymentsApi extends HttpApi.HttpApi<infer Id, infer _Groups> ? Id : never
+type Groups = typeof PaymentsApi extends HttpApi.HttpApi<string, infer G> ? G : never
+
+const groupNamed = (identifier: string): GroupLike => {
+  const found = GROUPS.find((g) => g.identifier === identifier)
+  if (found === undefined) throw new Error(`PaymentsApi has no group ${identifier}`)
+  return found
+}
+
+const registered = new Set<string>()
+
+/** The groups whose handlers were registered through `group`, with their concerns (a test holds every group to it). */
+export const groupsWithConcerns: ReadonlySet<string> = registered
+
+/**
+ * `HttpApiBuilder.group(PaymentsApi, identifier, build)` with each endpoint's declared
+ * concerns applied to its handler: every group of the API registers through this.
+ */
+export const group = <const Identifier extends HttpApiGroup.Identifier<Groups>, Return>(
+  identifier: Identifier,
+  build: (
+    handlers: HttpApiBuilder.Handlers.FromGroup<HttpApiGroup.WithIdentifier<Groups, Identifier>>
+  ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+) =>
+  HttpApiBuilder.group<ApiId, Groups, Identifier, Return>(PaymentsApi, identifier, (handlers) => {
+    registered.add(identifier)
+    return build(withConcerns(groupNamed(identifier), handlers))
+  })

@@ -1,0 +1,33 @@
+/**
+ * What an endpoint declares about itself beside its schemas: the cross-cutting concerns
+ * the HTTP layer applies to it in one place (src/http/concerns.ts), on the HttpApi path
+ * and the direct lane alike. Declared where the endpoint is defined (api.ts,
+ * groups/*.ts), with `declare`:
+ *
+ *   HttpApiEndpoint.post("authorizeQuote", "/quotes/:quoteId/authorize", { ... })
+ *     .pipe(declare({ retryAfter: true }))
+ *
+ * Idempotency is declared by the endpoint's headers: an endpoint whose headers include
+ * `Idempotency-Key` (`IdempotencyHeaders`, `RequiredIdempotencyHeaders`) runs under it.
+ * A group may declare defaults for its endpoints (`group.annotate(Concerns, {...})`); an
+ * endpoint's own declaration replaces them.
+ */
+import { Context } from "effect"
+
+export interface EndpointConcerns {
+  /**
+   * A 429 RATE_LIMITED of this endpoint says when to come back: `Retry-After` (seconds,
+   * the error's `details.retryAfterSeconds`, else 60) and `x-should-retry: true`.
+   */
+  readonly retryAfter?: boolean
+}
+
+export class Concerns extends Context.Service<Concerns, EndpointConcerns>()("payments-service/http/Concerns") {}
+
+/** Declares an endpoint's concerns (see the module comment). */
+export const declare = (concerns: EndpointConcerns) =>
+<E extends { readonly annotate: (key: typeof Concerns, value: EndpointConcerns) => E }>(endpoint: E): E =>
+  endpoint.annotate(Concerns, concerns)
+
+/** The header that binds a request to an idempotency key. */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key"

@@ -1,0 +1,64 @@
+/**
+ * The cross-cutting concerns endpoints declare (src/http/declarations.ts), as
+ * src/http/concerns.ts reads them: which endpoints run under an Idempotency-Key and what
+ * operation a key binds to (the strings the operations stated by hand before, so keys
+ * stored by an earlier version still match), and which answer a 429 with Retry-After.
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { PaymentsApi } from "../../src/http/api.js"
+import { applyConcerns, concernsOf, groupsWithConcerns, headerNamesOf, operationOf } from "../../src/http/concerns.js"
+import { makeApi } from "../support/api.js"
+
+const endpoints = Object.values(PaymentsApi.groups).flatMap((g) => Object.values(g.endpoints))
+
+describe("declared concerns", () => {
+  it("every endpoint that declares Idempotency-Key binds its key to the operation the operations named before", () => {
+    const idempotent = endpoints.filter((e) => headerNamesOf(e.headers).includes("idempotency-key")).map(operationOf).sort()
+    expect(idempotent).toEqual([
+      "POST /agents/me/quotes",
+      "POST /agents/me/quotes/{quoteId}/execute",
+      "POST /agents/me/transfer-in",
+      "POST /agents/me/transfer-out",
+      "POST /beneficial-owners",
+      "POST /cards",
+      "POST /customers",
+      "POST /customers/external-accounts",
+      "POST /platform/external-accounts",
+      "POST /quotes",
+      "POST /quotes/{quoteId}/execute",
+      "POST /stablecoin-provider-accounts",
+      "POST /stablecoins",
+      "POST /stablecoins/{stablecoinId}/burns",
+      "POST /stablecoins/{stablecoinId}/mints",
+      "POST /transfer-in",
+      "POST /transfer-out",
+      "POST /verifications"
+    ])
+  })
+
+  it("the endpoints whose 429 RATE_LIMITED carries Retry-After", () => {
+    expect(endpoints.filter((e) => concernsOf(e).retryAfter === true).map((e) => e.identifier).sort()).toEqual([
+      "authorizeQuote",
+      "challengeAuthCredential",
+      "resendQuoteScaCode",
+      "startTwoFactorReset",
+      "verifyAuthCredential"
+    ])
+  })
+
+  it("every group of the API registers its handlers with their concerns applied (concerns.group)", async () => {
+    const api = makeApi()
+    try {
+      expect((await api.call("GET", "/customers")).status).toBe(200)
+      expect(Object.values(PaymentsApi.groups).map((g) => g.identifier).filter((id) => !groupsWithConcerns.has(id))).toEqual([])
+    } finally {
+      await api.dispose()
+    }
+  })
+
+  it("an endpoint without concerns keeps its handler as it is", () => {
+    const handler = () => Effect.succeed(1)
+    expect(applyConcerns(PaymentsApi.groups.customers.endpoints.getCustomer, handler)).toBe(handler)
+  })
+})
