@@ -14,7 +14,7 @@ import { type LedgerRejected, UniqueConstraints } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
 import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
 import { ledgerRejectedIn } from "../level.js"
-import { inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
+import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 import { MemoryTable } from "./table.js"
 
 export interface MoneyTables {
@@ -28,17 +28,13 @@ export interface MoneyTables {
 }
 
 export const moneyTables = (): MoneyTables => ({
-  internalAccounts: new MemoryTable<InternalAccountRecord>({
-    id: (r) => r.id,
-    createdAt: (r) => millisOf(r.createdAt),
+  internalAccounts: entityTable<InternalAccountRecord>((r) => r, {
     unique: [{ name: UniqueConstraints.internalAccountsOwnerCurrency, key: (r) => keyOf(r.customerId, r.currency) }]
   }),
   balances: new Map(),
   journal: [],
   quotes: new Map(),
-  transactions: new MemoryTable<TransactionRecord>({
-    id: (r) => r.transaction.id,
-    createdAt: (r) => millisOf(r.transaction.createdAt),
+  transactions: entityTable<TransactionRecord>((r) => r.transaction, {
     // The daily volume check reads one sender's outgoing payments in one currency.
     groups: [{
       name: "sent",
