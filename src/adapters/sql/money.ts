@@ -37,7 +37,7 @@ import {
 import { millisOf } from "../cursor.js"
 import { entryProblem, isInternalAccount } from "../ledger.js"
 import { ledgerRejectedIn } from "../level.js"
-import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -111,10 +111,7 @@ const receiverOf = (r: TransactionRecord): string => {
   return d.destinationType === "ACCOUNT" ? d.accountId : d.umaAddress
 }
 
-export interface MoneyStore {
-  readonly repositories: Pick<Store["Service"], "internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs">
-  readonly writes: Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">
-}
+export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
 
 export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
   const { one, many, page } = documentReads(query)
@@ -397,6 +394,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
   }
 
   return {
+    tables: MONEY_TABLES,
     repositories,
     writes: { putInternalAccount, post, putQuote, putTransaction, putPlatformConfig }
   }

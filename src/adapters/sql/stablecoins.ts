@@ -18,15 +18,12 @@ import type {
   UnitOfWork
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `9_stablecoins` that `resetPlatform` clears. */
 export const STABLECOIN_TABLES: ReadonlyArray<string> = ["stablecoin_operations", "stablecoins", "stablecoin_provider_accounts"]
 
-export interface StablecoinStore {
-  readonly writes: Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">
-  readonly repository: StablecoinRepository
-}
+export type StablecoinStore = SqlArea<"stablecoins", Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">>
 
 export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): StablecoinStore => {
   const { one, page } = documentReads(query)
@@ -71,7 +68,8 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
 
   return {
     writes: { putStablecoinProviderAccount, putStablecoin, putStablecoinOperation },
-    repository: {
+    tables: STABLECOIN_TABLES,
+    repositories: { stablecoins: {
       getProviderAccount: (platformId, id) =>
         one<StablecoinProviderAccountRecord>(`select doc::text as doc from stablecoin_provider_accounts where platform_id = $1 and id = $2`, [platformId, id]),
       findProviderAccount: (platformId, provider, providerAccountId) =>
@@ -107,6 +105,6 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
         if (q.operationType !== undefined) w.add((x) => `operation_type = ${x}`, q.operationType)
         return page<StablecoinOperationRecord>("stablecoin_operations", w, p, (r) => ({ createdAt: millisOf(r.operation.createdAt), id: r.operation.id }))
       }
-    }
+    } }
   }
 }
