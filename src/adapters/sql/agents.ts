@@ -10,7 +10,6 @@ import type {
   AgentActionRecord,
   AgentRecord,
   AgentRecordKind,
-  AgentRepository,
   AgentStoreRecord,
   AgentStoreRecordOf,
   AgentWrites
@@ -34,10 +33,6 @@ const statusOf = (r: AgentStoreRecord): string | null => r.kind === "action" ? r
 
 export const makeAgentStore = (query: Query): AgentStore => {
   const { one, many, page } = documentReads(query)
-  const range = (w: Where, column: string, r: { readonly from?: number | undefined; readonly to?: number | undefined } | undefined) => {
-    if (r?.from !== undefined) w.add((x) => `${column} >= ${x}::bigint`, r.from)
-    if (r?.to !== undefined) w.add((x) => `${column} <= ${x}::bigint`, r.to)
-  }
   return {
     writes: {
       putAgentRecord: (r) =>
@@ -69,21 +64,20 @@ export const makeAgentStore = (query: Query): AgentStore => {
           [platformId, kind, agentId]
         ),
       list: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw(`kind = 'agent'`)
-        if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
+        const w = Where.platform(platformId).raw(`kind = 'agent'`)
+        w.eq("customer_id", q.customerId)
         if (q.isPaused !== undefined) w.add((x) => `(doc->>'isPaused')::boolean = ${x}::boolean`, q.isPaused)
         if (q.isConnected !== undefined) w.add((x) => `(doc->>'isConnected')::boolean = ${x}::boolean`, q.isConnected)
-        range(w, "created_ms", q.created)
-        if (q.updated?.from !== undefined) w.add((x) => `(extract(epoch from (doc->>'updatedAt')::timestamptz) * 1000) >= ${x}::bigint`, q.updated.from)
-        if (q.updated?.to !== undefined) w.add((x) => `(extract(epoch from (doc->>'updatedAt')::timestamptz) * 1000) <= ${x}::bigint`, q.updated.to)
+        w.within("created_ms", q.created)
+        w.within("(extract(epoch from (doc->>'updatedAt')::timestamptz) * 1000)", q.updated)
         return page<AgentRecord>("agent_records", w, p, (r) => ({ createdAt: millisOf(r.createdAt), id: r.id }))
       },
       listActions: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw(`kind = 'action'`)
-        if (q.agentId !== undefined) w.add((x) => `agent_id = ${x}`, q.agentId)
-        if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-        if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
-        range(w, "created_ms", q.created)
+        const w = Where.platform(platformId).raw(`kind = 'action'`)
+        w.eq("agent_id", q.agentId)
+        w.eq("customer_id", q.customerId)
+        w.eq("status", q.status)
+        w.within("created_ms", q.created)
         return page<AgentActionRecord>("agent_records", w, p, (r) => ({ createdAt: millisOf(r.createdAt), id: r.id }))
       }
     } }

@@ -13,23 +13,21 @@ import { documentReads, type Query, type SqlArea, Where, type Write } from "./do
 const customerWhere = (platformId: string, q: CustomerQuery): Where => {
   const w = Where.platform(platformId)
   if (q.includeDeleted !== true) w.raw("active")
-  if (q.platformCustomerId !== undefined) w.add((p) => `platform_customer_id = ${p}`, q.platformCustomerId)
-  if (q.customerType !== undefined) w.add((p) => `customer_type = ${p}`, q.customerType)
-  if (q.created?.from !== undefined) w.add((p) => `created_ms >= ${p}::bigint`, q.created.from)
-  if (q.created?.to !== undefined) w.add((p) => `created_ms <= ${p}::bigint`, q.created.to)
-  if (q.updated?.from !== undefined) w.add((p) => `updated_ms >= ${p}::bigint`, q.updated.from)
-  if (q.updated?.to !== undefined) w.add((p) => `updated_ms <= ${p}::bigint`, q.updated.to)
-  if (q.region !== undefined) w.add((p) => `region = ${p}`, q.region)
+  w.eq("platform_customer_id", q.platformCustomerId)
+  w.eq("customer_type", q.customerType)
+  w.within("created_ms", q.created)
+  w.within("updated_ms", q.updated)
+  w.eq("region", q.region)
   if (q.currency !== undefined) w.add((p) => `${p}::text = any(currencies)`, q.currency)
-  if (q.umaAddress !== undefined) w.add((p) => `uma_address = ${p}`, q.umaAddress)
+  w.eq("uma_address", q.umaAddress)
   return w
 }
 
 const accountWhere = (platformId: string, q: ExternalAccountQuery): Where => {
   const w = Where.platform(platformId)
   w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
-  if (q.customerId !== undefined) w.add((p) => `customer_id = ${p}`, q.customerId)
-  if (q.currency !== undefined) w.add((p) => `currency = ${p}`, q.currency)
+  w.eq("customer_id", q.customerId)
+  w.eq("currency", q.currency)
   return w
 }
 

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { type InvalidCursor, isUniqueConstraint, type Page, type PageResult, type StoreConflict } from "../../ports/shared.js"
+import { type InvalidCursor, isUniqueConstraint, type Page, type PageResult, type StoreConflict, type TimeRange } from "../../ports/shared.js"
 import type { StoreRepositories } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
 import { conflictIn } from "../level.js"
@@ -26,6 +26,16 @@ export class Where {
   /** The clause every query starts from: the platform's rows. */
   static platform(platformId: string): Where {
     return new Where().add((p) => `platform_id = ${p}`, platformId)
+  }
+  /** `column = value`, unless the filter is unset (undefined). */
+  eq(column: string, value: unknown): this {
+    return value === undefined ? this : this.add((p) => `${column} = ${p}`, value)
+  }
+  /** `column` (epoch ms) within the range, either end open (or the whole range unset). */
+  within(column: string, range: TimeRange | undefined): this {
+    if (range?.from !== undefined) this.add((p) => `${column} >= ${p}::bigint`, range.from)
+    if (range?.to !== undefined) this.add((p) => `${column} <= ${p}::bigint`, range.to)
+    return this
   }
   raw(condition: string): this {
     this.conditions.push(condition)
@@ -115,5 +125,9 @@ export const documentReads = (query: Query) => {
   const byId = <T>(table: string) => (platformId: string, id: string): Effect.Effect<T | undefined> =>
     one<T>(`select doc::text as doc from ${table} where platform_id = $1 and id = $2`, [platformId, id])
 
-  return { one, many, page, byId }
+  /** The platform's records in `table` whose `column` holds `value`, oldest first. */
+  const byColumn = <T>(table: string, column: string) => (platformId: string, value: string): Effect.Effect<ReadonlyArray<T>> =>
+    many<T>(`select doc::text as doc from ${table} where platform_id = $1 and ${column} = $2 order by created_ms, id`, [platformId, value])
+
+  return { one, many, page, byId, byColumn }
 }

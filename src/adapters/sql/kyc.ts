@@ -14,7 +14,7 @@ export const makeKycStore = (
   query: Query,
   write: Write
 ): SqlArea<"documents" | "beneficialOwners" | "verifications", DocumentWrites & BeneficialOwnerWrites & VerificationWrites> => {
-  const { many, page, byId } = documentReads(query)
+  const { page, byId, byColumn } = documentReads(query)
   const remove = (table: string) => (platformId: string, id: string) =>
     Effect.asVoid(query(`delete from ${table} where platform_id = $1 and id = $2`, [platformId, id]))
   return {
@@ -45,24 +45,16 @@ export const makeKycStore = (
     repositories: {
       documents: {
         get: byId<DocumentRecord>("documents"),
-        listByHolder: (platformId, holderId) =>
-          many<DocumentRecord>(
-            `select doc::text as doc from documents where platform_id = $1 and holder_id = $2 order by created_ms, id`,
-            [platformId, holderId]
-          ),
+        listByHolder: byColumn<DocumentRecord>("documents", "holder_id"),
         list: (platformId, q, p) => {
           const w = Where.platform(platformId)
-          if (q.documentHolder !== undefined) w.add((x) => `holder_id = ${x}`, q.documentHolder)
+          w.eq("holder_id", q.documentHolder)
           return page<DocumentRecord>("documents", w, p, (r) => ({ createdAt: millisOf(r.document.createdAt), id: r.document.id }))
         }
       },
       beneficialOwners: {
         get: byId<BeneficialOwnerRecord>("beneficial_owners"),
-        listByCustomer: (platformId, customerId) =>
-          many<BeneficialOwnerRecord>(
-            `select doc::text as doc from beneficial_owners where platform_id = $1 and customer_id = $2 order by created_ms, id`,
-            [platformId, customerId]
-          ),
+        listByCustomer: byColumn<BeneficialOwnerRecord>("beneficial_owners", "customer_id"),
         list: (platformId, q, p) =>
           page<BeneficialOwnerRecord>(
             "beneficial_owners",
@@ -75,8 +67,8 @@ export const makeKycStore = (
         get: byId<VerificationRecord>("verifications"),
         list: (platformId, q, p) => {
           const w = Where.platform(platformId)
-          if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-          if (q.verificationStatus !== undefined) w.add((x) => `status = ${x}`, q.verificationStatus)
+          w.eq("customer_id", q.customerId)
+          w.eq("status", q.verificationStatus)
           return page<VerificationRecord>("verifications", w, p, (r) => ({ createdAt: millisOf(r.verification.createdAt), id: r.verification.id }))
         }
       }

@@ -6,7 +6,7 @@
  * (./store.ts wires it in). The rules on them run inside serializable units of work.
  */
 import { Effect } from "effect"
-import type { UnitOfWork, WalletRecord, WalletRecordKind, WalletRecordOf, WalletRepository } from "../../ports/store.js"
+import type { UnitOfWork, WalletRecord, WalletRecordKind, WalletRecordOf } from "../../ports/store.js"
 import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 
 /** The tables of migration `5_wallets` that `resetPlatform` clears. */
