@@ -13,8 +13,9 @@ import type {
 import { type LedgerRejected, UniqueConstraints } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
 import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
+import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
-import { inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
+import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 import { MemoryTable } from "./table.js"
 
 export interface MoneyTables {
@@ -28,17 +29,13 @@ export interface MoneyTables {
 }
 
 export const moneyTables = (): MoneyTables => ({
-  internalAccounts: new MemoryTable<InternalAccountRecord>({
-    id: (r) => r.id,
-    createdAt: (r) => millisOf(r.createdAt),
+  internalAccounts: entityTable<InternalAccountRecord>((r) => r, {
     unique: [{ name: UniqueConstraints.internalAccountsOwnerCurrency, key: (r) => keyOf(r.customerId, r.currency) }]
   }),
   balances: new Map(),
   journal: [],
   quotes: new Map(),
-  transactions: new MemoryTable<TransactionRecord>({
-    id: (r) => r.transaction.id,
-    createdAt: (r) => millisOf(r.transaction.createdAt),
+  transactions: entityTable<TransactionRecord>((r) => r.transaction, {
     // The daily volume check reads one sender's outgoing payments in one currency.
     groups: [{
       name: "sent",
@@ -53,16 +50,6 @@ const matchesInternalAccount = (q: InternalAccountQuery) => (r: InternalAccountR
   is(q.customerId, r.customerId) &&
   is(q.currency, r.currency) &&
   is(q.type, r.type)
-
-const senderOf = (r: TransactionRecord): string | undefined => {
-  const source = r.transaction.source
-  if (source === undefined) return undefined
-  return source.sourceType === "ACCOUNT" ? source.accountId : source.sourceType === "UMA_ADDRESS" ? source.umaAddress : undefined
-}
-const receiverOf = (r: TransactionRecord): string => {
-  const d = r.transaction.destination
-  return d.destinationType === "ACCOUNT" ? d.accountId : d.umaAddress
-}
 
 const matchesTransaction = (q: TransactionQuery) => (r: TransactionRecord): boolean => {
   const t = r.transaction

@@ -10,13 +10,12 @@ import type {
   AgentActionRecord,
   AgentRecord,
   AgentRecordKind,
-  AgentRepository,
   AgentStoreRecord,
   AgentStoreRecordOf,
   AgentWrites
 } from "../../ports/agents.js"
 import { millisOf } from "../cursor.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /**
  * The partial unique indexes that make device codes and token hashes unique across
@@ -27,20 +26,13 @@ export const AGENT_ID_INDEXES = { deviceCodes: "agent_records_device_codes", tok
 /** The tables of migration `10_agents` that `resetPlatform` clears. */
 export const AGENT_TABLES: ReadonlyArray<string> = ["agent_records"]
 
-export interface AgentStore {
-  readonly writes: AgentWrites
-  readonly repository: AgentRepository
-}
+export type AgentStore = SqlArea<"agents", AgentWrites>
 
 const agentIdOf = (r: AgentStoreRecord): string | null => r.kind === "agent" ? null : r.agentId
 const statusOf = (r: AgentStoreRecord): string | null => r.kind === "action" ? r.action.status : null
 
 export const makeAgentStore = (query: Query): AgentStore => {
   const { one, many, page } = documentReads(query)
-  const range = (w: Where, column: string, r: { readonly from?: number | undefined; readonly to?: number | undefined } | undefined) => {
-    if (r?.from !== undefined) w.add((x) => `${column} >= ${x}::bigint`, r.from)
-    if (r?.to !== undefined) w.add((x) => `${column} <= ${x}::bigint`, r.to)
-  }
   return {
     writes: {
       putAgentRecord: (r) =>
@@ -54,7 +46,8 @@ export const makeAgentStore = (query: Query): AgentStore => {
       deleteAgentRecord: (platformId, kind, id) =>
         Effect.asVoid(query(`delete from agent_records where platform_id = $1 and kind = $2 and id = $3`, [platformId, kind, id]))
     },
-    repository: {
+    tables: AGENT_TABLES,
+    repositories: { agents: {
       get: <K extends AgentRecordKind>(platformId: string, kind: K, id: string) =>
         one<AgentStoreRecordOf<K>>(`select doc::text as doc from agent_records where platform_id = $1 and kind = $2 and id = $3`, [platformId, kind, id]),
       // The kind is spelled in the statement so the planner uses its partial unique index.
@@ -71,23 +64,22 @@ export const makeAgentStore = (query: Query): AgentStore => {
           [platformId, kind, agentId]
         ),
       list: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw(`kind = 'agent'`)
-        if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
+        const w = Where.platform(platformId).raw(`kind = 'agent'`)
+        w.eq("customer_id", q.customerId)
         if (q.isPaused !== undefined) w.add((x) => `(doc->>'isPaused')::boolean = ${x}::boolean`, q.isPaused)
         if (q.isConnected !== undefined) w.add((x) => `(doc->>'isConnected')::boolean = ${x}::boolean`, q.isConnected)
-        range(w, "created_ms", q.created)
-        if (q.updated?.from !== undefined) w.add((x) => `(extract(epoch from (doc->>'updatedAt')::timestamptz) * 1000) >= ${x}::bigint`, q.updated.from)
-        if (q.updated?.to !== undefined) w.add((x) => `(extract(epoch from (doc->>'updatedAt')::timestamptz) * 1000) <= ${x}::bigint`, q.updated.to)
+        w.within("created_ms", q.created)
+        w.within("(extract(epoch from (doc->>'updatedAt')::timestamptz) * 1000)", q.updated)
         return page<AgentRecord>("agent_records", w, p, (r) => ({ createdAt: millisOf(r.createdAt), id: r.id }))
       },
       listActions: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw(`kind = 'action'`)
-        if (q.agentId !== undefined) w.add((x) => `agent_id = ${x}`, q.agentId)
-        if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-        if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
-        range(w, "created_ms", q.created)
+        const w = Where.platform(platformId).raw(`kind = 'action'`)
+        w.eq("agent_id", q.agentId)
+        w.eq("customer_id", q.customerId)
+        w.eq("status", q.status)
+        w.within("created_ms", q.created)
         return page<AgentActionRecord>("agent_records", w, p, (r) => ({ createdAt: millisOf(r.createdAt), id: r.id }))
       }
-    }
+    } }
   }
 }

@@ -6,30 +6,26 @@
  * the store (./store.ts wires it in).
  */
 import { Effect } from "effect"
-import type { CardTransactionQuery, CardTransactionRecord, CardTransactionRepository, UnitOfWork } from "../../ports/store.js"
+import type { CardTransactionQuery, CardTransactionRecord, UnitOfWork } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `8_card_transactions` that `resetPlatform` clears. */
 export const CARD_TRANSACTION_TABLES: ReadonlyArray<string> = ["card_transactions"]
 
-export interface CardTransactionStore {
-  readonly writes: Pick<UnitOfWork, "putCardTransaction">
-  readonly repository: CardTransactionRepository
-}
+export type CardTransactionStore = SqlArea<"cardTransactions", Pick<UnitOfWork, "putCardTransaction">>
 
 export const makeCardTransactionStore = (query: Query): CardTransactionStore => {
-  const { one, page } = documentReads(query)
+  const { byId, one, page } = documentReads(query)
 
   const where = (platformId: string, q: CardTransactionQuery): Where => {
-    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-    if (q.cardId !== undefined) w.add((x) => `card_id = ${x}`, q.cardId)
-    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-    if (q.platformCustomerId !== undefined) w.add((x) => `platform_customer_id = ${x}`, q.platformCustomerId)
-    if (q.accountId !== undefined) w.add((x) => `account_id = ${x}`, q.accountId)
-    if (q.direction !== undefined) w.add((x) => `direction = ${x}`, q.direction)
-    if (q.created?.from !== undefined) w.add((x) => `created_ms >= ${x}::bigint`, q.created.from)
-    if (q.created?.to !== undefined) w.add((x) => `created_ms <= ${x}::bigint`, q.created.to)
+    const w = Where.platform(platformId)
+    w.eq("card_id", q.cardId)
+    w.eq("customer_id", q.customerId)
+    w.eq("platform_customer_id", q.platformCustomerId)
+    w.eq("account_id", q.accountId)
+    w.eq("direction", q.direction)
+    w.within("created_ms", q.created)
     return w
   }
 
@@ -54,14 +50,14 @@ export const makeCardTransactionStore = (query: Query): CardTransactionStore => 
 
   return {
     writes: { putCardTransaction },
-    repository: {
-      get: (platformId, id) =>
-        one<CardTransactionRecord>(`select doc::text as doc from card_transactions where platform_id = $1 and id = $2`, [platformId, id]),
+    tables: CARD_TRANSACTION_TABLES,
+    repositories: { cardTransactions: {
+      get: byId<CardTransactionRecord>("card_transactions"),
       list: (platformId, q, p) =>
         page<CardTransactionRecord>("card_transactions", where(platformId, q), p, (r) => ({
           createdAt: millisOf(r.transaction.createdAt),
           id: r.transaction.id
         }))
-    }
+    } }
   }
 }

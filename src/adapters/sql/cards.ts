@@ -12,27 +12,24 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { CardQuery, CardRecord, CardRepository, StoreConflict, UnitOfWork } from "../../ports/store.js"
+import type { CardQuery, CardRecord, StoreConflict, UnitOfWork } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `7_cards` that `resetPlatform` clears. */
 export const CARD_TABLES: ReadonlyArray<string> = ["cards"]
 
-export interface CardStore {
-  readonly writes: Pick<UnitOfWork, "putCard">
-  readonly repository: CardRepository
-}
+export type CardStore = SqlArea<"cards", Pick<UnitOfWork, "putCard">>
 
 export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore => {
-  const { one, page } = documentReads(query)
+  const { byId, one, page } = documentReads(query)
 
   const cardWhere = (platformId: string, q: CardQuery): Where => {
-    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-    if (q.cardholderId !== undefined) w.add((x) => `cardholder_id = ${x}`, q.cardholderId)
+    const w = Where.platform(platformId)
+    w.eq("cardholder_id", q.cardholderId)
     if (q.accountId !== undefined) w.add((x) => `funding_sources @> array[${x}::text]`, q.accountId)
-    if (q.platformCardId !== undefined) w.add((x) => `platform_card_id = ${x}`, q.platformCardId)
-    if (q.state !== undefined) w.add((x) => `state = ${x}`, q.state)
+    w.eq("platform_card_id", q.platformCardId)
+    w.eq("state", q.state)
     return w
   }
 
@@ -57,8 +54,9 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
 
   return {
     writes: { putCard },
-    repository: {
-      get: (platformId, id) => one<CardRecord>(`select doc::text as doc from cards where platform_id = $1 and id = $2`, [platformId, id]),
+    tables: CARD_TABLES,
+    repositories: { cards: {
+      get: byId<CardRecord>("cards"),
       findByPlatformCardId: (platformId, platformCardId) =>
         one<CardRecord>(
           `select doc::text as doc from cards where platform_id = $1 and platform_card_id = $2`,
@@ -79,6 +77,6 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
             ),
           (rows) => rows[0]?.n ?? 0
         )
-    }
+    } }
   }
 }

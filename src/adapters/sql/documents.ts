@@ -1,11 +1,13 @@
 /**
  * Reading the SQL store's tables: each row holds its record as a JSON document (`doc`),
- * lists page keyset on `(created_ms, id)`. Shared by every part of the SQL store
- * (./store.ts, ./money.ts).
+ * lists page keyset on `(created_ms, id)`; writing them, with unique violations as
+ * `StoreConflict`s. Shared by every part of the SQL store (./customers.ts, ./money.ts, ...).
  */
 import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { type InvalidCursor, isUniqueConstraint, type Page, type PageResult, type StoreConflict } from "../../ports/shared.js"
+import { type InvalidCursor, isUniqueConstraint, type Page, type PageResult, type StoreConflict, type TimeRange } from "../../ports/shared.js"
+import type { StoreRepositories } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
 import { conflictIn } from "../level.js"
 
@@ -19,6 +21,20 @@ export class Where {
   add(condition: (placeholder: string) => string, value: unknown): this {
     this.params.push(value)
     this.conditions.push(condition(`$${this.params.length}`))
+    return this
+  }
+  /** The clause every query starts from: the platform's rows. */
+  static platform(platformId: string): Where {
+    return new Where().add((p) => `platform_id = ${p}`, platformId)
+  }
+  /** `column = value`, unless the filter is unset (undefined). */
+  eq(column: string, value: unknown): this {
+    return value === undefined ? this : this.add((p) => `${column} = ${p}`, value)
+  }
+  /** `column` (epoch ms) within the range, either end open (or the whole range unset). */
+  within(column: string, range: TimeRange | undefined): this {
+    if (range?.from !== undefined) this.add((p) => `${column} >= ${p}::bigint`, range.from)
+    if (range?.to !== undefined) this.add((p) => `${column} <= ${p}::bigint`, range.to)
     return this
   }
   raw(condition: string): this {
@@ -37,6 +53,20 @@ export class Where {
  */
 export const conflictOrDie = (e: SqlError): Effect.Effect<never, StoreConflict> =>
   e.reason._tag === "UniqueViolation" && isUniqueConstraint(e.reason.constraint) ? conflictIn(e.reason.constraint) : Effect.die(e)
+
+/** The store's write helper: a statement whose unique violation is a `StoreConflict` (see `conflictOrDie`). */
+export type Write = (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void, StoreConflict>
+
+export const makeWrite = (sql: SqlClient.SqlClient): Write => (text, params) =>
+  sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+
+/** What one part of the SQL store contributes: its tables, some repositories, some writes of the unit of work. */
+export interface SqlArea<K extends keyof StoreRepositories, W> {
+  /** The tables keyed by platform that `resetPlatform` clears, in that order. */
+  readonly tables: ReadonlyArray<string>
+  readonly repositories: Pick<StoreRepositories, K>
+  readonly writes: W
+}
 
 export interface DocRow {
   readonly doc: string
@@ -91,5 +121,13 @@ export const documentReads = (query: Query) => {
         : { data, hasMore, totalCount }
     })
 
-  return { one, many, page }
+  /** A `get`: the record with this id in `table`, of the platform. */
+  const byId = <T>(table: string) => (platformId: string, id: string): Effect.Effect<T | undefined> =>
+    one<T>(`select doc::text as doc from ${table} where platform_id = $1 and id = $2`, [platformId, id])
+
+  /** The platform's records in `table` whose `column` holds `value`, oldest first. */
+  const byColumn = <T>(table: string, column: string) => (platformId: string, value: string): Effect.Effect<ReadonlyArray<T>> =>
+    many<T>(`select doc::text as doc from ${table} where platform_id = $1 and ${column} = $2 order by created_ms, id`, [platformId, value])
+
+  return { one, many, page, byId, byColumn }
 }

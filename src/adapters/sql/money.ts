@@ -21,11 +21,8 @@ import type { SqlError } from "effect/sql/SqlError"
 import {
   type InternalAccountQuery,
   type InternalAccountRecord,
-  type InvalidCursor,
   type JournalEntry,
   type LedgerRejected,
-  type Page,
-  type PageResult,
   type PlatformConfigRecord,
   type QuoteRecord,
   type Store,
@@ -36,8 +33,9 @@ import {
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
 import { entryProblem, isInternalAccount } from "../ledger.js"
+import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
-import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -100,48 +98,33 @@ const brokenCheck = (e: SqlError): string | undefined => {
   return [NONNEGATIVE_CHECK, EXACT_CHECK].find((name) => text.includes(name))
 }
 
-const senderOf = (r: TransactionRecord): string | null => {
-  const source = r.transaction.source
-  if (source === undefined) return null
-  return source.sourceType === "ACCOUNT" ? source.accountId : source.sourceType === "UMA_ADDRESS" ? source.umaAddress : null
-}
-
-const receiverOf = (r: TransactionRecord): string => {
-  const d = r.transaction.destination
-  return d.destinationType === "ACCOUNT" ? d.accountId : d.umaAddress
-}
-
-export interface MoneyStore {
-  readonly repositories: Pick<Store["Service"], "internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs">
-  readonly writes: Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">
-}
+export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
 
 export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
-  const { one, many, page } = documentReads(query)
+  const { byId, many, one, page } = documentReads(query)
 
   // ------------------------------------------------------------ filters
 
   const internalAccountWhere = (platformId: string, q: InternalAccountQuery): Where => {
-    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+    const w = Where.platform(platformId)
     w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
-    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-    if (q.currency !== undefined) w.add((x) => `currency = ${x}`, q.currency)
-    if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
+    w.eq("customer_id", q.customerId)
+    w.eq("currency", q.currency)
+    w.eq("type", q.type)
     return w
   }
 
   const transactionWhere = (platformId: string, q: TransactionQuery): Where => {
-    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-    if (q.platformCustomerId !== undefined) w.add((x) => `platform_customer_id = ${x}`, q.platformCustomerId)
+    const w = Where.platform(platformId)
+    w.eq("customer_id", q.customerId)
+    w.eq("platform_customer_id", q.platformCustomerId)
     if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
-    if (q.senderAccountIdentifier !== undefined) w.add((x) => `sender = ${x}`, q.senderAccountIdentifier)
-    if (q.receiverAccountIdentifier !== undefined) w.add((x) => `receiver = ${x}`, q.receiverAccountIdentifier)
-    if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
-    if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
-    if (q.reference !== undefined) w.add((x) => `reference = ${x}`, q.reference)
-    if (q.created?.from !== undefined) w.add((x) => `created_ms >= ${x}::bigint`, q.created.from)
-    if (q.created?.to !== undefined) w.add((x) => `created_ms <= ${x}::bigint`, q.created.to)
+    w.eq("sender", q.senderAccountIdentifier)
+    w.eq("receiver", q.receiverAccountIdentifier)
+    w.eq("status", q.status)
+    w.eq("type", q.type)
+    w.eq("reference", q.reference)
+    w.within("created_ms", q.created)
     return w
   }
 
@@ -267,7 +250,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         t.platformCustomerId ?? null,
         t.status,
         t.type,
-        senderOf(r),
+        senderOf(r) ?? null,
         receiverOf(r),
         t.reconciliationInstructions?.reference ?? null,
         t.sentAmount?.currency.code ?? null,
@@ -288,8 +271,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
 
   const repositories: MoneyStore["repositories"] = {
     internalAccounts: {
-      get: (platformId, id) =>
-        one<InternalAccountRecord>(`select doc::text as doc from internal_accounts where platform_id = $1 and id = $2`, [platformId, id]),
+      get: byId<InternalAccountRecord>("internal_accounts"),
       findByOwnerCurrency: (platformId, customerId, currency) =>
         one<InternalAccountRecord>(
           `select doc::text as doc from internal_accounts where platform_id = $1 and coalesce(customer_id, '') = $2 and currency = $3`,
@@ -351,11 +333,10 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
           )
     },
     quotes: {
-      get: (platformId, id) => one<QuoteRecord>(`select doc::text as doc from quotes where platform_id = $1 and id = $2`, [platformId, id])
+      get: byId<QuoteRecord>("quotes")
     },
     transactions: {
-      get: (platformId, id) =>
-        one<TransactionRecord>(`select doc::text as doc from transactions where platform_id = $1 and id = $2`, [platformId, id]),
+      get: byId<TransactionRecord>("transactions"),
       list: (platformId, q, p) =>
         page<TransactionRecord>("transactions", transactionWhere(platformId, q), p, (r) => ({
           createdAt: millisOf(r.transaction.createdAt),
@@ -375,7 +356,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
             (rows) => Number(rows[0]?.total ?? "0")
           )
         }
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId).raw("type = 'OUTGOING'")
+        const w = Where.platform(platformId).raw("type = 'OUTGOING'")
         if (q.customerId === null) w.raw("customer_id is null")
         else w.add((x) => `customer_id = ${x}`, q.customerId)
         w.add((x) => `sent_currency = ${x}`, q.currency)
@@ -397,6 +378,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
   }
 
   return {
+    tables: MONEY_TABLES,
     repositories,
     writes: { putInternalAccount, post, putQuote, putTransaction, putPlatformConfig }
   }

@@ -13,23 +13,19 @@ import type {
   StablecoinOperationRecord,
   StablecoinProviderAccountRecord,
   StablecoinRecord,
-  StablecoinRepository,
   StoreConflict,
   UnitOfWork
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `9_stablecoins` that `resetPlatform` clears. */
 export const STABLECOIN_TABLES: ReadonlyArray<string> = ["stablecoin_operations", "stablecoins", "stablecoin_provider_accounts"]
 
-export interface StablecoinStore {
-  readonly writes: Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">
-  readonly repository: StablecoinRepository
-}
+export type StablecoinStore = SqlArea<"stablecoins", Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">>
 
 export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): StablecoinStore => {
-  const { one, page } = documentReads(query)
+  const { byId, one, page } = documentReads(query)
 
   const putStablecoinProviderAccount = (r: StablecoinProviderAccountRecord): Effect.Effect<void, StoreConflict> =>
     sql.unsafe(
@@ -71,21 +67,19 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
 
   return {
     writes: { putStablecoinProviderAccount, putStablecoin, putStablecoinOperation },
-    repository: {
-      getProviderAccount: (platformId, id) =>
-        one<StablecoinProviderAccountRecord>(`select doc::text as doc from stablecoin_provider_accounts where platform_id = $1 and id = $2`, [platformId, id]),
+    tables: STABLECOIN_TABLES,
+    repositories: { stablecoins: {
+      getProviderAccount: byId<StablecoinProviderAccountRecord>("stablecoin_provider_accounts"),
       findProviderAccount: (platformId, provider, providerAccountId) =>
         one<StablecoinProviderAccountRecord>(
           `select doc::text as doc from stablecoin_provider_accounts where platform_id = $1 and provider = $2 and provider_account_id = $3`,
           [platformId, provider, providerAccountId]
         ),
       listProviderAccounts: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-        if (q.provider !== undefined) w.add((x) => `provider = ${x}`, q.provider)
-        if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
+        const w = Where.platform(platformId).eq("provider", q.provider).eq("status", q.status)
         return page<StablecoinProviderAccountRecord>("stablecoin_provider_accounts", w, p, (r) => ({ createdAt: millisOf(r.account.createdAt), id: r.account.id }))
       },
-      get: (platformId, id) => one<StablecoinRecord>(`select doc::text as doc from stablecoins where platform_id = $1 and id = $2`, [platformId, id]),
+      get: byId<StablecoinRecord>("stablecoins"),
       findBySymbol: (platformId, symbol) =>
         one<StablecoinRecord>(`select doc::text as doc from stablecoins where platform_id = $1 and symbol = $2`, [platformId, symbol]),
       findByTokenIdentifier: (platformId, network, tokenIdentifier) =>
@@ -94,19 +88,16 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
           [platformId, network, tokenIdentifier]
         ),
       list: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-        if (q.issuanceStatus !== undefined) w.add((x) => `issuance_status = ${x}`, q.issuanceStatus)
-        if (q.gridOperationsStatus !== undefined) w.add((x) => `grid_operations_status = ${x}`, q.gridOperationsStatus)
-        if (q.provider !== undefined) w.add((x) => `provider = ${x}`, q.provider)
+        const w = Where.platform(platformId).eq("issuance_status", q.issuanceStatus).eq("grid_operations_status", q.gridOperationsStatus)
+          .eq("provider", q.provider)
         return page<StablecoinRecord>("stablecoins", w, p, (r) => ({ createdAt: millisOf(r.stablecoin.createdAt), id: r.stablecoin.id }))
       },
-      getOperation: (platformId, id) =>
-        one<StablecoinOperationRecord>(`select doc::text as doc from stablecoin_operations where platform_id = $1 and id = $2`, [platformId, id]),
+      getOperation: byId<StablecoinOperationRecord>("stablecoin_operations"),
       listOperations: (platformId, q, p) => {
-        const w = new Where().add((x) => `platform_id = ${x}`, platformId).add((x) => `stablecoin_id = ${x}`, q.stablecoinId)
-        if (q.operationType !== undefined) w.add((x) => `operation_type = ${x}`, q.operationType)
+        const w = Where.platform(platformId).add((x) => `stablecoin_id = ${x}`, q.stablecoinId)
+        w.eq("operation_type", q.operationType)
         return page<StablecoinOperationRecord>("stablecoin_operations", w, p, (r) => ({ createdAt: millisOf(r.operation.createdAt), id: r.operation.id }))
       }
-    }
+    } }
   }
 }
