@@ -45,9 +45,7 @@ export const ExchangeRatesHandlers = HttpApiBuilder.group(PaymentsApi, "exchange
       run((p) =>
         Rates.getExchangeRates(p, {
           sourceCurrency: query.sourceCurrency,
-          destinationCurrency: query.destinationCurrency === undefined
-            ? undefined
-            : typeof query.destinationCurrency === "string" ? [query.destinationCurrency] : query.destinationCurrency,
+          destinationCurrency: query.destinationCurrency,
           sendingAmount: query.sendingAmount
         })))
   ))

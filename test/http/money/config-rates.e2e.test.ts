@@ -112,6 +112,27 @@ describe("GET /exchange-rates", () => {
     }
   })
 
+  it("destinationCurrency comma-joined (the SDK's form), repeated (the reference's) or mixed: the same answer", async () => {
+    const codes = (res: { data: ReadonlyArray<{ destinationCurrency: { code: string } }> }) => res.data.map((x) => x.destinationCurrency.code).sort()
+    const repeated = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR&destinationCurrency=MXN")
+    const joined = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR,MXN")
+    const encoded = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR%2CMXN")
+    const mixed = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR,MXN&destinationCurrency=EUR")
+    expect(codes(repeated)).toEqual(["EUR", "MXN"])
+    for (const res of [joined, encoded, mixed]) expect(codes(res)).toEqual(["EUR", "MXN"])
+  })
+
+  it("an empty or invalid piece of a comma-joined destinationCurrency is a 400 naming the parameter", async () => {
+    for (const q of ["EUR,", "EUR,,MXN", "EUR,mxn"]) {
+      const res = await r.call("GET", `/exchange-rates?sourceCurrency=USD&destinationCurrency=${q}`)
+      expect(res.status, q).toBe(400)
+      expect(isErrorShape(res.body)).toBe(true)
+      expect(JSON.stringify(res.body)).toContain("destinationCurrency")
+    }
+    const many = Array.from({ length: 51 }, () => "EUR").join(",")
+    expect((await r.call("GET", `/exchange-rates?sourceCurrency=USD&destinationCurrency=${many}`)).status).toBe(400)
+  })
+
   it("the rate changes only when the 5-minute cache expires on the platform clock", async () => {
     const first = (await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN")).data[0]
     const now = await r.clock()
