@@ -34,7 +34,7 @@ const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
 export const PlatformConfigHandlers = HttpApiBuilder.group(PaymentsApi, "platformConfig", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.configOf(p))))
+      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
       .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
       .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload))
   ))

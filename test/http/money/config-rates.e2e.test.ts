@@ -27,6 +27,27 @@ describe("GET /config", () => {
   })
 })
 
+describe("GET /config's instants", () => {
+  it("are real instants on the platform clock from the first read; a PATCH keeps createdAt and moves updatedAt", async () => {
+    const t = moneyPlatform("config-instants")
+    const tapp = moneyApp([t])
+    const [c] = tapp.clients as [MoneyClient]
+    try {
+      const before = Date.parse((await c.ok("GET", "/sandbox/clock")).now)
+      const first = await c.ok("GET", "/config")
+      expect(first.createdAt).toBe(first.updatedAt)
+      expect(Date.parse(first.createdAt)).toBeGreaterThanOrEqual(before)
+      await c.ok("POST", "/sandbox/clock/advance", { seconds: 3600 })
+      expect(await c.ok("GET", "/config")).toEqual(first)
+      const patched = await c.ok("PATCH", "/config", { feeConfigs: [] })
+      expect(patched.createdAt).toBe(first.createdAt)
+      expect(Date.parse(patched.updatedAt)).toBeGreaterThanOrEqual(Date.parse(first.createdAt) + 3_600_000)
+    } finally {
+      await tapp.dispose()
+    }
+  })
+})
+
 describe("PATCH /config and PATCH /platform/config", () => {
   it("store the fields sent and leave the rest; both paths change the same settings", async () => {
     const a = await m.ok("PATCH", "/config", { webhookEndpoint: "https://hooks.example.com/payments", cardConfigs: { pinTargetOrigin: "https://app.example.com" } })
