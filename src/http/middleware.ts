@@ -52,6 +52,8 @@ export const MAX_MULTIPART_BODY_BYTES = 11 * 1024 * 1024
 export const ErrorBody = Schema.Struct({
   code: Schema.String,
   reason: Schema.String,
+  /** The same text as `reason`, under the reference's name (docs/errors.md). */
+  message: Schema.String,
   details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })
 

@@ -40,7 +40,7 @@ import { makeApiRouter } from "./reference-endpoints.js"
 const VERSION_PREFIX = `/${API_VERSION}`
 
 const errorResponse = (status: number, code: string, reason: string) =>
-  HttpServerResponse.jsonUnsafe({ code, reason }, { status })
+  HttpServerResponse.jsonUnsafe({ code, reason, message: reason }, { status })
 
 const notFound = () => errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under ${VERSION_PREFIX}; see /openapi.json`)
 

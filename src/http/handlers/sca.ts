@@ -14,7 +14,7 @@ export const withRetryAfter = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.
     if (!(e instanceof Error429)) return Effect.fail(e)
     const encoded = encodeApiError(e)
     const seconds = e.details?.["retryAfterSeconds"]
-    return Effect.succeed(HttpServerResponse.jsonUnsafe(encoded?.body ?? { code: e.code, reason: e.reason }, {
+    return Effect.succeed(HttpServerResponse.jsonUnsafe(encoded?.body ?? { code: e.code, reason: e.reason, message: e.reason }, {
       status: 429,
       headers: { "retry-after": String(typeof seconds === "number" ? seconds : 60) }
     }))
