@@ -21,6 +21,7 @@ import { AgreementsGroup } from "./groups/agreements.js"
 import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
 import { CardSimulationsGroup } from "./groups/card-simulations.js"
 import { CardsGroup } from "./groups/cards.js"
+import { CryptoWithdrawalsGroup, UmaProvidersGroup, VaspsGroup } from "./groups/directories.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
@@ -269,6 +270,9 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(CardsGroup)
   .add(StablecoinsGroup)
   .add(CardSimulationsGroup)
+  .add(VaspsGroup)
+  .add(UmaProvidersGroup)
+  .add(CryptoWithdrawalsGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -28,6 +28,7 @@ import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
 import { CardSimulationsHandlers } from "./handlers/card-simulations.js"
 import { CardsHandlers } from "./handlers/cards.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
+import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
@@ -176,6 +177,9 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     CardsHandlers,
     StablecoinsHandlers,
     CardSimulationsHandlers,
+    VaspsHandlers,
+    UmaProvidersHandlers,
+    CryptoWithdrawalsHandlers,
     AgentsHandlers,
     AgentDeviceCodesHandlers,
     AgentOperationsHandlers
