@@ -111,6 +111,9 @@ export const AGENT_OPERATIONS = [
   "GET /agents/me/external-accounts", "POST /agents/me/external-accounts", "GET /agents/me/external-accounts/{}"
 ] as const
 
+/** test/conformance/directories.test.ts */
+export const DIRECTORY_OPERATIONS = ["GET /vasps", "GET /uma-providers", "POST /crypto/estimate-withdrawal-fee"] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
@@ -122,5 +125,6 @@ export const SUITES = {
   "stablecoins.test.ts": STABLECOIN_OPERATIONS,
   "card-transactions.test.ts": CARD_TRANSACTION_OPERATIONS,
   "sca.test.ts": SCA_OPERATIONS,
-  "agents.test.ts": AGENT_OPERATIONS
+  "agents.test.ts": AGENT_OPERATIONS,
+  "directories.test.ts": DIRECTORY_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>
