@@ -23,6 +23,7 @@ import { CardSimulationsGroup } from "./groups/card-simulations.js"
 import { CardsGroup } from "./groups/cards.js"
 import { CryptoWithdrawalsGroup, UmaProvidersGroup, VaspsGroup } from "./groups/directories.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import { InvitationsGroup } from "./groups/invitations.js"
 import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
   ExchangeRatesGroup,
@@ -273,6 +274,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(VaspsGroup)
   .add(UmaProvidersGroup)
   .add(CryptoWithdrawalsGroup)
+  .add(InvitationsGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -29,6 +29,7 @@ import { CardSimulationsHandlers } from "./handlers/card-simulations.js"
 import { CardsHandlers } from "./handlers/cards.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
+import { InvitationsHandlers } from "./handlers/invitations.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
@@ -180,6 +181,7 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     VaspsHandlers,
     UmaProvidersHandlers,
     CryptoWithdrawalsHandlers,
+    InvitationsHandlers,
     AgentsHandlers,
     AgentDeviceCodesHandlers,
     AgentOperationsHandlers

@@ -108,7 +108,7 @@ describe("POST /crypto/estimate-withdrawal-fee", () => {
     expect(r.status).toBe(200)
     // 5,000 lamports = 0.000005 SOL × 150 USD = 0.00075 USDC = 750 micro-USDC.
     expect(r.body).toEqual({ networkFee: 5_000, networkFeeAsset: "SOL", applicationFee: 0, totalFee: 750, netAmount: 999_250 })
-    expect(await m.balance(c.accounts.USDC, c.id)).toBe(5_000_000)
+    expect(await m.balance(c.accounts.USDC ?? "", c.id)).toBe(5_000_000)
   })
 
   it("USDT on Ethereum, Tron and Plasma; the fee is in the network's asset, the total in the withdrawal currency", async () => {

@@ -42,6 +42,7 @@ import {
 import { millisOf } from "../cursor.js"
 import { asLevel, conflictIn } from "../level.js"
 import { AGENT_TABLES, makeAgentStore } from "./agents.js"
+import { INVITATION_TABLES, makeInvitationStore } from "./invitations.js"
 import { CARD_TRANSACTION_TABLES, makeCardTransactionStore } from "./card-transactions.js"
 import { CARD_TABLES, makeCardStore } from "./cards.js"
 import { docOf, documentReads, Where } from "./documents.js"
@@ -163,6 +164,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const cardTransactions = makeCardTransactionStore(query)
     const stablecoins = makeStablecoinStore(sql, query)
     const agents = makeAgentStore(query)
+    const invitations = makeInvitationStore(query)
 
     const uow: UnitOfWork = {
       ...money.writes,
@@ -172,6 +174,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...cardTransactions.writes,
       ...stablecoins.writes,
       ...agents.writes,
+      ...invitations.writes,
       putCustomer: (r) =>
         write(
           `insert into customers (platform_id, id, created_ms, updated_ms, platform_customer_id, active, customer_type, region, uma_address, currencies, doc)
@@ -314,7 +317,8 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
             ...CARD_TABLES,
             ...CARD_TRANSACTION_TABLES,
             ...STABLECOIN_TABLES,
-            ...AGENT_TABLES
+            ...AGENT_TABLES,
+            ...INVITATION_TABLES
           ],
           (table) => query(`delete from ${table} where platform_id = $1`, [platformId]),
           { discard: true }
@@ -422,6 +426,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       cardTransactions: cardTransactions.repository,
       stablecoins: stablecoins.repository,
       agents: agents.repository,
+      invitations: invitations.repository,
       customers: {
         get: (platformId, id) => byId("customers")<CustomerRecord>(platformId, id),
         findActiveByPlatformCustomerId: (platformId, pcid) =>

@@ -1,0 +1,35 @@
+/** UMA invitations, in memory (see ./store.ts): per platform, found by code across platforms. */
+import { Effect } from "effect"
+import type { InvitationRecord, InvitationWrites } from "../../ports/invitations.js"
+import { millisOf } from "../cursor.js"
+import type { MemoryArea, MemoryContext } from "./context.js"
+import { MemoryTable } from "./table.js"
+
+export interface InvitationTables {
+  readonly invitations: MemoryTable<InvitationRecord>
+}
+
+export const invitationTables = (): InvitationTables => ({
+  invitations: new MemoryTable<InvitationRecord>({
+    id: (r) => r.invitation.code,
+    createdAt: (r) => millisOf(r.invitation.createdAt)
+  })
+})
+
+export const makeInvitationArea = (m: MemoryContext<InvitationTables>): MemoryArea<"invitations", InvitationWrites> => ({
+  repositories: {
+    invitations: {
+      getByCode: (code) =>
+        m.read(() => {
+          for (const tenant of m.tenants()) {
+            const found = tenant.invitations.get(code)
+            if (found !== undefined) return found
+          }
+          return undefined
+        })
+    }
+  },
+  writes: {
+    putInvitation: (r) => Effect.orDie(m.putRow(m.tenantOf(r.platformId).invitations, r.invitation.code, r))
+  }
+})
