@@ -30,6 +30,16 @@ export const makeInvitationArea = (m: MemoryContext<InvitationTables>): MemoryAr
     }
   },
   writes: {
-    putInvitation: (r) => Effect.orDie(m.putRow(m.tenantOf(r.platformId).invitations, r.invitation.code, r))
+    // Codes are unique service-wide, as the SQL primary key makes them: another platform's code is never taken over.
+    putInvitation: (r) =>
+      Effect.suspend(() => {
+        for (const tenant of m.tenants()) {
+          const held = tenant.invitations.get(r.invitation.code)
+          if (held !== undefined && held.platformId !== r.platformId) {
+            return Effect.die(new Error(`invitation code ${r.invitation.code} belongs to another platform`))
+          }
+        }
+        return Effect.orDie(m.putRow(m.tenantOf(r.platformId).invitations, r.invitation.code, r))
+      })
   }
 })
