@@ -114,6 +114,9 @@ export const AGENT_OPERATIONS = [
 /** test/conformance/directories.test.ts */
 export const DIRECTORY_OPERATIONS = ["GET /vasps", "GET /uma-providers", "POST /crypto/estimate-withdrawal-fee"] as const
 
+/** test/conformance/invitations.test.ts */
+export const INVITATION_OPERATIONS = ["POST /invitations", "GET /invitations/{}", "POST /invitations/{}/claim", "POST /invitations/{}/cancel"] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
@@ -126,5 +129,6 @@ export const SUITES = {
   "card-transactions.test.ts": CARD_TRANSACTION_OPERATIONS,
   "sca.test.ts": SCA_OPERATIONS,
   "agents.test.ts": AGENT_OPERATIONS,
-  "directories.test.ts": DIRECTORY_OPERATIONS
+  "directories.test.ts": DIRECTORY_OPERATIONS,
+  "invitations.test.ts": INVITATION_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>
