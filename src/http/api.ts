@@ -24,6 +24,7 @@ import { CardsGroup } from "./groups/cards.js"
 import { CryptoWithdrawalsGroup, UmaProvidersGroup, VaspsGroup } from "./groups/directories.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { InvitationsGroup } from "./groups/invitations.js"
+import { KycHostedFlowGroup, KycLinksGroup } from "./groups/kyc-links.js"
 import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
   ExchangeRatesGroup,
@@ -275,6 +276,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(UmaProvidersGroup)
   .add(CryptoWithdrawalsGroup)
   .add(InvitationsGroup)
+  .add(KycLinksGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)
@@ -283,6 +285,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(AgentsGroup)
   .add(AgentDeviceCodesGroup)
   .add(AgentOperationsGroup)
+  .add(KycHostedFlowGroup)
   .annotate(HttpApi.PayloadParseOptions, PAYLOAD_PARSE_OPTIONS)
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({
