@@ -117,6 +117,9 @@ export const DIRECTORY_OPERATIONS = ["GET /vasps", "GET /uma-providers", "POST /
 /** test/conformance/invitations.test.ts */
 export const INVITATION_OPERATIONS = ["POST /invitations", "GET /invitations/{}", "POST /invitations/{}/claim", "POST /invitations/{}/cancel"] as const
 
+/** test/conformance/kyc-links.test.ts */
+export const KYC_LINK_OPERATIONS = ["POST /customers/{}/kyc-link"] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
@@ -130,5 +133,6 @@ export const SUITES = {
   "sca.test.ts": SCA_OPERATIONS,
   "agents.test.ts": AGENT_OPERATIONS,
   "directories.test.ts": DIRECTORY_OPERATIONS,
-  "invitations.test.ts": INVITATION_OPERATIONS
+  "invitations.test.ts": INVITATION_OPERATIONS,
+  "kyc-links.test.ts": KYC_LINK_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>
