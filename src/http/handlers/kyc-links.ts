@@ -6,10 +6,16 @@ import { API_VERSION, PaymentsApi } from "../api.js"
 import { renderHostedKycPage } from "../kyc-hosted-page.js"
 import { run } from "./run.js"
 
-/** Where this server was reached, for the link: the request's Host (and X-Forwarded-Proto behind a proxy), else localhost. */
+/** The host of an absolute request URL (a Web Request's), if it is one. */
+const hostOf = (url: string): string | undefined => /^https?:\/\/([^/?#]+)/i.exec(url)?.[1]
+
+/**
+ * Where this server was reached, for the link: X-Forwarded-Host / -Proto behind a proxy,
+ * else the Host header, else the request URL's host (an embedded Web handler), else localhost.
+ */
 const hostedBase = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-  const host = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "localhost"
-  const proto = request.headers["x-forwarded-proto"] === "https" ? "https" : "http"
+  const host = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? hostOf(request.originalUrl) ?? "localhost"
+  const proto = request.headers["x-forwarded-proto"] === "https" || /^https:/i.test(request.originalUrl) ? "https" : "http"
   return `${proto}://${host}/${API_VERSION}`
 })
 
