@@ -1,5 +1,5 @@
 /** Small value schemas shared by several resource families. */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import {
   MAX_ADDRESS_LINE_LENGTH,
   MAX_CURSOR_LENGTH,
@@ -101,6 +101,30 @@ export const PageQuery = {
   ),
   cursor: Schema.optionalKey(TextUpTo(MAX_CURSOR_LENGTH))
 }
+
+/** Marks a query parameter built by `QueryList` (test/http/query-lists.test.ts holds every array query parameter to it). */
+export const QUERY_LIST_ANNOTATION = "paymentsServiceQueryList"
+
+/**
+ * An array query parameter, accepted in both forms clients send: repeated
+ * (`?destinationCurrency=EUR&destinationCurrency=MXN`, the reference's `explode: true`)
+ * and comma-joined (`?destinationCurrency=EUR,MXN`, what the vendor's SDK sends), or any
+ * mix of the two. Every array query parameter of the API is one of these (none of their
+ * values, currency codes and enum members, can contain a comma). An empty piece (`EUR,,MXN`,
+ * a trailing comma) is an invalid value like any other (400 naming the parameter). At
+ * most `max` values after splitting.
+ */
+export const QueryList = <S extends Schema.Top & { readonly Encoded: string }>(item: S, max: number) =>
+  Schema.Union([Schema.String, Schema.Array(Schema.String)]).pipe(
+    Schema.decodeTo(
+      Schema.Array(item).check(maxItems(max)),
+      SchemaTransformation.transform({
+        decode: (raw: string | ReadonlyArray<string>): ReadonlyArray<string> =>
+          (typeof raw === "string" ? [raw] : raw).flatMap((v) => v.split(",")),
+        encode: (values: ReadonlyArray<string>): string | ReadonlyArray<string> => values
+      })
+    )
+  ).annotate({ [QUERY_LIST_ANNOTATION]: true })
 
 /**
  * The optional `Idempotency-Key` request header (1 to 255 printable characters): a

@@ -1,7 +1,9 @@
 /**
- * The API's error model. Every error body is `{ code, reason, details? }` (SPEC.md
- * "Errors"); the HTTP status is carried by the class, one class per status, so the
- * generated OpenAPI lists each status with its own `code` enum.
+ * The API's error model. Every error body is `{ code, reason, message, details? }`:
+ * SPEC.md's `code`, `reason` and `details` ("Errors"), plus the reference's `message`,
+ * always the same text as `reason` (the vendor's SDK builds its error message from it;
+ * docs/decisions.md). The HTTP status is carried by the class, one class per status, so
+ * the generated OpenAPI lists each status with its own `code` enum.
  */
 import { Schema } from "effect"
 
@@ -168,53 +170,114 @@ export type ErrorDetails = typeof ErrorDetails.Type
 const errorFields = <C extends Schema.Top>(code: C) => ({
   code,
   reason: Schema.String,
+  /** The reference's name for the same text (always equal to `reason`). */
+  message: Schema.String,
   details: Schema.optionalKey(ErrorDetails)
+})
+
+/** What an error is built from: `message` is `reason` unless given (a decoded body carries it). */
+type ErrorProps<C> = {
+  readonly code: C
+  readonly reason: string
+  readonly message?: string | undefined
+  readonly details?: ErrorDetails | undefined
+}
+
+const withMessage = <C>(props: ErrorProps<C>): { code: C; reason: string; message: string; details?: ErrorDetails } => ({
+  code: props.code,
+  reason: props.reason,
+  message: props.message ?? props.reason,
+  ...(props.details === undefined ? {} : { details: props.details })
 })
 
 export class Error400 extends Schema.Error<Error400>("Error400")(errorFields(Error400Code), {
   httpApiStatus: 400,
   description: "Bad request"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error400Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error401 extends Schema.Error<Error401>("Error401")(errorFields(Error401Code), {
   httpApiStatus: 401,
   description: "Unauthorized"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error401Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error403 extends Schema.Error<Error403>("Error403")(errorFields(Error403Code), {
   httpApiStatus: 403,
   description: "Forbidden"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error403Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error404 extends Schema.Error<Error404>("Error404")(errorFields(Error404Code), {
   httpApiStatus: 404,
   description: "Not found"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error404Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error409 extends Schema.Error<Error409>("Error409")(errorFields(Error409Code), {
   httpApiStatus: 409,
   description: "Conflict"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error409Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error410 extends Schema.Error<Error410>("Error410")(errorFields(Error410Code), {
   httpApiStatus: 410,
   description: "Gone"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error410Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error423 extends Schema.Error<Error423>("Error423")(errorFields(Error423Code), {
   httpApiStatus: 423,
   description: "Locked: the customer's SCA login is locked (details.lockedUntil, details.failedAttempts, details.suspended)"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error423Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error429 extends Schema.Error<Error429>("Error429")(errorFields(Error429Code), {
   httpApiStatus: 429,
   description: "Too many requests"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error429Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error500 extends Schema.Error<Error500>("Error500")(errorFields(Error500Code), {
   httpApiStatus: 500,
   description: "Internal service error"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error500Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error503 extends Schema.Error<Error503>("Error503")(errorFields(Error503Code), {
   httpApiStatus: 503,
   description: "Service unavailable: nothing was applied; retry"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error503Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 export class Error501 extends Schema.Error<Error501>("Error501")(errorFields(Error501Code), {
   httpApiStatus: 501,
   description: "Not implemented"
-}) {}
+}) {
+  constructor(props: ErrorProps<Error501Code>, options?: Schema.MakeOptions) {
+    super(withMessage(props), options)
+  }
+}
 
 /** Any error the API can answer with. */
 export type ApiError = Error400 | Error401 | Error403 | Error404 | Error409 | Error410 | Error423 | Error429 | Error500 | Error501 | Error503
@@ -240,7 +303,7 @@ export const apiErrorStatus = (u: unknown): number | undefined => {
   return undefined
 }
 
-/** An API error as it goes on the wire: its status and its encoded `{ code, reason, details? }`. */
+/** An API error as it goes on the wire: its status and its encoded `{ code, reason, message, details? }`. */
 export const encodeApiError = (error: ApiError): { readonly status: number; readonly body: unknown } | undefined => {
   for (const [cls, status] of API_ERRORS) {
     if (error instanceof cls) {

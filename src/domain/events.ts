@@ -20,6 +20,7 @@ import { ExternalAccount } from "./external-account.js"
 import { AgentAction } from "./agent.js"
 import { ResourceId } from "./ids.js"
 import { InternalAccount } from "./internal-account.js"
+import { UmaInvitation } from "./invitation.js"
 import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
 import { Verification } from "./verification.js"
 
@@ -100,7 +101,7 @@ const InternalAccountData = InternalAccount
 const CardData = Card
 const CardTransactionData = CardTransaction
 const BulkCustomerImportJobData = Schema.Unknown
-const UmaInvitationData = Schema.Unknown
+const UmaInvitationData = UmaInvitation
 const AgentActionData = AgentAction
 
 /**
@@ -116,6 +117,7 @@ export type PayloadSchemaOf<T extends WebhookType> = T extends `CUSTOMER.${strin
   : T extends `CARD.${string}` ? typeof Card
   : T extends `CARD_TRANSACTION.${string}` ? typeof CardTransaction
   : T extends "AGENT_ACTION.PENDING_APPROVAL" ? typeof AgentAction
+  : T extends "INVITATION.CLAIMED" ? typeof UmaInvitation
   : T extends "TEST" ? typeof NoData
   : typeof Schema.Unknown
 

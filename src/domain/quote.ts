@@ -6,7 +6,7 @@
  * `paymentRail`, `platformFeeOverride`); the shapes are the reference file's.
  */
 import { Schema } from "effect"
-import { CurrencyCode } from "./common.js"
+import { CurrencyCode, MAX_DESCRIPTION_LENGTH, TextUpTo } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { PaymentInstructions } from "./internal-account.js"
 import { Currency, MAX_AMOUNT } from "./money.js"
@@ -101,6 +101,8 @@ export const QuoteRequest = Schema.Struct({
   immediatelyExecute: Schema.optionalKey(Schema.Boolean),
   remittanceInformation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(80))),
   purposeOfPayment: Schema.optionalKey(PurposeOfPayment),
+  /** A memo for the transfer, carried to its transaction's `description`. */
+  description: Schema.optionalKey(TextUpTo(MAX_DESCRIPTION_LENGTH)),
   platformFeeOverride: Schema.optionalKey(PlatformFeeOverride),
   scaFactor: Schema.optionalKey(Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"])),
   /** Sender details a counterparty may require (field name → value), e.g. `FULL_NAME`. */
@@ -178,6 +180,8 @@ export interface QuotePlan {
   readonly serviceFee: number
   readonly remittanceInformation?: string | undefined
   readonly purposeOfPayment?: string | undefined
+  /** The quote request's `description`, shown on the transaction. */
+  readonly description?: string | undefined
   /** The sandbox outcome the destination or source selects ("SUCCESS" off the sandbox). */
   readonly outcome: string
   /** The payment's moves after execution (delays in ms; a success completes at once). */

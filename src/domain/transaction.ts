@@ -153,6 +153,8 @@ const base = {
   exchangeRate: Schema.optionalKey(Schema.Number),
   quoteId: Schema.optionalKey(Schema.String),
   refund: Schema.optionalKey(Refund),
+  /** The memo of the quote the payment executes (the reference's `description`). */
+  description: Schema.optionalKey(Schema.String),
   reconciliationInstructions: Schema.optionalKey(ReconciliationInstructions),
   counterpartyInformation: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 }
@@ -160,7 +162,13 @@ const base = {
 export const OutgoingTransaction = Schema.Struct({
   ...base,
   type: Schema.Literal("OUTGOING"),
-  direction: Schema.Literal("DEBIT"),
+  /**
+   * DEBIT: the customer's money leaves their account. CREDIT: a payment the platform
+   * initiated that brings money into the customer's internal account (a pull from an
+   * external account, POST /transfer-in): the reference makes direction independent of
+   * type (docs/decisions.md).
+   */
+  direction: Schema.Literals(["DEBIT", "CREDIT"]),
   status: OutgoingTransactionStatus,
   source: TransactionSource,
   sentAmount: CurrencyAmount,

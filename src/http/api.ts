@@ -22,7 +22,10 @@ import { AgreementsGroup } from "./groups/agreements.js"
 import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
 import { CardSimulationsGroup } from "./groups/card-simulations.js"
 import { CardsGroup } from "./groups/cards.js"
+import { CryptoWithdrawalsGroup, UmaProvidersGroup, VaspsGroup } from "./groups/directories.js"
 import { DocumentsGroup } from "./groups/documents.js"
+import { InvitationsGroup } from "./groups/invitations.js"
+import { KycHostedFlowGroup, KycLinksGroup } from "./groups/kyc-links.js"
 import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
   ExchangeRatesGroup,
@@ -270,6 +273,11 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(CardsGroup)
   .add(StablecoinsGroup)
   .add(CardSimulationsGroup)
+  .add(VaspsGroup)
+  .add(UmaProvidersGroup)
+  .add(CryptoWithdrawalsGroup)
+  .add(InvitationsGroup)
+  .add(KycLinksGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)
@@ -278,6 +286,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(AgentsGroup)
   .add(AgentDeviceCodesGroup)
   .add(AgentOperationsGroup)
+  .add(KycHostedFlowGroup)
   .annotate(HttpApi.PayloadParseOptions, PAYLOAD_PARSE_OPTIONS)
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({

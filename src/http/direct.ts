@@ -67,7 +67,7 @@ export interface DirectRoute<R> {
 }
 
 const FAULT = internalFault()
-const FAULT_REPLY: DirectReply = reply(500, JSON.stringify({ code: FAULT.code, reason: FAULT.reason }))
+const FAULT_REPLY: DirectReply = reply(500, JSON.stringify({ code: FAULT.code, reason: FAULT.reason, message: FAULT.reason }))
 
 const errorReply = (error: ApiError): DirectReply => {
   const wire = encodeApiError(error)

@@ -46,6 +46,8 @@ export class RequestGuard extends HttpApiMiddleware.Service<RequestGuard>()("pay
 export const ErrorBody = Schema.Struct({
   code: Schema.String,
   reason: Schema.String,
+  /** The same text as `reason`, under the reference's name (docs/errors.md). */
+  message: Schema.String,
   details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })
 

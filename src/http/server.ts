@@ -28,6 +28,9 @@ import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
 import { CardSimulationsHandlers } from "./handlers/card-simulations.js"
 import { CardsHandlers } from "./handlers/cards.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
+import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
+import { InvitationsHandlers } from "./handlers/invitations.js"
+import { KycHostedFlowHandlers, KycLinksHandlers } from "./handlers/kyc-links.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
@@ -40,7 +43,7 @@ import { makeApiRouter } from "./reference-endpoints.js"
 const VERSION_PREFIX = `/${API_VERSION}`
 
 const errorResponse = (status: number, code: string, reason: string) =>
-  HttpServerResponse.jsonUnsafe({ code, reason }, { status })
+  HttpServerResponse.jsonUnsafe({ code, reason, message: reason }, { status })
 
 const notFound = () => errorResponse(404, "NOT_FOUND", `No such endpoint. The API lives under ${VERSION_PREFIX}; see /openapi.json`)
 
@@ -163,6 +166,12 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     CardsHandlers,
     StablecoinsHandlers,
     CardSimulationsHandlers,
+    VaspsHandlers,
+    UmaProvidersHandlers,
+    CryptoWithdrawalsHandlers,
+    InvitationsHandlers,
+    KycLinksHandlers,
+    KycHostedFlowHandlers,
     AgentsHandlers,
     AgentDeviceCodesHandlers,
     AgentOperationsHandlers

@@ -30,6 +30,7 @@ import { createCustomerExternalAccount, deleteExternalAccount, getExternalAccoun
 import { listCustomerAccounts } from "./money/accounts.js"
 import { transactionOf } from "./money/payments.js"
 import { createQuote, executeIn, getQuote, quoteRecordOf } from "./money/quotes.js"
+import { missingPullAmount, sweepAmount } from "./money/transfers.js"
 import { decideHeldPayment, getTransaction, listTransactions } from "./money/transactions.js"
 import { isoOf } from "./time.js"
 import { emit } from "./transition.js"
@@ -341,7 +342,6 @@ export const executeMyQuote = (platform: Platform, agentId: string, quoteId: str
     )
   })
 
-const missingAmount = () => badRequest("INVALID_AMOUNT", "amount is required: a positive integer in the smallest unit of the currency")
 
 const sameCurrencyTransfer = Effect.fnUntraced(function*(platform: Platform, sourceId: string, destinationId: string) {
   const store = yield* Store
@@ -365,7 +365,8 @@ const transfer = Effect.fnUntraced(function*(
   type: "TRANSFER_IN" | "TRANSFER_OUT",
   source: string,
   destination: QuoteRequest["destination"] & { readonly destinationType: "ACCOUNT" },
-  amount: number,
+  /** Left out on a transfer-out: the source account's whole balance. */
+  given: number | undefined,
   extra: Partial<Pick<QuoteRequest, "remittanceInformation" | "purposeOfPayment">>
 ) {
   const agent = yield* agentOf(platform, agentId)
@@ -380,6 +381,7 @@ const transfer = Effect.fnUntraced(function*(
   const internal = [s, d].flatMap((a) => a.kind === "internal" ? [a.id] : [])
   yield* gate(platform, agentId, "CREATE_TRANSFERS", true, internal)
   const currency = yield* sameCurrencyTransfer(platform, source, destination.accountId)
+  const amount = given ?? (yield* sweepAmount(platform, source))
   const quote = yield* createQuote(platform, {
     source: { sourceType: "ACCOUNT", accountId: source },
     destination,
@@ -399,15 +401,13 @@ const transfer = Effect.fnUntraced(function*(
 /** POST /agents/me/transfer-out (CREATE_TRANSFERS): an AgentAction (201). */
 export const myTransferOut = (platform: Platform, agentId: string, req: TransferOutRequest) =>
   Effect.gen(function*() {
-    const amount = req.amount
-    if (amount === undefined) return yield* missingAmount()
     const store = yield* Store
     return yield* store.transact((uow) =>
       transfer(uow, platform, agentId, "TRANSFER_OUT", req.source.accountId, {
         destinationType: "ACCOUNT",
         accountId: req.destination.accountId,
         ...(req.destination.paymentRail === undefined ? {} : { paymentRail: req.destination.paymentRail })
-      }, amount, {
+      }, req.amount, {
         ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
         ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment })
       })
@@ -418,7 +418,7 @@ export const myTransferOut = (platform: Platform, agentId: string, req: Transfer
 export const myTransferIn = (platform: Platform, agentId: string, req: TransferInRequest) =>
   Effect.gen(function*() {
     const amount = req.amount
-    if (amount === undefined) return yield* missingAmount()
+    if (amount === undefined) return yield* missingPullAmount()
     const store = yield* Store
     return yield* store.transact((uow) =>
       transfer(uow, platform, agentId, "TRANSFER_IN", req.source.accountId, { destinationType: "ACCOUNT", accountId: req.destination.accountId }, amount, {})

@@ -368,7 +368,10 @@ const externalAccountOf = Effect.fnUntraced(function*(platform: Platform, id: st
 
 /** A US bank account in the stablecoin's base currency, usable now: ACH-debit funding and burn payouts. */
 const bankAccountOf = Effect.fnUntraced(function*(platform: Platform, s: Stablecoin, id: string, field: string): Effect.fn.Return<ExternalAccount, Error400 | Error404 | Error409, Store> {
-  const account = yield* externalAccountOf(platform, id)
+  const store = yield* Store
+  const rec = yield* store.externalAccounts.get(platform.id, id)
+  if (rec === undefined) return yield* notFound(`External account ${id} not found`)
+  const account = rec.account
   if (account.accountInfo.accountType !== "USD_ACCOUNT" || account.currency !== s.baseCurrency) {
     return yield* badRequest(
       "STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED",
@@ -378,6 +381,10 @@ const bankAccountOf = Effect.fnUntraced(function*(platform: Platform, s: Stablec
   }
   if (account.status === "PENDING") {
     return yield* conflict("BANK_ACCOUNT_VALIDATION_PENDING", `${field}: external account ${id} is still being validated; retry once it is ACTIVE`)
+  }
+  // SPEC.md Endpoints rule 4, as every other money path answers it: a permanently failed micro-entry validation.
+  if (rec.bankValidationFailed === true) {
+    return yield* badRequest("INVALID_BANK_ACCOUNT", `${field}: external account ${id} failed bank validation permanently; register a different account`, { details: { field } })
   }
   if (account.status !== "ACTIVE") {
     return yield* badRequest("STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED", `${field}: external account ${id} is ${account.status}, not ACTIVE`, { details: { field } })

@@ -25,6 +25,7 @@ import type { DocumentRepository, DocumentWrites } from "./documents.js"
 import type { EventRepository, EventWrites } from "./events.js"
 import type { ExternalAccountRepository, ExternalAccountWrites } from "./external-accounts.js"
 import type { IdempotencyRepository, IdempotencyWrites } from "./idempotency.js"
+import type { InvitationRepository, InvitationWrites } from "./invitations.js"
 import type {
   InternalAccountRepository,
   LedgerRepository,
@@ -50,6 +51,7 @@ export * from "./documents.js"
 export type { EventRepository, EventWrites, StoredEvent } from "./events.js"
 export * from "./external-accounts.js"
 export * from "./idempotency.js"
+export * from "./invitations.js"
 export * from "./money.js"
 export * from "./shared.js"
 export * from "./stablecoins.js"
@@ -80,7 +82,8 @@ export interface UnitOfWork
     IdempotencyWrites,
     WebhookWrites,
     WalletWrites,
-    AgentWrites
+    AgentWrites,
+    InvitationWrites
 {
   /**
    * Deletes every record, ledger entry, event, timer, clock and idempotency key of the
@@ -111,6 +114,7 @@ export type StoreRepositories = {
   readonly webhooks: WebhookRepository
   readonly wallets: WalletRepository
   readonly agents: AgentRepository
+  readonly invitations: InvitationRepository
 }
 
 export interface StoreInfo {

@@ -31,6 +31,8 @@ const NO_REFERENCE_OPERATION = [
   "PATCH /platform/config", // SPEC.md's; money.test.ts still checks it as the reference PlatformConfig
   "DELETE /beneficial-owners/{}",
   "GET /sandbox/clock", "POST /sandbox/clock/advance", "POST /sandbox/reset",
+  // The sandbox's hosted KYC flow behind a kyc-link (HTML; kyc-links.test.ts says so)
+  "GET /sandbox/kyc-link", "POST /sandbox/kyc-link",
   // SPEC.md's card PIN and tokenization endpoints, and our sandbox PIN entry (cards.test.ts
   // checks them against our own schemas and that the reference has none of them)
   ...CARD_OURS,

@@ -111,6 +111,15 @@ export const AGENT_OPERATIONS = [
   "GET /agents/me/external-accounts", "POST /agents/me/external-accounts", "GET /agents/me/external-accounts/{}"
 ] as const
 
+/** test/conformance/directories.test.ts */
+export const DIRECTORY_OPERATIONS = ["GET /vasps", "GET /uma-providers", "POST /crypto/estimate-withdrawal-fee"] as const
+
+/** test/conformance/invitations.test.ts */
+export const INVITATION_OPERATIONS = ["POST /invitations", "GET /invitations/{}", "POST /invitations/{}/claim", "POST /invitations/{}/cancel"] as const
+
+/** test/conformance/kyc-links.test.ts */
+export const KYC_LINK_OPERATIONS = ["POST /customers/{}/kyc-link"] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
@@ -122,5 +131,8 @@ export const SUITES = {
   "stablecoins.test.ts": STABLECOIN_OPERATIONS,
   "card-transactions.test.ts": CARD_TRANSACTION_OPERATIONS,
   "sca.test.ts": SCA_OPERATIONS,
-  "agents.test.ts": AGENT_OPERATIONS
+  "agents.test.ts": AGENT_OPERATIONS,
+  "directories.test.ts": DIRECTORY_OPERATIONS,
+  "invitations.test.ts": INVITATION_OPERATIONS,
+  "kyc-links.test.ts": KYC_LINK_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>

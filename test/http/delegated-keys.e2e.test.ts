@@ -133,7 +133,7 @@ describe("POST /auth/delegated-keys: the three legs", () => {
       const unknown = await post(body, { "service-wallet-signature": sig, "request-id": `Request:00000000-0000-4000-8000-000000000000` })
       expect([unknown.status, unknown.body.code]).toEqual([401, "UNAUTHORIZED"])
       expect(unknown.body.reason).toMatch(/does not match a pending challenge/)
-      for (const r of [missing, noId, malformed, invalid, changed, unknown]) expect(Object.keys(r.body).sort()).toEqual(["code", "reason"])
+      for (const r of [missing, noId, malformed, invalid, changed, unknown]) expect(Object.keys(r.body).sort()).toEqual(["code", "message", "reason"])
     }
     await legErrors(first.body)
     const second = await post(body, good)

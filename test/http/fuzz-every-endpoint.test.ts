@@ -6,7 +6,7 @@
  *
  * Invariants on every answer:
  * - never 5xx;
- * - a non-2xx body is exactly `{ code, reason, details? }`;
+ * - a non-2xx body is exactly `{ code, reason, message, details? }` with `message` equal to `reason`;
  * - the answer is under 100 KB;
  * - no answer mentions an id of the other platform (unless the request itself carried it);
  * - a refused (4xx) POST created nothing (customer, external-account and card totals unchanged).

@@ -467,6 +467,23 @@ describe("burns", () => {
   })
 })
 
+describe("a bank account whose micro-entry validation failed (SPEC.md Endpoints rule 4)", () => {
+  it("as mint funding or burn destination: 400 INVALID_BANK_ACCOUNT, as every other money path answers; pending: 409", async () => {
+    const [l] = (await c.ok("GET", "/stablecoin-provider-accounts?status=ACTIVE")).data
+    const s = await provisioned(c, "FAILEDBANK", l.id)
+    const wallet = await sparkWallet(c)
+    const failing = await c.externalUsd(undefined, `${String(30_000_000 + ++bankSeq)}222`, { routingNumber: "021000902" })
+    const mint = () => post(c, `/stablecoins/${s.id}/mints`, { amount: "1000000", fundingSource: { type: "ACH_DEBIT", externalAccountId: failing.id }, destination: { accountId: wallet.id } })
+    const burn = () => post(c, `/stablecoins/${s.id}/burns`, { amount: "5000000", source: { type: "PROVIDER_INTERNAL_BALANCE" }, destination: { type: "EXTERNAL_ACCOUNT", externalAccountId: failing.id, rail: "WIRE" } })
+    expectError(await mint(), 409, "BANK_ACCOUNT_VALIDATION_PENDING")
+    await c.advance(3 * 86_400 + 60)
+    for (const r of [await mint(), await burn()]) {
+      expectError(r, 400, "INVALID_BANK_ACCOUNT")
+      expect(r.body.details).toMatchObject({ field: expect.any(String) })
+    }
+  })
+})
+
 describe("listing operations", () => {
   it("most recent first, by operationType, paged; 404 for an unknown stablecoin or operation; other platforms see nothing", async () => {
     const [l] = (await c.ok("GET", "/stablecoin-provider-accounts?status=ACTIVE")).data

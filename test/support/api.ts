@@ -100,8 +100,9 @@ export const isErrorShape = (body: unknown): boolean => {
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
   return typeof b["code"] === "string" && typeof b["reason"] === "string" && b["reason"] !== "" &&
+    b["message"] === b["reason"] &&
     (b["details"] === undefined || (typeof b["details"] === "object" && b["details"] !== null)) &&
-    keys.every((k) => k === "code" || k === "reason" || k === "details")
+    keys.every((k) => k === "code" || k === "reason" || k === "message" || k === "details")
 }
 
 export const individual = (fullName = "Ada Lovelace", extra: Record<string, unknown> = {}) => ({

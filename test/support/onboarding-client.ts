@@ -128,7 +128,7 @@ export const isErrorShape = (body: unknown): boolean => {
   if (typeof body !== "object" || body === null) return false
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
-  return typeof b["code"] === "string" && typeof b["reason"] === "string" &&
+  return typeof b["code"] === "string" && typeof b["reason"] === "string" && b["message"] === b["reason"] &&
     (b["details"] === undefined || (typeof b["details"] === "object" && b["details"] !== null)) &&
-    keys.every((k) => k === "code" || k === "reason" || k === "details")
+    keys.every((k) => k === "code" || k === "reason" || k === "message" || k === "details")
 }

@@ -22,6 +22,7 @@ import type { MemoryContext } from "./context.js"
 import { type CustomerTables, customerTables, makeCustomerArea } from "./customers.js"
 import { type EventTables, eventTables, makeEventArea } from "./events.js"
 import { type IdempotencyTables, idempotencyTables, makeIdempotencyArea } from "./idempotency.js"
+import { type InvitationTables, invitationTables, makeInvitationArea } from "./invitations.js"
 import { type KycTables, kycTables, makeKycArea } from "./kyc.js"
 import { makeMoneyArea, type MoneyTables, moneyTables } from "./money.js"
 import { makeMutex } from "./mutex.js"
@@ -44,6 +45,7 @@ type Tenant =
   & WebhookTables
   & WalletTables
   & AgentTables
+  & InvitationTables
 
 const newTenant = (): Tenant => ({
   ...customerTables(),
@@ -56,7 +58,8 @@ const newTenant = (): Tenant => ({
   ...idempotencyTables(),
   ...webhookTables(),
   ...walletTables(),
-  ...agentTables()
+  ...agentTables(),
+  ...invitationTables()
 })
 
 const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
@@ -140,6 +143,7 @@ export const makeMemoryStore = Effect.sync(() => {
   const webhooks = makeWebhookArea(m)
   const wallets = makeWalletArea(m)
   const agents = makeAgentArea(m)
+  const invitations = makeInvitationArea(m)
 
   const uow: UnitOfWork = {
     ...customers.writes,
@@ -153,6 +157,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...webhooks.writes,
     ...wallets.writes,
     ...agents.writes,
+    ...invitations.writes,
     resetPlatform: (platformId) =>
       Effect.sync(() => {
         const previous = tenants.get(platformId)
@@ -194,6 +199,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...webhooks.repositories,
     ...wallets.repositories,
     ...agents.repositories,
+    ...invitations.repositories,
     transact
   })
 })

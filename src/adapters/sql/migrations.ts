@@ -426,6 +426,17 @@ const v10_agents = statements(
   `create index agent_records_agent on agent_records (platform_id, kind, agent_id) where agent_id is not null`
 )
 
+const v11_invitations = statements(
+  `create table invitations (
+    code text collate "C" primary key,
+    platform_id text collate "C" not null,
+    created_ms bigint not null,
+    status text collate "C" not null,
+    doc jsonb not null
+  )`,
+  `create index invitations_platform on invitations (platform_id)`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -436,7 +447,8 @@ export const MIGRATIONS = {
   "7_cards": v7_cards,
   "8_card_transactions": v8_card_transactions,
   "9_stablecoins": v9_stablecoins,
-  "10_agents": v10_agents
+  "10_agents": v10_agents,
+  "11_invitations": v11_invitations
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

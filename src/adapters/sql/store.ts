@@ -29,6 +29,7 @@ import { makeCustomerStore } from "./customers.js"
 import { makeWrite } from "./documents.js"
 import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
+import { makeInvitationStore } from "./invitations.js"
 import { makeKycStore } from "./kyc.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
@@ -90,8 +91,9 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const cardTransactions = makeCardTransactionStore(query)
     const stablecoins = makeStablecoinStore(sql, query)
     const agents = makeAgentStore(query)
+    const invitations = makeInvitationStore(query)
     /** Every area's tables, in the order `resetPlatform` clears them. */
-    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents]
+    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations]
       .flatMap((area) => area.tables)
 
     const uow: UnitOfWork = {
@@ -107,6 +109,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...cardTransactions.writes,
       ...stablecoins.writes,
       ...agents.writes,
+      ...invitations.writes,
       resetPlatform: (platformId) =>
         Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })
     }
@@ -162,6 +165,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...cardTransactions.repositories,
       ...stablecoins.repositories,
       ...agents.repositories,
+      ...invitations.repositories,
       transact
     }))
   })

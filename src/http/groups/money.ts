@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { TransactionWithCard } from "../../domain/card-transaction.js"
-import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery, QueryList } from "../../domain/common.js"
 import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
 import { ExchangeRateListResponse } from "../../domain/exchange-rate.js"
 import { InternalAccount, InternalAccountType, SandboxFundRequest } from "../../domain/internal-account.js"
@@ -60,7 +60,7 @@ export class ExchangeRatesGroup extends HttpApiGroup.make("exchangeRates")
     HttpApiEndpoint.get("getExchangeRates", "/exchange-rates", {
       query: {
         sourceCurrency: Schema.optionalKey(CurrencyCode),
-        destinationCurrency: Schema.optionalKey(Schema.Union([CurrencyCode, Schema.Array(CurrencyCode).check(Schema.isMaxLength(50))])),
+        destinationCurrency: Schema.optionalKey(QueryList(CurrencyCode, 50)),
         sendingAmount: Schema.optionalKey(
           Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 9_000_000_000_000_000 }))
         )

@@ -33,7 +33,7 @@ const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
 export const PlatformConfigHandlers = group("platformConfig", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.configOf(p))))
+      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
       .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
       .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload))
   ))
@@ -44,9 +44,7 @@ export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
       run((p) =>
         Rates.getExchangeRates(p, {
           sourceCurrency: query.sourceCurrency,
-          destinationCurrency: query.destinationCurrency === undefined
-            ? undefined
-            : typeof query.destinationCurrency === "string" ? [query.destinationCurrency] : query.destinationCurrency,
+          destinationCurrency: query.destinationCurrency,
           sendingAmount: query.sendingAmount
         })))
   ))

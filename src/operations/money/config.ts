@@ -37,11 +37,35 @@ export const defaultConfig = (platform: Platform, now: string): PlatformConfig =
   updatedAt: now
 })
 
-/** The platform's configuration in force. */
+/**
+ * The platform's configuration in force, for the rules that read it. Until it is first
+ * materialised (GET /config or the first change) the defaults carry no instant of their
+ * own; they are never answered as they are (GET /config materialises them first).
+ */
 export const configOf = Effect.fnUntraced(function*(platform: Platform) {
   const store = yield* Store
   const stored = yield* store.platformConfigs.get(platform.id)
   return stored?.config ?? defaultConfig(platform, EPOCH)
+})
+
+/**
+ * GET /config: the stored configuration; the first time, the defaults are stored,
+ * stamped with the platform clock's now as their `createdAt` and `updatedAt` (in one
+ * unit of work, so a racing PATCH is not overwritten: the loser reruns and sees it).
+ */
+export const materializedConfigOf = Effect.fnUntraced(function*(platform: Platform) {
+  const store = yield* Store
+  const stored = yield* store.platformConfigs.get(platform.id)
+  if (stored !== undefined) return stored.config
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const again = yield* store.platformConfigs.get(platform.id)
+      if (again !== undefined) return again.config
+      const config = defaultConfig(platform, yield* nowIso)
+      yield* uow.putPlatformConfig({ platformId: platform.id, config })
+      return config
+    })
+  )
 })
 
 /** The platform's fee configs in the shape the fee rules take (an absent part counts as zero). */

@@ -484,6 +484,7 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
         serviceFee,
         ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
         ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
+        ...(req.description === undefined ? {} : { description: req.description }),
         outcome: r.outcome,
         steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
       }
@@ -722,7 +723,8 @@ const outgoingTransactionOf = (
   return {
     id: q.transactionId,
     type: "OUTGOING",
-    direction: "DEBIT",
+    // Money into the customer's own internal account from outside it (a pull) credits it.
+    direction: plan.destination.kind === "INTERNAL" && plan.source.kind !== "INTERNAL" ? "CREDIT" : "DEBIT",
     status,
     source: sourceOf(q, plan),
     destination: destinationOf(q, plan),
@@ -734,6 +736,7 @@ const outgoingTransactionOf = (
     fees: q.feesIncluded,
     platformFees: plan.platformFee,
     quoteId: q.id,
+    ...(plan.description === undefined ? {} : { description: plan.description }),
     reconciliationInstructions: { reference: `REF-${q.transactionId.slice(q.transactionId.indexOf(":") + 1, q.transactionId.indexOf(":") + 9).toUpperCase()}` },
     ...(plan.rail === undefined ? {} : { paymentRail: plan.rail as PaymentRail }),
     ...(plan.railSelectionMode === undefined ? {} : { railSelectionMode: plan.railSelectionMode }),

@@ -13,7 +13,27 @@ import { Store } from "../../ports/store.js"
 import { transactionOf } from "./payments.js"
 import { createQuote } from "./quotes.js"
 
-const missingAmount = badRequest("INVALID_AMOUNT", "amount is required: a positive integer in the smallest unit of the currency")
+/**
+ * A pull without `amount`: the external account's balance is not known here (nor to the
+ * real service before the pull), so there is no "whole balance" to pull (docs/decisions.md).
+ */
+export const missingPullAmount = () =>
+  badRequest("INVALID_AMOUNT", "amount is required on a transfer-in: a positive integer in the smallest unit of the currency (the external account's balance is not known, so it cannot default to it)")
+
+/**
+ * The amount of a transfer-out that leaves `amount` out: the whole balance of the source
+ * internal account (a sweep; docs/decisions.md). An empty account has nothing to send.
+ */
+export const sweepAmount = Effect.fnUntraced(function*(platform: Platform, internalAccountId: string) {
+  const store = yield* Store
+  const balance = (yield* store.ledger.balances(platform.id, [internalAccountId])).get(internalAccountId) ?? 0
+  if (balance <= 0) {
+    return yield* badRequest("INVALID_AMOUNT", `amount was left out, so the whole balance of ${internalAccountId} is sent, and it holds nothing`, {
+      details: { accountId: internalAccountId, balance }
+    })
+  }
+  return balance
+})
 
 const sameCurrency = Effect.fnUntraced(function*(platform: Platform, sourceId: string, destinationId: string) {
   const store = yield* Store
@@ -30,7 +50,7 @@ const sameCurrency = Effect.fnUntraced(function*(platform: Platform, sourceId: s
 /** POST /transfer-in: pull from an external account into an internal account. */
 export const transferIn = (platform: Platform, req: TransferInRequest) =>
   Effect.gen(function*() {
-    if (req.amount === undefined) return yield* missingAmount
+    if (req.amount === undefined) return yield* missingPullAmount()
     if (!req.source.accountId.startsWith("ExternalAccount:")) {
       return yield* badRequest("INVALID_INPUT", "source.accountId must be an external account")
     }
@@ -48,10 +68,9 @@ export const transferIn = (platform: Platform, req: TransferInRequest) =>
     return (yield* transactionOf(platform, quote.transactionId)).transaction
   })
 
-/** POST /transfer-out: pay out from an internal account to an external account. */
+/** POST /transfer-out: pay out from an internal account to an external account (all of its balance when `amount` is left out). */
 export const transferOut = (platform: Platform, req: TransferOutRequest) =>
   Effect.gen(function*() {
-    if (req.amount === undefined) return yield* missingAmount
     if (!req.source.accountId.startsWith("InternalAccount:")) {
       return yield* badRequest("INVALID_INPUT", "source.accountId must be an internal account")
     }
@@ -59,6 +78,7 @@ export const transferOut = (platform: Platform, req: TransferOutRequest) =>
       return yield* badRequest("INVALID_INPUT", "destination.accountId must be an external account")
     }
     yield* sameCurrency(platform, req.source.accountId, req.destination.accountId)
+    const amount = req.amount ?? (yield* sweepAmount(platform, req.source.accountId))
     const quote = yield* createQuote(platform, {
       source: { sourceType: "ACCOUNT", accountId: req.source.accountId },
       destination: {
@@ -67,7 +87,7 @@ export const transferOut = (platform: Platform, req: TransferOutRequest) =>
         ...(req.destination.paymentRail === undefined ? {} : { paymentRail: req.destination.paymentRail })
       },
       lockedCurrencySide: "SENDING",
-      lockedCurrencyAmount: req.amount,
+      lockedCurrencyAmount: amount,
       immediatelyExecute: true,
       ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
       ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment })

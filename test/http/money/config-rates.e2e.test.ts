@@ -27,6 +27,27 @@ describe("GET /config", () => {
   })
 })
 
+describe("GET /config's instants", () => {
+  it("are real instants on the platform clock from the first read; a PATCH keeps createdAt and moves updatedAt", async () => {
+    const t = moneyPlatform("config-instants")
+    const tapp = moneyApp([t])
+    const [c] = tapp.clients as [MoneyClient]
+    try {
+      const before = Date.parse((await c.ok("GET", "/sandbox/clock")).now)
+      const first = await c.ok("GET", "/config")
+      expect(first.createdAt).toBe(first.updatedAt)
+      expect(Date.parse(first.createdAt)).toBeGreaterThanOrEqual(before)
+      await c.ok("POST", "/sandbox/clock/advance", { seconds: 3600 })
+      expect(await c.ok("GET", "/config")).toEqual(first)
+      const patched = await c.ok("PATCH", "/config", { feeConfigs: [] })
+      expect(patched.createdAt).toBe(first.createdAt)
+      expect(Date.parse(patched.updatedAt)).toBeGreaterThanOrEqual(Date.parse(first.createdAt) + 3_600_000)
+    } finally {
+      await tapp.dispose()
+    }
+  })
+})
+
 describe("PATCH /config and PATCH /platform/config", () => {
   it("store the fields sent and leave the rest; both paths change the same settings", async () => {
     const a = await m.ok("PATCH", "/config", { webhookEndpoint: "https://hooks.payments-test.invalid/payments", cardConfigs: { pinTargetOrigin: "https://app.payments-test.invalid" } })
@@ -110,6 +131,27 @@ describe("GET /exchange-rates", () => {
       expect(x.receivingAmount).toBeLessThanOrEqual(Math.floor(49_900 * rate + 1e-6))
       expect(x.receivingAmount).toBeGreaterThanOrEqual(Math.floor(49_900 * rate) - 1)
     }
+  })
+
+  it("destinationCurrency comma-joined (the SDK's form), repeated (the reference's) or mixed: the same answer", async () => {
+    const codes = (res: { data: ReadonlyArray<{ destinationCurrency: { code: string } }> }) => res.data.map((x) => x.destinationCurrency.code).sort()
+    const repeated = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR&destinationCurrency=MXN")
+    const joined = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR,MXN")
+    const encoded = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR%2CMXN")
+    const mixed = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR,MXN&destinationCurrency=EUR")
+    expect(codes(repeated)).toEqual(["EUR", "MXN"])
+    for (const res of [joined, encoded, mixed]) expect(codes(res)).toEqual(["EUR", "MXN"])
+  })
+
+  it("an empty or invalid piece of a comma-joined destinationCurrency is a 400 naming the parameter", async () => {
+    for (const q of ["EUR,", "EUR,,MXN", "EUR,mxn"]) {
+      const res = await r.call("GET", `/exchange-rates?sourceCurrency=USD&destinationCurrency=${q}`)
+      expect(res.status, q).toBe(400)
+      expect(isErrorShape(res.body)).toBe(true)
+      expect(JSON.stringify(res.body)).toContain("destinationCurrency")
+    }
+    const many = Array.from({ length: 51 }, () => "EUR").join(",")
+    expect((await r.call("GET", `/exchange-rates?sourceCurrency=USD&destinationCurrency=${many}`)).status).toBe(400)
   })
 
   it("the rate changes only when the 5-minute cache expires on the platform clock", async () => {

@@ -117,6 +117,20 @@ describe("POST /quotes: the locked side's arithmetic", () => {
     expect(long.status).toBe(400)
   })
 
+  it("a quote's description is carried to its transaction (executed at once or later); longer than 1000 characters is 400", async () => {
+    const c = await m.fundedCustomer({ USD: 10_000 })
+    const now = await m.quote(m.quoteBody(c.accounts.USD, c.accounts.EUR, 500, { immediatelyExecute: true, description: "Invoice #1234 payment" }))
+    expect(now.status).toBe(201)
+    expect(await m.transaction(now.body.transactionId)).toMatchObject({ description: "Invoice #1234 payment", quoteId: now.body.id })
+    const later = await m.ok("POST", "/quotes", m.quoteBody(c.accounts.USD, c.accounts.EUR, 600, { description: "Rent, March" }), 201)
+    await m.ok("POST", `/quotes/${later.id}/execute`)
+    expect(await m.transaction(later.transactionId)).toMatchObject({ description: "Rent, March" })
+    const none = await m.ok("POST", "/quotes", m.quoteBody(c.accounts.USD, c.accounts.EUR, 700, { immediatelyExecute: true }), 201)
+    expect(await m.transaction(none.transactionId)).not.toHaveProperty("description")
+    const long = await m.quote(m.quoteBody(c.accounts.USD, c.accounts.EUR, 500, { description: "x".repeat(1001) }))
+    expect(long.status).toBe(400)
+  })
+
   it("GET /quotes/{id} of an unknown quote is 404", async () => {
     const r = await m.call("GET", "/quotes/Quote:00000000-0000-4000-8000-000000000000")
     expect(r.status).toBe(404)

@@ -67,12 +67,21 @@ describe("POST /transfer-out", () => {
     expect(await m.balance(c.accounts.EUR, c.id)).toBe(8_000)
   })
 
-  it("refusals: missing amount (INVALID_AMOUNT), another currency (INVALID_CURRENCY), wrong account kinds, insufficient funds, unknown accounts", async () => {
+  it("without amount: the whole balance of the source account is sent; an empty account is 400 INVALID_AMOUNT", async () => {
+    const c = await m.fundedCustomer({ EUR: 4_321 })
+    const ext = await m.externalEur(c.id, "DE89370400440532017100")
+    const all = await m.ok("POST", "/transfer-out", { source: { accountId: c.accounts.EUR }, destination: { accountId: ext.id } }, 201)
+    expect(all).toMatchObject({ type: "OUTGOING", direction: "DEBIT", status: "COMPLETED", sentAmount: { amount: 4_321 }, receivedAmount: { amount: 4_321 } })
+    expect(await m.balance(c.accounts.EUR, c.id)).toBe(0)
+    const empty = await m.call("POST", "/transfer-out", { source: { accountId: c.accounts.EUR }, destination: { accountId: ext.id } })
+    expect(empty.status).toBe(400)
+    expect(isErrorShape(empty.body)).toBe(true)
+    expect(empty.body).toMatchObject({ code: "INVALID_AMOUNT", details: { accountId: c.accounts.EUR, balance: 0 } })
+  })
+
+  it("refusals: another currency (INVALID_CURRENCY), wrong account kinds, insufficient funds, unknown accounts", async () => {
     const c = await m.fundedCustomer({ EUR: 1_000 })
     const ext = await m.externalEur(c.id, "DE89370400440532017000")
-    const missing = await m.call("POST", "/transfer-out", { source: { accountId: c.accounts.EUR }, destination: { accountId: ext.id } })
-    expect(missing.status).toBe(400)
-    expect(missing.body.code).toBe("INVALID_AMOUNT")
     const currency = await m.call("POST", "/transfer-out", { source: { accountId: c.accounts.USD }, destination: { accountId: ext.id }, amount: 100 })
     expect(currency.status).toBe(400)
     expect(currency.body.code).toBe("INVALID_CURRENCY")
@@ -92,7 +101,10 @@ describe("POST /transfer-in", () => {
     const ext = await m.externalEur(c.id, "DE89370400440532018000")
     const r = await m.call("POST", "/transfer-in", { source: { accountId: ext.id }, destination: { accountId: c.accounts.EUR }, amount: 3_000 })
     expect(r.status).toBe(201)
+    // Money into the customer's account: a CREDIT (the reference makes direction independent of type).
     expect(r.body).toMatchObject({
+      type: "OUTGOING",
+      direction: "CREDIT",
       status: "COMPLETED",
       source: { sourceType: "ACCOUNT", accountId: ext.id },
       destination: { destinationType: "ACCOUNT", accountId: c.accounts.EUR },
@@ -116,10 +128,12 @@ describe("POST /transfer-in", () => {
     expect(await m.balance(c.accounts.EUR, c.id)).toBe(700)
   })
 
-  it("refusals: missing amount, wrong account kinds, another currency", async () => {
+  it("refusals: missing amount (the external balance is unknown: INVALID_AMOUNT saying so), wrong account kinds, another currency", async () => {
     const c = await m.fundedCustomer()
     const ext = await m.externalEur(c.id, "DE89370400440532010100")
-    expect((await m.call("POST", "/transfer-in", { source: { accountId: ext.id }, destination: { accountId: c.accounts.EUR } })).body.code).toBe("INVALID_AMOUNT")
+    const missing = await m.call("POST", "/transfer-in", { source: { accountId: ext.id }, destination: { accountId: c.accounts.EUR } })
+    expect(missing.body.code).toBe("INVALID_AMOUNT")
+    expect(missing.body.reason).toMatch(/required on a transfer-in/)
     expect((await m.call("POST", "/transfer-in", { source: { accountId: c.accounts.USD }, destination: { accountId: c.accounts.EUR }, amount: 1 })).status).toBe(400)
     expect((await m.call("POST", "/transfer-in", { source: { accountId: ext.id }, destination: { accountId: ext.id }, amount: 1 })).status).toBe(400)
     expect((await m.call("POST", "/transfer-in", { source: { accountId: ext.id }, destination: { accountId: c.accounts.USD }, amount: 1 })).body.code).toBe("INVALID_CURRENCY")

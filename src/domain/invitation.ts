@@ -1,0 +1,48 @@
+/**
+ * UMA invitations (reference `UmaInvitation`, `UmaInvitationCreateRequest`,
+ * `UmaInvitationClaimRequest`): a customer of the platform invites someone by a link;
+ * whoever holds the code can read and claim it (from any platform: the code is the
+ * capability), only the creating platform can cancel it. Statuses PENDING, CLAIMED,
+ * CANCELLED, and EXPIRED once `expiresAt` has passed on the creating platform's clock.
+ */
+import { Schema } from "effect"
+import { DateTimeString, NonEmptyTextUpTo, TextUpTo } from "./common.js"
+import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
+
+export const UmaInvitationStatus = Schema.Literals(["PENDING", "CLAIMED", "EXPIRED", "CANCELLED"])
+export type UmaInvitationStatus = typeof UmaInvitationStatus.Type
+
+export const UmaInvitation = Schema.Struct({
+  code: Schema.String,
+  createdAt: Schema.String,
+  claimedAt: Schema.optionalKey(Schema.String),
+  url: Schema.String,
+  expiresAt: Schema.optionalKey(Schema.String),
+  inviterUma: Schema.String,
+  inviteeUma: Schema.optionalKey(Schema.String),
+  status: UmaInvitationStatus,
+  firstName: Schema.optionalKey(Schema.String),
+  amountToSend: Schema.optionalKey(CurrencyAmount)
+}).annotate({ identifier: "UmaInvitation" })
+export type UmaInvitation = typeof UmaInvitation.Type
+
+/** The longest UMA address accepted (as everywhere else). */
+export const MAX_INVITATION_UMA_LENGTH = 255
+/** The longest first name shown on an invite. */
+export const MAX_INVITATION_FIRST_NAME_LENGTH = 255
+
+export const UmaInvitationCreateRequest = Schema.Struct({
+  inviterUma: NonEmptyTextUpTo(MAX_INVITATION_UMA_LENGTH),
+  firstName: Schema.optionalKey(TextUpTo(MAX_INVITATION_FIRST_NAME_LENGTH)),
+  amountToSend: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))),
+  expiresAt: Schema.optionalKey(DateTimeString)
+}).annotate({ identifier: "UmaInvitationCreateRequest" })
+export type UmaInvitationCreateRequest = typeof UmaInvitationCreateRequest.Type
+
+export const UmaInvitationClaimRequest = Schema.Struct({
+  inviteeUma: NonEmptyTextUpTo(MAX_INVITATION_UMA_LENGTH)
+}).annotate({ identifier: "UmaInvitationClaimRequest" })
+export type UmaInvitationClaimRequest = typeof UmaInvitationClaimRequest.Type
+
+/** The longest invitation code a path may carry (the ones issued are 16 characters). */
+export const MAX_INVITATION_CODE_LENGTH = 64

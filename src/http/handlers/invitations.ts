@@ -1,0 +1,14 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Invitations from "../../operations/invitations.js"
+import { PaymentsApi } from "../api.js"
+import { run } from "./run.js"
+
+export const InvitationsHandlers = HttpApiBuilder.group(PaymentsApi, "invitations", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("createInvitation", ({ payload }) => run((p) => Invitations.createInvitation(p, payload)))
+      .handle("getInvitation", ({ params }) => run((p) => Invitations.getInvitation(p, params.invitationCode)))
+      .handle("claimInvitation", ({ params, payload }) => run((p) => Invitations.claimInvitation(p, params.invitationCode, payload)))
+      .handle("cancelInvitation", ({ params }) => run((p) => Invitations.cancelInvitation(p, params.invitationCode)))
+  ))

@@ -1,0 +1,3 @@
+/** The KYC link end-to-end suite again, on the PostgreSQL store (a fresh database of the run's cluster per app). */
+process.env["PAYMENTS_TEST_STORE"] = "postgres"
+await import("../http/kyc-links.e2e.test.js")
