@@ -25,7 +25,9 @@ import {
   type IdempotencyRecord,
   type InternalAccountQuery,
   type InternalAccountRecord,
-  type InvalidCursor,
+  InvalidCursor,
+  type JournalPage,
+  type AccountPosting,
   type JournalEntry,
   type LedgerRejected,
   type PlatformConfigRecord,
@@ -54,7 +56,8 @@ import {
   type WebhookSigningKeyRecord
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
+import { entryProblem, isInternalAccount, netByAccount, nextBalance } from "../ledger.js"
+import { decodeJournalCursor, encodeJournalCursor } from "../journal-cursor.js"
 import { asLevel, conflictIn, ledgerRejectedIn } from "../level.js"
 import { makeMutex } from "./mutex.js"
 import { MemoryTable } from "./table.js"
@@ -82,6 +85,8 @@ interface Tenant {
   /** Ledger account → balance. */
   readonly balances: Map<string, { readonly currency: string; balance: number }>
   readonly journal: Array<JournalEntry>
+  /** Internal account → positions in `journal` of the entries that post to it, in order. */
+  readonly journalByAccount: Map<string, Array<number>>
   readonly quotes: Map<string, QuoteRecord>
   readonly transactions: MemoryTable<TransactionRecord>
   readonly cards: MemoryTable<CardRecord>
@@ -161,6 +166,7 @@ const newTenant = (): Tenant => ({
   }),
   balances: new Map(),
   journal: [],
+  journalByAccount: new Map(),
   quotes: new Map(),
   transactions: new MemoryTable<TransactionRecord>({
     id: (r) => r.transaction.id,
@@ -444,8 +450,16 @@ export const makeMemoryStore = Effect.sync(() => {
               undo(() => void (row.balance = previous))
             }
           }
-          t.journal.push(entry)
+          const position = t.journal.push(entry) - 1
           undo(() => void t.journal.pop())
+          for (const account of next.keys()) {
+            if (!isInternalAccount(account)) continue
+            let positions = t.journalByAccount.get(account)
+            if (positions === undefined) t.journalByAccount.set(account, positions = [])
+            positions.push(position)
+            const list = positions
+            undo(() => void list.pop())
+          }
           return Effect.void
         }),
       putQuote: (r) =>
@@ -635,7 +649,39 @@ export const makeMemoryStore = Effect.sync(() => {
       allBalances: (platformId) =>
         read(() => [...(peek(platformId)?.balances ?? new Map<string, { currency: string; balance: number }>())].map(([account, b]) => ({ account, currency: b.currency, balance: b.balance }))),
       entries: (platformId, options) =>
-        read(() => (peek(platformId)?.journal ?? []).filter((e) => options?.transactionId === undefined || e.transactionId === options.transactionId))
+        read(() => (peek(platformId)?.journal ?? []).filter((e) => options?.transactionId === undefined || e.transactionId === options.transactionId)),
+      journalPage: (platformId, options) =>
+        Effect.flatMap(read((): JournalPage | InvalidCursor => {
+          const from = options.after === undefined ? 0 : decodeJournalCursor(options.after)
+          if (typeof from !== "number") return from
+          const journal = peek(platformId)?.journal ?? []
+          const entries = journal.slice(from, from + options.limit)
+          const end = from + entries.length
+          return end < journal.length ? { entries, next: encodeJournalCursor(end) } : { entries }
+        }), (r) => r instanceof InvalidCursor ? Effect.fail(r) : Effect.succeed(r)),
+      accountJournal: (platformId, account, page) =>
+        readPage(() => {
+          const t = peek(platformId)
+          const positions = t?.journalByAccount.get(account) ?? []
+          // The cursor is the journal position of the last line given (exclusive), as on SQL.
+          const after = page.cursor === undefined ? undefined : decodeJournalCursor(page.cursor)
+          if (after instanceof InvalidCursor) return after
+          const descending = page.descending === true
+          const ordered = descending ? [...positions].reverse() : positions
+          const rest = after === undefined ? ordered : ordered.filter((i) => descending ? i < after : i > after)
+          const slice = rest.slice(0, page.limit)
+          const data = slice.flatMap((i): Array<AccountPosting> => {
+            const entry = t?.journal[i]
+            if (entry === undefined) return []
+            const amount = entry.postings.filter((p) => p.account === account).reduce((sum, p) => sum + p.amount, 0)
+            const currency = entry.postings.find((p) => p.account === account)?.currency ?? ""
+            return [{ entry, amount, currency }]
+          })
+          const last = slice[slice.length - 1]
+          return rest.length > slice.length && last !== undefined
+            ? { data, hasMore: true, nextCursor: encodeJournalCursor(last), totalCount: positions.length }
+            : { data, hasMore: false, totalCount: positions.length }
+        })
     },
     quotes: {
       get: (platformId, id) => read(() => peek(platformId)?.quotes.get(id))
