@@ -36,6 +36,7 @@ import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
 import { StablecoinsGroup } from "./groups/stablecoins.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
+import { SandboxInsightGroup } from "./groups/insight.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 
@@ -269,6 +270,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(CardsGroup)
   .add(StablecoinsGroup)
   .add(CardSimulationsGroup)
+  .add(SandboxInsightGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -31,6 +31,7 @@ import { DocumentsHandlers } from "./handlers/documents.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
+import { SandboxInsightHandlers } from "./handlers/insight.js"
 import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
 import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { RETRY_LATER_HEADERS, retryAdvice, SHOULD_RETRY_HEADER } from "./middleware.js"
@@ -178,7 +179,8 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     CardSimulationsHandlers,
     AgentsHandlers,
     AgentDeviceCodesHandlers,
-    AgentOperationsHandlers
+    AgentOperationsHandlers,
+    SandboxInsightHandlers
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive, AgentAuthLive])
 )
