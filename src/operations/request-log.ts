@@ -25,6 +25,9 @@ export const REQUEST_LOG_MAX_BODY_CHARS = 16_384
 
 export const REDACTED = "[REDACTED]"
 
+/** Characters of entries a page of the log holds at most (it ends early, `hasMore`, past them). */
+export const REQUEST_LOG_PAGE_CHARS = 64 * 1024
+
 /** One logged request. */
 export interface RequestLogEntry {
   readonly id: string
@@ -131,6 +134,8 @@ interface Logged {
   readonly seq: number
   readonly wallMillis: number
   readonly entry: RequestLogEntry
+  /** Characters of the entry as JSON. */
+  readonly size: number
 }
 
 const encodeCursor = (seq: number) => Buffer.from(`r1:${seq}`, "utf8").toString("base64url")
@@ -197,7 +202,7 @@ export class RequestLog extends Context.Service<RequestLog, {
         }
         let log = logs.get(platformId)
         if (log === undefined) logs.set(platformId, log = [])
-        log.push({ seq, wallMillis: c.wallMillis, entry })
+        log.push({ seq, wallMillis: c.wallMillis, entry, size: JSON.stringify(entry).length })
         // Drop the oldest in batches, so a full log costs one splice per tenth of its size.
         if (log.length > size + Math.ceil(size / 10)) log.splice(0, log.length - size)
     }
@@ -240,13 +245,18 @@ export class RequestLog extends Context.Service<RequestLog, {
         let total = 0
         let hasMore = false
         let last: number | undefined
+        let chars = 0
         for (let i = kept.length - 1; i >= 0; i--) {
           const l = kept[i]
           if (l === undefined || !keep(l)) continue
           total += 1
           if (l.seq >= before) continue
-          if (data.length < page.limit) {
+          // A page holds `limit` entries at most, and stops early rather than pass
+          // REQUEST_LOG_PAGE_CHARS (one entry always fits: bodies are cut at 16 KB).
+          const fits = data.length < page.limit && (data.length === 0 || chars + l.size <= REQUEST_LOG_PAGE_CHARS)
+          if (fits && !hasMore) {
             data.push(l.entry)
+            chars += l.size
             last = l.seq
           } else hasMore = true
         }

@@ -245,6 +245,29 @@ describe("GET /sandbox/requests", () => {
     expect((await prod.call("GET", "/sandbox/requests")).status).toBe(403)
   })
 
+  it("ends a page early rather than answer more than 64 KB of entries", async () => {
+    const log = RequestLog.make(50)
+    const big = JSON.stringify({ note: "x".repeat(15_000) })
+    for (let n = 0; n < 20; n++) {
+      await log.record("p", {
+        method: "POST", url: `/x/${n}`, operationId: undefined, status: 200, durationMillis: 1, requestId: `r${n}`, idempotencyKey: undefined,
+        wallMillis: 1_000 + n, requestText: big, responseText: big, responseContentType: "application/json"
+      }, 0)
+    }
+    const seen: Array<string> = []
+    let cursor: string | undefined
+    for (;;) {
+      const page = log.list("p", {}, { limit: 100, cursor })
+      expect(page).toBeDefined()
+      expect(page!.data.length).toBeGreaterThan(0)
+      expect(JSON.stringify(page!.data).length).toBeLessThan(100 * 1024)
+      seen.push(...page!.data.map((e) => e.requestId ?? ""))
+      if (!page!.hasMore) break
+      cursor = page!.nextCursor
+    }
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `r${19 - i}`))
+  })
+
   it("keeps at most its bound per platform, the oldest dropped first", async () => {
     const log = RequestLog.make(5)
     const captured = (n: number) => ({
