@@ -32,6 +32,7 @@ import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
 import { SandboxInsightHandlers } from "./handlers/insight.js"
+import { DashboardRoutes } from "./dashboard.js"
 import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
 import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { RETRY_LATER_HEADERS, retryAdvice, SHOULD_RETRY_HEADER } from "./middleware.js"
@@ -146,7 +147,8 @@ const Index = HttpRouter.add("GET", "/", HttpServerResponse.jsonUnsafe({
   service: "payments-service",
   apiBase: `/${API_VERSION}`,
   openapi: "/openapi.json",
-  docs: "/docs"
+  docs: "/docs",
+  dashboard: "/dashboard"
 }))
 
 /** The routes with their handlers; needs Store, Events, Ids, Platforms and VirtualClock. */
@@ -186,4 +188,4 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
 )
 
 /** Everything the reference server serves. */
-export const AppRoutes = Layer.mergeAll(ApiRoutes, HttpApiScalar.layer(PaymentsApi, { path: "/docs" }), Index, SafetyNet)
+export const AppRoutes = Layer.mergeAll(ApiRoutes, HttpApiScalar.layer(PaymentsApi, { path: "/docs" }), Index, DashboardRoutes, SafetyNet)
