@@ -16,15 +16,18 @@ import type {
   AgentWrites
 } from "../../ports/agents.js"
 import { millisOf } from "../cursor.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { documentReads, type Query, Where, type SqlArea } from "./documents.js"
+
+/**
+ * The partial unique indexes that make device codes and token hashes unique across
+ * platforms. Never a `StoreConflict`: the ids are random, so a violation is a defect.
+ */
+export const AGENT_ID_INDEXES = { deviceCodes: "agent_records_device_codes", tokens: "agent_records_tokens" } as const
 
 /** The tables of migration `10_agents` that `resetPlatform` clears. */
 export const AGENT_TABLES: ReadonlyArray<string> = ["agent_records"]
 
-export interface AgentStore {
-  readonly writes: AgentWrites
-  readonly repository: AgentRepository
-}
+export type AgentStore = SqlArea<"agents", AgentWrites>
 
 const agentIdOf = (r: AgentStoreRecord): string | null => r.kind === "agent" ? null : r.agentId
 const statusOf = (r: AgentStoreRecord): string | null => r.kind === "action" ? r.action.status : null
@@ -48,7 +51,8 @@ export const makeAgentStore = (query: Query): AgentStore => {
       deleteAgentRecord: (platformId, kind, id) =>
         Effect.asVoid(query(`delete from agent_records where platform_id = $1 and kind = $2 and id = $3`, [platformId, kind, id]))
     },
-    repository: {
+    tables: AGENT_TABLES,
+    repositories: { agents: {
       get: <K extends AgentRecordKind>(platformId: string, kind: K, id: string) =>
         one<AgentStoreRecordOf<K>>(`select doc::text as doc from agent_records where platform_id = $1 and kind = $2 and id = $3`, [platformId, kind, id]),
       // The kind is spelled in the statement so the planner uses its partial unique index.
@@ -82,6 +86,6 @@ export const makeAgentStore = (query: Query): AgentStore => {
         range(w, "created_ms", q.created)
         return page<AgentActionRecord>("agent_records", w, p, (r) => ({ createdAt: millisOf(r.createdAt), id: r.id }))
       }
-    }
+    } }
   }
 }

@@ -8,15 +8,12 @@
 import { Effect } from "effect"
 import type { CardTransactionQuery, CardTransactionRecord, CardTransactionRepository, UnitOfWork } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `8_card_transactions` that `resetPlatform` clears. */
 export const CARD_TRANSACTION_TABLES: ReadonlyArray<string> = ["card_transactions"]
 
-export interface CardTransactionStore {
-  readonly writes: Pick<UnitOfWork, "putCardTransaction">
-  readonly repository: CardTransactionRepository
-}
+export type CardTransactionStore = SqlArea<"cardTransactions", Pick<UnitOfWork, "putCardTransaction">>
 
 export const makeCardTransactionStore = (query: Query): CardTransactionStore => {
   const { one, page } = documentReads(query)
@@ -54,7 +51,8 @@ export const makeCardTransactionStore = (query: Query): CardTransactionStore => 
 
   return {
     writes: { putCardTransaction },
-    repository: {
+    tables: CARD_TRANSACTION_TABLES,
+    repositories: { cardTransactions: {
       get: (platformId, id) =>
         one<CardTransactionRecord>(`select doc::text as doc from card_transactions where platform_id = $1 and id = $2`, [platformId, id]),
       list: (platformId, q, p) =>
@@ -62,6 +60,6 @@ export const makeCardTransactionStore = (query: Query): CardTransactionStore => 
           createdAt: millisOf(r.transaction.createdAt),
           id: r.transaction.id
         }))
-    }
+    } }
   }
 }

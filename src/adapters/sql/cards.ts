@@ -12,19 +12,14 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import type { CardQuery, CardRecord, CardRepository, StoreConflict, UnitOfWork } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictIn } from "../level.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `7_cards` that `resetPlatform` clears. */
 export const CARD_TABLES: ReadonlyArray<string> = ["cards"]
 
-export interface CardStore {
-  readonly writes: Pick<UnitOfWork, "putCard">
-  readonly repository: CardRepository
-}
+export type CardStore = SqlArea<"cards", Pick<UnitOfWork, "putCard">>
 
 export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore => {
   const { one, page } = documentReads(query)
@@ -55,18 +50,12 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
         JSON.stringify(r.card.fundingSources),
         JSON.stringify(r)
       ]
-    ).pipe(
-      Effect.asVoid,
-      Effect.catch((e: SqlError) =>
-        e.reason._tag === "UniqueViolation" && e.reason.constraint === "cards_platform_card_id"
-          ? conflictIn("cards_platform_card_id")
-          : Effect.die(e)
-      )
-    )
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   return {
     writes: { putCard },
-    repository: {
+    tables: CARD_TABLES,
+    repositories: { cards: {
       get: (platformId, id) => one<CardRecord>(`select doc::text as doc from cards where platform_id = $1 and id = $2`, [platformId, id]),
       findByPlatformCardId: (platformId, platformCardId) =>
         one<CardRecord>(
@@ -88,6 +77,6 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
             ),
           (rows) => rows[0]?.n ?? 0
         )
-    }
+    } }
   }
 }

@@ -1,11 +1,15 @@
 /**
  * Reading the SQL store's tables: each row holds its record as a JSON document (`doc`),
- * lists page keyset on `(created_ms, id)`. Shared by every part of the SQL store
- * (./store.ts, ./money.ts).
+ * lists page keyset on `(created_ms, id)`; writing them, with unique violations as
+ * `StoreConflict`s. Shared by every part of the SQL store (./customers.ts, ./money.ts, ...).
  */
 import { Effect } from "effect"
-import type { InvalidCursor, Page, PageResult } from "../../ports/store.js"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { type InvalidCursor, isUniqueConstraint, type Page, type PageResult, type StoreConflict } from "../../ports/shared.js"
+import type { StoreRepositories } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
+import { conflictIn } from "../level.js"
 
 /** The store's read helper: a statement whose failure is a defect (see ./store.ts). */
 export type Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>>
@@ -19,6 +23,10 @@ export class Where {
     this.conditions.push(condition(`$${this.params.length}`))
     return this
   }
+  /** The clause every query starts from: the platform's rows. */
+  static platform(platformId: string): Where {
+    return new Where().add((p) => `platform_id = ${p}`, platformId)
+  }
   raw(condition: string): this {
     this.conditions.push(condition)
     return this
@@ -26,6 +34,28 @@ export class Where {
   get text(): string {
     return this.conditions.join(" and ")
   }
+}
+
+/**
+ * What a failed write is: a unique violation of one of the store's constraints is a
+ * `StoreConflict` named after it (marking the level it happened in, which PostgreSQL
+ * has aborted), anything else a defect.
+ */
+export const conflictOrDie = (e: SqlError): Effect.Effect<never, StoreConflict> =>
+  e.reason._tag === "UniqueViolation" && isUniqueConstraint(e.reason.constraint) ? conflictIn(e.reason.constraint) : Effect.die(e)
+
+/** The store's write helper: a statement whose unique violation is a `StoreConflict` (see `conflictOrDie`). */
+export type Write = (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void, StoreConflict>
+
+export const makeWrite = (sql: SqlClient.SqlClient): Write => (text, params) =>
+  sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+
+/** What one part of the SQL store contributes: its tables, some repositories, some writes of the unit of work. */
+export interface SqlArea<K extends keyof StoreRepositories, W> {
+  /** The tables keyed by platform that `resetPlatform` clears, in that order. */
+  readonly tables: ReadonlyArray<string>
+  readonly repositories: Pick<StoreRepositories, K>
+  readonly writes: W
 }
 
 export interface DocRow {
@@ -81,5 +111,9 @@ export const documentReads = (query: Query) => {
         : { data, hasMore, totalCount }
     })
 
-  return { one, many, page }
+  /** A `get`: the record with this id in `table`, of the platform. */
+  const byId = <T>(table: string) => (platformId: string, id: string): Effect.Effect<T | undefined> =>
+    one<T>(`select doc::text as doc from ${table} where platform_id = $1 and id = $2`, [platformId, id])
+
+  return { one, many, page, byId }
 }

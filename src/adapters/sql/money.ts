@@ -37,8 +37,8 @@ import {
 import { millisOf } from "../cursor.js"
 import { decodeJournalCursor, encodeJournalCursor } from "../journal-cursor.js"
 import { entryProblem, isInternalAccount } from "../ledger.js"
-import { conflictIn, ledgerRejectedIn } from "../level.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { ledgerRejectedIn } from "../level.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -114,10 +114,7 @@ const receiverOf = (r: TransactionRecord): string => {
   return d.destinationType === "ACCOUNT" ? d.accountId : d.umaAddress
 }
 
-export interface MoneyStore {
-  readonly repositories: Pick<Store["Service"], "internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs">
-  readonly writes: Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">
-}
+export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
 
 export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
   const { one, many, page } = documentReads(query)
@@ -240,14 +237,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
          type = excluded.type, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.id, millisOf(r.createdAt), r.customerId, r.currency, r.type, r.status, JSON.stringify(r)]
-    ).pipe(
-      Effect.asVoid,
-      Effect.catch((e: SqlError) =>
-        e.reason._tag === "UniqueViolation" && e.reason.constraint === "internal_accounts_owner_currency"
-          ? conflictIn("internal_accounts_owner_currency")
-          : Effect.die(e)
-      )
-    )
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   /** A write that can break no constraint of ours: any failure is a defect. */
   const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> => Effect.orDie(Effect.asVoid(sql.unsafe(text, params)))
@@ -444,6 +434,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
   }
 
   return {
+    tables: MONEY_TABLES,
     repositories,
     writes: { putInternalAccount, post, putQuote, putTransaction, putPlatformConfig }
   }

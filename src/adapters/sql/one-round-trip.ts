@@ -23,8 +23,8 @@ import type { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import type { ExternalAccountRecord, Store, UniqueConstraint } from "../../ports/store.js"
 import { StoreConflict } from "../../ports/store.js"
-import { millisOf } from "../cursor.js"
 import { asLevel, conflictIn } from "../level.js"
+import { externalAccountParams } from "./customers.js"
 
 /** The offset a run started on without reading it (see `onLastSeenOffset`). */
 interface OffsetGuess {
@@ -136,16 +136,7 @@ export const makeOneRoundTrip = (options: {
         const inUnitOfWork = Option.isSome(tx)
         // The guess is checked inside the statement when it is this run's first one.
         const folded = !inUnitOfWork && g !== undefined && !g.checked && !g.stale && g.platformId === r.platformId ? g : undefined
-        const params: Array<unknown> = [
-          r.platformId,
-          r.account.id,
-          millisOf(r.account.createdAt),
-          r.account.customerId,
-          r.account.currency,
-          r.equivalenceKey,
-          r.account.customerId !== null && r.account.defaultUmaDepositAccount,
-          JSON.stringify(r)
-        ]
+        const params = externalAccountParams(r)
         if (folded !== undefined) params.push(folded.offset)
         const text = statementOf(ownerCustomerId !== null, folded !== undefined)
         const client = inUnitOfWork ? sql : alone

@@ -9,39 +9,21 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import type {
   StablecoinOperationRecord,
   StablecoinProviderAccountRecord,
   StablecoinRecord,
   StablecoinRepository,
   StoreConflict,
-  UniqueConstraint,
   UnitOfWork
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictIn } from "../level.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 
 /** The tables of migration `9_stablecoins` that `resetPlatform` clears. */
 export const STABLECOIN_TABLES: ReadonlyArray<string> = ["stablecoin_operations", "stablecoins", "stablecoin_provider_accounts"]
 
-const STABLECOIN_CONSTRAINTS: ReadonlyArray<UniqueConstraint> = [
-  "stablecoin_provider_accounts_account",
-  "stablecoins_symbol",
-  "stablecoins_token_identifier"
-]
-
-export interface StablecoinStore {
-  readonly writes: Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">
-  readonly repository: StablecoinRepository
-}
-
-const uniqueViolation = (e: SqlError): Effect.Effect<never, StoreConflict> => {
-  const name = e.reason._tag === "UniqueViolation" ? e.reason.constraint : undefined
-  const constraint = STABLECOIN_CONSTRAINTS.find((c) => c === name)
-  return constraint === undefined ? Effect.die(e) : conflictIn(constraint)
-}
+export type StablecoinStore = SqlArea<"stablecoins", Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">>
 
 export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): StablecoinStore => {
   const { one, page } = documentReads(query)
@@ -53,7 +35,7 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
        on conflict (platform_id, id) do update set provider = excluded.provider,
          provider_account_id = excluded.provider_account_id, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.account.id, millisOf(r.account.createdAt), r.account.provider, r.account.providerAccountId, r.account.status, JSON.stringify(r)]
-    ).pipe(Effect.asVoid, Effect.catch(uniqueViolation))
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   const putStablecoin = (r: StablecoinRecord): Effect.Effect<void, StoreConflict> =>
     sql.unsafe(
@@ -74,7 +56,7 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
         r.stablecoin.provider,
         JSON.stringify(r)
       ]
-    ).pipe(Effect.asVoid, Effect.catch(uniqueViolation))
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   const putStablecoinOperation = (r: StablecoinOperationRecord): Effect.Effect<void> =>
     Effect.asVoid(query(
@@ -86,7 +68,8 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
 
   return {
     writes: { putStablecoinProviderAccount, putStablecoin, putStablecoinOperation },
-    repository: {
+    tables: STABLECOIN_TABLES,
+    repositories: { stablecoins: {
       getProviderAccount: (platformId, id) =>
         one<StablecoinProviderAccountRecord>(`select doc::text as doc from stablecoin_provider_accounts where platform_id = $1 and id = $2`, [platformId, id]),
       findProviderAccount: (platformId, provider, providerAccountId) =>
@@ -122,6 +105,6 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
         if (q.operationType !== undefined) w.add((x) => `operation_type = ${x}`, q.operationType)
         return page<StablecoinOperationRecord>("stablecoin_operations", w, p, (r) => ({ createdAt: millisOf(r.operation.createdAt), id: r.operation.id }))
       }
-    }
+    } }
   }
 }

@@ -7,15 +7,12 @@
  */
 import { Effect } from "effect"
 import type { UnitOfWork, WalletRecord, WalletRecordKind, WalletRecordOf, WalletRepository } from "../../ports/store.js"
-import { type DocRow, docOf, type Query } from "./documents.js"
+import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 
 /** The tables of migration `5_wallets` that `resetPlatform` clears. */
 export const WALLET_TABLES: ReadonlyArray<string> = ["wallet_records"]
 
-export interface WalletStore {
-  readonly writes: Pick<UnitOfWork, "putWalletRecord" | "deleteWalletRecord">
-  readonly repository: WalletRepository
-}
+export type WalletStore = SqlArea<"wallets", Pick<UnitOfWork, "putWalletRecord" | "deleteWalletRecord">>
 
 export const makeWalletStore = (query: Query): WalletStore => {
   const many = <K extends WalletRecordKind>(text: string, params: ReadonlyArray<unknown>) =>
@@ -33,7 +30,8 @@ export const makeWalletStore = (query: Query): WalletStore => {
       deleteWalletRecord: (platformId, kind, id) =>
         Effect.asVoid(query(`delete from wallet_records where platform_id = $1 and kind = $2 and id = $3`, [platformId, kind, id]))
     },
-    repository: {
+    tables: WALLET_TABLES,
+    repositories: { wallets: {
       get: <K extends WalletRecordKind>(platformId: string, kind: K, id: string) =>
         Effect.map(
           many<K>(`select doc::text as doc from wallet_records where platform_id = $1 and kind = $2 and id = $3`, [platformId, kind, id]),
@@ -49,6 +47,6 @@ export const makeWalletStore = (query: Query): WalletStore => {
           `select doc::text as doc from wallet_records where platform_id = $1 and kind = $2 and lookup_key = $3 order by id`,
           [platformId, kind, lookupKey]
         )
-    }
+    } }
   }
 }

@@ -20,15 +20,12 @@ import type {
   WebhookSigningKeyRecord
 } from "../../ports/store.js"
 import { decodeCursor, encodeCursor } from "../cursor.js"
-import { type DocRow, docOf, type Query } from "./documents.js"
+import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
 
-export interface WebhookStore {
-  readonly writes: Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery">
-  readonly repository: WebhookRepository
-}
+export type WebhookStore = SqlArea<"webhooks", Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery">>
 
 interface KeyRow {
   readonly private_key_hex: string
@@ -150,5 +147,5 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
           ))
   }
 
-  return { writes, repository }
+  return { tables: WEBHOOK_TABLES, writes, repositories: { webhooks: repository } }
 }

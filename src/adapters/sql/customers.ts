@@ -1,0 +1,118 @@
+/**
+ * The customers part of the SQL Store (migration `1_initial`): customers and their
+ * external accounts, with real columns for what is queried or unique and the record as
+ * its JSON document. ./store.ts wires it in; ./one-round-trip.ts writes an external
+ * account with the same columns (`externalAccountParams`).
+ */
+import { Effect } from "effect"
+import type { CustomerQuery, CustomerRecord, CustomerWrites } from "../../ports/customers.js"
+import type { ExternalAccountQuery, ExternalAccountRecord, ExternalAccountWrites } from "../../ports/external-accounts.js"
+import { millisOf } from "../cursor.js"
+import { documentReads, type Query, type SqlArea, Where, type Write } from "./documents.js"
+
+const customerWhere = (platformId: string, q: CustomerQuery): Where => {
+  const w = Where.platform(platformId)
+  if (q.includeDeleted !== true) w.raw("active")
+  if (q.platformCustomerId !== undefined) w.add((p) => `platform_customer_id = ${p}`, q.platformCustomerId)
+  if (q.customerType !== undefined) w.add((p) => `customer_type = ${p}`, q.customerType)
+  if (q.created?.from !== undefined) w.add((p) => `created_ms >= ${p}::bigint`, q.created.from)
+  if (q.created?.to !== undefined) w.add((p) => `created_ms <= ${p}::bigint`, q.created.to)
+  if (q.updated?.from !== undefined) w.add((p) => `updated_ms >= ${p}::bigint`, q.updated.from)
+  if (q.updated?.to !== undefined) w.add((p) => `updated_ms <= ${p}::bigint`, q.updated.to)
+  if (q.region !== undefined) w.add((p) => `region = ${p}`, q.region)
+  if (q.currency !== undefined) w.add((p) => `${p}::text = any(currencies)`, q.currency)
+  if (q.umaAddress !== undefined) w.add((p) => `uma_address = ${p}`, q.umaAddress)
+  return w
+}
+
+const accountWhere = (platformId: string, q: ExternalAccountQuery): Where => {
+  const w = Where.platform(platformId)
+  w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
+  if (q.customerId !== undefined) w.add((p) => `customer_id = ${p}`, q.customerId)
+  if (q.currency !== undefined) w.add((p) => `currency = ${p}`, q.currency)
+  return w
+}
+
+/** The columns of an external account row, in the order the inserts name them. */
+export const externalAccountParams = (r: ExternalAccountRecord): Array<unknown> => [
+  r.platformId,
+  r.account.id,
+  millisOf(r.account.createdAt),
+  r.account.customerId,
+  r.account.currency,
+  r.equivalenceKey,
+  r.account.customerId !== null && r.account.defaultUmaDepositAccount,
+  JSON.stringify(r)
+]
+
+export const makeCustomerStore = (
+  query: Query,
+  write: Write
+): SqlArea<"customers" | "externalAccounts", CustomerWrites & ExternalAccountWrites> => {
+  const { one, page, byId } = documentReads(query)
+  return {
+    tables: ["customers", "external_accounts"],
+    writes: {
+      putCustomer: (r) =>
+        write(
+          `insert into customers (platform_id, id, created_ms, updated_ms, platform_customer_id, active, customer_type, region, uma_address, currencies, doc)
+           values ($1, $2, $3::bigint, $4::bigint, $5, $6, $7, $8, $9, array(select jsonb_array_elements_text($10::jsonb)), $11::jsonb)
+           on conflict (platform_id, id) do update set updated_ms = excluded.updated_ms, platform_customer_id = excluded.platform_customer_id,
+             active = excluded.active, customer_type = excluded.customer_type, region = excluded.region, uma_address = excluded.uma_address,
+             currencies = excluded.currencies, doc = excluded.doc`,
+          [
+            r.platformId,
+            r.customer.id,
+            millisOf(r.customer.createdAt),
+            millisOf(r.customer.updatedAt),
+            r.customer.platformCustomerId,
+            r.deletedAt === undefined,
+            r.customer.customerType,
+            r.customer.region ?? null,
+            r.customer.umaAddress ?? null,
+            JSON.stringify(r.customer.currencies ?? []),
+            JSON.stringify(r)
+          ]
+        ),
+      putExternalAccount: (r) =>
+        write(
+          `insert into external_accounts (platform_id, id, created_ms, customer_id, currency, equivalence_key, default_uma, doc)
+           values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::jsonb)
+           on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
+             equivalence_key = excluded.equivalence_key, default_uma = excluded.default_uma, doc = excluded.doc`,
+          externalAccountParams(r)
+        ),
+      deleteExternalAccount: (platformId, id) =>
+        Effect.asVoid(query(`delete from external_accounts where platform_id = $1 and id = $2`, [platformId, id]))
+    },
+    repositories: {
+      customers: {
+        get: byId<CustomerRecord>("customers"),
+        findActiveByPlatformCustomerId: (platformId, pcid) =>
+          one<CustomerRecord>(
+            `select doc::text as doc from customers where platform_id = $1 and platform_customer_id = $2 and active`,
+            [platformId, pcid]
+          ),
+        findActiveByUmaAddress: (platformId, umaAddress) =>
+          one<CustomerRecord>(
+            `select doc::text as doc from customers where platform_id = $1 and lower(uma_address) = lower($2) and active`,
+            [platformId, umaAddress]
+          ),
+        list: (platformId, q, p) =>
+          page<CustomerRecord>("customers", customerWhere(platformId, q), p, (r) => ({ createdAt: millisOf(r.customer.createdAt), id: r.customer.id }))
+      },
+      externalAccounts: {
+        get: byId<ExternalAccountRecord>("external_accounts"),
+        findByEquivalenceKey: (platformId, key) =>
+          one<ExternalAccountRecord>(`select doc::text as doc from external_accounts where platform_id = $1 and equivalence_key = $2`, [platformId, key]),
+        findDefaultUmaDeposit: (platformId, customerId) =>
+          one<ExternalAccountRecord>(
+            `select doc::text as doc from external_accounts where platform_id = $1 and customer_id = $2 and default_uma`,
+            [platformId, customerId]
+          ),
+        list: (platformId, q, p) =>
+          page<ExternalAccountRecord>("external_accounts", accountWhere(platformId, q), p, (r) => ({ createdAt: millisOf(r.account.createdAt), id: r.account.id }))
+      }
+    }
+  }
+}
