@@ -9,8 +9,8 @@
  * Screenshots of every view go to a temporary directory, or to docs/ (the images
  * docs/dashboard.md shows) when DASHBOARD_SCREENSHOTS=docs.
  *
- * Skipped with a reason when no Chromium is installed at CHROMIUM_PATH (default
- * /usr/bin/chromium): `.ci/run` installs Debian's `chromium`.
+ * Needs Chromium at CHROMIUM_PATH (default /usr/bin/chromium; `.ci/run` installs
+ * Debian's `chromium`): without it the suite fails, saying so.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -26,7 +26,6 @@ import { moneyPlatform } from "../support/money.js"
 import { type Receiver, startReceiver } from "../support/webhook-receiver.js"
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
 
 const sandboxPlatform = moneyPlatform("dashboard")
 const productionPlatform = moneyPlatform("dashboard-production", { sandbox: false })
@@ -58,7 +57,7 @@ let customerId = ""
 let paymentId = ""
 
 beforeAll(async () => {
-  if (!hasChromium) return
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
   receiver = await startReceiver(() => receiverAnswers)
   const served = await Effect.runPromise(Scope.provide(serveReference({
     services: memoryLayer([sandboxPlatform, productionPlatform]),
@@ -108,7 +107,6 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  if (!hasChromium) return
   await context?.close()
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await receiver?.close()
@@ -135,7 +133,7 @@ const signIn = async (clientId: string, secret: string) => {
   await page.getByText(`Signed in as ${clientId}`).waitFor()
 }
 
-describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
+describe("the dashboard in headless Chromium", () => {
   it("is served by the server itself, with no other origin", async () => {
     const res = await fetch(`${origin}/dashboard`)
     expect(res.status).toBe(200)
