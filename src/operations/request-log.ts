@@ -85,13 +85,27 @@ const SECRET_NAMES = new Set([
 ])
 const SECRET_SUFFIXES = ["secret", "password", "token", "privatekey", "apikey", "pin", "pinblock", "otp", "otpcode", "cvc", "cvv", "signingkey", "bundle"]
 
-/** Whether a field holds a secret (write-only in the reference, or one of ours): compared without case, `_` or `-`. */
-export const isSecretField = (name: string, inRequest: boolean): boolean => {
+const judge = (name: string, inRequest: boolean): boolean => {
   const key = name.toLowerCase().replace(/[^a-z0-9]/g, "")
   if (SECRET_NAMES.has(key)) return true
   // A request's `code` is a one-time code (SCA, OTP); an answer's is an error or status code.
   if (inRequest && key === "code") return true
   return SECRET_SUFFIXES.some((s) => key.endsWith(s))
+}
+
+/** Field names already judged, per side (bounded: cleared when full, so junk names cannot grow it). */
+const judged = [new Map<string, boolean>(), new Map<string, boolean>()] as const
+const JUDGED_SIZE = 4096
+
+/** Whether a field holds a secret (write-only in the reference, or one of ours): compared without case, `_` or `-`. */
+export const isSecretField = (name: string, inRequest: boolean): boolean => {
+  const cache = judged[inRequest ? 1 : 0]
+  const known = cache.get(name)
+  if (known !== undefined) return known
+  const secret = judge(name, inRequest)
+  if (cache.size >= JUDGED_SIZE) cache.clear()
+  cache.set(name, secret)
+  return secret
 }
 
 /** How deep a kept body may nest; anything deeper is replaced by a note (never kept unredacted). */
@@ -107,20 +121,25 @@ export const redactJson = (value: unknown, inRequest: boolean, depth = 0): unkno
   return out
 }
 
-/** A body as the log keeps it: parsed and redacted JSON, a note for anything else, undefined for none. */
-export const bodyOf = (text: string, inRequest: boolean): unknown => {
-  if (text.length === 0) return undefined
+/** A body as the log keeps it, and its length as JSON. */
+const keptBody = (text: string, inRequest: boolean): { readonly body: unknown; readonly chars: number } => {
+  if (text.length === 0) return { body: undefined, chars: 0 }
+  // Far past the limit: not even parsed.
+  if (text.length > 2 * REQUEST_LOG_MAX_BODY_CHARS) return { body: { omitted: "too long", characters: text.length }, chars: 64 }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
     // Not JSON (a multipart upload, malformed input): never kept, it may hold anything.
-    return { omitted: "not JSON", characters: text.length }
+    return { body: { omitted: "not JSON", characters: text.length }, chars: 64 }
   }
   const redacted = redactJson(parsed, inRequest)
-  const kept = JSON.stringify(redacted)
-  return kept.length > REQUEST_LOG_MAX_BODY_CHARS ? { omitted: "too long", characters: kept.length } : redacted
+  const chars = JSON.stringify(redacted).length
+  return chars > REQUEST_LOG_MAX_BODY_CHARS ? { body: { omitted: "too long", characters: chars }, chars: 64 } : { body: redacted, chars }
 }
+
+/** A body as the log keeps it: parsed and redacted JSON, a note for anything else, undefined for none. */
+export const bodyOf = (text: string, inRequest: boolean): unknown => keptBody(text, inRequest).body
 
 const errorCodeOf = (body: unknown): string | undefined =>
   typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { readonly code?: unknown }).code === "string" &&
@@ -179,9 +198,11 @@ export class RequestLog extends Context.Service<RequestLog, {
     let seq = 0
     const add = (platformId: string, c: CapturedRequest, offsetMillis: number) => {
         const q = c.url.indexOf("?")
-        const requestBody = bodyOf(c.requestText, true)
+        const request = keptBody(c.requestText, true)
+        const requestBody = request.body
         const json = c.responseContentType === undefined || c.responseContentType.includes("json")
-        const responseBody = json ? bodyOf(c.responseText, false) : c.responseText.length === 0 ? undefined : { omitted: "not JSON", characters: c.responseText.length }
+        const response = json ? keptBody(c.responseText, false) : c.responseText.length === 0 ? { body: undefined, chars: 0 } : { body: { omitted: "not JSON", characters: c.responseText.length }, chars: 64 }
+        const responseBody = response.body
         const errorCode = c.status >= 400 ? errorCodeOf(responseBody) : undefined
         seq += 1
         const entry: RequestLogEntry = {
@@ -202,7 +223,9 @@ export class RequestLog extends Context.Service<RequestLog, {
         }
         let log = logs.get(platformId)
         if (log === undefined) logs.set(platformId, log = [])
-        log.push({ seq, wallMillis: c.wallMillis, entry, size: JSON.stringify(entry).length })
+        // The entry's length as JSON, near enough: its bodies, its URL (path and query, escaped at most 6 to 1) and the rest.
+        const size = request.chars + response.chars + 6 * c.url.length + 1024
+        log.push({ seq, wallMillis: c.wallMillis, entry, size })
         // Drop the oldest in batches, so a full log costs one splice per tenth of its size.
         if (log.length > size + Math.ceil(size / 10)) log.splice(0, log.length - size)
     }
