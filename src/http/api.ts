@@ -40,6 +40,7 @@ import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
 import { StablecoinsGroup } from "./groups/stablecoins.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
+import { SandboxInsightGroup } from "./groups/insight.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 
@@ -278,6 +279,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(CryptoWithdrawalsGroup)
   .add(InvitationsGroup)
   .add(KycLinksGroup)
+  .add(SandboxInsightGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -18,6 +18,8 @@ import { VerifiedCredentials } from "./credentials.js"
 import { type DirectLane, makeDirectLane } from "./direct.js"
 import { DIRECT_ROUTES } from "./direct-routes.js"
 import { AppRoutes } from "./server.js"
+import { RequestLog } from "../operations/request-log.js"
+import { capturingWebHandler, requestCaptureOver } from "./request-capture.js"
 
 /** The ports every request runs with. */
 export type PortServices = Store | Ids | Platforms
@@ -48,10 +50,10 @@ const schedulerLayer = (interval: number | false) =>
 /** The services every request runs with: the ports, verified credentials, and the scheduler running over them. */
 export const appServices = (options: AppOptions) =>
   schedulerLayer(options.schedulerIntervalMillis ?? 1000).pipe(
-    Layer.provideMerge(Layer.mergeAll(options.services, VerifiedCredentials.layer))
+    Layer.provideMerge(Layer.mergeAll(options.services, VerifiedCredentials.layer, RequestLog.layer))
   )
 
-export type AppServices = PortServices | VerifiedCredentials
+export type AppServices = PortServices | VerifiedCredentials | RequestLog
 
 /** The HttpApi routes over services that are already built (shared with the lane). */
 export const routesOver = (context: Context.Context<AppServices>) =>
@@ -95,7 +97,9 @@ export const makeWebHandler = (options: AppOptions) => {
   const scope = Scope.makeUnsafe()
   const ready = Effect.runPromise(Layer.buildWithScope(appServices(options), scope)).then((context) => {
     const web = HttpRouter.toWebHandler(routesOver(context).pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
-    const handler = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+    const inner = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+    // The request log sees every request here, whichever pipeline answers it.
+    const handler = capturingWebHandler(requestCaptureOver(context), inner)
     return { context, handler, web }
   })
   const context = ready.then((built) => built.context)

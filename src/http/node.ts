@@ -10,6 +10,7 @@ import { Store } from "../ports/store.js"
 import { HttpRouter } from "effect/http"
 import { type AppOptions, appServices, laneOver, routesOver } from "./app.js"
 import type { DirectLane, DirectReply } from "./direct.js"
+import { capturingNodeListener, requestCaptureOver } from "./request-capture.js"
 
 const decoder = new TextDecoder()
 
@@ -94,7 +95,9 @@ export const serveReference = (
     const httpEffect = yield* HttpRouter.toHttpEffect(routesOver(context))
     // The ports are in every request's context once, at the root, as toWebHandler does.
     const appHandler = yield* NodeHttpServer.makeHandler(Effect.provide(httpEffect, context), { scope })
-    const listener = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
+    const inner = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
+    // The request log sees every request here, whichever pipeline answers it.
+    const listener = capturingNodeListener(requestCaptureOver(context), inner)
     const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }
     const server = yield* NodeHttpServer.make(() => {
       const s = createServer({

@@ -34,6 +34,8 @@ import { KycHostedFlowHandlers, KycLinksHandlers } from "./handlers/kyc-links.js
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
 import { WebhooksHandlers } from "./handlers/webhooks.js"
+import { SandboxInsightHandlers } from "./handlers/insight.js"
+import { DashboardRoutes } from "./dashboard.js"
 import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
 import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { apiErrorStatus } from "../domain/errors.js"
@@ -135,7 +137,8 @@ const Index = HttpRouter.add("GET", "/", HttpServerResponse.jsonUnsafe({
   service: "payments-service",
   apiBase: `/${API_VERSION}`,
   openapi: "/openapi.json",
-  docs: "/docs"
+  docs: "/docs",
+  dashboard: "/dashboard"
 }))
 
 /** The routes with their handlers; needs Store, Events, Ids, Platforms and VirtualClock. */
@@ -174,10 +177,11 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     KycHostedFlowHandlers,
     AgentsHandlers,
     AgentDeviceCodesHandlers,
-    AgentOperationsHandlers
+    AgentOperationsHandlers,
+    SandboxInsightHandlers
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive, AgentAuthLive])
 )
 
 /** Everything the reference server serves. */
-export const AppRoutes = Layer.mergeAll(ApiRoutes, HttpApiScalar.layer(PaymentsApi, { path: "/docs" }), Index, SafetyNet)
+export const AppRoutes = Layer.mergeAll(ApiRoutes, HttpApiScalar.layer(PaymentsApi, { path: "/docs" }), Index, DashboardRoutes, SafetyNet)

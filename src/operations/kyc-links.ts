@@ -136,6 +136,12 @@ export const hostedSubmit = (token: string) =>
       const used = yield* usedBy(platform, claims)
       if (used !== undefined) return yield* viewOf(platform, claims, used)
       if ((yield* nowMillis) >= claims.expiresAtMillis) return yield* expired(claims)
-      const verification = yield* submitVerification(platform, { customerId: claims.customerId }, submissionKey(claims))
+      // Bound to the link's single-use key, as POST /verifications with an Idempotency-Key is.
+      const request = { customerId: claims.customerId }
+      const verification = yield* idempotent(
+        platform,
+        { key: submissionKey(claims), operation: "POST /verifications", request, result: Verification },
+        submitVerification(platform, request)
+      )
       return yield* viewOf(platform, claims, verification)
     })))

@@ -8,7 +8,7 @@ import type { PlatformConfigState } from "../domain/platform-config.js"
 import type { QuoteAuthorizationState } from "../domain/sca.js"
 import type { Quote, QuotePlan } from "../domain/quote.js"
 import type { PaymentPlan, Transaction, TransactionStatus, TransactionType } from "../domain/transaction.js"
-import type { LedgerRejected, RecordById, RecordList, StoreConflict, TimeRange } from "./shared.js"
+import type { InvalidCursor, LedgerRejected, Page, PageResult, RecordById, RecordList, StoreConflict, TimeRange } from "./shared.js"
 
 export interface InternalAccountRecord {
   readonly platformId: string
@@ -76,6 +76,36 @@ export interface LedgerRepository {
   readonly allBalances: (platformId: string) => Effect.Effect<ReadonlyArray<LedgerBalance>>
   /** The platform's journal entries in the order written (of one transaction, if given). */
   readonly entries: (platformId: string, options?: { readonly transactionId?: string }) => Effect.Effect<ReadonlyArray<JournalEntry>>
+  /**
+   * Up to `limit` journal entries in the order written, after the position `after` (a
+   * `next` of an earlier page; from the start without it): a bounded read of the journal
+   * for audits. `next` is set when more entries follow.
+   */
+  readonly journalPage: (
+    platformId: string,
+    options: { readonly after?: string | undefined; readonly limit: number }
+  ) => Effect.Effect<JournalPage, InvalidCursor>
+  /**
+   * The journal of one internal account: each entry that posts to it, with the account's
+   * net amount in that entry, in the order written (`descending`: newest first), paged
+   * by an opaque cursor like every list.
+   */
+  readonly accountJournal: (platformId: string, account: string, page: Page) => Effect.Effect<PageResult<AccountPosting>, InvalidCursor>
+}
+
+/** A page of the journal (`LedgerRepository.journalPage`). */
+export interface JournalPage {
+  readonly entries: ReadonlyArray<JournalEntry>
+  /** The position to read on from, when more entries follow. */
+  readonly next?: string | undefined
+}
+
+/** One line of an internal account's journal: the entry and what it did to the account. */
+export interface AccountPosting {
+  readonly entry: JournalEntry
+  /** The account's net amount in the entry (an account may appear in several postings of one entry). */
+  readonly amount: number
+  readonly currency: string
 }
 
 export interface QuoteRecord {

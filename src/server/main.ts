@@ -83,6 +83,7 @@ const banner = (actualPort: number, store: StoreInfo) => {
     `  API base URL: ${base}`,
     `  OpenAPI:      ${origin}/openapi.json`,
     `  Docs:         ${origin}/docs`,
+    `  Dashboard:    ${origin}/dashboard`,
     `  Store:        ${store.description}`,
     `  Platforms (HTTP Basic client id / secret):`,
     ...platforms.map((p) => `    ${p.id}: ${p.clientId} / ${p.clientSecret}${p.settings.sandbox ? " (sandbox)" : ""}`),

@@ -58,6 +58,11 @@ export const WEBHOOK_OURS = [
   "GET /webhooks/public-key", "GET /sandbox/webhooks/deliveries", "POST /sandbox/webhooks/deliveries/{}/redeliver"
 ] as const
 
+/** Ours, sandbox only (docs/sandbox-insight.md): checked in test/conformance/sandbox-insight.test.ts against our own schemas. */
+export const INSIGHT_OURS = [
+  "GET /sandbox/ledger/audit", "GET /sandbox/internal-accounts/{}/journal", "GET /sandbox/requests"
+] as const
+
 /** test/conformance/cards.test.ts (the CARD.* webhook payloads are checked there too). */
 export const CARD_OPERATIONS = [
   "POST /cards", "GET /cards", "GET /cards/{}", "PATCH /cards/{}", "POST /cards/{}/reveal"

@@ -1,7 +1,9 @@
 /** Internal accounts, the ledger, quotes, transactions and platform configurations, in memory (see ./store.ts). */
 import { Effect } from "effect"
 import type {
+  AccountPosting,
   InternalAccountQuery,
+  JournalPage,
   InternalAccountRecord,
   JournalEntry,
   MoneyWrites,
@@ -10,9 +12,10 @@ import type {
   TransactionQuery,
   TransactionRecord
 } from "../../ports/money.js"
-import { type LedgerRejected, UniqueConstraints } from "../../ports/shared.js"
+import { InvalidCursor, type LedgerRejected, UniqueConstraints } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
-import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
+import { entryProblem, isInternalAccount, netByAccount, nextBalance } from "../ledger.js"
+import { decodeJournalCursor, encodeJournalCursor } from "../journal-cursor.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
@@ -23,6 +26,8 @@ export interface MoneyTables {
   /** Ledger account → balance. */
   readonly balances: Map<string, { readonly currency: string; balance: number }>
   readonly journal: Array<JournalEntry>
+  /** Internal account → positions in `journal` of the entries that post to it, in order. */
+  readonly journalByAccount: Map<string, Array<number>>
   readonly quotes: Map<string, QuoteRecord>
   readonly transactions: MemoryTable<TransactionRecord>
   config: PlatformConfigRecord | undefined
@@ -34,6 +39,7 @@ export const moneyTables = (): MoneyTables => ({
   }),
   balances: new Map(),
   journal: [],
+  journalByAccount: new Map(),
   quotes: new Map(),
   transactions: entityTable<TransactionRecord>((r) => r.transaction, {
     // The daily volume check reads one sender's outgoing payments in one currency.
@@ -91,8 +97,16 @@ export const makeMoneyArea = (
           m.undo(() => void (row.balance = previous))
         }
       }
-      t.journal.push(entry)
+      const position = t.journal.push(entry) - 1
       m.undo(() => void t.journal.pop())
+      for (const account of next.keys()) {
+        if (!isInternalAccount(account)) continue
+        let positions = t.journalByAccount.get(account)
+        if (positions === undefined) t.journalByAccount.set(account, positions = [])
+        positions.push(position)
+        const list = positions
+        m.undo(() => void list.pop())
+      }
       return Effect.void
     })
 
@@ -114,7 +128,39 @@ export const makeMoneyArea = (
         allBalances: (platformId) =>
           m.read(() => [...(m.peek(platformId)?.balances ?? [])].map(([account, b]) => ({ account, currency: b.currency, balance: b.balance }))),
         entries: (platformId, options) =>
-          m.read(() => (m.peek(platformId)?.journal ?? []).filter((e) => options?.transactionId === undefined || e.transactionId === options.transactionId))
+          m.read(() => (m.peek(platformId)?.journal ?? []).filter((e) => options?.transactionId === undefined || e.transactionId === options.transactionId)),
+        journalPage: (platformId, options) =>
+          Effect.flatMap(m.read((): JournalPage | InvalidCursor => {
+            const from = options.after === undefined ? 0 : decodeJournalCursor(options.after)
+            if (typeof from !== "number") return from
+            const journal = m.peek(platformId)?.journal ?? []
+            const entries = journal.slice(from, from + options.limit)
+            const end = from + entries.length
+            return end < journal.length ? { entries, next: encodeJournalCursor(end) } : { entries }
+          }), (r) => r instanceof InvalidCursor ? Effect.fail(r) : Effect.succeed(r)),
+        accountJournal: (platformId, account, page) =>
+          m.readPage(() => {
+            const t = m.peek(platformId)
+            const positions = t?.journalByAccount.get(account) ?? []
+            // The cursor is the journal position of the last line given (exclusive), as on SQL.
+            const after = page.cursor === undefined ? undefined : decodeJournalCursor(page.cursor)
+            if (after instanceof InvalidCursor) return after
+            const descending = page.descending === true
+            const ordered = descending ? [...positions].reverse() : positions
+            const rest = after === undefined ? ordered : ordered.filter((i) => descending ? i < after : i > after)
+            const slice = rest.slice(0, page.limit)
+            const data = slice.flatMap((i): Array<AccountPosting> => {
+              const entry = t?.journal[i]
+              if (entry === undefined) return []
+              const amount = entry.postings.filter((p) => p.account === account).reduce((sum, p) => sum + p.amount, 0)
+              const currency = entry.postings.find((p) => p.account === account)?.currency ?? ""
+              return [{ entry, amount, currency }]
+            })
+            const last = slice[slice.length - 1]
+            return rest.length > slice.length && last !== undefined
+              ? { data, hasMore: true, nextCursor: encodeJournalCursor(last), totalCount: positions.length }
+              : { data, hasMore: false, totalCount: positions.length }
+          })
       },
       quotes: {
         get: (platformId, id) => m.read(() => m.peek(platformId)?.quotes.get(id))

@@ -437,6 +437,41 @@ const v11_invitations = statements(
   `create index invitations_platform on invitations (platform_id)`
 )
 
+/**
+ * The journal of each internal account (GET /sandbox/internal-accounts/{id}/journal):
+ * one row per internal account and journal entry that posts to it, kept by a trigger
+ * on `journal_entries`, so a page of one account's journal is an index range however
+ * large the platform's journal grows. Rows of entries written before this migration
+ * are filled in by it.
+ */
+const v12_account_journal = statements(
+  `create table journal_account_postings (
+    platform_id text collate "C" not null,
+    account text collate "C" not null,
+    seq bigint not null,
+    currency text collate "C" not null,
+    amount bigint not null,
+    primary key (platform_id, account, seq)
+  )`,
+  `create function payments_journal_account_postings() returns trigger language plpgsql as $$
+  begin
+    insert into journal_account_postings (platform_id, account, seq, currency, amount)
+    select new.platform_id, p->>'account', new.seq, min(p->>'currency'), sum((p->>'amount')::bigint)
+    from jsonb_array_elements(new.doc->'postings') p
+    where p->>'account' like 'InternalAccount:%'
+    group by p->>'account';
+    return null;
+  end
+  $$`,
+  `create trigger journal_entries_account_postings after insert on journal_entries
+     for each row execute function payments_journal_account_postings()`,
+  `insert into journal_account_postings (platform_id, account, seq, currency, amount)
+   select j.platform_id, p->>'account', j.seq, min(p->>'currency'), sum((p->>'amount')::bigint)
+   from journal_entries j, jsonb_array_elements(j.doc->'postings') p
+   where p->>'account' like 'InternalAccount:%'
+   group by j.platform_id, p->>'account', j.seq`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -448,7 +483,8 @@ export const MIGRATIONS = {
   "8_card_transactions": v8_card_transactions,
   "9_stablecoins": v9_stablecoins,
   "10_agents": v10_agents,
-  "11_invitations": v11_invitations
+  "11_invitations": v11_invitations,
+  "12_account_journal": v12_account_journal
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

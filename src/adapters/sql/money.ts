@@ -21,6 +21,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import {
   type InternalAccountQuery,
   type InternalAccountRecord,
+  InvalidCursor,
   type JournalEntry,
   type LedgerRejected,
   type PlatformConfigRecord,
@@ -32,6 +33,7 @@ import {
   type UnitOfWork
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
+import { decodeJournalCursor, encodeJournalCursor } from "../journal-cursor.js"
 import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
@@ -43,6 +45,8 @@ export const MONEY_TABLES: ReadonlyArray<string> = [
   "internal_accounts",
   "ledger_balances",
   "journal_entries",
+  // Migration 11: kept by a trigger on journal_entries.
+  "journal_account_postings",
   "quotes",
   "transactions",
   "platform_configs",
@@ -330,7 +334,44 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
           : many<JournalEntry>(
             `select doc::text as doc from journal_entries where platform_id = $1 and transaction_id = $2 order by seq`,
             [platformId, options.transactionId]
+          ),
+      journalPage: (platformId, options) =>
+        Effect.gen(function*() {
+          const after = options.after === undefined ? 0 : decodeJournalCursor(options.after)
+          if (typeof after !== "number") return yield* Effect.fail(after)
+          const rows = yield* query<{ readonly seq: string; readonly doc: string }>(
+            `select seq::text as seq, doc::text as doc from journal_entries where platform_id = $1 and seq > $2 order by seq limit $3`,
+            [platformId, after, options.limit + 1]
           )
+          const page = rows.slice(0, options.limit)
+          const entries = page.map((r) => JSON.parse(r.doc) as JournalEntry)
+          const last = page[page.length - 1]
+          return rows.length > options.limit && last !== undefined ? { entries, next: encodeJournalCursor(Number(last.seq)) } : { entries }
+        }),
+      accountJournal: (platformId, account, p) =>
+        Effect.gen(function*() {
+          const after = p.cursor === undefined ? undefined : decodeJournalCursor(p.cursor)
+          if (after instanceof InvalidCursor) return yield* Effect.fail(after)
+          const descending = p.descending === true
+          const rows = yield* query<{ readonly seq: string; readonly currency: string; readonly amount: string; readonly doc: string }>(
+            `select a.seq::text as seq, a.currency, a.amount::text as amount, j.doc::text as doc
+             from journal_account_postings a join journal_entries j on j.seq = a.seq
+             where a.platform_id = $1 and a.account = $2 ${after === undefined ? "" : descending ? "and a.seq < $4" : "and a.seq > $4"}
+             order by a.seq ${descending ? "desc" : "asc"} limit $3`,
+            after === undefined ? [platformId, account, p.limit + 1] : [platformId, account, p.limit + 1, after]
+          )
+          const [count] = yield* query<{ readonly n: string }>(
+            `select count(*)::text as n from journal_account_postings where platform_id = $1 and account = $2`,
+            [platformId, account]
+          )
+          const page = rows.slice(0, p.limit)
+          const data = page.map((r) => ({ entry: JSON.parse(r.doc) as JournalEntry, currency: r.currency, amount: exactNumber(r.amount) }))
+          const last = page[page.length - 1]
+          const totalCount = Number(count?.n ?? 0)
+          return rows.length > p.limit && last !== undefined
+            ? { data, hasMore: true, nextCursor: encodeJournalCursor(Number(last.seq)), totalCount }
+            : { data, hasMore: false, totalCount }
+        })
     },
     quotes: {
       get: byId<QuoteRecord>("quotes")

@@ -1,0 +1,16 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Insight from "../../operations/sandbox-insight.js"
+import { PaymentsApi } from "../api.js"
+import { CurrentPlatform } from "../middleware.js"
+
+const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.service(CurrentPlatform), f)
+
+export const SandboxInsightHandlers = HttpApiBuilder.group(PaymentsApi, "sandboxInsight", (handlers) =>
+  Effect.sync(() =>
+    handlers
+      .handle("getLedgerAudit", () => withPlatform(Insight.getLedgerAudit))
+      .handle("getInternalAccountJournal", ({ params, query }) => withPlatform((p) => Insight.getAccountJournal(p, params.internalAccountId, query)))
+      .handle("listSandboxRequests", ({ query }) => withPlatform((p) => Insight.getRequestLog(p, query)))
+  ))

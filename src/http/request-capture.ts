@@ -1,0 +1,171 @@
+/**
+ * Captures every request for the request log (GET /sandbox/requests) at the outermost
+ * boundary, around whatever pipeline answers it: `capturingWebHandler` wraps a
+ * `(Request) => Promise<Response>` handler, `capturingNodeListener` a node:http
+ * listener. A request is logged only under the platform its HTTP Basic credentials were
+ * verified for (`VerifiedCredentials`, filled by PlatformAuth), and only for sandbox
+ * platforms; requests without credentials, with wrong ones, or of production platforms
+ * are not kept.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Context, Effect } from "effect"
+import type { Platform } from "../domain/platform.js"
+import { type CapturedRequest, REQUEST_LOG_MAX_BODY_CHARS, RequestLog } from "../operations/request-log.js"
+import { Store } from "../ports/store.js"
+import { PaymentsApi } from "./api.js"
+import { VerifiedCredentials } from "./credentials.js"
+
+/** Bytes of a body collected (a longer body is logged as omitted: `bodyOf` sees it is not whole JSON). */
+const MAX_COLLECT_BYTES = REQUEST_LOG_MAX_BODY_CHARS * 4
+
+const ROUTES = Object.values(PaymentsApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).map((e) => ({
+    method: e.method,
+    name: e.identifier,
+    static: e.path.split("/").filter((s: string) => s.length > 0 && !s.startsWith(":")).length,
+    pattern: new RegExp(`^${e.path.split("/").map((s: string) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`)
+  }))
+).sort((a, b) => b.static - a.static)
+
+/** The operation a method and path reach (static segments before parameters, as the router ranks them). */
+export const operationIdOf = (method: string, path: string): string | undefined =>
+  ROUTES.find((r) => r.method === method && r.pattern.test(path))?.name
+
+export interface RequestCapture {
+  /** The platform a request's Authorization header was verified for, if it is a sandbox platform. */
+  readonly sandboxPlatformOf: (authorization: string | undefined) => Platform | undefined
+  /** Logs a finished request under the platform its credentials were verified for. */
+  readonly record: (authorization: string, captured: CapturedRequest) => Promise<void>
+}
+
+/** The capture over an app's built services. */
+export const requestCaptureOver = (context: Context.Context<RequestLog | VerifiedCredentials | Store>): RequestCapture => {
+  const log = Context.get(context, RequestLog)
+  const verified = Context.get(context, VerifiedCredentials)
+  const store = Context.get(context, Store)
+  const sandboxPlatformOf = (authorization: string | undefined) => {
+    if (authorization === undefined) return undefined
+    const platform = verified.get(authorization)
+    return platform !== undefined && platform.settings.sandbox ? platform : undefined
+  }
+  return {
+    sandboxPlatformOf,
+    record: (authorization, captured) => {
+      try {
+        const platform = sandboxPlatformOf(authorization)
+        if (platform === undefined) return Promise.resolve()
+        return log.record(platform.id, captured, Effect.runPromise(store.clocks.offset(platform.id))).catch(() => undefined)
+      } catch {
+        // Logging never breaks an answer: a request it cannot log is not logged.
+        return Promise.resolve()
+      }
+    }
+  }
+}
+
+const captured = (
+  method: string,
+  url: string,
+  o: Omit<CapturedRequest, "method" | "url" | "operationId">
+): CapturedRequest => {
+  const q = url.indexOf("?")
+  return { method, url, operationId: operationIdOf(method, q < 0 ? url : url.slice(0, q)), ...o }
+}
+
+/** A web handler that logs what it answers (the request and response are read from clones). */
+export const capturingWebHandler = (capture: RequestCapture, handler: (request: Request) => Promise<Response>) =>
+  async (request: Request): Promise<Response> => {
+    const authorization = request.headers.get("authorization") ?? undefined
+    if (authorization === undefined) return handler(request)
+    const started = performance.now()
+    const wallMillis = Date.now()
+    const requestText = request.body === null ? "" : await request.clone().text().catch(() => "")
+    const response = await handler(request)
+    if (capture.sandboxPlatformOf(authorization) === undefined) return response
+    const responseText = response.body === null ? "" : await response.clone().text().catch(() => "")
+    const url = new URL(request.url)
+    await capture.record(authorization, captured(request.method, url.pathname + url.search, {
+      status: response.status,
+      durationMillis: performance.now() - started,
+      requestId: request.headers.get("request-id") ?? undefined,
+      idempotencyKey: request.headers.get("idempotency-key") ?? undefined,
+      wallMillis,
+      requestText,
+      responseText,
+      responseContentType: response.headers.get("content-type") ?? undefined
+    }))
+    return response
+  }
+
+const chunkBytes = (chunk: unknown): Buffer | undefined =>
+  typeof chunk === "string" ? Buffer.from(chunk) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined
+
+/** Collects chunks up to the limit; past it, remembers only that there was more. */
+const collector = () => {
+  const chunks: Array<Buffer> = []
+  let bytes = 0
+  let over = false
+  return {
+    add: (chunk: unknown) => {
+      const b = chunkBytes(chunk)
+      if (b === undefined || over) return
+      if (bytes + b.length > MAX_COLLECT_BYTES) {
+        over = true
+        return
+      }
+      chunks.push(Buffer.from(b))
+      bytes += b.length
+    },
+    // A body past the limit is logged as too long (a note of its length, never cut JSON).
+    text: () => over ? "x".repeat(REQUEST_LOG_MAX_BODY_CHARS + 1) : Buffer.concat(chunks).toString("utf8")
+  }
+}
+
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name]
+  return typeof v === "string" ? v : undefined
+}
+
+/**
+ * A node:http listener that logs what `listener` answers: the request body as the
+ * parser pushes it (whoever reads it, whenever), the response as it is written. Only
+ * requests with an Authorization header that is not known to belong to a production
+ * platform are watched.
+ */
+export const capturingNodeListener = (capture: RequestCapture, listener: (req: IncomingMessage, res: ServerResponse) => void) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    const authorization = headerOf(req, "authorization")
+    if (authorization === undefined) return listener(req, res)
+    const started = performance.now()
+    const wallMillis = Date.now()
+    const requestBody = collector()
+    const responseBody = collector()
+    const push = req.push
+    req.push = function(this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding) {
+      requestBody.add(chunk)
+      return push.call(this, chunk, encoding)
+    }
+    const write = res.write
+    res.write = function(this: ServerResponse, chunk: unknown, ...rest: Array<unknown>) {
+      responseBody.add(chunk)
+      return (write as (this: ServerResponse, ...args: Array<unknown>) => boolean).call(this, chunk, ...rest)
+    } as typeof res.write
+    const end = res.end
+    res.end = function(this: ServerResponse, ...args: Array<unknown>) {
+      if (typeof args[0] !== "function") responseBody.add(args[0])
+      const result = (end as (this: ServerResponse, ...a: Array<unknown>) => ServerResponse).apply(this, args)
+      const contentType = res.getHeader("content-type")
+      void capture.record(authorization, captured(req.method ?? "", req.url ?? "", {
+        status: res.statusCode,
+        durationMillis: performance.now() - started,
+        requestId: headerOf(req, "request-id"),
+        idempotencyKey: headerOf(req, "idempotency-key"),
+        wallMillis,
+        requestText: requestBody.text(),
+        responseText: responseBody.text(),
+        responseContentType: typeof contentType === "string" ? contentType : undefined
+      }))
+      return result
+    } as typeof res.end
+    listener(req, res)
+  }
