@@ -33,6 +33,7 @@ import {
   TransfersGroup
 } from "./groups/money.js"
 import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
+import { SandboxControlGroup } from "./groups/sandbox-control.js"
 import { StablecoinsGroup } from "./groups/stablecoins.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
@@ -269,6 +270,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(CardsGroup)
   .add(StablecoinsGroup)
   .add(CardSimulationsGroup)
+  .add(SandboxControlGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

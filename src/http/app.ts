@@ -17,6 +17,7 @@ import { API_VERSION, PaymentsApi } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { type DirectLane, makeDirectLane } from "./direct.js"
 import { DIRECT_ROUTES } from "./direct-routes.js"
+import { withSandboxFaults } from "./sandbox-faults.js"
 import { AppRoutes } from "./server.js"
 
 /** The ports every request runs with. */
@@ -95,7 +96,9 @@ export const makeWebHandler = (options: AppOptions) => {
   const scope = Scope.makeUnsafe()
   const ready = Effect.runPromise(Layer.buildWithScope(appServices(options), scope)).then((context) => {
     const web = HttpRouter.toWebHandler(routesOver(context).pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
-    const handler = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+    const pipelines = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+    // Sandbox request faults, outside both pipelines (docs/sandbox.md#fault-injection).
+    const handler = withSandboxFaults(context, pipelines)
     return { context, handler, web }
   })
   const context = ready.then((built) => built.context)

@@ -10,6 +10,7 @@ import { Store } from "../ports/store.js"
 import { HttpRouter } from "effect/http"
 import { type AppOptions, appServices, laneOver, routesOver } from "./app.js"
 import type { DirectLane, DirectReply } from "./direct.js"
+import { withSandboxFaultsNode } from "./sandbox-faults.js"
 
 const decoder = new TextDecoder()
 
@@ -94,7 +95,9 @@ export const serveReference = (
     const httpEffect = yield* HttpRouter.toHttpEffect(routesOver(context))
     // The ports are in every request's context once, at the root, as toWebHandler does.
     const appHandler = yield* NodeHttpServer.makeHandler(Effect.provide(httpEffect, context), { scope })
-    const listener = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
+    const pipelines = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
+    // Sandbox request faults, outside both pipelines (docs/sandbox.md#fault-injection).
+    const listener = withSandboxFaultsNode(context, pipelines)
     const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }
     const server = yield* NodeHttpServer.make(() => {
       const s = createServer({

@@ -35,6 +35,7 @@ import { isApprovalAnswerStatus } from "../rules/money/incoming-approval.js"
 import { configOf } from "./money/config.js"
 import { answerIncomingPending } from "./money/incoming-approval.js"
 import { pageOf } from "./paging.js"
+import { sendWithFaults } from "./sandbox-faults.js"
 import { clockOffsetOf, isoOf, onClockAt } from "./time.js"
 
 // ---------------------------------------------------------------- the schedule
@@ -224,8 +225,8 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
       attempt = { at, url: "", durationMs: 0, error: "no webhook endpoint is configured" }
     } else {
       const key = yield* signingKeyOf(platform)
-      const sender = yield* WebhookSender
-      response = yield* sender.send(signedRequest(endpoint, claimed.body, key.privateKeyHex))
+      // Through the platform's sandbox webhook faults, if it has any (docs/sandbox.md#fault-injection).
+      response = yield* sendWithFaults(platform, claimed, signedRequest(endpoint, claimed.body, key.privateKeyHex))
       attempt = attemptOf(at, endpoint, response)
     }
     yield* store.transact((uow) =>

@@ -421,6 +421,15 @@ const v10_agents = statements(
   `create index agent_records_agent on agent_records (platform_id, kind, agent_id) where agent_id is not null`
 )
 
+/** Sandbox fault rules (docs/sandbox.md#fault-injection): one row per platform, with the counter their probabilities draw from. */
+const v11_sandbox_faults = statements(
+  `create table sandbox_faults (
+    platform_id text collate "C" primary key,
+    config jsonb not null,
+    matched bigint not null default 0
+  )`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -431,7 +440,8 @@ export const MIGRATIONS = {
   "7_cards": v7_cards,
   "8_card_transactions": v8_card_transactions,
   "9_stablecoins": v9_stablecoins,
-  "10_agents": v10_agents
+  "10_agents": v10_agents,
+  "11_sandbox_faults": v11_sandbox_faults
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */
