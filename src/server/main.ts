@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Schema } from "effect"
+import { Cause, Effect, Layer, Schema } from "effect"
+import { DETERMINISTIC_EPOCH_MILLIS, frozenClockLayer } from "../adapters/deterministic.js"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
 import { servicesFor } from "./services.js"
@@ -49,7 +50,7 @@ if (command._tag === "Invalid") {
   console.error(command.message)
   process.exit(command.exitCode)
 }
-const { configPath, configSource, host, port, store: choice } = command.settings
+const { configPath, configSource, host, port, store: choice, seed } = command.settings
 
 const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (path === undefined) return [SANDBOX_PLATFORM]
@@ -84,6 +85,7 @@ const banner = (actualPort: number, store: StoreInfo) => {
     `  OpenAPI:      ${origin}/openapi.json`,
     `  Docs:         ${origin}/docs`,
     `  Store:        ${store.description}`,
+    ...(seed === undefined ? [] : [`  Deterministic: seed ${seed}, clock at ${new Date(DETERMINISTIC_EPOCH_MILLIS).toISOString()} (moves with POST /sandbox/clock/advance)`]),
     `  Platforms (HTTP Basic client id / secret):`,
     ...platforms.map((p) => `    ${p.id}: ${p.clientId} / ${p.clientSecret}${p.settings.sandbox ? " (sandbox)" : ""}`),
     ...(first === undefined ? [] : [`  Try: curl -u ${first.clientId}:${first.clientSecret} ${base}/customers`])
@@ -91,7 +93,16 @@ const banner = (actualPort: number, store: StoreInfo) => {
 }
 
 const main = Effect.gen(function*() {
-  const { address, store } = yield* serveReference({ services: servicesFor(choice, platforms), host, port })
+  // A deterministic run (--seed): seeded ids, a clock standing still, nothing in the background.
+  const services = seed === undefined
+    ? servicesFor(choice, platforms)
+    : Layer.merge(servicesFor(choice, platforms, { seed }), frozenClockLayer())
+  const { address, store } = yield* serveReference({
+    services,
+    host,
+    port,
+    ...(seed === undefined ? {} : { schedulerIntervalMillis: false as const })
+  })
   yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port, store)))
   return yield* Effect.never
 })
