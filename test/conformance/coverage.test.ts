@@ -31,8 +31,8 @@ const NO_REFERENCE_OPERATION = [
   "PATCH /platform/config", // SPEC.md's; money.test.ts still checks it as the reference PlatformConfig
   "DELETE /beneficial-owners/{}",
   "GET /sandbox/clock", "POST /sandbox/clock/advance", "POST /sandbox/reset",
-  // Ours: fault injection (sandbox-faults.e2e.test.ts checks them)
-  "PUT /sandbox/faults", "GET /sandbox/faults", "DELETE /sandbox/faults",
+  // Ours: fault injection and seed documents (sandbox-faults and sandbox-seed e2e tests check them)
+  "PUT /sandbox/faults", "GET /sandbox/faults", "DELETE /sandbox/faults", "POST /sandbox/seed",
   // SPEC.md's card PIN and tokenization endpoints, and our sandbox PIN entry (cards.test.ts
   // checks them against our own schemas and that the reference has none of them)
   ...CARD_OURS,

@@ -1,10 +1,11 @@
 /**
- * Sandbox controls beyond the clock (ours; docs/sandbox.md): fault injection. Sandbox
+ * Sandbox controls beyond the clock (ours; docs/sandbox.md): fault injection and seed documents. Sandbox
  * platforms only: a production platform gets 403 from every one.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Error400, Error403 } from "../../domain/errors.js"
+import { Error400, Error403, Error409, Error429 } from "../../domain/errors.js"
 import { SandboxFaults, SandboxFaultsView } from "../../domain/sandbox-faults.js"
+import { SeedDocument, SeedResult } from "../../domain/sandbox-seed.js"
 
 export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
   .add(
@@ -19,7 +20,15 @@ export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
     HttpApiEndpoint.get("getSandboxFaults", "/sandbox/faults", { success: SandboxFaultsView, error: Error403 })
       .annotate(OpenApi.Description, "Ours: the calling sandbox platform's fault rules and how many requests matched them."),
     HttpApiEndpoint.delete("deleteSandboxFaults", "/sandbox/faults", { success: HttpApiSchema.NoContent, error: Error403 })
-      .annotate(OpenApi.Description, "Ours: removes every fault rule of the calling sandbox platform.")
+      .annotate(OpenApi.Description, "Ours: removes every fault rule of the calling sandbox platform."),
+    HttpApiEndpoint.post("applySandboxSeed", "/sandbox/seed", {
+      payload: SeedDocument,
+      success: SeedResult,
+      error: [Error400, Error403, Error409, Error429]
+    }).annotate(
+      OpenApi.Description,
+      "Ours: brings the calling sandbox platform to what a seed document describes (customers, their external accounts and balances, platform external accounts and balances, config); applying it again creates nothing new."
+    )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Sandbox controls", description: "Ours: fault injection on sandbox platforms." }))
+  .annotateMerge(OpenApi.annotations({ title: "Sandbox controls", description: "Ours: fault injection and seed documents on sandbox platforms." }))
 {}

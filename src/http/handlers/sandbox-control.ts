@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Faults from "../../operations/sandbox-faults.js"
+import { applySeed } from "../../operations/sandbox-seed.js"
+import { run } from "./run.js"
 import { PaymentsApi } from "../api.js"
 import { CurrentPlatform } from "../middleware.js"
 
@@ -13,4 +15,6 @@ export const SandboxControlHandlers = HttpApiBuilder.group(PaymentsApi, "sandbox
       .handle("putSandboxFaults", ({ payload }) => withPlatform((p) => Faults.putSandboxFaults(p, payload)))
       .handle("getSandboxFaults", () => withPlatform(Faults.getSandboxFaults))
       .handle("deleteSandboxFaults", () => withPlatform(Faults.deleteSandboxFaults))
+      // On the platform's clock, as each operation it calls runs for its own endpoint.
+      .handle("applySandboxSeed", ({ payload }) => run((p) => applySeed(p, payload)))
   ))
