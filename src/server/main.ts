@@ -8,7 +8,7 @@ import "effect/schema/SchemaJITCompiler/enable"
  * (PostgreSQL), --data-dir/PAYMENTS_DATA_DIR (PGlite on disk) or neither (in memory).
  */
 import { existsSync, readFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Schema } from "effect"
@@ -64,8 +64,23 @@ const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (decoded._tag === "Failure") throw new Error(`${configSource} ${path} is not a valid platforms file: ${String(decoded.cause)}`)
   const duplicate = duplicatePlatformOf(decoded.value.platforms)
   if (duplicate !== undefined) throw new Error(`${configSource} ${path}: ${duplicate}`)
-  return decoded.value.platforms.map(platformFromConfig)
+  const loaded = decoded.value.platforms.map(platformFromConfig)
+  // Seed documents named by entries, read now so a missing or broken file stops the start.
+  decoded.value.platforms.forEach((entry, i) => {
+    const platform = loaded[i]
+    if (entry.seedDocument === undefined || platform === undefined) return
+    const file = resolve(dirname(path), entry.seedDocument)
+    try {
+      seedDocuments.push({ platform, file, text: JSON.stringify(JSON.parse(readFileSync(file, "utf8"))) })
+    } catch (e) {
+      throw new Error(`${configSource} ${path}: the seed document ${file} of platform ${entry.id} could not be read as JSON: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  })
+  return loaded
 }
+
+/** The seed documents to apply at start (docs/sandbox.md#fixtures), in platforms-file order. */
+const seedDocuments: Array<{ readonly platform: Platform; readonly file: string; readonly text: string }> = []
 
 let platforms: ReadonlyArray<Platform>
 try {
@@ -103,9 +118,33 @@ const main = Effect.gen(function*() {
     port,
     ...(seed === undefined ? {} : { schedulerIntervalMillis: false as const })
   })
-  yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port, store)))
+  const actualPort = address._tag === "UnixPathAddress" ? port : address.port
+  yield* applySeedDocuments(actualPort)
+  yield* Effect.sync(() => console.log(banner(actualPort, store)))
   return yield* Effect.never
 })
+
+/**
+ * Applies each platform's seed document with POST /sandbox/seed, as a client would, before
+ * the banner: a refused document is a failure to start (its answer in the message).
+ */
+const applySeedDocuments = (actualPort: number) =>
+  Effect.forEach(seedDocuments, ({ platform, file, text }) =>
+    Effect.tryPromise({
+      try: async () => {
+        const loopback = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host
+        const res = await fetch(`http://${loopback}:${actualPort}/${API_VERSION}/sandbox/seed`, {
+          method: "POST",
+          headers: {
+            authorization: `Basic ${Buffer.from(`${platform.clientId}:${platform.clientSecret}`).toString("base64")}`,
+            "content-type": "application/json"
+          },
+          body: text
+        })
+        if (res.status !== 200) throw new Error(`the seed document ${file} of platform ${platform.id} was refused: ${res.status} ${await res.text()}`)
+      },
+      catch: (e) => e instanceof Error ? e : new Error(String(e))
+    }), { discard: true })
 
 /** Why the server could not start, in one line (the database unreachable, the data directory in use, …). */
 const startupFailure = (cause: Cause.Cause<unknown>): string => {
