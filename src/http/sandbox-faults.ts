@@ -10,7 +10,7 @@
  * a catch-all rule can always be removed).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Context, Effect } from "effect"
+import { Context, Effect, Exit } from "effect"
 import type { Platform } from "../domain/platform.js"
 import { type FaultStatus, MAX_FAULT_LATENCY_MILLIS } from "../domain/sandbox-faults.js"
 import { type RequestFault, requestFaultFor } from "../operations/sandbox-faults.js"
@@ -68,9 +68,12 @@ export class SandboxAnswerLost extends Error {
   }
 }
 
+/** A decision: known at once (a store that answers synchronously, or a request that cannot have a fault), or later. */
+export type FaultDecision = RequestFault | undefined | Promise<RequestFault | undefined>
+
 export interface FaultBoundary {
-  /** The fault for a request, if one fires; undefined at once (no promise) when the request cannot have one. */
-  readonly decide: (method: string, url: string, authorization: string | undefined) => Promise<RequestFault | undefined> | undefined
+  /** The fault for a request, if one fires. */
+  readonly decide: (method: string, url: string, authorization: string | undefined) => FaultDecision
 }
 
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(millis, MAX_FAULT_LATENCY_MILLIS)))
@@ -78,7 +81,15 @@ const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(reso
 export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedCredentials>): FaultBoundary => {
   const platforms = Context.get(context, Platforms)
   const credentials = Context.get(context, VerifiedCredentials)
-  const run = Effect.runPromiseWith(context)
+  const runFork = Effect.runForkWith(context)
+  /** Runs a decision; synchronously when nothing in it waits (the memory store), as the direct lane runs its routes. */
+  const run = (effect: Effect.Effect<RequestFault | undefined>): FaultDecision => {
+    const fiber = runFork(effect)
+    const settle = (exit: Exit.Exit<RequestFault | undefined>) => Exit.isSuccess(exit) ? exit.value : undefined
+    const done = fiber.pollUnsafe()
+    if (done !== undefined) return settle(done)
+    return new Promise((resolve) => fiber.addObserver((exit) => resolve(settle(exit))))
+  }
   const route = makeApiRouter({ base: BASE, served: OPERATIONS })
 
   const platformOf = (header: string): Effect.Effect<Platform | undefined> => {
@@ -97,6 +108,8 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
       const q = url.indexOf("?")
       const path = q === -1 ? url : url.slice(0, q)
       if (path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`)) return undefined
+      // A production platform's verified credentials: nothing to look up.
+      if (credentials.get(authorization)?.settings.sandbox === false) return undefined
       return run(
         Effect.gen(function*() {
           const platform = yield* platformOf(authorization)
@@ -128,7 +141,7 @@ export const withSandboxFaults = (
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url)
     const decided = boundary.decide(request.method, url.pathname + url.search, request.headers.get("authorization") ?? undefined)
-    const fault = decided === undefined ? undefined : await decided
+    const fault = decided instanceof Promise ? await decided : decided
     if (fault === undefined) return handler(request)
     switch (fault.action.type) {
       case "ERROR": {
@@ -159,38 +172,40 @@ export const withSandboxFaultsNode = (
   listener: (req: IncomingMessage, res: ServerResponse) => void
 ) => {
   const boundary = makeFaultBoundary(context)
+  const apply = (fault: RequestFault | undefined, req: IncomingMessage, res: ServerResponse): void => {
+    if (fault === undefined) return listener(req, res)
+    switch (fault.action.type) {
+      case "ERROR": {
+        const reply = faultErrorReply({ ruleId: fault.ruleId, action: fault.action })
+        // The body is not needed: drain it so the connection stays usable.
+        req.resume()
+        res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) }).end(reply.body)
+        return
+      }
+      case "LATENCY": {
+        res.setHeader(SANDBOX_FAULT_HEADER, fault.ruleId)
+        void sleep(fault.action.millis).then(() => listener(req, res))
+        return
+      }
+      case "LOSE_ANSWER": {
+        const lose = () => {
+          res.destroy()
+          return res
+        }
+        // Whatever writes the answer finds the connection gone; nothing of it is sent.
+        res.writeHead = lose as typeof res.writeHead
+        res.write = (() => false) as typeof res.write
+        res.end = lose as typeof res.end
+        return listener(req, res)
+      }
+    }
+  }
   return (req: IncomingMessage, res: ServerResponse): void => {
     const authorization = req.headers.authorization
     const decided = boundary.decide(req.method ?? "", req.url ?? "", authorization)
     if (decided === undefined) return listener(req, res)
     // The body stays buffered in the request (nothing reads it) until the listener runs.
-    void decided.then((fault) => {
-      if (fault === undefined) return listener(req, res)
-      switch (fault.action.type) {
-        case "ERROR": {
-          const reply = faultErrorReply({ ruleId: fault.ruleId, action: fault.action })
-          // The body is not needed: drain it so the connection stays usable.
-          req.resume()
-          res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) }).end(reply.body)
-          return
-        }
-        case "LATENCY": {
-          res.setHeader(SANDBOX_FAULT_HEADER, fault.ruleId)
-          void sleep(fault.action.millis).then(() => listener(req, res))
-          return
-        }
-        case "LOSE_ANSWER": {
-          const lose = () => {
-            res.destroy()
-            return res
-          }
-          // Whatever writes the answer finds the connection gone; nothing of it is sent.
-          res.writeHead = lose as typeof res.writeHead
-          res.write = (() => false) as typeof res.write
-          res.end = lose as typeof res.end
-          return listener(req, res)
-        }
-      }
-    })
+    if (decided instanceof Promise) void decided.then((fault) => apply(fault, req, res))
+    else apply(decided, req, res)
   }
 }
