@@ -128,7 +128,9 @@ export const PlatformConfigEntry = Schema.Struct({
   /** Embedded wallets for the platform's customers (off unless present; see EmbeddedWalletsConfig). */
   embeddedWallets: Schema.optionalKey(EmbeddedWalletsConfig),
   /** Card issuance settings (every field has a default; see CardsConfig). */
-  cards: Schema.optionalKey(CardsConfig)
+  cards: Schema.optionalKey(CardsConfig),
+  /** A seed document (JSON file, relative to the platforms file) applied at start: docs/sandbox.md#fixtures. */
+  seedDocument: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1)))
 })
 
 /** The `PAYMENTS_CONFIG` file: one or more platforms. */

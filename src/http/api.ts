@@ -37,6 +37,7 @@ import {
   TransfersGroup
 } from "./groups/money.js"
 import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
+import { SandboxControlGroup } from "./groups/sandbox-control.js"
 import { StablecoinsGroup } from "./groups/stablecoins.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
@@ -280,6 +281,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(InvitationsGroup)
   .add(KycLinksGroup)
   .add(SandboxInsightGroup)
+  .add(SandboxControlGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -17,6 +17,7 @@ import { API_VERSION, PaymentsApi } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import { type DirectLane, makeDirectLane } from "./direct.js"
 import { DIRECT_ROUTES } from "./direct-routes.js"
+import { withSandboxFaults } from "./sandbox-faults.js"
 import { AppRoutes } from "./server.js"
 import { RequestLog } from "../operations/request-log.js"
 import { capturingWebHandler, requestCaptureOver } from "./request-capture.js"
@@ -97,9 +98,10 @@ export const makeWebHandler = (options: AppOptions) => {
   const scope = Scope.makeUnsafe()
   const ready = Effect.runPromise(Layer.buildWithScope(appServices(options), scope)).then((context) => {
     const web = HttpRouter.toWebHandler(routesOver(context).pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
-    const inner = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
-    // The request log sees every request here, whichever pipeline answers it.
-    const handler = capturingWebHandler(requestCaptureOver(context), inner)
+    const pipelines = options.directLane === false ? web.handler : directWebHandler(laneOver(context), (r) => web.handler(r))
+    // Outside both pipelines: sandbox request faults (docs/sandbox.md#fault-injection), and
+    // around them the request log, which so records every request and every injected fault.
+    const handler = capturingWebHandler(requestCaptureOver(context), withSandboxFaults(context, pipelines))
     return { context, handler, web }
   })
   const context = ready.then((built) => built.context)

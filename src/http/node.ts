@@ -11,6 +11,7 @@ import { HttpRouter } from "effect/http"
 import { type AppOptions, appServices, laneOver, routesOver } from "./app.js"
 import type { DirectLane, DirectReply } from "./direct.js"
 import { capturingNodeListener, requestCaptureOver } from "./request-capture.js"
+import { withSandboxFaultsNode } from "./sandbox-faults.js"
 
 const decoder = new TextDecoder()
 
@@ -95,9 +96,10 @@ export const serveReference = (
     const httpEffect = yield* HttpRouter.toHttpEffect(routesOver(context))
     // The ports are in every request's context once, at the root, as toWebHandler does.
     const appHandler = yield* NodeHttpServer.makeHandler(Effect.provide(httpEffect, context), { scope })
-    const inner = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
-    // The request log sees every request here, whichever pipeline answers it.
-    const listener = capturingNodeListener(requestCaptureOver(context), inner)
+    const pipelines = options.directLane === false ? appHandler : directNodeListener(laneOver(context), appHandler)
+    // Outside both pipelines: sandbox request faults (docs/sandbox.md#fault-injection), and
+    // around them the request log, which so records every request and every injected fault.
+    const listener = capturingNodeListener(requestCaptureOver(context), withSandboxFaultsNode(context, pipelines))
     const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }
     const server = yield* NodeHttpServer.make(() => {
       const s = createServer({

@@ -20,6 +20,7 @@ import {
   TransfersHandlers
 } from "./handlers/money.js"
 import { SandboxHandlers } from "./handlers/sandbox.js"
+import { SandboxControlHandlers } from "./handlers/sandbox-control.js"
 import { ContactVerificationHandlers, ScaHandlers } from "./handlers/sca.js"
 import { StablecoinsHandlers } from "./handlers/stablecoins.js"
 import { AgentDeviceCodesHandlers, AgentOperationsHandlers, AgentsHandlers } from "./handlers/agents.js"
@@ -178,7 +179,8 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     AgentsHandlers,
     AgentDeviceCodesHandlers,
     AgentOperationsHandlers,
-    SandboxInsightHandlers
+    SandboxInsightHandlers,
+    SandboxControlHandlers
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive, AgentAuthLive])
 )

@@ -17,7 +17,7 @@
  *   (money/incoming-approval.ts), in the unit of work that records the attempt; 403 and
  *   422 end that delivery too.
  */
-import { createHash } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { Cause, Clock, Effect, Fiber, Semaphore } from "effect"
 import { p256KeyPairFromPrivateKey } from "../crypto/keys.js"
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
@@ -35,6 +35,7 @@ import { isApprovalAnswerStatus } from "../rules/money/incoming-approval.js"
 import { configOf } from "./money/config.js"
 import { answerIncomingPending } from "./money/incoming-approval.js"
 import { pageOf } from "./paging.js"
+import { sendWithFaults } from "./sandbox-faults.js"
 import { clockOffsetOf, isoOf, onClockAt } from "./time.js"
 import { eventOf } from "./transition.js"
 
@@ -205,8 +206,9 @@ export const afterAttempt = (d: WebhookDeliveryRecord, attempt: WebhookAttemptRe
 const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: boolean) =>
   Effect.gen(function*() {
     const store = yield* Store
-    const ids = yield* Ids
-    const token = yield* ids.uuid
+    // The lease token is internal (never in an answer or a webhook): it does not draw from
+    // the Ids stream, so background passes leave a deterministic run's ids alone.
+    const token = randomUUID()
     const claimed = yield* store.transact((uow) =>
       Effect.gen(function*() {
         const due = yield* store.webhooks.claimDue(platform.id, now, leaseNow)
@@ -225,8 +227,8 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
       attempt = { at, url: "", durationMs: 0, error: "no webhook endpoint is configured" }
     } else {
       const key = yield* signingKeyOf(platform)
-      const sender = yield* WebhookSender
-      response = yield* sender.send(signedRequest(endpoint, claimed.body, key.privateKeyHex))
+      // Through the platform's sandbox webhook faults, if it has any (docs/sandbox.md#fault-injection).
+      response = yield* sendWithFaults(platform, claimed, signedRequest(endpoint, claimed.body, key.privateKeyHex))
       attempt = attemptOf(at, endpoint, response)
     }
     yield* store.transact((uow) =>

@@ -17,6 +17,8 @@ export interface ServerSettings {
   /** Where configPath came from, for messages about the file. */
   readonly configSource: "--config" | "PAYMENTS_CONFIG"
   readonly store: StoreChoice
+  /** A deterministic run's seed (--seed, PAYMENTS_SEED); undefined: random ids, real time. */
+  readonly seed?: number
 }
 
 /**
@@ -45,6 +47,10 @@ Options (each flag wins over the environment variable in brackets):
   --config <file>       JSON file of platforms [PAYMENTS_CONFIG]
   --data-dir <dir>      keep the data on disk with PGlite [PAYMENTS_DATA_DIR]
   --database-url <url>  keep the data in PostgreSQL, postgres://… [DATABASE_URL]
+  --seed <n>            a deterministic run: ids from this seed (0 to 4294967295),
+                        the clock standing at 2025-01-01T00:00:00Z (it moves only
+                        with POST /sandbox/clock/advance), nothing in the background
+                        [PAYMENTS_SEED]
   -h, --help            print this help and exit
   --version             print the version and exit
 
@@ -58,6 +64,7 @@ const options = {
   config: { type: "string" },
   "data-dir": { type: "string" },
   "database-url": { type: "string" },
+  seed: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" }
 } as const
@@ -91,6 +98,13 @@ const portOf = (text: string): number | undefined => {
   return port <= 65535 ? port : undefined
 }
 
+/** A seed from its text, or undefined when it is not one. */
+const seedOf = (text: string): number | undefined => {
+  if (!/^\d{1,10}$/.test(text)) return undefined
+  const seed = Number(text)
+  return seed <= 0xffff_ffff ? seed : undefined
+}
+
 /** The settings (or help, version, an error) for these arguments (without node and the script) and this environment. */
 export const parseCommandLine = (
   args: ReadonlyArray<string>,
@@ -102,6 +116,7 @@ export const parseCommandLine = (
     readonly config?: string | undefined
     readonly "data-dir"?: string | undefined
     readonly "database-url"?: string | undefined
+    readonly seed?: string | undefined
     readonly help?: boolean | undefined
     readonly version?: boolean | undefined
   }
@@ -114,7 +129,7 @@ export const parseCommandLine = (
   if (values.version === true) return { _tag: "Version" }
 
   // A flag given with an empty value is a mistake (an unset shell variable, most often).
-  for (const name of ["port", "host", "config", "data-dir", "database-url"] as const) {
+  for (const name of ["port", "host", "config", "data-dir", "database-url", "seed"] as const) {
     if (values[name] !== undefined && present(values[name]) === undefined) return usageError(`--${name} needs a value`)
   }
 
@@ -154,5 +169,15 @@ export const parseCommandLine = (
     if (typeof fromEnv === "string") return { _tag: "Invalid", message: fromEnv, exitCode: 1 }
     store = fromEnv
   }
-  return { _tag: "Run", settings: { host, port, configPath, configSource, store } }
+  let seed: number | undefined
+  const seedFlag = present(values.seed)
+  const seedText = seedFlag ?? present(env["PAYMENTS_SEED"])
+  if (seedText !== undefined) {
+    seed = seedOf(seedText)
+    if (seed === undefined) {
+      const message = `must be a whole number from 0 to 4294967295, not ${JSON.stringify(seedText)}`
+      return seedFlag !== undefined ? usageError(`--seed ${message}`) : { _tag: "Invalid", message: `PAYMENTS_SEED ${message}`, exitCode: 1 }
+    }
+  }
+  return { _tag: "Run", settings: { host, port, configPath, configSource, store, ...(seed === undefined ? {} : { seed }) } }
 }

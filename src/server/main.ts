@@ -8,10 +8,11 @@ import "effect/schema/SchemaJITCompiler/enable"
  * (PostgreSQL), --data-dir/PAYMENTS_DATA_DIR (PGlite on disk) or neither (in memory).
  */
 import { existsSync, readFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Schema } from "effect"
+import { Cause, Effect, Layer, Schema } from "effect"
+import { DETERMINISTIC_EPOCH_MILLIS, frozenClockLayer } from "../adapters/deterministic.js"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
 import { servicesFor } from "./services.js"
@@ -49,7 +50,7 @@ if (command._tag === "Invalid") {
   console.error(command.message)
   process.exit(command.exitCode)
 }
-const { configPath, configSource, host, port, store: choice } = command.settings
+const { configPath, configSource, host, port, store: choice, seed } = command.settings
 
 const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (path === undefined) return [SANDBOX_PLATFORM]
@@ -63,8 +64,23 @@ const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (decoded._tag === "Failure") throw new Error(`${configSource} ${path} is not a valid platforms file: ${String(decoded.cause)}`)
   const duplicate = duplicatePlatformOf(decoded.value.platforms)
   if (duplicate !== undefined) throw new Error(`${configSource} ${path}: ${duplicate}`)
-  return decoded.value.platforms.map(platformFromConfig)
+  const loaded = decoded.value.platforms.map(platformFromConfig)
+  // Seed documents named by entries, read now so a missing or broken file stops the start.
+  decoded.value.platforms.forEach((entry, i) => {
+    const platform = loaded[i]
+    if (entry.seedDocument === undefined || platform === undefined) return
+    const file = resolve(dirname(path), entry.seedDocument)
+    try {
+      seedDocuments.push({ platform, file, text: JSON.stringify(JSON.parse(readFileSync(file, "utf8"))) })
+    } catch (e) {
+      throw new Error(`${configSource} ${path}: the seed document ${file} of platform ${entry.id} could not be read as JSON: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  })
+  return loaded
 }
+
+/** The seed documents to apply at start (docs/sandbox.md#fixtures), in platforms-file order. */
+const seedDocuments: Array<{ readonly platform: Platform; readonly file: string; readonly text: string }> = []
 
 let platforms: ReadonlyArray<Platform>
 try {
@@ -85,6 +101,7 @@ const banner = (actualPort: number, store: StoreInfo) => {
     `  Docs:         ${origin}/docs`,
     `  Dashboard:    ${origin}/dashboard`,
     `  Store:        ${store.description}`,
+    ...(seed === undefined ? [] : [`  Deterministic: seed ${seed}, clock at ${new Date(DETERMINISTIC_EPOCH_MILLIS).toISOString()} (moves with POST /sandbox/clock/advance)`]),
     `  Platforms (HTTP Basic client id / secret):`,
     ...platforms.map((p) => `    ${p.id}: ${p.clientId} / ${p.clientSecret}${p.settings.sandbox ? " (sandbox)" : ""}`),
     ...(first === undefined ? [] : [`  Try: curl -u ${first.clientId}:${first.clientSecret} ${base}/customers`])
@@ -92,10 +109,43 @@ const banner = (actualPort: number, store: StoreInfo) => {
 }
 
 const main = Effect.gen(function*() {
-  const { address, store } = yield* serveReference({ services: servicesFor(choice, platforms), host, port })
-  yield* Effect.sync(() => console.log(banner(address._tag === "UnixPathAddress" ? port : address.port, store)))
+  // A deterministic run (--seed): seeded ids, a clock standing still, nothing in the background.
+  const services = seed === undefined
+    ? servicesFor(choice, platforms)
+    : Layer.merge(servicesFor(choice, platforms, { seed }), frozenClockLayer())
+  const { address, store } = yield* serveReference({
+    services,
+    host,
+    port,
+    ...(seed === undefined ? {} : { schedulerIntervalMillis: false as const })
+  })
+  const actualPort = address._tag === "UnixPathAddress" ? port : address.port
+  yield* applySeedDocuments(actualPort)
+  yield* Effect.sync(() => console.log(banner(actualPort, store)))
   return yield* Effect.never
 })
+
+/**
+ * Applies each platform's seed document with POST /sandbox/seed, as a client would, before
+ * the banner: a refused document is a failure to start (its answer in the message).
+ */
+const applySeedDocuments = (actualPort: number) =>
+  Effect.forEach(seedDocuments, ({ platform, file, text }) =>
+    Effect.tryPromise({
+      try: async () => {
+        const loopback = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host
+        const res = await fetch(`http://${loopback}:${actualPort}/${API_VERSION}/sandbox/seed`, {
+          method: "POST",
+          headers: {
+            authorization: `Basic ${Buffer.from(`${platform.clientId}:${platform.clientSecret}`).toString("base64")}`,
+            "content-type": "application/json"
+          },
+          body: text
+        })
+        if (res.status !== 200) throw new Error(`the seed document ${file} of platform ${platform.id} was refused: ${res.status} ${await res.text()}`)
+      },
+      catch: (e) => e instanceof Error ? e : new Error(String(e))
+    }), { discard: true })
 
 /** Why the server could not start, in one line (the database unreachable, the data directory in use, …). */
 const startupFailure = (cause: Cause.Cause<unknown>): string => {

@@ -33,6 +33,11 @@ const NO_REFERENCE_OPERATION = [
   "GET /sandbox/clock", "POST /sandbox/clock/advance", "POST /sandbox/reset",
   // The sandbox's hosted KYC flow behind a kyc-link (HTML; kyc-links.test.ts says so)
   "GET /sandbox/kyc-link", "POST /sandbox/kyc-link",
+  // Ours: fault injection and seed documents (sandbox-faults and sandbox-seed e2e tests check them)
+  "PUT /sandbox/faults", "GET /sandbox/faults", "DELETE /sandbox/faults", "POST /sandbox/seed",
+  // Ours, answering 501 until snapshots are built
+  "POST /sandbox/snapshots", "GET /sandbox/snapshots", "GET /sandbox/snapshots/{}", "DELETE /sandbox/snapshots/{}",
+  "POST /sandbox/snapshots/{}/restore",
   // SPEC.md's card PIN and tokenization endpoints, and our sandbox PIN entry (cards.test.ts
   // checks them against our own schemas and that the reference has none of them)
   ...CARD_OURS,

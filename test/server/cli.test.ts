@@ -99,6 +99,25 @@ describe("parseCommandLine", () => {
     expect(error.message).toContain("--help")
   })
 
+  it("--seed (or PAYMENTS_SEED) asks for a deterministic run; the flag wins; a bad seed is a usage error (flag, 2) or a configuration error (variable, 1)", () => {
+    expect(settings(parseCommandLine([], {})).seed).toBeUndefined()
+    expect(settings(parseCommandLine(["--seed", "42"], {})).seed).toBe(42)
+    expect(settings(parseCommandLine(["--seed=0"], { PAYMENTS_SEED: "9" })).seed).toBe(0)
+    expect(settings(parseCommandLine([], { PAYMENTS_SEED: "4294967295" })).seed).toBe(4294967295)
+    expect(settings(parseCommandLine([], { PAYMENTS_SEED: " " })).seed).toBeUndefined()
+    for (const bad of ["-1", "4294967296", "1.5", "seven"]) {
+      const flag = invalid(parseCommandLine([`--seed=${bad}`], {}))
+      expect(flag.exitCode).toBe(2)
+      expect(flag.message).toContain(`--seed must be a whole number from 0 to 4294967295, not "${bad}"`)
+      expect(invalid(parseCommandLine([], { PAYMENTS_SEED: bad }))).toEqual({
+        _tag: "Invalid",
+        message: `PAYMENTS_SEED must be a whole number from 0 to 4294967295, not "${bad}"`,
+        exitCode: 1
+      })
+    }
+    expect(invalid(parseCommandLine(["--seed="], {})).message).toContain("--seed needs a value")
+  })
+
   it("a wrong environment variable exits 1 with a message naming it (as npm start always has)", () => {
     expect(invalid(parseCommandLine([], { PORT: "eighty" }))).toEqual({ _tag: "Invalid", message: 'PORT must be a whole number from 0 to 65535, not "eighty"', exitCode: 1 })
     expect(invalid(parseCommandLine([], { DATABASE_URL: "mysql://x" })).message).toMatch(/DATABASE_URL must be a postgres/)

@@ -5,6 +5,7 @@ import { RandomIdsLayer, seededIdsLayer } from "./ids.js"
 import { staticPlatformsLayer } from "./platforms.js"
 import { MemoryStoreLayer } from "./store.js"
 import { HttpWebhookSenderLayer } from "../webhook-http.js"
+import { makeMemorySandboxFaultStore, SandboxFaultStore } from "../../ports/sandbox-faults.js"
 
 export * from "./ids.js"
 export * from "./platforms.js"
@@ -17,5 +18,7 @@ export const memoryLayer = (platforms: ReadonlyArray<Platform>, options?: { read
     MemoryStoreLayer,
     options?.seed === undefined ? RandomIdsLayer : seededIdsLayer(options.seed),
     staticPlatformsLayer(platforms),
-    HttpWebhookSenderLayer
+    HttpWebhookSenderLayer,
+    // Fault rules of this app's sandbox platforms (docs/sandbox.md#fault-injection).
+    Layer.sync(SandboxFaultStore, makeMemorySandboxFaultStore)
   )

@@ -16,6 +16,7 @@ import type { MigrationError } from "effect/sql/Migrator"
 import { Store } from "../../ports/store.js"
 import { migrate } from "./migrations.js"
 import { pgliteClientLayer } from "./pglite.js"
+import { SqlSandboxFaultStoreLayer } from "./sandbox-faults.js"
 import { makeSqlStore } from "./store.js"
 
 export { MIGRATIONS, MIGRATIONS_TABLE, migrate } from "./migrations.js"
@@ -55,7 +56,8 @@ const STEERING: Readonly<Record<string, string>> = { enable_seqscan: "off" }
 
 /** The Store on a PostgreSQL server; migrates at start. */
 export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
-  Layer.effect(
+  // The sandbox fault rules live in the same database (a reference: not in the type).
+  Layer.merge(SqlSandboxFaultStoreLayer, Layer.effect(
     Store,
     Effect.gen(function*() {
       yield* migrate
@@ -72,7 +74,7 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
         { serializableSessions }
       )
     })
-  ).pipe(
+  )).pipe(
     Layer.provide(PgClient.layer({
       url: Redacted.make(options.url),
       maxConnections: options.maxConnections ?? 16,
@@ -83,11 +85,14 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
 
 /** The Store on PGlite kept in `dataDir` (created if missing), or in memory when undefined; migrates at start. */
 export const pgliteStoreLayer = (dataDir: string | undefined): Layer.Layer<Store, SqlError | MigrationError | Error> =>
-  Layer.effect(
-    Store,
-    Effect.andThen(
-      migrate,
-      makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
+  Layer.merge(
+    SqlSandboxFaultStoreLayer,
+    Layer.effect(
+      Store,
+      Effect.andThen(
+        migrate,
+        makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
+      )
     )
   ).pipe(Layer.provide(pgliteClientLayer(dataDir)))
 

@@ -472,6 +472,15 @@ const v12_account_journal = statements(
    group by j.platform_id, p->>'account', j.seq`
 )
 
+/** Sandbox fault rules (docs/sandbox.md#fault-injection): one row per platform, with the counter their probabilities draw from. */
+const v13_sandbox_faults = statements(
+  `create table sandbox_faults (
+    platform_id text collate "C" primary key,
+    config jsonb not null,
+    matched bigint not null default 0
+  )`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -484,7 +493,8 @@ export const MIGRATIONS = {
   "9_stablecoins": v9_stablecoins,
   "10_agents": v10_agents,
   "11_invitations": v11_invitations,
-  "12_account_journal": v12_account_journal
+  "12_account_journal": v12_account_journal,
+  "13_sandbox_faults": v13_sandbox_faults
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

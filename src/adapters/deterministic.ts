@@ -1,0 +1,26 @@
+/**
+ * Deterministic runs (docs/sandbox.md#deterministic-runs): the base clock stands still
+ * at a fixed instant, so every timestamp comes from the platform's sandbox clock alone
+ * (that instant plus what `POST /sandbox/clock/advance` added), and ids come from the
+ * seeded Ids stream (`seededIds`). The same requests against a fresh server then give
+ * byte-identical answers and webhooks.
+ */
+import { Clock, Effect, Layer } from "effect"
+
+/** Where the base clock of a deterministic run stands: 2025-01-01T00:00:00.000Z. */
+export const DETERMINISTIC_EPOCH_MILLIS = Date.UTC(2025, 0, 1)
+
+/** A clock that always reads `at`; sleeping (timeouts, polling) still takes real time. */
+export const frozenClock = (at: number, base: Clock.Clock = Clock.Clock.defaultValue()): Clock.Clock => ({
+  // Delegated one by one: the default clock's methods live on its prototype (a spread would drop them).
+  monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: base.monotonicTimeNanos,
+  sleep: (duration) => base.sleep(duration),
+  currentTimeMillisUnsafe: () => at,
+  currentTimeMillis: Effect.succeed(at),
+  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
+})
+
+/** The base clock of a deterministic run, as a layer to merge into the app's services. */
+export const frozenClockLayer = (at: number = DETERMINISTIC_EPOCH_MILLIS) => Layer.succeed(Clock.Clock, frozenClock(at))
