@@ -8,7 +8,7 @@
  */
 import type { Effect } from "effect"
 import type { AgentAction, AgentActionStatus, AgentPolicy } from "../domain/agent.js"
-import type { InvalidCursor, Page, PageResult, TimeRange } from "./store.js"
+import type { InvalidCursor, Page, PageResult, TimeRange } from "./shared.js"
 
 export type AgentRecordKind = "agent" | "deviceCode" | "token" | "action" | "quote" | "transaction"
 

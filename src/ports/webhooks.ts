@@ -4,8 +4,12 @@
  * no redirects). Never fails: what went wrong is part of the answer, so a delivery
  * records it as an attempt. The reference app provides the HTTP adapter
  * (src/adapters/webhook-http.ts); without one, every send reports that it cannot send.
+ *
+ * Also the webhooks part of the Store port (see ./store.ts): the signing key, the
+ * outbox cursor and the deliveries.
  */
 import { Context, Effect } from "effect"
+import type { InvalidCursor, Page, PageResult } from "./shared.js"
 
 export interface WebhookRequest {
   readonly url: string
@@ -31,3 +35,75 @@ export const WebhookSender: Context.Reference<WebhookSenderService> = Context.Re
     })
   }
 )
+
+/** The platform's webhook signing key pair (P-256, lowercase hex), created on first use and kept across sandbox resets. */
+export interface WebhookSigningKeyRecord {
+  readonly platformId: string
+  readonly privateKeyHex: string
+  /** Uncompressed SEC1 (`04…`). */
+  readonly publicKeyHex: string
+  readonly createdAt: number
+}
+
+/** One POST of a webhook: `at` epoch ms on the platform's clock; a status code, or what went wrong. */
+export interface WebhookAttemptRecord {
+  readonly at: number
+  readonly url: string
+  readonly durationMs: number
+  readonly statusCode?: number
+  readonly error?: string
+}
+
+/**
+ * One outbox event on its way to the platform's endpoint. `id` is the event's id (the
+ * webhook `id` receivers deduplicate on), `seq` its outbox position (delivery order),
+ * `body` the exact bytes sent on every attempt. `lease` marks an attempt in flight:
+ * until `until` (epoch ms of real time) nobody else makes one.
+ */
+export interface WebhookDeliveryRecord {
+  readonly platformId: string
+  readonly id: string
+  readonly seq: number
+  readonly type: string
+  readonly resourceId: string
+  readonly body: string
+  readonly status: "PENDING" | "DELIVERED" | "FAILED"
+  /** The most recent attempts, oldest first (bounded). */
+  readonly attempts: ReadonlyArray<WebhookAttemptRecord>
+  /** Attempts made since the delivery (or its redelivery) started: the retry schedule's position. */
+  readonly round: number
+  /** Epoch ms on the platform's clock when the next attempt is due (PENDING only). */
+  readonly nextAttemptAt: number
+  readonly createdAt: number
+  readonly updatedAt: number
+  readonly lease?: { readonly token: string; readonly until: number } | undefined
+}
+
+export interface WebhookRepository {
+  readonly signingKey: (platformId: string) => Effect.Effect<WebhookSigningKeyRecord | undefined>
+  /** The outbox `seq` up to which events were taken for delivery (undefined: never). */
+  readonly cursor: (platformId: string) => Effect.Effect<number | undefined>
+  /** The platform's highest committed event `seq` (0 when none). */
+  readonly lastEventSeq: (platformId: string) => Effect.Effect<number>
+  readonly get: (platformId: string, id: string) => Effect.Effect<WebhookDeliveryRecord | undefined>
+  /** The platform's deliveries, newest first (keyset on `(seq, id)`). */
+  readonly list: (platformId: string, page: Page) => Effect.Effect<PageResult<WebhookDeliveryRecord>, InvalidCursor>
+  /**
+   * The platform's next delivery to attempt at `now` (platform clock), inside a unit of
+   * work: PENDING, due, not leased at `leaseNow` (real time), and no earlier PENDING
+   * delivery for the same resource. On PostgreSQL it is locked (`FOR UPDATE SKIP
+   * LOCKED`) so that the caller can lease it (`putWebhookDelivery`) before committing.
+   */
+  readonly claimDue: (platformId: string, now: number, leaseNow: number) => Effect.Effect<WebhookDeliveryRecord | undefined>
+}
+
+export interface WebhookWrites {
+  /** Stores the platform's signing key unless it has one; returns the one stored (a racing first use loses to the winner). */
+  readonly putWebhookSigningKey: (record: WebhookSigningKeyRecord) => Effect.Effect<WebhookSigningKeyRecord>
+  /** Sets the outbox `seq` up to which events were taken for delivery. */
+  readonly setWebhookCursor: (platformId: string, seq: number) => Effect.Effect<void>
+  /** Adds a delivery unless one with its id exists (importing an event twice adds it once). */
+  readonly addWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+  /** Writes a delivery's new state (lease, attempt, status). */
+  readonly putWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+}

@@ -1,0 +1,66 @@
+/** Webhook signing keys, the outbox cursor and deliveries, in memory (see ./store.ts). */
+import { Effect } from "effect"
+import type { WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
+import type { MemoryArea, MemoryContext } from "./context.js"
+import type { EventTables } from "./events.js"
+import { MemoryTable } from "./table.js"
+
+export interface WebhookTables {
+  /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only. */
+  readonly deliveries: MemoryTable<WebhookDeliveryRecord>
+  readonly pendingDeliveries: MemoryTable<WebhookDeliveryRecord>
+  webhookCursor: number | undefined
+}
+
+export const webhookTables = (): WebhookTables => ({
+  deliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  pendingDeliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  webhookCursor: undefined
+})
+
+/** The webhooks area reads the outbox too (`lastEventSeq`). */
+export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): MemoryArea<"webhooks", WebhookWrites> => {
+  /** Signing keys live outside the platforms' tables: a sandbox reset keeps them. */
+  const signingKeys = new Map<string, WebhookSigningKeyRecord>()
+  const putDelivery = (r: WebhookDeliveryRecord): Effect.Effect<void> => {
+    const t = m.tenantOf(r.platformId)
+    return Effect.orDie(Effect.andThen(
+      m.putRow(t.deliveries, r.id, r),
+      r.status === "PENDING" ? m.putRow(t.pendingDeliveries, r.id, r) : m.removeRow(t.pendingDeliveries, r.id)
+    ))
+  }
+  return {
+    repositories: {
+      webhooks: {
+        signingKey: (platformId) => m.read(() => signingKeys.get(platformId)),
+        cursor: (platformId) => m.read(() => m.peek(platformId)?.webhookCursor),
+        lastEventSeq: (platformId) => m.read(() => m.peek(platformId)?.events.at(-1)?.seq ?? 0),
+        get: (platformId, id) => m.read(() => m.peek(platformId)?.deliveries.get(id)),
+        list: (platformId, page) => m.readPage(() => m.tenantOf(platformId).deliveries.page(() => true, { ...page, descending: true }, true)),
+        claimDue: (platformId, now, leaseNow) =>
+          m.claim("webhooks.claimDue", () => {
+            const waiting = new Set<string>()
+            for (const r of m.peek(platformId)?.pendingDeliveries.ordered() ?? []) {
+              if (waiting.has(r.resourceId)) continue
+              waiting.add(r.resourceId)
+              if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) return r
+            }
+            return undefined
+          })
+      }
+    },
+    writes: {
+      putWebhookSigningKey: (record) =>
+        Effect.sync(() => {
+          const existing = signingKeys.get(record.platformId)
+          if (existing !== undefined) return existing
+          signingKeys.set(record.platformId, record)
+          m.undo(() => void signingKeys.delete(record.platformId))
+          return record
+        }),
+      setWebhookCursor: (platformId, seq) => m.setField(m.tenantOf(platformId), "webhookCursor", seq),
+      addWebhookDelivery: (r) => Effect.suspend(() => m.tenantOf(r.platformId).deliveries.get(r.id) === undefined ? putDelivery(r) : Effect.void),
+      putWebhookDelivery: putDelivery
+    }
+  }
+}

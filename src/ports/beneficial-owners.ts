@@ -1,0 +1,21 @@
+/** The beneficial owners part of the Store port (see ./store.ts). */
+import type { Effect } from "effect"
+import type { BeneficialOwner } from "../domain/beneficial-owner.js"
+import type { InvalidCursor, Page, PageResult } from "./shared.js"
+
+export interface BeneficialOwnerRecord {
+  readonly platformId: string
+  readonly owner: BeneficialOwner
+}
+
+export interface BeneficialOwnerRepository {
+  readonly get: (platformId: string, id: string) => Effect.Effect<BeneficialOwnerRecord | undefined>
+  /** The owners of one business customer, oldest first. */
+  readonly listByCustomer: (platformId: string, customerId: string) => Effect.Effect<ReadonlyArray<BeneficialOwnerRecord>>
+  readonly list: (platformId: string, query: { readonly customerId: string }, page: Page) => Effect.Effect<PageResult<BeneficialOwnerRecord>, InvalidCursor>
+}
+
+export interface BeneficialOwnerWrites {
+  readonly putBeneficialOwner: (record: BeneficialOwnerRecord) => Effect.Effect<void>
+  readonly deleteBeneficialOwner: (platformId: string, id: string) => Effect.Effect<void>
+}
