@@ -91,6 +91,20 @@ export class MemoryTable<R> {
     return out
   }
 
+  /** The rows of one group created at or after `since` (epoch ms), newest first: reads those rows only. */
+  groupSince(name: string, key: string, since: number): ReadonlyArray<R> {
+    const keys = this.groupKeys(name, key)
+    const out: Array<R> = []
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]!
+      if (k.createdAt < since) break
+      const r = this.rows.get(k.id)
+      if (r !== undefined) out.push(r)
+    }
+    rowsExamined.count += out.length + 1
+    return out
+  }
+
   /** How many rows one group holds. */
   groupSize(name: string, key: string): number {
     return this.groupKeys(name, key).length
