@@ -4,7 +4,7 @@
  * block of every in-memory repository; it knows nothing of transactions (the store's
  * undo log does).
  */
-import type { InvalidCursor, Page, PageResult, UniqueConstraint } from "../../ports/store.js"
+import { type InvalidCursor, type Page, type PageResult, TOTAL_COUNT_LIMIT, totalCountOf, type UniqueConstraint } from "../../ports/shared.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
 
 export interface TableDef<R> {
@@ -184,20 +184,22 @@ export class MemoryTable<R> {
       }
       data.push(r)
     }
+    // The total: known from the index when the filter keeps all of it, else counted up
+    // to TOTAL_COUNT_LIMIT + 1 matches (above the limit a page has no total).
     let totalCount = order.length
     if (!countAll) {
       totalCount = 0
       for (const key of order) {
+        examined++
         const r = this.rows.get(key.id)
-        if (r !== undefined && filter(r)) totalCount++
+        if (r !== undefined && filter(r) && ++totalCount > TOTAL_COUNT_LIMIT) break
       }
-      examined += order.length
     }
     rowsExamined.count += examined
     const last = data[data.length - 1]
     return hasMore && last !== undefined
-      ? { data, hasMore, nextCursor: encodeCursor(this.keyOf(last)), totalCount }
-      : { data, hasMore, totalCount }
+      ? { data, hasMore, nextCursor: encodeCursor(this.keyOf(last)), ...totalCountOf(totalCount) }
+      : { data, hasMore, ...totalCountOf(totalCount) }
   }
 
   /** The row first in (createdAt, id) order. */

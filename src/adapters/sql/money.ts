@@ -116,34 +116,36 @@ export interface MoneyStore {
   readonly writes: Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">
 }
 
+// ---------------------------------------------------------------- filters
+
+/** The WHERE of an internal account list. */
+export const internalAccountWhere = (platformId: string, q: InternalAccountQuery): Where => {
+  const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+  w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
+  if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
+  if (q.currency !== undefined) w.add((x) => `currency = ${x}`, q.currency)
+  if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
+  return w
+}
+
+/** The WHERE of a transaction list (exported for the bounded-work tests, which EXPLAIN it). */
+export const transactionWhere = (platformId: string, q: TransactionQuery): Where => {
+  const w = new Where().add((x) => `platform_id = ${x}`, platformId)
+  if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
+  if (q.platformCustomerId !== undefined) w.add((x) => `platform_customer_id = ${x}`, q.platformCustomerId)
+  if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
+  if (q.senderAccountIdentifier !== undefined) w.add((x) => `sender = ${x}`, q.senderAccountIdentifier)
+  if (q.receiverAccountIdentifier !== undefined) w.add((x) => `receiver = ${x}`, q.receiverAccountIdentifier)
+  if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
+  if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
+  if (q.reference !== undefined) w.add((x) => `reference = ${x}`, q.reference)
+  if (q.created?.from !== undefined) w.add((x) => `created_ms >= ${x}::bigint`, q.created.from)
+  if (q.created?.to !== undefined) w.add((x) => `created_ms <= ${x}::bigint`, q.created.to)
+  return w
+}
+
 export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
   const { one, many, page } = documentReads(query)
-
-  // ------------------------------------------------------------ filters
-
-  const internalAccountWhere = (platformId: string, q: InternalAccountQuery): Where => {
-    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-    w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
-    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-    if (q.currency !== undefined) w.add((x) => `currency = ${x}`, q.currency)
-    if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
-    return w
-  }
-
-  const transactionWhere = (platformId: string, q: TransactionQuery): Where => {
-    const w = new Where().add((x) => `platform_id = ${x}`, platformId)
-    if (q.customerId !== undefined) w.add((x) => `customer_id = ${x}`, q.customerId)
-    if (q.platformCustomerId !== undefined) w.add((x) => `platform_customer_id = ${x}`, q.platformCustomerId)
-    if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
-    if (q.senderAccountIdentifier !== undefined) w.add((x) => `sender = ${x}`, q.senderAccountIdentifier)
-    if (q.receiverAccountIdentifier !== undefined) w.add((x) => `receiver = ${x}`, q.receiverAccountIdentifier)
-    if (q.status !== undefined) w.add((x) => `status = ${x}`, q.status)
-    if (q.type !== undefined) w.add((x) => `type = ${x}`, q.type)
-    if (q.reference !== undefined) w.add((x) => `reference = ${x}`, q.reference)
-    if (q.created?.from !== undefined) w.add((x) => `created_ms >= ${x}::bigint`, q.created.from)
-    if (q.created?.to !== undefined) w.add((x) => `created_ms <= ${x}::bigint`, q.created.to)
-    return w
-  }
 
   // ------------------------------------------------------------ the ledger
 
