@@ -15,6 +15,7 @@
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
+ *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1)
  */
 import { fork, type ChildProcess } from "node:child_process"
 import { mkdtempSync } from "node:fs"

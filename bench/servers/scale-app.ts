@@ -22,6 +22,8 @@ import { benchMoneyPlatform } from "./platform.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
+/** Units of work in flight at once while filling: above 1 they overlap round trips on SQL, but conflict on the hot payers' balances (retried). */
+const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? "1")
 /** Load pairs (one per connection at most). */
 export const HOT_PAIRS = 50
 const PAYMENTS_PER_COLD_PAIR = 10
@@ -236,47 +238,54 @@ const fill = (store: Store["Service"], template: Template) =>
     // Payments, oldest first.
     const step = (SPREAD_MS - 60_000) / Math.max(1, N)
     const paymentTemplateIds = [template.quote.quote.id, template.transaction.transaction.id, ...template.entries.map((e) => e.id), ...template.paymentEvents.map((e) => String((e.event as { readonly id: string }).id))]
-    for (let from = 0; from < N; from += BATCH) {
-      const to = Math.min(N, from + BATCH)
-      const seqBefore = yield* store.webhooks.lastEventSeq(platformId)
-      const deliveries: Array<WebhookDeliveryRecord> = []
-      yield* store.transact((uow: UnitOfWork) =>
-        Effect.gen(function*() {
-          let seq = seqBefore
-          for (let j = from; j < to; j++) {
-            const pair = pairs[j % 2 === 0 ? (j / 2) % HOT_PAIRS : HOT_PAIRS + Math.floor(j / 2) % cold]!
-            const ids = new Map(pair.ids)
-            for (const id of paymentTemplateIds) ids.set(id, freshId(id))
-            const shift = start + 60_000 + j * step - template.at
-            yield* uow.putQuote(clone(template.quote, ids, shift))
-            for (const e of template.entries) yield* uow.post(clone(e, ids, shift))
-            yield* uow.putTransaction(clone(template.transaction, ids, shift))
-            for (const e of template.paymentEvents) {
-              const event = clone(e.event, ids, shift)
-              yield* uow.emit(event)
-              const at = template.at + shift
-              const body = JSON.stringify(event)
-              deliveries.push({
-                platformId,
-                id: String((event as { readonly id: string }).id),
-                seq: ++seq,
-                type: event.type,
-                resourceId: ids.get(template.transaction.transaction.id)!,
-                body,
-                status: "DELIVERED",
-                attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
-                round: 1,
-                nextAttemptAt: at,
-                createdAt: at,
-                updatedAt: at + 62
-              })
+    const seqStart = yield* store.webhooks.lastEventSeq(platformId)
+    const eventsPerPayment = template.paymentEvents.length
+    let done = 0
+    const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) => b * BATCH)
+    yield* Effect.forEach(batches, (from) =>
+      Effect.gen(function*() {
+        const to = Math.min(N, from + BATCH)
+        const deliveries: Array<WebhookDeliveryRecord> = []
+        yield* store.transact((uow: UnitOfWork) =>
+          Effect.gen(function*() {
+            for (let j = from; j < to; j++) {
+              const pair = pairs[j % 2 === 0 ? (j / 2) % HOT_PAIRS : HOT_PAIRS + Math.floor(j / 2) % cold]!
+              const ids = new Map(pair.ids)
+              for (const id of paymentTemplateIds) ids.set(id, freshId(id))
+              const shift = start + 60_000 + j * step - template.at
+              yield* uow.putQuote(clone(template.quote, ids, shift))
+              for (const e of template.entries) yield* uow.post(clone(e, ids, shift))
+              yield* uow.putTransaction(clone(template.transaction, ids, shift))
+              let k = 0
+              for (const e of template.paymentEvents) {
+                const event = clone(e.event, ids, shift)
+                yield* uow.emit(event)
+                const at = template.at + shift
+                deliveries.push({
+                  platformId,
+                  id: String((event as { readonly id: string }).id),
+                  // Outbox order: the delivery's place among the fill's events (the store numbers the events themselves).
+                  seq: seqStart + j * eventsPerPayment + ++k,
+                  type: event.type,
+                  resourceId: ids.get(template.transaction.transaction.id)!,
+                  body: JSON.stringify(event),
+                  status: "DELIVERED",
+                  attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
+                  round: 1,
+                  nextAttemptAt: at,
+                  createdAt: at,
+                  updatedAt: at + 62
+                })
+              }
             }
-          }
-        })
-      ).pipe(Effect.orDie)
-      yield* store.transact((uow) => Effect.forEach(deliveries, (d) => uow.addWebhookDelivery(d), { discard: true }))
-      if (from % (BATCH * 20) === 0) process.stderr.write(`  scale fill ${store.info.kind}: ${to.toLocaleString("en-US")} / ${N.toLocaleString("en-US")}\n`)
-    }
+          })
+        ).pipe(Effect.orDie)
+        yield* store.transact((uow) => Effect.forEach(deliveries, (d) => uow.addWebhookDelivery(d), { discard: true }))
+        done += to - from
+        if (Math.floor(done / (BATCH * 20)) !== Math.floor((done - (to - from)) / (BATCH * 20))) {
+          process.stderr.write(`  scale fill ${store.info.kind}: ${done.toLocaleString("en-US")} / ${N.toLocaleString("en-US")}\n`)
+        }
+      }), { discard: true, concurrency: CONCURRENCY })
     return pairs
   })
 
