@@ -15,6 +15,7 @@
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
+ *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1)
  */
 import { fork, type ChildProcess } from "node:child_process"
@@ -53,7 +54,7 @@ interface Started {
 const startScaleServer = async (payments: number, env: Record<string, string>): Promise<Started> => {
   const file = await bundle("./servers/scale-app.ts")
   const childEnv = { ...process.env, ...env, SCALE_PAYMENTS: String(payments) }
-  const execArgv = ["--expose-gc", ...serverNodeFlags(childEnv)]
+  const execArgv = ["--expose-gc", ...serverNodeFlags(childEnv), ...(process.env["BENCH_SCALE_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SCALE_PROFILE"]}`])]
   const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
   trackChild(child)
   child.on("error", () => {})

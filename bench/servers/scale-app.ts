@@ -306,6 +306,11 @@ const program = Effect.gen(function*() {
   if (address._tag === "UnixPathAddress") return yield* Effect.die(new Error("unexpected unix socket"))
   const port = address.port
   const template = yield* makeTemplate(port, store)
+  if (process.env["SCALE_DUMP"] === "1") {
+    const size = (x: unknown) => JSON.stringify(x).length
+    process.stderr.write(`template bytes (JSON): quote ${size(template.quote)}, transaction ${size(template.transaction)}, entries ${template.entries.length} × ${size(template.entries[0])}, ` +
+      `payment events ${template.paymentEvents.length}: ${template.paymentEvents.map((e) => `${e.event.type} ${size(e)}`).join(", ")}; pair events ${template.pairEvents.length}: ${template.pairEvents.map((e) => e.event.type).join(", ")}\n`)
+  }
   const heapBefore = heapUsed()
   const began = Date.now()
   const pairs = yield* fill(store, template)
