@@ -10,8 +10,9 @@
  * a ratio; the target is every ratio within 1.25.
  *
  *   BENCH_STORES (default memory,postgres,pglite)
- *   BENCH_SCALE_LEVELS (default 1000,100000): payments stored per level, the first is the base
- *   BENCH_SCALE_LEVELS_PGLITE (default 1000,20000): PGlite's levels (it loads ~20x slower)
+ *   BENCH_SCALE_LEVELS: payments stored per level, the first is the base (every store), e.g. 1000,100000,1000000
+ *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,10000 /
+ *     1000,5000: the store port fills memory at ~600 payments/s, PostgreSQL at ~50 and PGlite slower on 2 shared cores)
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
@@ -33,8 +34,10 @@ const STORES = ["memory", "postgres", "pglite"] as const
 type StoreName = typeof STORES[number]
 const levelsOf = (text: string | undefined, fallback: string) =>
   (text ?? fallback).split(",").map((s) => Number(s.trim().replace(/_/g, ""))).filter((n) => Number.isInteger(n) && n > 0)
-const LEVELS = levelsOf(process.env["BENCH_SCALE_LEVELS"], "1000,100000")
-const PGLITE_LEVELS = levelsOf(process.env["BENCH_SCALE_LEVELS_PGLITE"] ?? process.env["BENCH_SCALE_LEVELS"], "1000,20000")
+/** Per store: BENCH_SCALE_LEVELS_<STORE>, else BENCH_SCALE_LEVELS, else defaults that fill in minutes on 2 shared cores. */
+const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,10000", pglite: "1000,5000" }
+const levelsFor = (store: StoreName) =>
+  levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
 const SECONDS = Number(process.env["BENCH_SCALE_SECONDS"] ?? "5")
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
 const SAMPLES = Number(process.env["BENCH_SCALE_SAMPLES"] ?? "40")
@@ -190,7 +193,7 @@ interface LevelResult {
 
 const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Promise<Array<LevelResult>> => {
   const out: Array<LevelResult> = []
-  for (const level of store === "pglite" ? PGLITE_LEVELS : LEVELS) {
+  for (const level of levelsFor(store)) {
     if (isEnding()) break
     let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "" }
     let removeDir: (() => Promise<void>) | undefined
