@@ -22,8 +22,8 @@ import { benchMoneyPlatform } from "./platform.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
-/** Units of work in flight at once while filling: above 1 they overlap round trips on SQL, but conflict on the hot payers' balances (retried). */
-const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? "1")
+/** Units of work in flight at once while filling (PostgreSQL: 4, overlapping their round trips; else 1). */
+const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? (process.env["DATABASE_URL"] ? "4" : "1"))
 /** Load pairs (one per connection at most). */
 export const HOT_PAIRS = 50
 const PAYMENTS_PER_COLD_PAIR = 10
@@ -238,6 +238,13 @@ const fill = (store: Store["Service"], template: Template) =>
     // Payments, oldest first.
     const step = (SPREAD_MS - 60_000) / Math.max(1, N)
     const paymentTemplateIds = [template.quote.quote.id, template.transaction.transaction.id, ...template.entries.map((e) => e.id), ...template.paymentEvents.map((e) => String((e.event as { readonly id: string }).id))]
+    // Units of work in flight together pay from disjoint payers (lanes: batch b takes lane
+    // b mod CONCURRENCY), so they do not conflict on a payer's balance or daily total.
+    const laneCount = Math.max(1, Math.min(CONCURRENCY, HOT_PAIRS, cold))
+    const lanes = Array.from({ length: laneCount }, (_, l) => ({
+      hot: pairs.slice(0, HOT_PAIRS).filter((_, i) => i % laneCount === l),
+      cold: pairs.slice(HOT_PAIRS).filter((_, i) => i % laneCount === l)
+    }))
     const seqStart = yield* store.webhooks.lastEventSeq(platformId)
     const eventsPerPayment = template.paymentEvents.length
     let done = 0
@@ -249,7 +256,8 @@ const fill = (store: Store["Service"], template: Template) =>
         yield* store.transact((uow: UnitOfWork) =>
           Effect.gen(function*() {
             for (let j = from; j < to; j++) {
-              const pair = pairs[j % 2 === 0 ? (j / 2) % HOT_PAIRS : HOT_PAIRS + Math.floor(j / 2) % cold]!
+              const lane = lanes[(from / BATCH) % lanes.length]!
+              const pair = j % 2 === 0 ? lane.hot[(j / 2) % lane.hot.length]! : lane.cold[Math.floor(j / 2) % lane.cold.length]!
               const ids = new Map(pair.ids)
               for (const id of paymentTemplateIds) ids.set(id, freshId(id))
               const shift = start + 60_000 + j * step - template.at
