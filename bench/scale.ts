@@ -21,7 +21,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process"
 import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanUp, isEnding, onCleanUp, trackChild, trackDir } from "./cleanup.js"
 import { bundle, cpuOf, serverNodeFlags } from "./http.js"
@@ -116,20 +116,28 @@ interface Figure {
   readonly value: number
   readonly unit: string
   readonly higherIsBetter: boolean
+  /** CPU time per request: judged (it drifts far less than latency on a shared machine). */
+  readonly cpu?: boolean
 }
 
-const measureLevel = async (s: Started): Promise<Array<Figure>> => {
+const measureLevel = async (s: Started, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
   const { port, pairs, sample } = s.ready
   const figures: Array<Figure> = []
   // Quote + execute first (the load's own writes are then part of what the reads see).
   const loadPairs = pairs.slice(0, CONNECTIONS)
   await moneyLoad(port, loadPairs, 2, CONNECTIONS)
   const cpu0 = await cpuOf(s.child)
+  const db0 = await dbCpu?.()
   const m = await moneyLoad(port, loadPairs, SECONDS, CONNECTIONS)
+  const db1 = await dbCpu?.()
   const cpu = (await cpuOf(s.child)) - cpu0
   figures.push({ name: "quote+execute payments/s", value: m.requestsPerSecond, unit: "/s", higherIsBetter: true })
   figures.push({ name: "quote+execute p99 per request", value: m.p99, unit: "ms", higherIsBetter: false })
-  figures.push({ name: "quote+execute server CPU per payment", value: cpu / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false })
+  figures.push({ name: "quote+execute server CPU per payment", value: cpu / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+  if (db0 !== undefined && db1 !== undefined) {
+    figures.push({ name: "quote+execute DB CPU per payment", value: (db1 - db0) / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+  }
+  figures.push({ name: "quote+execute non-2xx", value: m.non2xx, unit: "", higherIsBetter: false })
   if (m.non2xx > 0 || m.errors > 0) console.log(`  quote+execute: ${m.non2xx} non-2xx, ${m.errors} errors`)
   const customer = encodeURIComponent(sample.customerId)
   const single: ReadonlyArray<readonly [string, (i: number) => Promise<number>]> = [
@@ -174,7 +182,13 @@ const measureLevel = async (s: Started): Promise<Array<Figure>> => {
   ]
   for (const [name, make] of single) {
     try {
+      const c0 = await cpuOf(s.child)
+      const d0 = await dbCpu?.()
       const t = await timed(make)
+      const c1 = await cpuOf(s.child)
+      const d1 = await dbCpu?.()
+      figures.push({ name: `${name} server CPU`, value: (c1 - c0) / (SAMPLES + 5) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+      if (d0 !== undefined && d1 !== undefined) figures.push({ name: `${name} DB CPU`, value: (d1 - d0) / (SAMPLES + 5) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
       figures.push({ name: `${name} median`, value: t.median, unit: "ms", higherIsBetter: false })
       figures.push({ name: `${name} p90`, value: t.p90, unit: "ms", higherIsBetter: false })
     } catch (e) {
@@ -188,6 +202,8 @@ interface LevelResult {
   readonly payments: number
   readonly fillSeconds: number
   readonly heapBytesPerPayment: number | undefined
+  /** The machine's 1-minute load average when the level was measured. */
+  readonly load: number
   readonly figures: ReadonlyArray<Figure>
 }
 
@@ -207,7 +223,8 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
     const s = await startScaleServer(level, env)
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
-      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, figures: await measureLevel(s) })
+      const load = loadavg()[0] ?? 0
+      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, load, figures: await measureLevel(s, cluster?.cpuMicros) })
     } finally {
       await s.stop()
       await removeDir?.()
@@ -221,21 +238,36 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   if (base === undefined) return
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
   console.log(`fill through the store port: ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   if (store === "memory") console.log(`heap per stored payment (after full GC): ${levels.map((l) => l.heapBytesPerPayment === undefined ? "—" : `${fmt(l.heapBytesPerPayment)} B`).join(" / ")}`)
   console.log(`| figure | ${levels.map((l) => fmt(l.payments)).join(" | ")} | ${levels.slice(1).map((l) => `ratio at ${fmt(l.payments)}`).join(" | ")} |`)
   console.log(`|---|${levels.map(() => "---").join("|")}|${levels.slice(1).map(() => "---").join("|")}|`)
   let worst = 0
+  let worstLatency = 0
   for (const f of base.figures) {
     const values = levels.map((l) => l.figures.find((g) => g.name === f.name)?.value)
     const ratios = values.slice(1).map((v) => v === undefined ? undefined : f.higherIsBetter ? f.value / v : v / f.value)
-    // Sub-millisecond latencies are dominated by noise: judge them against a 1 ms floor.
-    const judged = values.slice(1).map((v) => v === undefined ? undefined : f.higherIsBetter ? f.value / v : Math.max(v, 1) / Math.max(f.value, 1))
-    for (const r of judged) if (r !== undefined && f.name.endsWith("p90") === false) worst = Math.max(worst, r)
+    // Judged: throughput and CPU per request (CPU under 0.1 ms counted as 0.1 ms). Latency
+    // medians are shown and their worst ratio reported apart (1 ms floor): on a shared
+    // machine they move with the neighbours' load more than with the data.
+    const floor = f.cpu === true ? 0.1 : 1
+    const judged = values.slice(1).map((v) => v === undefined ? undefined : f.higherIsBetter ? f.value / v : Math.max(v, floor) / Math.max(f.value, floor))
+    const isJudged = f.cpu === true || f.higherIsBetter
+    for (const r of judged) {
+      if (r === undefined) continue
+      if (isJudged) worst = Math.max(worst, r)
+      else if (f.name.endsWith("median")) worstLatency = Math.max(worstLatency, r)
+    }
+    if (f.unit === "") {
+      console.log(`| ${f.name} | ${values.map((v) => v === undefined ? "—" : fmt(v)).join(" | ")} | ${values.slice(1).map(() => "").join(" | ")} |`)
+      continue
+    }
     console.log(`| ${f.name} | ${values.map((v) => v === undefined ? "—" : `${fmt(v, f.unit === "/s" ? 0 : 2)} ${f.unit}`).join(" | ")} | ${
-      ratios.map((r, i) => r === undefined ? "—" : `${fmt(r, 2)}${(judged[i] ?? 0) > TARGET && !f.name.endsWith("p90") ? " ✗" : ""}`).join(" | ")
+      ratios.map((r, i) => r === undefined ? "—" : `${fmt(r, 2)}${isJudged && (judged[i] ?? 0) > TARGET ? " ✗" : ""}`).join(" | ")
     } |`)
   }
-  console.log(`worst ratio (medians and throughput, 1 ms floor): ${fmt(worst, 2)} (target ≤ ${TARGET})\n`)
+  console.log(`worst latency-median ratio (1 ms floor, not judged): ${fmt(worstLatency, 2)}`)
+  console.log(`worst judged ratio (throughput and CPU per request): ${fmt(worst, 2)} (target ≤ ${TARGET})\n`)
 }
 
 let failed = false
