@@ -8,7 +8,7 @@
  */
 import type { Effect } from "effect"
 import type { AgentAction, AgentActionStatus, AgentPolicy } from "../domain/agent.js"
-import type { InvalidCursor, Page, PageResult, TimeRange } from "./shared.js"
+import type { InvalidCursor, Page, PageResult, RecordList, TimeRange } from "./shared.js"
 
 export type AgentRecordKind = "agent" | "deviceCode" | "token" | "action" | "quote" | "transaction"
 
@@ -121,13 +121,12 @@ export interface AgentActionQuery {
   readonly created?: TimeRange | undefined
 }
 
-export interface AgentRepository {
+export interface AgentRepository extends RecordList<AgentRecord, AgentQuery> {
   readonly get: <K extends AgentRecordKind>(platformId: string, kind: K, id: string) => Effect.Effect<AgentStoreRecordOf<K> | undefined>
   /** A device code or token record by its id, whatever platform holds it. */
   readonly find: <K extends "deviceCode" | "token">(kind: K, id: string) => Effect.Effect<AgentStoreRecordOf<K> | undefined>
   /** The device codes or tokens of one agent, oldest first. */
   readonly ofAgent: <K extends "deviceCode" | "token">(platformId: string, kind: K, agentId: string) => Effect.Effect<ReadonlyArray<AgentStoreRecordOf<K>>>
-  readonly list: (platformId: string, query: AgentQuery, page: Page) => Effect.Effect<PageResult<AgentRecord>, InvalidCursor>
   readonly listActions: (platformId: string, query: AgentActionQuery, page: Page) => Effect.Effect<PageResult<AgentActionRecord>, InvalidCursor>
 }
 

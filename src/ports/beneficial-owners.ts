@@ -1,18 +1,16 @@
 /** The beneficial owners part of the Store port (see ./store.ts). */
 import type { Effect } from "effect"
 import type { BeneficialOwner } from "../domain/beneficial-owner.js"
-import type { InvalidCursor, Page, PageResult } from "./shared.js"
+import type { RecordById, RecordList } from "./shared.js"
 
 export interface BeneficialOwnerRecord {
   readonly platformId: string
   readonly owner: BeneficialOwner
 }
 
-export interface BeneficialOwnerRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<BeneficialOwnerRecord | undefined>
+export interface BeneficialOwnerRepository extends RecordById<BeneficialOwnerRecord>, RecordList<BeneficialOwnerRecord, { readonly customerId: string }> {
   /** The owners of one business customer, oldest first. */
   readonly listByCustomer: (platformId: string, customerId: string) => Effect.Effect<ReadonlyArray<BeneficialOwnerRecord>>
-  readonly list: (platformId: string, query: { readonly customerId: string }, page: Page) => Effect.Effect<PageResult<BeneficialOwnerRecord>, InvalidCursor>
 }
 
 export interface BeneficialOwnerWrites {

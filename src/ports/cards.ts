@@ -2,7 +2,7 @@
 import type { Effect } from "effect"
 import type { Card, CardState } from "../domain/card.js"
 import type { CardTransaction, CardTransactionState } from "../domain/card-transaction.js"
-import type { InvalidCursor, Page, PageResult, StoreConflict, TimeRange } from "./shared.js"
+import type { RecordById, RecordList, StoreConflict, TimeRange } from "./shared.js"
 
 /**
  * One binding of an internal account to a card as a funding source. Its id
@@ -34,12 +34,10 @@ export interface CardQuery {
   readonly state?: CardState | undefined
 }
 
-export interface CardRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<CardRecord | undefined>
+/** `list`: Newest first when `page.descending`, else oldest first (keyset on `(createdAt, id)`). */
+export interface CardRepository extends RecordById<CardRecord>, RecordList<CardRecord, CardQuery> {
   /** The card holding this platformCardId (unique per platform, closed cards included). */
   readonly findByPlatformCardId: (platformId: string, platformCardId: string) => Effect.Effect<CardRecord | undefined>
-  /** Newest first when `page.descending`, else oldest first (keyset on `(createdAt, id)`). */
-  readonly list: (platformId: string, query: CardQuery, page: Page) => Effect.Effect<PageResult<CardRecord>, InvalidCursor>
   /**
    * Live (not CLOSED) cards of the platform, or of one cardholder: the slot rule's count.
    * An index read, so that under the serializable unit of work two units of work that
@@ -68,11 +66,8 @@ export interface CardTransactionQuery {
   readonly created?: TimeRange | undefined
 }
 
-export interface CardTransactionRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<CardTransactionRecord | undefined>
-  /** Newest first when `page.descending`, else oldest first (keyset on `(createdAt, id)`, the cursors every list uses). */
-  readonly list: (platformId: string, query: CardTransactionQuery, page: Page) => Effect.Effect<PageResult<CardTransactionRecord>, InvalidCursor>
-}
+/** `list`: Newest first when `page.descending`, else oldest first (keyset on `(createdAt, id)`, the cursors every list uses). */
+export interface CardTransactionRepository extends RecordById<CardTransactionRecord>, RecordList<CardTransactionRecord, CardTransactionQuery> {}
 
 export interface CardWrites {
   /** Writes a card (insert or replace by id); a platformCardId another card holds is a `StoreConflict`. */

@@ -2,7 +2,7 @@
 import type { Effect } from "effect"
 import type { CustomerState } from "../domain/customer.js"
 import type { CodeChallenge, ScaState } from "../domain/sca.js"
-import type { InvalidCursor, Page, PageResult, StoreConflict, TimeRange } from "./shared.js"
+import type { RecordById, RecordList, StoreConflict, TimeRange } from "./shared.js"
 
 export interface CustomerRecord {
   readonly platformId: string
@@ -29,13 +29,11 @@ export interface CustomerQuery {
   readonly includeDeleted?: boolean | undefined
 }
 
-export interface CustomerRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<CustomerRecord | undefined>
+export interface CustomerRepository extends RecordById<CustomerRecord>, RecordList<CustomerRecord, CustomerQuery> {
   /** The active (not deleted) customer holding this platformCustomerId. */
   readonly findActiveByPlatformCustomerId: (platformId: string, platformCustomerId: string) => Effect.Effect<CustomerRecord | undefined>
   /** The active customer holding this UMA address (compared without regard to case). */
   readonly findActiveByUmaAddress: (platformId: string, umaAddress: string) => Effect.Effect<CustomerRecord | undefined>
-  readonly list: (platformId: string, query: CustomerQuery, page: Page) => Effect.Effect<PageResult<CustomerRecord>, InvalidCursor>
 }
 
 export interface CustomerWrites {

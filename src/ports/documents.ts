@@ -1,7 +1,7 @@
 /** The documents part of the Store port (see ./store.ts). */
 import type { Effect } from "effect"
 import type { Document } from "../domain/document.js"
-import type { InvalidCursor, Page, PageResult, StoreConflict } from "./shared.js"
+import type { RecordById, RecordList, StoreConflict } from "./shared.js"
 
 export interface DocumentRecord {
   readonly platformId: string
@@ -14,11 +14,9 @@ export interface DocumentRecord {
   readonly locked?: boolean
 }
 
-export interface DocumentRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<DocumentRecord | undefined>
+export interface DocumentRepository extends RecordById<DocumentRecord>, RecordList<DocumentRecord, { readonly documentHolder?: string | undefined }> {
   /** Every document of one holder (a Customer or BeneficialOwner id), oldest first. */
   readonly listByHolder: (platformId: string, holderId: string) => Effect.Effect<ReadonlyArray<DocumentRecord>>
-  readonly list: (platformId: string, query: { readonly documentHolder?: string | undefined }, page: Page) => Effect.Effect<PageResult<DocumentRecord>, InvalidCursor>
 }
 
 export interface DocumentWrites {

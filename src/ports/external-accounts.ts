@@ -1,7 +1,7 @@
 /** The external accounts part of the Store port (see ./store.ts). */
 import type { Effect } from "effect"
 import type { ExternalAccount } from "../domain/external-account.js"
-import type { InvalidCursor, Page, PageResult, StoreConflict } from "./shared.js"
+import type { RecordById, RecordList, StoreConflict } from "./shared.js"
 
 export interface OwnershipChallengeState {
   readonly method: "WALLET_SIGNATURE" | "LIVENESS"
@@ -28,12 +28,10 @@ export interface ExternalAccountQuery {
   readonly currency?: string | undefined
 }
 
-export interface ExternalAccountRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<ExternalAccountRecord | undefined>
+export interface ExternalAccountRepository extends RecordById<ExternalAccountRecord>, RecordList<ExternalAccountRecord, ExternalAccountQuery> {
   readonly findByEquivalenceKey: (platformId: string, key: string) => Effect.Effect<ExternalAccountRecord | undefined>
   /** The customer's default UMA deposit account, if it has one (at most one: a unique index). */
   readonly findDefaultUmaDeposit: (platformId: string, customerId: string) => Effect.Effect<ExternalAccountRecord | undefined>
-  readonly list: (platformId: string, query: ExternalAccountQuery, page: Page) => Effect.Effect<PageResult<ExternalAccountRecord>, InvalidCursor>
   /**
    * Optional (added for the SQL stores, which do it in one statement; a store without it
    * leaves the caller to `transact` a read of the customer and `putExternalAccount`):

@@ -8,7 +8,7 @@ import type { PlatformConfigState } from "../domain/platform-config.js"
 import type { QuoteAuthorizationState } from "../domain/sca.js"
 import type { Quote, QuotePlan } from "../domain/quote.js"
 import type { PaymentPlan, Transaction, TransactionStatus, TransactionType } from "../domain/transaction.js"
-import type { InvalidCursor, LedgerRejected, Page, PageResult, StoreConflict, TimeRange } from "./shared.js"
+import type { LedgerRejected, RecordById, RecordList, StoreConflict, TimeRange } from "./shared.js"
 
 export interface InternalAccountRecord {
   readonly platformId: string
@@ -33,11 +33,9 @@ export interface InternalAccountQuery {
   readonly type?: InternalAccountType | undefined
 }
 
-export interface InternalAccountRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<InternalAccountRecord | undefined>
+export interface InternalAccountRepository extends RecordById<InternalAccountRecord>, RecordList<InternalAccountRecord, InternalAccountQuery> {
   /** The owner's account in a currency (owner null: the platform). */
   readonly findByOwnerCurrency: (platformId: string, customerId: string | null, currency: string) => Effect.Effect<InternalAccountRecord | undefined>
-  readonly list: (platformId: string, query: InternalAccountQuery, page: Page) => Effect.Effect<PageResult<InternalAccountRecord>, InvalidCursor>
 }
 
 /**
@@ -89,9 +87,7 @@ export interface QuoteRecord {
   readonly authorization?: QuoteAuthorizationState | undefined
 }
 
-export interface QuoteRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<QuoteRecord | undefined>
-}
+export interface QuoteRepository extends RecordById<QuoteRecord> {}
 
 export interface TransactionRecord {
   readonly platformId: string
@@ -114,9 +110,7 @@ export interface TransactionQuery {
   readonly created?: TimeRange | undefined
 }
 
-export interface TransactionRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<TransactionRecord | undefined>
-  readonly list: (platformId: string, query: TransactionQuery, page: Page) => Effect.Effect<PageResult<TransactionRecord>, InvalidCursor>
+export interface TransactionRepository extends RecordById<TransactionRecord>, RecordList<TransactionRecord, TransactionQuery> {
   /**
    * Sum of `sentAmount` of the outgoing payments created at or after `since` (epoch ms)
    * in `currency` by one customer (null: the platform's own), not counting failed or

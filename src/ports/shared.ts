@@ -3,7 +3,7 @@
  * the unique constraints the store enforces (named once, here), and paging.
  * It imports nothing of the other port modules, so none of them forms a cycle.
  */
-import { Data } from "effect"
+import { Data, type Effect } from "effect"
 
 // ---------------------------------------------------------------- unique constraints
 
@@ -94,4 +94,14 @@ export interface PageResult<R> {
 export interface TimeRange {
   readonly from?: number | undefined
   readonly to?: number | undefined
+}
+
+/** A repository's read of one of the platform's records by id. */
+export interface RecordById<R> {
+  readonly get: (platformId: string, id: string) => Effect.Effect<R | undefined>
+}
+
+/** A repository's list: one keyset page of the platform's records that match `query`, and their total. */
+export interface RecordList<R, Q> {
+  readonly list: (platformId: string, query: Q, page: Page) => Effect.Effect<PageResult<R>, InvalidCursor>
 }

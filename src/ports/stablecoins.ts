@@ -10,7 +10,7 @@ import type {
   StablecoinProviderAccount,
   StablecoinProviderAccountStatus
 } from "../domain/stablecoin.js"
-import type { InvalidCursor, Page, PageResult, StoreConflict } from "./shared.js"
+import type { InvalidCursor, Page, PageResult, RecordById, RecordList, StoreConflict } from "./shared.js"
 
 /** A provider account link; the API secret is kept only as its SHA-256 fingerprint. */
 export interface StablecoinProviderAccountRecord {
@@ -49,19 +49,17 @@ export interface StablecoinProviderAccountQuery {
   readonly status?: StablecoinProviderAccountStatus | undefined
 }
 
-export interface StablecoinRepository {
+/** `list`: Oldest first (keyset on `(createdAt, id)`). */
+export interface StablecoinRepository extends RecordById<StablecoinRecord>, RecordList<StablecoinRecord, StablecoinQuery> {
   readonly getProviderAccount: (platformId: string, id: string) => Effect.Effect<StablecoinProviderAccountRecord | undefined>
   /** The link to this provider account (unique per platform and provider). */
   readonly findProviderAccount: (platformId: string, provider: StablecoinProvider, providerAccountId: string) => Effect.Effect<StablecoinProviderAccountRecord | undefined>
   /** Oldest first (keyset on `(createdAt, id)`). */
   readonly listProviderAccounts: (platformId: string, query: StablecoinProviderAccountQuery, page: Page) => Effect.Effect<PageResult<StablecoinProviderAccountRecord>, InvalidCursor>
-  readonly get: (platformId: string, id: string) => Effect.Effect<StablecoinRecord | undefined>
   /** The stablecoin with this symbol (unique per platform). */
   readonly findBySymbol: (platformId: string, symbol: string) => Effect.Effect<StablecoinRecord | undefined>
   /** The stablecoin with this network token identifier (unique per platform and network). */
   readonly findByTokenIdentifier: (platformId: string, network: string, networkTokenIdentifier: string) => Effect.Effect<StablecoinRecord | undefined>
-  /** Oldest first (keyset on `(createdAt, id)`). */
-  readonly list: (platformId: string, query: StablecoinQuery, page: Page) => Effect.Effect<PageResult<StablecoinRecord>, InvalidCursor>
   readonly getOperation: (platformId: string, id: string) => Effect.Effect<StablecoinOperationRecord | undefined>
   /** One stablecoin's operations; newest first when `page.descending`. */
   readonly listOperations: (

@@ -1,7 +1,7 @@
 /** The verifications part of the Store port (see ./store.ts). */
 import type { Effect } from "effect"
 import type { Verification, VerificationStatus } from "../domain/verification.js"
-import type { InvalidCursor, Page, PageResult } from "./shared.js"
+import type { RecordById, RecordList } from "./shared.js"
 
 export interface VerificationRecord {
   readonly platformId: string
@@ -13,10 +13,7 @@ export interface VerificationQuery {
   readonly verificationStatus?: VerificationStatus | undefined
 }
 
-export interface VerificationRepository {
-  readonly get: (platformId: string, id: string) => Effect.Effect<VerificationRecord | undefined>
-  readonly list: (platformId: string, query: VerificationQuery, page: Page) => Effect.Effect<PageResult<VerificationRecord>, InvalidCursor>
-}
+export interface VerificationRepository extends RecordById<VerificationRecord>, RecordList<VerificationRecord, VerificationQuery> {}
 
 export interface VerificationWrites {
   readonly putVerification: (record: VerificationRecord) => Effect.Effect<void>

@@ -9,7 +9,7 @@
  * outbox cursor and the deliveries.
  */
 import { Context, Effect } from "effect"
-import type { InvalidCursor, Page, PageResult } from "./shared.js"
+import type { InvalidCursor, Page, PageResult, RecordById } from "./shared.js"
 
 export interface WebhookRequest {
   readonly url: string
@@ -79,13 +79,12 @@ export interface WebhookDeliveryRecord {
   readonly lease?: { readonly token: string; readonly until: number } | undefined
 }
 
-export interface WebhookRepository {
+export interface WebhookRepository extends RecordById<WebhookDeliveryRecord> {
   readonly signingKey: (platformId: string) => Effect.Effect<WebhookSigningKeyRecord | undefined>
   /** The outbox `seq` up to which events were taken for delivery (undefined: never). */
   readonly cursor: (platformId: string) => Effect.Effect<number | undefined>
   /** The platform's highest committed event `seq` (0 when none). */
   readonly lastEventSeq: (platformId: string) => Effect.Effect<number>
-  readonly get: (platformId: string, id: string) => Effect.Effect<WebhookDeliveryRecord | undefined>
   /** The platform's deliveries, newest first (keyset on `(seq, id)`). */
   readonly list: (platformId: string, page: Page) => Effect.Effect<PageResult<WebhookDeliveryRecord>, InvalidCursor>
   /**

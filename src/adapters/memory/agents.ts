@@ -14,24 +14,21 @@ import type {
   AgentWrites
 } from "../../ports/agents.js"
 import { millisOf } from "../cursor.js"
-import { inRange, is, keyOf, type MemoryArea, type MemoryContext } from "./context.js"
+import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext } from "./context.js"
 import { MemoryTable } from "./table.js"
 
-export interface AgentTables {
-  readonly agents: MemoryTable<AgentRecord>
-  readonly agentActions: MemoryTable<AgentActionRecord>
-  readonly agentKeys: MemoryTable<AgentStoreRecord>
-}
-
-export const agentTables = (): AgentTables => ({
-  agents: new MemoryTable<AgentRecord>({ id: (r) => r.id, createdAt: (r) => millisOf(r.createdAt) }),
-  agentActions: new MemoryTable<AgentActionRecord>({ id: (r) => r.id, createdAt: (r) => millisOf(r.createdAt) }),
+/** The area's tables of one platform. */
+export const agentTables = () => ({
+  agents: entityTable<AgentRecord>((r) => r),
+  agentActions: entityTable<AgentActionRecord>((r) => r),
   agentKeys: new MemoryTable<AgentStoreRecord>({
     id: (r) => keyOf(r.kind, r.id),
     createdAt: (r) => millisOf(r.createdAt),
     groups: [{ name: "agent", key: (r) => r.kind === "deviceCode" || r.kind === "token" ? keyOf(r.kind, r.agentId) : undefined }]
   })
-})
+}) as const
+
+export type AgentTables = ReturnType<typeof agentTables>
 
 /** The memory table of an agent record's kind. */
 const agentTableOf = (t: AgentTables, kind: AgentRecordKind): MemoryTable<AgentStoreRecord> =>

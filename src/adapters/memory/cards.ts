@@ -3,18 +3,11 @@ import { Effect } from "effect"
 import type { CardQuery, CardRecord, CardTransactionQuery, CardTransactionRecord, CardWrites } from "../../ports/cards.js"
 import { UniqueConstraints } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
-import { inRange, is, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
-import { MemoryTable } from "./table.js"
+import { entityTable, inRange, is, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 
-export interface CardTables {
-  readonly cards: MemoryTable<CardRecord>
-  readonly cardTransactions: MemoryTable<CardTransactionRecord>
-}
-
-export const cardTables = (): CardTables => ({
-  cards: new MemoryTable<CardRecord>({
-    id: (r) => r.card.id,
-    createdAt: (r) => millisOf(r.card.createdAt),
+/** The area's tables of one platform. */
+export const cardTables = () => ({
+  cards: entityTable<CardRecord>((r) => r.card, {
     unique: [{ name: UniqueConstraints.cardsPlatformCardId, key: (r) => r.card.platformCardId }],
     // The slot rule counts live cards, of the platform and of one cardholder.
     groups: [
@@ -22,12 +15,12 @@ export const cardTables = (): CardTables => ({
       { name: "liveByHolder", key: (r) => r.card.state === "CLOSED" ? undefined : r.card.cardholderId }
     ]
   }),
-  cardTransactions: new MemoryTable<CardTransactionRecord>({
-    id: (r) => r.transaction.id,
-    createdAt: (r) => millisOf(r.transaction.createdAt),
+  cardTransactions: entityTable<CardTransactionRecord>((r) => r.transaction, {
     groups: [{ name: "card", key: (r) => r.transaction.cardId }]
   })
-})
+}) as const
+
+export type CardTables = ReturnType<typeof cardTables>
 
 const matchesCard = (q: CardQuery) => (r: CardRecord): boolean =>
   is(q.cardholderId, r.card.cardholderId) &&

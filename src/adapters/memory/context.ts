@@ -7,7 +7,8 @@
 import type { Effect } from "effect"
 import type { StoreRepositories } from "../../ports/store.js"
 import type { InvalidCursor, PageResult, StoreConflict, TimeRange } from "../../ports/shared.js"
-import type { MemoryTable } from "./table.js"
+import { millisOf } from "../cursor.js"
+import { MemoryTable, type TableDef } from "./table.js"
 
 export interface MemoryContext<T> {
   /** The platform's tables, created on first use. */
@@ -49,3 +50,12 @@ export const noFilter = (query: object): boolean => Object.values(query).every((
 
 /** A matcher's clause: `actual` is `wanted`, or the query leaves it unset (`is(q.status, r.status)`). */
 export const is = <A>(wanted: A | undefined, actual: A): boolean => wanted === undefined || wanted === actual
+
+/**
+ * A table of records that hold an entity with an `id` and an ISO `createdAt` (most
+ * do): keyed by the id, in `(createdAt, id)` order, with the given indexes.
+ */
+export const entityTable = <R>(
+  entity: (r: R) => { readonly id: string; readonly createdAt: string },
+  indexes: Pick<TableDef<R>, "unique" | "groups"> = {}
+): MemoryTable<R> => new MemoryTable<R>({ id: (r) => entity(r).id, createdAt: (r) => millisOf(entity(r).createdAt), ...indexes })

@@ -3,18 +3,11 @@ import type { CustomerQuery, CustomerRecord, CustomerWrites } from "../../ports/
 import type { ExternalAccountQuery, ExternalAccountRecord, ExternalAccountWrites } from "../../ports/external-accounts.js"
 import { UniqueConstraints } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
-import { inRange, is, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
-import { MemoryTable } from "./table.js"
+import { entityTable, inRange, is, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 
-export interface CustomerTables {
-  readonly customers: MemoryTable<CustomerRecord>
-  readonly externalAccounts: MemoryTable<ExternalAccountRecord>
-}
-
-export const customerTables = (): CustomerTables => ({
-  customers: new MemoryTable<CustomerRecord>({
-    id: (r) => r.customer.id,
-    createdAt: (r) => millisOf(r.customer.createdAt),
+/** The area's tables of one platform. */
+export const customerTables = () => ({
+  customers: entityTable<CustomerRecord>((r) => r.customer, {
     unique: [
       {
         name: UniqueConstraints.customersActivePlatformCustomerId,
@@ -27,9 +20,7 @@ export const customerTables = (): CustomerTables => ({
     ],
     groups: [{ name: "active", key: (r) => r.deletedAt === undefined ? "" : undefined }]
   }),
-  externalAccounts: new MemoryTable<ExternalAccountRecord>({
-    id: (r) => r.account.id,
-    createdAt: (r) => millisOf(r.account.createdAt),
+  externalAccounts: entityTable<ExternalAccountRecord>((r) => r.account, {
     unique: [
       { name: UniqueConstraints.externalAccountsEquivalence, key: (r) => r.equivalenceKey },
       {
@@ -43,7 +34,9 @@ export const customerTables = (): CustomerTables => ({
       { name: "owner", key: (r) => r.account.customerId === null ? "platform" : "customer" }
     ]
   })
-})
+}) as const
+
+export type CustomerTables = ReturnType<typeof customerTables>
 
 const matchesCustomer = (q: CustomerQuery) => (r: CustomerRecord): boolean =>
   (q.includeDeleted === true || r.deletedAt === undefined) &&

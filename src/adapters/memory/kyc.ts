@@ -4,33 +4,21 @@ import type { BeneficialOwnerRecord, BeneficialOwnerWrites } from "../../ports/b
 import type { DocumentRecord, DocumentWrites } from "../../ports/documents.js"
 import { UniqueConstraints } from "../../ports/shared.js"
 import type { VerificationQuery, VerificationRecord, VerificationWrites } from "../../ports/verifications.js"
-import { millisOf } from "../cursor.js"
-import { is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
-import { MemoryTable } from "./table.js"
+import { entityTable, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 
-export interface KycTables {
-  readonly documents: MemoryTable<DocumentRecord>
-  readonly beneficialOwners: MemoryTable<BeneficialOwnerRecord>
-  readonly verifications: MemoryTable<VerificationRecord>
-}
-
-export const kycTables = (): KycTables => ({
-  documents: new MemoryTable<DocumentRecord>({
-    id: (r) => r.document.id,
-    createdAt: (r) => millisOf(r.document.createdAt),
+/** The area's tables of one platform. */
+export const kycTables = () => ({
+  documents: entityTable<DocumentRecord>((r) => r.document, {
     unique: [{ name: UniqueConstraints.documentsHolderType, key: (r) => keyOf(r.document.documentHolder, r.document.documentType) }],
     groups: [{ name: "holder", key: (r) => r.document.documentHolder }]
   }),
-  beneficialOwners: new MemoryTable<BeneficialOwnerRecord>({
-    id: (r) => r.owner.id,
-    createdAt: (r) => millisOf(r.owner.createdAt),
+  beneficialOwners: entityTable<BeneficialOwnerRecord>((r) => r.owner, {
     groups: [{ name: "customer", key: (r) => r.owner.customerId }]
   }),
-  verifications: new MemoryTable<VerificationRecord>({
-    id: (r) => r.verification.id,
-    createdAt: (r) => millisOf(r.verification.createdAt)
-  })
-})
+  verifications: entityTable<VerificationRecord>((r) => r.verification)
+}) as const
+
+export type KycTables = ReturnType<typeof kycTables>
 
 const matchesVerification = (q: VerificationQuery) => (r: VerificationRecord): boolean =>
   is(q.customerId, r.verification.customerId) && is(q.verificationStatus, r.verification.verificationStatus)

@@ -14,7 +14,7 @@ import { type LedgerRejected, UniqueConstraints } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
 import { entryProblem, netByAccount, nextBalance } from "../ledger.js"
 import { ledgerRejectedIn } from "../level.js"
-import { inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
+import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 import { MemoryTable } from "./table.js"
 
 export interface MoneyTables {
@@ -34,9 +34,7 @@ export interface MoneyTables {
 }
 
 export const moneyTables = (): MoneyTables => ({
-  internalAccounts: new MemoryTable<InternalAccountRecord>({
-    id: (r) => r.id,
-    createdAt: (r) => millisOf(r.createdAt),
+  internalAccounts: entityTable<InternalAccountRecord>((r) => r, {
     unique: [{ name: UniqueConstraints.internalAccountsOwnerCurrency, key: (r) => keyOf(r.customerId, r.currency) }],
     // By owner: one customer's accounts, or all customers' / the platform's.
     groups: [
@@ -47,9 +45,7 @@ export const moneyTables = (): MoneyTables => ({
   balances: new Map(),
   journal: [],
   quotes: new Map(),
-  transactions: new MemoryTable<TransactionRecord>({
-    id: (r) => r.transaction.id,
-    createdAt: (r) => millisOf(r.transaction.createdAt),
+  transactions: entityTable<TransactionRecord>((r) => r.transaction, {
     // Ordered indexes for the list filters (transactionIndexOf picks one), and the daily
     // volume check's window (one sender's outgoing payments in one currency).
     groups: [

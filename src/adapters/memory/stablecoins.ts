@@ -9,36 +9,25 @@ import type {
   StablecoinRecord,
   StablecoinWrites
 } from "../../ports/stablecoins.js"
-import { millisOf } from "../cursor.js"
-import { is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
-import { MemoryTable } from "./table.js"
+import { entityTable, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 
-export interface StablecoinTables {
-  readonly stablecoinProviderAccounts: MemoryTable<StablecoinProviderAccountRecord>
-  readonly stablecoins: MemoryTable<StablecoinRecord>
-  readonly stablecoinOperations: MemoryTable<StablecoinOperationRecord>
-}
-
-export const stablecoinTables = (): StablecoinTables => ({
-  stablecoinProviderAccounts: new MemoryTable<StablecoinProviderAccountRecord>({
-    id: (r) => r.account.id,
-    createdAt: (r) => millisOf(r.account.createdAt),
+/** The area's tables of one platform. */
+export const stablecoinTables = () => ({
+  stablecoinProviderAccounts: entityTable<StablecoinProviderAccountRecord>((r) => r.account, {
     unique: [{ name: UniqueConstraints.stablecoinProviderAccountsAccount, key: (r) => keyOf(r.account.provider, r.account.providerAccountId) }]
   }),
-  stablecoins: new MemoryTable<StablecoinRecord>({
-    id: (r) => r.stablecoin.id,
-    createdAt: (r) => millisOf(r.stablecoin.createdAt),
+  stablecoins: entityTable<StablecoinRecord>((r) => r.stablecoin, {
     unique: [
       { name: UniqueConstraints.stablecoinsTokenIdentifier, key: (r) => keyOf(r.stablecoin.network, r.stablecoin.networkTokenIdentifier) },
       { name: UniqueConstraints.stablecoinsSymbol, key: (r) => r.stablecoin.symbol }
     ]
   }),
-  stablecoinOperations: new MemoryTable<StablecoinOperationRecord>({
-    id: (r) => r.operation.id,
-    createdAt: (r) => millisOf(r.operation.createdAt),
+  stablecoinOperations: entityTable<StablecoinOperationRecord>((r) => r.operation, {
     groups: [{ name: "stablecoin", key: (r) => r.operation.stablecoinId }]
   })
-})
+}) as const
+
+export type StablecoinTables = ReturnType<typeof stablecoinTables>
 
 const matchesStablecoin = (q: StablecoinQuery) => (r: StablecoinRecord): boolean =>
   is(q.issuanceStatus, r.stablecoin.issuanceStatus) &&

@@ -4,11 +4,8 @@ import type { WalletRecord, WalletRecordKind, WalletRecordOf, WalletWrites } fro
 import { keyOf, type MemoryArea, type MemoryContext } from "./context.js"
 import { MemoryTable } from "./table.js"
 
-export interface WalletTables {
-  readonly wallet: MemoryTable<WalletRecord>
-}
-
-export const walletTables = (): WalletTables => ({
+/** The area's tables of one platform. */
+export const walletTables = () => ({
   wallet: new MemoryTable<WalletRecord>({
     id: (r) => keyOf(r.kind, r.id),
     createdAt: () => 0,
@@ -17,7 +14,9 @@ export const walletTables = (): WalletTables => ({
       { name: "lookup", key: (r) => r.lookupKey === undefined ? undefined : keyOf(r.kind, r.lookupKey) }
     ]
   })
-})
+}) as const
+
+export type WalletTables = ReturnType<typeof walletTables>
 
 export const makeWalletArea = (m: MemoryContext<WalletTables>): MemoryArea<"wallets", WalletWrites> => {
   /** The records of one kind in a group (the table holds every kind; the group key names it). */

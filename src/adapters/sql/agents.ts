@@ -18,6 +18,12 @@ import type {
 import { millisOf } from "../cursor.js"
 import { documentReads, type Query, Where } from "./documents.js"
 
+/**
+ * The partial unique indexes that make device codes and token hashes unique across
+ * platforms. Never a `StoreConflict`: the ids are random, so a violation is a defect.
+ */
+export const AGENT_ID_INDEXES = { deviceCodes: "agent_records_device_codes", tokens: "agent_records_tokens" } as const
+
 /** The tables of migration `10_agents` that `resetPlatform` clears. */
 export const AGENT_TABLES: ReadonlyArray<string> = ["agent_records"]
 

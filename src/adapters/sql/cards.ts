@@ -12,11 +12,9 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import type { CardQuery, CardRecord, CardRepository, StoreConflict, UnitOfWork } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictIn } from "../level.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
 
 /** The tables of migration `7_cards` that `resetPlatform` clears. */
 export const CARD_TABLES: ReadonlyArray<string> = ["cards"]
@@ -55,14 +53,7 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
         JSON.stringify(r.card.fundingSources),
         JSON.stringify(r)
       ]
-    ).pipe(
-      Effect.asVoid,
-      Effect.catch((e: SqlError) =>
-        e.reason._tag === "UniqueViolation" && e.reason.constraint === "cards_platform_card_id"
-          ? conflictIn("cards_platform_card_id")
-          : Effect.die(e)
-      )
-    )
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   return {
     writes: { putCard },

@@ -4,8 +4,18 @@
  * (./store.ts, ./money.ts).
  */
 import { Effect } from "effect"
-import { type InvalidCursor, type Page, type PageResult, TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
+import type { SqlError } from "effect/sql/SqlError"
+import {
+  type InvalidCursor,
+  isUniqueConstraint,
+  type Page,
+  type PageResult,
+  type StoreConflict,
+  TOTAL_COUNT_LIMIT,
+  totalCountOf
+} from "../../ports/shared.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
+import { conflictIn } from "../level.js"
 
 /** The store's read helper: a statement whose failure is a defect (see ./store.ts). */
 export type Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>>
@@ -27,6 +37,14 @@ export class Where {
     return this.conditions.join(" and ")
   }
 }
+
+/**
+ * What a failed write is: a unique violation of one of the store's constraints is a
+ * `StoreConflict` named after it (marking the level it happened in, which PostgreSQL
+ * has aborted), anything else a defect.
+ */
+export const conflictOrDie = (e: SqlError): Effect.Effect<never, StoreConflict> =>
+  e.reason._tag === "UniqueViolation" && isUniqueConstraint(e.reason.constraint) ? conflictIn(e.reason.constraint) : Effect.die(e)
 
 export interface DocRow {
   readonly doc: string

@@ -6,9 +6,14 @@
  * Columns are real for what is queried, indexed or constrained; the rest of a record
  * is its JSON document (`doc`). Ids and keys use the "C" collation so the keyset
  * order is byte order, the same order the memory store pages in.
+ *
+ * Unique index names are the port's `UniqueConstraints` (what a `StoreConflict` names),
+ * interpolated so they are stated once; the text of every statement is unchanged.
  */
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { UniqueConstraints } from "../../ports/shared.js"
+import { AGENT_ID_INDEXES } from "./agents.js"
 
 const statements = (...sqls: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -31,7 +36,7 @@ const v1_initial = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index customers_active_platform_customer_id on customers (platform_id, platform_customer_id) where active`,
+  `create unique index ${UniqueConstraints.customersActivePlatformCustomerId} on customers (platform_id, platform_customer_id) where active`,
   `create index customers_keyset on customers (platform_id, created_ms, id)`,
   `create table external_accounts (
     platform_id text collate "C" not null,
@@ -44,8 +49,8 @@ const v1_initial = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index external_accounts_equivalence on external_accounts (platform_id, equivalence_key)`,
-  `create unique index external_accounts_default_uma on external_accounts (platform_id, customer_id) where default_uma`,
+  `create unique index ${UniqueConstraints.externalAccountsEquivalence} on external_accounts (platform_id, equivalence_key)`,
+  `create unique index ${UniqueConstraints.externalAccountsDefaultUma} on external_accounts (platform_id, customer_id) where default_uma`,
   `create index external_accounts_keyset on external_accounts (platform_id, created_ms, id)`,
   `create table documents (
     platform_id text collate "C" not null,
@@ -56,7 +61,7 @@ const v1_initial = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index documents_holder_type on documents (platform_id, holder_id, document_type)`,
+  `create unique index ${UniqueConstraints.documentsHolderType} on documents (platform_id, holder_id, document_type)`,
   `create index documents_keyset on documents (platform_id, created_ms, id)`,
   `create table beneficial_owners (
     platform_id text collate "C" not null,
@@ -122,7 +127,7 @@ const v1_initial = statements(
 
 /** UMA addresses are unique among a platform's active customers, without regard to case. */
 const v2_customer_uma_address = statements(
-  `create unique index customers_active_uma_address on customers (platform_id, lower(uma_address)) where active and uma_address is not null`
+  `create unique index ${UniqueConstraints.customersActiveUmaAddress} on customers (platform_id, lower(uma_address)) where active and uma_address is not null`
 )
 
 /**
@@ -143,7 +148,7 @@ const v3_money = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index internal_accounts_owner_currency on internal_accounts (platform_id, coalesce(customer_id, ''), currency)`,
+  `create unique index ${UniqueConstraints.internalAccountsOwnerCurrency} on internal_accounts (platform_id, coalesce(customer_id, ''), currency)`,
   `create index internal_accounts_keyset on internal_accounts (platform_id, created_ms, id)`,
   `create table ledger_balances (
     platform_id text collate "C" not null,
@@ -321,7 +326,7 @@ const v7_cards = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index cards_platform_card_id on cards (platform_id, platform_card_id)`,
+  `create unique index ${UniqueConstraints.cardsPlatformCardId} on cards (platform_id, platform_card_id)`,
   `create index cards_keyset on cards (platform_id, created_ms, id)`,
   `create index cards_cardholder on cards (platform_id, cardholder_id, created_ms, id)`,
   `create index cards_live on cards (platform_id, cardholder_id) where state <> 'CLOSED'`,
@@ -370,7 +375,7 @@ const v9_stablecoins = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index stablecoin_provider_accounts_account on stablecoin_provider_accounts (platform_id, provider, provider_account_id)`,
+  `create unique index ${UniqueConstraints.stablecoinProviderAccountsAccount} on stablecoin_provider_accounts (platform_id, provider, provider_account_id)`,
   `create index stablecoin_provider_accounts_keyset on stablecoin_provider_accounts (platform_id, created_ms, id)`,
   `create table stablecoins (
     platform_id text collate "C" not null,
@@ -385,8 +390,8 @@ const v9_stablecoins = statements(
     doc jsonb not null,
     primary key (platform_id, id)
   )`,
-  `create unique index stablecoins_symbol on stablecoins (platform_id, symbol)`,
-  `create unique index stablecoins_token_identifier on stablecoins (platform_id, network, network_token_identifier)`,
+  `create unique index ${UniqueConstraints.stablecoinsSymbol} on stablecoins (platform_id, symbol)`,
+  `create unique index ${UniqueConstraints.stablecoinsTokenIdentifier} on stablecoins (platform_id, network, network_token_identifier)`,
   `create index stablecoins_keyset on stablecoins (platform_id, created_ms, id)`,
   `create table stablecoin_operations (
     platform_id text collate "C" not null,
@@ -415,8 +420,8 @@ const v10_agents = statements(
     primary key (platform_id, kind, id)
   )`,
   // Device codes and tokens are found without a platform (redeem, the agent scheme): unique service-wide.
-  `create unique index agent_records_device_codes on agent_records (id) where kind = 'deviceCode'`,
-  `create unique index agent_records_tokens on agent_records (id) where kind = 'token'`,
+  `create unique index ${AGENT_ID_INDEXES.deviceCodes} on agent_records (id) where kind = 'deviceCode'`,
+  `create unique index ${AGENT_ID_INDEXES.tokens} on agent_records (id) where kind = 'token'`,
   `create index agent_records_keyset on agent_records (platform_id, kind, created_ms, id)`,
   `create index agent_records_agent on agent_records (platform_id, kind, agent_id) where agent_id is not null`
 )

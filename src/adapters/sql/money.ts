@@ -36,8 +36,8 @@ import {
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
 import { entryProblem, isInternalAccount } from "../ledger.js"
-import { conflictIn, ledgerRejectedIn } from "../level.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { ledgerRejectedIn } from "../level.js"
+import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -239,14 +239,7 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
          type = excluded.type, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.id, millisOf(r.createdAt), r.customerId, r.currency, r.type, r.status, JSON.stringify(r)]
-    ).pipe(
-      Effect.asVoid,
-      Effect.catch((e: SqlError) =>
-        e.reason._tag === "UniqueViolation" && e.reason.constraint === "internal_accounts_owner_currency"
-          ? conflictIn("internal_accounts_owner_currency")
-          : Effect.die(e)
-      )
-    )
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   /** A write that can break no constraint of ours: any failure is a defect. */
   const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> => Effect.orDie(Effect.asVoid(sql.unsafe(text, params)))

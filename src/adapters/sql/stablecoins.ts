@@ -9,38 +9,23 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import type {
   StablecoinOperationRecord,
   StablecoinProviderAccountRecord,
   StablecoinRecord,
   StablecoinRepository,
   StoreConflict,
-  UniqueConstraint,
   UnitOfWork
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictIn } from "../level.js"
-import { documentReads, type Query, Where } from "./documents.js"
+import { conflictOrDie, documentReads, type Query, Where } from "./documents.js"
 
 /** The tables of migration `9_stablecoins` that `resetPlatform` clears. */
 export const STABLECOIN_TABLES: ReadonlyArray<string> = ["stablecoin_operations", "stablecoins", "stablecoin_provider_accounts"]
 
-const STABLECOIN_CONSTRAINTS: ReadonlyArray<UniqueConstraint> = [
-  "stablecoin_provider_accounts_account",
-  "stablecoins_symbol",
-  "stablecoins_token_identifier"
-]
-
 export interface StablecoinStore {
   readonly writes: Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">
   readonly repository: StablecoinRepository
-}
-
-const uniqueViolation = (e: SqlError): Effect.Effect<never, StoreConflict> => {
-  const name = e.reason._tag === "UniqueViolation" ? e.reason.constraint : undefined
-  const constraint = STABLECOIN_CONSTRAINTS.find((c) => c === name)
-  return constraint === undefined ? Effect.die(e) : conflictIn(constraint)
 }
 
 export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): StablecoinStore => {
@@ -53,7 +38,7 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
        on conflict (platform_id, id) do update set provider = excluded.provider,
          provider_account_id = excluded.provider_account_id, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.account.id, millisOf(r.account.createdAt), r.account.provider, r.account.providerAccountId, r.account.status, JSON.stringify(r)]
-    ).pipe(Effect.asVoid, Effect.catch(uniqueViolation))
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   const putStablecoin = (r: StablecoinRecord): Effect.Effect<void, StoreConflict> =>
     sql.unsafe(
@@ -74,7 +59,7 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
         r.stablecoin.provider,
         JSON.stringify(r)
       ]
-    ).pipe(Effect.asVoid, Effect.catch(uniqueViolation))
+    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
   const putStablecoinOperation = (r: StablecoinOperationRecord): Effect.Effect<void> =>
     Effect.asVoid(query(

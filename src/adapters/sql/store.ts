@@ -34,17 +34,17 @@ import {
   type StoreInfo,
   type TimerOutcome,
   type TimerRecord,
-  type UniqueConstraint,
+  isUniqueConstraint,
   type UnitOfWork,
   type VerificationQuery,
   type VerificationRecord
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { asLevel, conflictIn } from "../level.js"
+import { asLevel } from "../level.js"
 import { AGENT_TABLES, makeAgentStore } from "./agents.js"
 import { CARD_TRANSACTION_TABLES, makeCardTransactionStore } from "./card-transactions.js"
 import { CARD_TABLES, makeCardStore } from "./cards.js"
-import { docOf, documentReads, Where } from "./documents.js"
+import { conflictOrDie, docOf, documentReads, Where } from "./documents.js"
 import { makeMoneyStore, MONEY_TABLES } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore, STABLECOIN_TABLES } from "./stablecoins.js"
@@ -55,20 +55,6 @@ import { makeWalletStore, WALLET_TABLES } from "./wallets.js"
 export const MAX_TRANSACTION_ATTEMPTS = 12
 const MAX_CONFLICT_RERUNS = 2
 const OUTCOME_HISTORY = 1000
-
-const CONSTRAINTS: ReadonlySet<string> = new Set<UniqueConstraint>([
-  "customers_active_platform_customer_id",
-  "customers_active_uma_address",
-  "external_accounts_equivalence",
-  "external_accounts_default_uma",
-  "documents_holder_type",
-  "cards_platform_card_id",
-  "stablecoin_provider_accounts_account",
-  "stablecoins_symbol",
-  "stablecoins_token_identifier"
-])
-
-const isConstraint = (name: string): name is UniqueConstraint => CONSTRAINTS.has(name)
 
 const isRetryableSqlError = (u: unknown): boolean =>
   isSqlError(u) && (u.reason._tag === "SerializationError" || u.reason._tag === "DeadlockError")
@@ -108,14 +94,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
      * happened in, which PostgreSQL has aborted), anything else a defect.
      */
     const write = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void, StoreConflict> =>
-      sql.unsafe(text, params).pipe(
-        Effect.asVoid,
-        Effect.catch((e: SqlError) =>
-          e.reason._tag === "UniqueViolation" && isConstraint(e.reason.constraint)
-            ? conflictIn(e.reason.constraint)
-            : Effect.die(e)
-        )
-      )
+      sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
     const { one, many, page } = documentReads(query)
 
@@ -410,7 +389,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const alone = options.serializableSessions ?? (info.kind === "pglite" ? sql : undefined)
     const oneRoundTrip = alone === undefined
       ? undefined
-      : makeOneRoundTrip({ sql, alone, isConstraint, maxAttempts: MAX_TRANSACTION_ATTEMPTS, backoffMillis })
+      : makeOneRoundTrip({ sql, alone, isConstraint: isUniqueConstraint, maxAttempts: MAX_TRANSACTION_ATTEMPTS, backoffMillis })
     const finish = (store: Store["Service"]) => (oneRoundTrip === undefined ? store : oneRoundTrip.install(store))
 
     return finish(Store.of({
