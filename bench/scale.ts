@@ -17,7 +17,7 @@
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
- *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 4 on PostgreSQL, in lanes of disjoint payers; else 1)
+ *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
 import { fork, type ChildProcess } from "node:child_process"
 import { mkdtempSync } from "node:fs"

@@ -22,8 +22,8 @@ import { benchMoneyPlatform } from "./platform.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
-/** Units of work in flight at once while filling (PostgreSQL: 4, overlapping their round trips; else 1). */
-const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? (process.env["DATABASE_URL"] ? "4" : "1"))
+/** Units of work in flight at once while filling (default 1: on PostgreSQL more conflict on the platform's own accounts the payments credit, and can exhaust the retries). */
+const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? "1")
 /** Load pairs (one per connection at most). */
 export const HOT_PAIRS = 50
 const PAYMENTS_PER_COLD_PAIR = 10
