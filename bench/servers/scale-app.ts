@@ -8,7 +8,7 @@ import "effect/schema/SchemaJITCompiler/enable"
  * written in units of work of SCALE_BATCH payments (webhook deliveries, DELIVERED, one
  * per payment event, are added beside them).
  *
- * Who pays: half the payments are made by the 10 "hot" payers the load uses afterwards
+ * Who pays: half the payments are made by the 50 "hot" payers the load uses afterwards
  * (so their own history grows with N: what a per-customer check that reads history
  * would pay for), the rest by other payers, ten payments each. Creation times spread
  * over the 30 days before now, oldest first.
