@@ -20,7 +20,7 @@ const bundles = new Map<string, Promise<string>>()
  * service would run: measuring them under the tsx loader would add its per-function
  * overhead to one side.
  */
-const bundle = (script: string): Promise<string> => {
+export const bundle = (script: string): Promise<string> => {
   let file = bundles.get(script)
   if (file === undefined) {
     const outfile = here(`../.bench/${script.replace(/^.*\//, "").replace(/\.ts$/, ".mjs")}`)

@@ -15,7 +15,7 @@ const PREFIX = "/2025-10-13"
 /** Minor units per payment: 1.00 USD. */
 const AMOUNT = 100
 
-interface Pair {
+export interface Pair {
   readonly source: string
   readonly destination: string
 }
@@ -97,7 +97,7 @@ const requestsFor = (pair: Pair): Array<autocannon.Request> => [
 ]
 
 /** One load: every connection alternates quote and execute; counts requests, reports payments (pairs) per second. */
-const run = (port: number, pairs: ReadonlyArray<Pair>, seconds: number, connections: number) =>
+export const run = (port: number, pairs: ReadonlyArray<Pair>, seconds: number, connections: number) =>
   new Promise<Omit<LoadResult, "cpuMicrosPerRequest" | "dbCpuMicrosPerRequest"> & { requests: number }>((resolve, reject) => {
     let next = 0
     autocannon({

@@ -142,5 +142,6 @@ export const ListResponse = <S extends Schema.Top>(item: S, identifier: string) 
     data: Schema.Array(item),
     hasMore: Schema.Boolean,
     nextCursor: Schema.optionalKey(Schema.String),
-    totalCount: Schema.Number
+    // Absent when more than TOTAL_COUNT_LIMIT (src/ports/shared.ts) match: optional in the reference too.
+    totalCount: Schema.optionalKey(Schema.Number)
   }).annotate({ identifier })

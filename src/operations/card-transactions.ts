@@ -27,6 +27,7 @@ import { badRequest, type Error400, type Error403, type Error404, type Error501,
 import { currencyOf, type CurrencyAmount } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
+import { totalCountOf } from "../ports/shared.js"
 import { type CardRecord, type CardTransactionRecord, Store, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { cardSimulationOutcome } from "../rules/cards/simulations.js"
 import { authorizationCurrencyError, decide, type FundingCandidate } from "../rules/cards/transactions-decisioning.js"
@@ -434,7 +435,7 @@ interface Keyed {
 
 /** A page of one side: `limit` items after `cursor`, with the side's own next cursor. */
 export type SidePage<T, E, R> = (cursor: string | undefined, limit: number) => Effect.Effect<
-  { readonly data: ReadonlyArray<T>; readonly hasMore: boolean; readonly nextCursor?: string | undefined; readonly totalCount: number },
+  { readonly data: ReadonlyArray<T>; readonly hasMore: boolean; readonly nextCursor?: string | undefined; readonly totalCount?: number },
   E,
   R
 >
@@ -460,6 +461,7 @@ export const mergedPage = <P extends Keyed, C extends Keyed, E, R, X>(input: {
       side.done === true
         ? Effect.map(page(undefined, 1), (r) => ({ data: [] as ReadonlyArray<T>, hasMore: false, totalCount: r.totalCount }))
         : Effect.map(page(side.at, input.limit), (r) => ({ data: r.data, hasMore: r.hasMore, totalCount: r.totalCount }))
+    // Each side's total is absent above TOTAL_COUNT_LIMIT; so is the sum's.
     const p = yield* fetch(state.p, input.payments)
     const c = yield* fetch(state.c, input.cards)
     const key = (t: Keyed): [number, string] => [Date.parse(t.createdAt), t.id]
@@ -499,6 +501,6 @@ export const mergedPage = <P extends Keyed, C extends Keyed, E, R, X>(input: {
       data,
       hasMore,
       ...(hasMore ? { nextCursor: encodeMerged(np, nc) } : {}),
-      totalCount: p.totalCount + c.totalCount
+      ...totalCountOf(p.totalCount === undefined || c.totalCount === undefined ? undefined : p.totalCount + c.totalCount)
     }
   })

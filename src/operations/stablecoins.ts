@@ -198,8 +198,8 @@ const selectProviderAccount = Effect.fnUntraced(function*(platform: Platform, na
   if (active.data.length > 1) {
     return yield* badRequest(
       "STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED",
-      `${active.totalCount} active stablecoin provider account links exist; pass stablecoinProviderAccountId to select one`,
-      { details: { activeLinks: active.totalCount } }
+      `${active.totalCount ?? "Many"} active stablecoin provider account links exist; pass stablecoinProviderAccountId to select one`,
+      { details: { activeLinks: active.totalCount ?? active.data.length } }
     )
   }
   return only.account

@@ -71,11 +71,23 @@ export interface Page {
   readonly descending?: boolean | undefined
 }
 
+/**
+ * The most rows a list counts for its `totalCount`: a list that matches more answers
+ * without one (the API makes it optional), so a page costs the same however many rows
+ * match (docs/decisions.md, "totalCount on large lists"). Every store applies it.
+ */
+export const TOTAL_COUNT_LIMIT = 1000
+
+/** `{ totalCount }` when known (at most `TOTAL_COUNT_LIMIT`), else nothing: spread into a page. */
+export const totalCountOf = (count: number | undefined): { readonly totalCount?: number } =>
+  count === undefined || count > TOTAL_COUNT_LIMIT ? {} : { totalCount: count }
+
 export interface PageResult<R> {
   readonly data: ReadonlyArray<R>
   readonly hasMore: boolean
   readonly nextCursor?: string
-  readonly totalCount: number
+  /** How many rows match in all, when at most `TOTAL_COUNT_LIMIT`; absent above. */
+  readonly totalCount?: number
 }
 
 /** An inclusive range of instants in epoch milliseconds; either end may be open. */

@@ -26,7 +26,8 @@ describe("unique constraints and the migrations", () => {
     const created = await Effect.runPromise(uniqueIndexes)
     const expected = [...Object.values(UniqueConstraints), ...Object.values(AGENT_ID_INDEXES)].sort()
     expect(created).toEqual(expected)
-  })
+    // Every migration on a fresh PGlite: tens of seconds on a loaded 2-core machine.
+  }, 120_000)
 
   it("isUniqueConstraint knows exactly the declared names", () => {
     for (const name of Object.values(UniqueConstraints)) expect(isUniqueConstraint(name)).toBe(true)

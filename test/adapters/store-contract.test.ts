@@ -1094,25 +1094,25 @@ describe.each(KINDS)("Store contract on %s", (kind) => {
       constraint: "customers_active_platform_customer_id",
       find: (store, p) => store.customers.findActiveByPlatformCustomerId(p, "race"),
       put: (uow, p, i) => uow.putCustomer(customerRecord(p, `Customer:${i}`, { pcid: "race" })),
-      holders: (store, p) => Effect.map(store.customers.list(p, { platformCustomerId: "race" }, { limit: 100 }), (r) => r.totalCount)
+      holders: (store, p) => Effect.map(store.customers.list(p, { platformCustomerId: "race" }, { limit: 100 }), (r) => r.totalCount ?? -1)
     },
     {
       constraint: "external_accounts_equivalence",
       find: (store, p) => store.externalAccounts.findByEquivalenceKey(p, "race"),
       put: (uow, p, i) => uow.putExternalAccount(accountRecord(p, `ExternalAccount:${i}`, { key: "race" })),
-      holders: (store, p) => Effect.map(store.externalAccounts.list(p, { owner: "customer" }, { limit: 100 }), (r) => r.totalCount)
+      holders: (store, p) => Effect.map(store.externalAccounts.list(p, { owner: "customer" }, { limit: 100 }), (r) => r.totalCount ?? -1)
     },
     {
       constraint: "external_accounts_default_uma",
       find: (store, p) => store.externalAccounts.findDefaultUmaDeposit(p, "Customer:race"),
       put: (uow, p, i) => uow.putExternalAccount(accountRecord(p, `ExternalAccount:${i}`, { customerId: "Customer:race", defaultUma: true })),
-      holders: (store, p) => Effect.map(store.externalAccounts.list(p, { owner: "customer" }, { limit: 100 }), (r) => r.totalCount)
+      holders: (store, p) => Effect.map(store.externalAccounts.list(p, { owner: "customer" }, { limit: 100 }), (r) => r.totalCount ?? -1)
     },
     {
       constraint: "documents_holder_type",
       find: (store, p) => Effect.map(store.documents.listByHolder(p, "Customer:race"), (ds) => ds[0]),
       put: (uow, p, i) => uow.putDocument(documentRecord(p, `Document:${i}`, "Customer:race", "PASSPORT")),
-      holders: (store, p) => Effect.map(store.documents.list(p, { documentHolder: "Customer:race" }, { limit: 100 }), (r) => r.totalCount)
+      holders: (store, p) => Effect.map(store.documents.list(p, { documentHolder: "Customer:race" }, { limit: 100 }), (r) => r.totalCount ?? -1)
     }
   ]
   const RACERS = 8
@@ -1745,7 +1745,7 @@ const pagesOf = <R>(list: (page: Page) => Effect.Effect<PageResult<R>, InvalidCu
     let cursor: string | undefined
     for (let i = 0; i < 100; i++) {
       const page: PageResult<R> = yield* list(cursor === undefined ? { limit } : { limit, cursor })
-      pages.push([idsOf(page.data, id), page.hasMore, page.totalCount])
+      pages.push([idsOf(page.data, id), page.hasMore, page.totalCount ?? -1])
       if (!page.hasMore) break
       cursor = page.nextCursor
     }

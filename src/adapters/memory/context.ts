@@ -45,8 +45,11 @@ export const keyOf = (...parts: ReadonlyArray<string | null>): string => parts.m
 export const inRange = (ms: number, range: TimeRange | undefined): boolean =>
   range === undefined || ((range.from === undefined || ms >= range.from) && (range.to === undefined || ms <= range.to))
 
-/** Whether a query sets no filter at all (then a page's total is the table's size). */
-export const noFilter = (query: object): boolean => Object.values(query).every((v) => v === undefined)
+/** Whether a query sets no filter at all (then a page's total is the table's size); a time range with neither end set is no filter. */
+export const noFilter = (query: object): boolean =>
+  Object.values(query).every((v) =>
+    v === undefined || (typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => x === undefined))
+  )
 
 /** A matcher's clause: `actual` is `wanted`, or the query leaves it unset (`is(q.status, r.status)`). */
 export const is = <A>(wanted: A | undefined, actual: A): boolean => wanted === undefined || wanted === actual

@@ -17,7 +17,8 @@ export const customerTables = () => ({
         name: UniqueConstraints.customersActiveUmaAddress,
         key: (r) => r.deletedAt === undefined ? r.customer.umaAddress?.toLowerCase() : undefined
       }
-    ]
+    ],
+    groups: [{ name: "active", key: (r) => r.deletedAt === undefined ? "" : undefined }]
   }),
   externalAccounts: entityTable<ExternalAccountRecord>((r) => r.account, {
     unique: [
@@ -26,6 +27,11 @@ export const customerTables = () => ({
         name: UniqueConstraints.externalAccountsDefaultUma,
         key: (r) => r.account.customerId !== null && r.account.defaultUmaDepositAccount ? r.account.customerId : undefined
       }
+    ],
+    // By owner: one customer's accounts, or all customers' / the platform's.
+    groups: [
+      { name: "customer", key: (r) => r.account.customerId ?? undefined },
+      { name: "owner", key: (r) => r.account.customerId === null ? "platform" : "customer" }
     ]
   })
 }) as const
@@ -60,7 +66,13 @@ export const makeCustomerArea = (
         m.read(() => m.peek(platformId)?.customers.byUnique(UniqueConstraints.customersActivePlatformCustomerId, pcid)),
       findActiveByUmaAddress: (platformId, umaAddress) =>
         m.read(() => m.peek(platformId)?.customers.byUnique(UniqueConstraints.customersActiveUmaAddress, umaAddress.toLowerCase())),
-      list: (platformId, query, page) => m.readPage(() => m.tenantOf(platformId).customers.page(matchesCustomer(query), page, keepsAll(query)))
+      list: (platformId, query, page) =>
+        m.readPage(() => {
+          const table = m.tenantOf(platformId).customers
+          if (query.includeDeleted === true) return table.page(matchesCustomer(query), page, keepsAll(query))
+          // Active customers have their own ordered index: a first page and its total need not read deleted ones.
+          return table.pageGroup("active", "", matchesCustomer(query), page, noFilter({ ...query, includeDeleted: undefined }))
+        })
     },
     externalAccounts: {
       get: (platformId, id) => m.read(() => m.peek(platformId)?.externalAccounts.get(id)),
@@ -68,7 +80,13 @@ export const makeCustomerArea = (
         m.read(() => m.peek(platformId)?.externalAccounts.byUnique(UniqueConstraints.externalAccountsEquivalence, key)),
       findDefaultUmaDeposit: (platformId, customerId) =>
         m.read(() => m.peek(platformId)?.externalAccounts.byUnique(UniqueConstraints.externalAccountsDefaultUma, customerId)),
-      list: (platformId, query, page) => m.readPage(() => m.tenantOf(platformId).externalAccounts.page(matchesAccount(query), page, false))
+      list: (platformId, query, page) =>
+        m.readPage(() => {
+          const table = m.tenantOf(platformId).externalAccounts
+          const filter = matchesAccount(query)
+          if (query.customerId !== undefined) return table.pageGroup("customer", query.customerId, filter, page, false)
+          return table.pageGroup("owner", query.owner, filter, page, query.currency === undefined)
+        })
     }
   },
   writes: {

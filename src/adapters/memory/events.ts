@@ -21,13 +21,16 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
             const events = m.peek(platformId)?.events ?? []
             const after = options?.afterSeq ?? 0
             const limit = options?.limit ?? Number.POSITIVE_INFINITY
-            const out: Array<StoredEvent> = []
-            for (const e of events) {
-              if (e.seq <= after) continue
-              if (out.length >= limit) break
-              out.push(e)
+            // Events are in `seq` order: start at the first after `after` (a binary search,
+            // not a walk over the whole outbox, which every delivery pass would repeat).
+            let lo = 0
+            let hi = events.length
+            while (lo < hi) {
+              const mid = (lo + hi) >>> 1
+              if (events[mid]!.seq <= after) lo = mid + 1
+              else hi = mid
             }
-            return out
+            return events.slice(lo, Math.min(events.length, lo + limit))
           })
       }
     },

@@ -30,24 +30,49 @@ export interface MoneyTables {
   readonly journalByAccount: Map<string, Array<number>>
   readonly quotes: Map<string, QuoteRecord>
   readonly transactions: MemoryTable<TransactionRecord>
+  /**
+   * The daily volume check's running totals, as the SQL store keeps them (migration
+   * `6_sent_volumes`): per sender (customer or platform) and currency, the days with
+   * counted payments (OUTGOING, not FAILED or EXPIRED) in ascending order with their sums.
+   */
+  readonly sentVolumes: Map<string, Array<{ readonly day: number; amount: number }>>
   config: PlatformConfigRecord | undefined
 }
 
 export const moneyTables = (): MoneyTables => ({
   internalAccounts: entityTable<InternalAccountRecord>((r) => r, {
-    unique: [{ name: UniqueConstraints.internalAccountsOwnerCurrency, key: (r) => keyOf(r.customerId, r.currency) }]
+    unique: [{ name: UniqueConstraints.internalAccountsOwnerCurrency, key: (r) => keyOf(r.customerId, r.currency) }],
+    // By owner: one customer's accounts, or all customers' / the platform's.
+    groups: [
+      { name: "customer", key: (r) => r.customerId ?? undefined },
+      { name: "owner", key: (r) => r.customerId === null ? "platform" : "customer" }
+    ]
   }),
   balances: new Map(),
   journal: [],
   journalByAccount: new Map(),
   quotes: new Map(),
   transactions: entityTable<TransactionRecord>((r) => r.transaction, {
-    // The daily volume check reads one sender's outgoing payments in one currency.
-    groups: [{
-      name: "sent",
-      key: (r) => r.transaction.type === "OUTGOING" ? keyOf(r.transaction.customerId ?? null, r.transaction.sentAmount.currency.code) : undefined
-    }]
+    // Ordered indexes for the list filters (transactionIndexOf picks one), and the daily
+    // volume check's window (one sender's outgoing payments in one currency).
+    groups: [
+      {
+        name: "sent",
+        key: (r) => r.transaction.type === "OUTGOING" ? keyOf(r.transaction.customerId ?? null, r.transaction.sentAmount.currency.code) : undefined
+      },
+      { name: "account", key: (r) => accountsOf(r) },
+      { name: "sender", key: (r) => senderOf(r) },
+      { name: "receiver", key: (r) => receiverOf(r) },
+      { name: "reference", key: (r) => r.transaction.reconciliationInstructions?.reference },
+      { name: "customerType", key: (r) => r.transaction.customerId === undefined ? undefined : keyOf(r.transaction.customerId, r.transaction.type) },
+      { name: "customer", key: (r) => r.transaction.customerId },
+      { name: "platformCustomer", key: (r) => r.transaction.platformCustomerId },
+      { name: "typeStatus", key: (r) => keyOf(r.transaction.type, r.transaction.status) },
+      { name: "type", key: (r) => r.transaction.type },
+      { name: "status", key: (r) => r.transaction.status }
+    ]
   }),
+  sentVolumes: new Map(),
   config: undefined
 })
 
@@ -56,6 +81,44 @@ const matchesInternalAccount = (q: InternalAccountQuery) => (r: InternalAccountR
   is(q.customerId, r.customerId) &&
   is(q.currency, r.currency) &&
   is(q.type, r.type)
+
+const accountsOf = (r: TransactionRecord): ReadonlyArray<string> => {
+  const sender = senderOf(r)
+  const receiver = receiverOf(r)
+  return sender === undefined || sender === receiver ? [receiver] : [sender, receiver]
+}
+
+/**
+ * The ordered index a transaction list reads (most selective first), and whether the
+ * index alone answers the query (then the total is the index group's size). Every
+ * filter but `created` has one, so a first page reads at most the rows of one group up
+ * to the page, and its total counts one group, never the whole table.
+ */
+const transactionIndexOf = (q: TransactionQuery): { readonly name: string; readonly key: string; readonly exact: boolean } | undefined => {
+  const set = Object.values(q).filter((v) => v !== undefined).length
+  const pick = (name: string, key: string, covers: number) => ({ name, key, exact: set === covers })
+  if (q.accountIdentifier !== undefined) return pick("account", q.accountIdentifier, 1)
+  if (q.senderAccountIdentifier !== undefined) return pick("sender", q.senderAccountIdentifier, 1)
+  if (q.receiverAccountIdentifier !== undefined) return pick("receiver", q.receiverAccountIdentifier, 1)
+  if (q.reference !== undefined) return pick("reference", q.reference, 1)
+  if (q.customerId !== undefined && q.type !== undefined) return pick("customerType", keyOf(q.customerId, q.type), 2)
+  if (q.customerId !== undefined) return pick("customer", q.customerId, 1)
+  if (q.platformCustomerId !== undefined) return pick("platformCustomer", q.platformCustomerId, 1)
+  if (q.type !== undefined && q.status !== undefined) return pick("typeStatus", keyOf(q.type, q.status), 2)
+  if (q.type !== undefined) return pick("type", q.type, 1)
+  if (q.status !== undefined) return pick("status", q.status, 1)
+  return undefined
+}
+
+const DAY_MILLIS = 86_400_000
+const dayOf = (ms: number) => ms - (((ms % DAY_MILLIS) + DAY_MILLIS) % DAY_MILLIS)
+
+/** What a transaction adds to the daily volume: its sender key, currency, day and amount; undefined if it does not count. */
+const sentOf = (r: TransactionRecord | undefined) => {
+  const t = r?.transaction
+  if (t === undefined || t.type !== "OUTGOING" || t.status === "FAILED" || t.status === "EXPIRED") return undefined
+  return { key: keyOf(t.customerId ?? null, t.sentAmount.currency.code), day: dayOf(millisOf(t.createdAt)), amount: t.sentAmount.amount }
+}
 
 const matchesTransaction = (q: TransactionQuery) => (r: TransactionRecord): boolean => {
   const t = r.transaction
@@ -110,6 +173,23 @@ export const makeMoneyArea = (
       return Effect.void
     })
 
+  /** Moves one day's running total, undoably; days stay in ascending order. */
+  const moveSent = (t: MoneyTables, key: string, day: number, amount: number) => {
+    if (amount === 0) return
+    let days = t.sentVolumes.get(key)
+    if (days === undefined) t.sentVolumes.set(key, days = [])
+    let at = days.length
+    while (at > 0 && days[at - 1]!.day > day) at--
+    let row = days[at - 1]
+    if (row === undefined || row.day !== day) {
+      row = { day, amount: 0 }
+      days.splice(at, 0, row)
+    }
+    const moved = row
+    moved.amount += amount
+    m.undo(() => void (moved.amount -= amount))
+  }
+
   return {
     repositories: {
       internalAccounts: {
@@ -117,7 +197,13 @@ export const makeMoneyArea = (
         findByOwnerCurrency: (platformId, customerId, currency) =>
           m.read(() => m.peek(platformId)?.internalAccounts.byUnique(UniqueConstraints.internalAccountsOwnerCurrency, keyOf(customerId, currency))),
         list: (platformId, query, page) =>
-          m.readPage(() => m.tenantOf(platformId).internalAccounts.page(matchesInternalAccount(query), page, false))
+          m.readPage(() => {
+            const table = m.tenantOf(platformId).internalAccounts
+            const filter = matchesInternalAccount(query)
+            if (query.customerId !== undefined) return table.pageGroup("customer", query.customerId, filter, page, false)
+            const exact = query.currency === undefined && query.type === undefined
+            return table.pageGroup("owner", query.owner, filter, page, exact)
+          })
       },
       ledger: {
         balances: (platformId, accounts) =>
@@ -168,15 +254,29 @@ export const makeMoneyArea = (
       transactions: {
         get: (platformId, id) => m.read(() => m.peek(platformId)?.transactions.get(id)),
         list: (platformId, query, page) =>
-          m.readPage(() => m.tenantOf(platformId).transactions.page(matchesTransaction(query), page, noFilter(query))),
+          m.readPage(() => {
+            const table = m.tenantOf(platformId).transactions
+            const index = transactionIndexOf(query)
+            return index === undefined
+              ? table.page(matchesTransaction(query), page, noFilter(query))
+              : table.pageGroup(index.name, index.key, matchesTransaction(query), page, index.exact)
+          }),
         sentVolume: (platformId, query) =>
           m.read(() => {
+            const t = m.peek(platformId)
+            if (t === undefined) return 0
+            const key = keyOf(query.customerId, query.currency)
             let sum = 0
-            for (const r of m.peek(platformId)?.transactions.byGroup("sent", keyOf(query.customerId, query.currency)) ?? []) {
-              const t = r.transaction
-              if (t.type !== "OUTGOING" || t.status === "FAILED" || t.status === "EXPIRED") continue
-              if (millisOf(t.createdAt) < query.since) continue
-              sum += t.sentAmount.amount
+            if (query.since % DAY_MILLIS === 0) {
+              // From a day's start (the daily window): the running totals of the days since.
+              const days = t.sentVolumes.get(key) ?? []
+              for (let i = days.length - 1; i >= 0 && days[i]!.day >= query.since; i--) sum += days[i]!.amount
+              return sum
+            }
+            // Any other window: the sender's payments from the newest back to `since` only.
+            for (const r of t.transactions.groupSince("sent", key, query.since)) {
+              const counted = sentOf(r)
+              if (counted !== undefined) sum += counted.amount
             }
             return sum
           })
@@ -195,7 +295,17 @@ export const makeMoneyArea = (
           quotes.set(r.quote.id, r)
           m.undo(() => void (previous === undefined ? quotes.delete(r.quote.id) : quotes.set(r.quote.id, previous)))
         }),
-      putTransaction: (r) => Effect.orDie(m.putRow(m.tenantOf(r.platformId).transactions, r.transaction.id, r)),
+      putTransaction: (r) =>
+        Effect.orDie(Effect.suspend(() => {
+          const t = m.tenantOf(r.platformId)
+          const before = sentOf(t.transactions.get(r.transaction.id))
+          return Effect.tap(m.putRow(t.transactions, r.transaction.id, r), () =>
+            Effect.sync(() => {
+              const after = sentOf(r)
+              if (before !== undefined) moveSent(t, before.key, before.day, -before.amount)
+              if (after !== undefined) moveSent(t, after.key, after.day, after.amount)
+            }))
+        })),
       putPlatformConfig: (r) => m.setField(m.tenantOf(r.platformId), "config", r)
     }
   }

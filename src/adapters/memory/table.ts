@@ -4,7 +4,7 @@
  * block of every in-memory repository; it knows nothing of transactions (the store's
  * undo log does).
  */
-import type { InvalidCursor, Page, PageResult, UniqueConstraint } from "../../ports/store.js"
+import { type InvalidCursor, type Page, type PageResult, TOTAL_COUNT_LIMIT, totalCountOf, type UniqueConstraint } from "../../ports/shared.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
 
 export interface TableDef<R> {
@@ -13,9 +13,20 @@ export interface TableDef<R> {
   readonly createdAt: (r: R) => number
   /** Unique keys; `undefined` leaves the row out of that index (a partial index). */
   readonly unique?: ReadonlyArray<{ readonly name: UniqueConstraint; readonly key: (r: R) => string | undefined }>
-  /** Non-unique lookups (holder -> documents, customer -> owners). */
-  readonly groups?: ReadonlyArray<{ readonly name: string; readonly key: (r: R) => string | undefined }>
+  /**
+   * Non-unique lookups (holder -> documents, customer -> owners), each kept in
+   * (createdAt, id) order so a group reads and pages without sorting or scanning the
+   * table. A row may sit under several keys of one group (an array: sender or receiver).
+   */
+  readonly groups?: ReadonlyArray<{ readonly name: string; readonly key: (r: R) => string | ReadonlyArray<string> | undefined }>
 }
+
+/**
+ * Rows examined by every table's reads (page, byGroup, first), for the bounded-work
+ * contract tests: a first page or a lookup must examine a number of rows that does not
+ * grow with the table. Plain counting; costs one increment per row read.
+ */
+export const rowsExamined = { count: 0 }
 
 const compareKeys = (a: SortKey, b: SortKey): number =>
   a.createdAt !== b.createdAt ? a.createdAt - b.createdAt : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
@@ -29,10 +40,13 @@ export class MemoryTable<R> {
     readonly key: (r: R) => string | undefined
     readonly map: Map<string, string>
   }>
+  /** Each row's sort key, computed once (createdAt may be parsed from ISO text). */
+  private readonly keys = new Map<string, SortKey>()
   private readonly groups: ReadonlyArray<{
     readonly name: string
-    readonly key: (r: R) => string | undefined
-    readonly map: Map<string, Set<string>>
+    readonly key: (r: R) => string | ReadonlyArray<string> | undefined
+    /** Group key -> the members' sort keys, in (createdAt, id) order. */
+    readonly map: Map<string, Array<SortKey>>
   }>
 
   constructor(private readonly def: TableDef<R>) {
@@ -65,21 +79,35 @@ export class MemoryTable<R> {
     return id === undefined ? undefined : this.rows.get(id)
   }
 
-  /** The rows of one group, oldest first. */
+  /** The rows of one group, oldest first (kept in order: no sort). */
   byGroup(name: string, key: string): ReadonlyArray<R> {
-    const ids = this.groups.find((g) => g.name === name)?.map.get(key)
-    if (ids === undefined) return []
+    const keys = this.groupKeys(name, key)
     const out: Array<R> = []
-    for (const id of ids) {
-      const r = this.rows.get(id)
+    for (const k of keys) {
+      const r = this.rows.get(k.id)
       if (r !== undefined) out.push(r)
     }
-    return out.sort((a, b) => compareKeys(this.keyOf(a), this.keyOf(b)))
+    rowsExamined.count += out.length
+    return out
+  }
+
+  /** The rows of one group created at or after `since` (epoch ms), newest first: reads those rows only. */
+  groupSince(name: string, key: string, since: number): ReadonlyArray<R> {
+    const keys = this.groupKeys(name, key)
+    const out: Array<R> = []
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]!
+      if (k.createdAt < since) break
+      const r = this.rows.get(k.id)
+      if (r !== undefined) out.push(r)
+    }
+    rowsExamined.count += out.length + 1
+    return out
   }
 
   /** How many rows one group holds. */
   groupSize(name: string, key: string): number {
-    return this.groups.find((g) => g.name === name)?.map.get(key)?.size ?? 0
+    return this.groupKeys(name, key).length
   }
 
   /** Writes `r` (the caller checked `conflictOf`); returns the row it replaced. */
@@ -87,7 +115,11 @@ export class MemoryTable<R> {
     const id = this.def.id(r)
     const previous = this.rows.get(id)
     if (previous !== undefined) this.unindex(previous)
-    else this.insertKey(this.keyOf(r))
+    else {
+      const key = { createdAt: this.def.createdAt(r), id }
+      this.keys.set(id, key)
+      insertSorted(this.order, key)
+    }
     this.rows.set(id, r)
     this.index(r)
     return previous
@@ -100,9 +132,8 @@ export class MemoryTable<R> {
     this.unindex(previous)
     this.rows.delete(id)
     const key = this.keyOf(previous)
-    const at = this.search(key)
-    const found = this.order[at]
-    if (found !== undefined && compareKeys(found, key) === 0) this.order.splice(at, 1)
+    this.keys.delete(id)
+    removeSorted(this.order, key)
     return previous
   }
 
@@ -111,25 +142,41 @@ export class MemoryTable<R> {
    * says the filter keeps every row, so the total is the table's size.
    */
   page(filter: (r: R) => boolean, page: Page, countAll: boolean): PageResult<R> | InvalidCursor {
+    return this.pageOver(this.order, filter, page, countAll)
+  }
+
+  /**
+   * One page of the rows of group `name` under `key` that match `filter` (which need
+   * not repeat the group's own condition): reads the group's ordered members only, so
+   * the work follows the group, not the table. `exact` says `filter` keeps every member,
+   * so the total is the group's size.
+   */
+  pageGroup(name: string, key: string, filter: (r: R) => boolean, page: Page, exact: boolean): PageResult<R> | InvalidCursor {
+    return this.pageOver(this.groupKeys(name, key), filter, page, exact)
+  }
+
+  private pageOver(order: ReadonlyArray<SortKey>, filter: (r: R) => boolean, page: Page, countAll: boolean): PageResult<R> | InvalidCursor {
     const descending = page.descending === true
-    let start = descending ? this.order.length - 1 : 0
+    let start = descending ? order.length - 1 : 0
     if (page.cursor !== undefined) {
       const after = decodeCursor(page.cursor)
       if (typeof after !== "object" || !("createdAt" in after)) return after
-      const at = this.search(after)
+      const at = search(order, after)
       if (descending) start = at - 1
       else {
         start = at
-        const found = this.order[start]
+        const found = order[start]
         if (found !== undefined && compareKeys(found, after) === 0) start++
       }
     }
     const data: Array<R> = []
     let hasMore = false
+    let examined = 0
     const step = descending ? -1 : 1
-    for (let i = start; i >= 0 && i < this.order.length; i += step) {
-      const key = this.order[i]
+    for (let i = start; i >= 0 && i < order.length; i += step) {
+      const key = order[i]
       const r = key === undefined ? undefined : this.rows.get(key.id)
+      examined++
       if (r === undefined || !filter(r)) continue
       if (data.length === page.limit) {
         hasMore = true
@@ -137,19 +184,27 @@ export class MemoryTable<R> {
       }
       data.push(r)
     }
-    let totalCount = this.rows.size
+    // The total: known from the index when the filter keeps all of it, else counted up
+    // to TOTAL_COUNT_LIMIT + 1 matches (above the limit a page has no total).
+    let totalCount = order.length
     if (!countAll) {
       totalCount = 0
-      for (const r of this.rows.values()) if (filter(r)) totalCount++
+      for (const key of order) {
+        examined++
+        const r = this.rows.get(key.id)
+        if (r !== undefined && filter(r) && ++totalCount > TOTAL_COUNT_LIMIT) break
+      }
     }
+    rowsExamined.count += examined
     const last = data[data.length - 1]
     return hasMore && last !== undefined
-      ? { data, hasMore, nextCursor: encodeCursor(this.keyOf(last)), totalCount }
-      : { data, hasMore, totalCount }
+      ? { data, hasMore, nextCursor: encodeCursor(this.keyOf(last)), ...totalCountOf(totalCount) }
+      : { data, hasMore, ...totalCountOf(totalCount) }
   }
 
   /** The row first in (createdAt, id) order. */
   first(): R | undefined {
+    rowsExamined.count++
     const key = this.order[0]
     return key === undefined ? undefined : this.rows.get(key.id)
   }
@@ -169,26 +224,12 @@ export class MemoryTable<R> {
   }
 
   private keyOf(r: R): SortKey {
-    return { createdAt: this.def.createdAt(r), id: this.def.id(r) }
+    const id = this.def.id(r)
+    return this.keys.get(id) ?? { createdAt: this.def.createdAt(r), id }
   }
 
-  /** Index of the first key >= `key`. */
-  private search(key: SortKey): number {
-    let lo = 0
-    let hi = this.order.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const probe = this.order[mid]
-      if (probe !== undefined && compareKeys(probe, key) < 0) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-
-  private insertKey(key: SortKey) {
-    const last = this.order[this.order.length - 1]
-    if (last === undefined || compareKeys(last, key) < 0) this.order.push(key)
-    else this.order.splice(this.search(key), 0, key)
+  private groupKeys(name: string, key: string): ReadonlyArray<SortKey> {
+    return this.groups.find((g) => g.name === name)?.map.get(key) ?? []
   }
 
   private index(r: R) {
@@ -197,12 +238,14 @@ export class MemoryTable<R> {
       const key = u.key(r)
       if (key !== undefined) u.map.set(key, id)
     }
+    if (this.groups.length === 0) return
+    const sortKey = this.keyOf(r)
     for (const g of this.groups) {
-      const key = g.key(r)
-      if (key === undefined) continue
-      let set = g.map.get(key)
-      if (set === undefined) g.map.set(key, set = new Set())
-      set.add(id)
+      for (const key of keysOf(g.key(r))) {
+        let members = g.map.get(key)
+        if (members === undefined) g.map.set(key, members = [])
+        insertSorted(members, sortKey)
+      }
     }
   }
 
@@ -212,13 +255,49 @@ export class MemoryTable<R> {
       const key = u.key(r)
       if (key !== undefined && u.map.get(key) === id) u.map.delete(key)
     }
+    if (this.groups.length === 0) return
+    const sortKey = this.keyOf(r)
     for (const g of this.groups) {
-      const key = g.key(r)
-      if (key === undefined) continue
-      const set = g.map.get(key)
-      if (set === undefined) continue
-      set.delete(id)
-      if (set.size === 0) g.map.delete(key)
+      for (const key of keysOf(g.key(r))) {
+        const members = g.map.get(key)
+        if (members === undefined) continue
+        removeSorted(members, sortKey)
+        if (members.length === 0) g.map.delete(key)
+      }
     }
   }
+}
+
+const NO_KEYS: ReadonlyArray<string> = []
+const keysOf = (k: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
+  k === undefined ? NO_KEYS : typeof k === "string" ? [k] : k
+
+/** Index of the first key >= `key` in a (createdAt, id)-sorted array. */
+const search = (order: ReadonlyArray<SortKey>, key: SortKey): number => {
+  let lo = 0
+  let hi = order.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const probe = order[mid]
+    if (probe !== undefined && compareKeys(probe, key) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Inserts `key` in order (rows mostly arrive in order: at the end, O(1)); a key already there stays once. */
+const insertSorted = (order: Array<SortKey>, key: SortKey) => {
+  const last = order[order.length - 1]
+  if (last === undefined || compareKeys(last, key) < 0) order.push(key)
+  else {
+    const at = search(order, key)
+    const found = order[at]
+    if (found === undefined || compareKeys(found, key) !== 0) order.splice(at, 0, key)
+  }
+}
+
+const removeSorted = (order: Array<SortKey>, key: SortKey) => {
+  const at = search(order, key)
+  const found = order[at]
+  if (found !== undefined && compareKeys(found, key) === 0) order.splice(at, 1)
 }

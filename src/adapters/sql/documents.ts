@@ -6,7 +6,16 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { type InvalidCursor, isUniqueConstraint, type Page, type PageResult, type StoreConflict, type TimeRange } from "../../ports/shared.js"
+import {
+  type InvalidCursor,
+  isUniqueConstraint,
+  type Page,
+  type PageResult,
+  type StoreConflict,
+  type TimeRange,
+  TOTAL_COUNT_LIMIT,
+  totalCountOf
+} from "../../ports/shared.js"
 import type { StoreRepositories } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
 import { conflictIn } from "../level.js"
@@ -75,6 +84,29 @@ export interface DocRow {
 /** The record a `doc` column holds (written by this adapter from a typed record). */
 export const docOf = <T>(row: DocRow): T => JSON.parse(row.doc)
 
+/** The one statement of a page (see `page` below): its text and parameters, or the cursor's error. */
+export const pageStatement = (table: string, where: Where, p: Page): { readonly text: string; readonly params: ReadonlyArray<unknown> } | InvalidCursor => {
+  const params = [...where.params]
+  const direction = p.descending === true ? "desc" : "asc"
+  let keyset = "true"
+  if (p.cursor !== undefined) {
+    const after = decodeCursor(p.cursor)
+    if (!("createdAt" in after)) return after
+    params.push(after.createdAt, after.id)
+    keyset = `(created_ms, id) ${p.descending === true ? "<" : ">"} ($${params.length - 1}::bigint, $${params.length}::text)`
+  }
+  params.push(p.limit + 1)
+  return {
+    text: `select (select count(*)::int from (select 1 from ${table} where ${where.text} limit ${TOTAL_COUNT_LIMIT + 1}) counted) as total, page.doc
+         from (select 1) one left join lateral (
+           select doc::text as doc, created_ms, id from ${table} where ${where.text} and ${keyset}
+           order by created_ms ${direction}, id ${direction} limit $${params.length}
+         ) page on true
+         order by page.created_ms ${direction}, page.id ${direction}`,
+    params
+  }
+}
+
 /** `one`, `many` and `page` over a store's `query`. */
 export const documentReads = (query: Query) => {
   const one = <T>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<T | undefined> =>
@@ -85,40 +117,27 @@ export const documentReads = (query: Query) => {
 
   /**
    * One keyset page of `table` where `where` holds, oldest first or (descending) newest
-   * first, and the total that match. One statement, so the total and the page come from
-   * one snapshot even while other units of work commit. A descending page's cursor
-   * continues below the last row it returned; `keyOf` gives a record's (createdAt, id).
+   * first, and the total that match when at most TOTAL_COUNT_LIMIT do. One statement, so
+   * the total and the page come from one snapshot even while other units of work commit.
+   * The page reads `limit + 1` rows down a `(…, created_ms, id)` index and the count at
+   * most TOTAL_COUNT_LIMIT + 1 index entries, so neither grows with the table (a common
+   * table expression read twice would be materialized: every matching row, documents
+   * included, read for one page). A descending page's cursor continues below the last
+   * row it returned; `keyOf` gives a record's (createdAt, id).
    */
   const page = <T>(table: string, where: Where, p: Page, keyOf: (r: T) => SortKey): Effect.Effect<PageResult<T>, InvalidCursor> =>
     Effect.gen(function*() {
-      const params = [...where.params]
-      const direction = p.descending === true ? "desc" : "asc"
-      let keyset = "true"
-      if (p.cursor !== undefined) {
-        const after = decodeCursor(p.cursor)
-        if (!("createdAt" in after)) return yield* Effect.fail(after)
-        params.push(after.createdAt, after.id)
-        keyset = `(created_ms, id) ${p.descending === true ? "<" : ">"} ($${params.length - 1}::bigint, $${params.length}::text)`
-      }
-      params.push(p.limit + 1)
-      const result = yield* query<{ readonly total: number; readonly doc: string | null }>(
-        `with matching as (select created_ms, id, doc from ${table} where ${where.text}),
-              total as (select count(*)::int as total from matching)
-         select total.total, page.doc from total left join lateral (
-           select doc::text as doc, created_ms, id from matching where ${keyset}
-           order by created_ms ${direction}, id ${direction} limit $${params.length}
-         ) page on true
-         order by page.created_ms ${direction}, page.id ${direction}`,
-        params
-      )
+      const statement = pageStatement(table, where, p)
+      if (!("text" in statement)) return yield* Effect.fail(statement)
+      const result = yield* query<{ readonly total: number; readonly doc: string | null }>(statement.text, statement.params)
       const rows = result.flatMap((row) => (row.doc === null ? [] : [docOf<T>({ doc: row.doc })]))
       const hasMore = rows.length > p.limit
       const data = hasMore ? rows.slice(0, p.limit) : rows
       const last = data[data.length - 1]
       const totalCount = result[0]?.total ?? 0
       return hasMore && last !== undefined
-        ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount }
-        : { data, hasMore, totalCount }
+        ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), ...totalCountOf(totalCount) }
+        : { data, hasMore, ...totalCountOf(totalCount) }
     })
 
   /** A `get`: the record with this id in `table`, of the platform. */

@@ -104,33 +104,35 @@ const brokenCheck = (e: SqlError): string | undefined => {
 
 export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
 
+// ---------------------------------------------------------------- filters
+
+/** The WHERE of an internal account list. */
+export const internalAccountWhere = (platformId: string, q: InternalAccountQuery): Where => {
+  const w = Where.platform(platformId)
+  w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
+  w.eq("customer_id", q.customerId)
+  w.eq("currency", q.currency)
+  w.eq("type", q.type)
+  return w
+}
+
+/** The WHERE of a transaction list (exported for the bounded-work tests, which EXPLAIN it). */
+export const transactionWhere = (platformId: string, q: TransactionQuery): Where => {
+  const w = Where.platform(platformId)
+  w.eq("customer_id", q.customerId)
+  w.eq("platform_customer_id", q.platformCustomerId)
+  if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
+  w.eq("sender", q.senderAccountIdentifier)
+  w.eq("receiver", q.receiverAccountIdentifier)
+  w.eq("status", q.status)
+  w.eq("type", q.type)
+  w.eq("reference", q.reference)
+  w.within("created_ms", q.created)
+  return w
+}
+
 export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
   const { byId, many, one, page } = documentReads(query)
-
-  // ------------------------------------------------------------ filters
-
-  const internalAccountWhere = (platformId: string, q: InternalAccountQuery): Where => {
-    const w = Where.platform(platformId)
-    w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
-    w.eq("customer_id", q.customerId)
-    w.eq("currency", q.currency)
-    w.eq("type", q.type)
-    return w
-  }
-
-  const transactionWhere = (platformId: string, q: TransactionQuery): Where => {
-    const w = Where.platform(platformId)
-    w.eq("customer_id", q.customerId)
-    w.eq("platform_customer_id", q.platformCustomerId)
-    if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
-    w.eq("sender", q.senderAccountIdentifier)
-    w.eq("receiver", q.receiverAccountIdentifier)
-    w.eq("status", q.status)
-    w.eq("type", q.type)
-    w.eq("reference", q.reference)
-    w.within("created_ms", q.created)
-    return w
-  }
 
   // ------------------------------------------------------------ the ledger
 

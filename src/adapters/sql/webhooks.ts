@@ -20,6 +20,7 @@ import type {
   WebhookSigningKeyRecord
 } from "../../ports/store.js"
 import { decodeCursor, encodeCursor } from "../cursor.js"
+import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
 import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
@@ -93,7 +94,7 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
       }
       params.push(p.limit + 1)
       const rows = yield* query<DocRow & { readonly total: number }>(
-        `select doc::text as doc, (select count(*)::int from webhook_deliveries where platform_id = $1) as total
+        `select doc::text as doc, (select count(*)::int from (select 1 from webhook_deliveries where platform_id = $1 limit ${TOTAL_COUNT_LIMIT + 1}) counted) as total
          from webhook_deliveries where platform_id = $1 and ${keyset}
          order by seq desc, id desc limit $${params.length}`,
         params
@@ -103,12 +104,12 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
       const data = hasMore ? all.slice(0, p.limit) : all
       const last = data[data.length - 1]
       const totalCount = rows[0]?.total ?? (yield* query<{ readonly total: number }>(
-        `select count(*)::int as total from webhook_deliveries where platform_id = $1`,
+        `select count(*)::int as total from (select 1 from webhook_deliveries where platform_id = $1 limit ${TOTAL_COUNT_LIMIT + 1}) counted`,
         [platformId]
       ))[0]?.total ?? 0
       return hasMore && last !== undefined
-        ? { data, hasMore, nextCursor: encodeCursor({ createdAt: last.seq, id: last.id }), totalCount }
-        : { data, hasMore, totalCount }
+        ? { data, hasMore, nextCursor: encodeCursor({ createdAt: last.seq, id: last.id }), ...totalCountOf(totalCount) }
+        : { data, hasMore, ...totalCountOf(totalCount) }
     })
 
   const repository: WebhookRepository = {

@@ -227,7 +227,7 @@ export interface CardListQuery {
 
 /** GET /cards, newest first unless `sortOrder=asc` (the reference's default is desc). */
 export const listCards = Effect.fnUntraced(function*(platform: Platform, q: CardListQuery): Effect.fn.Return<
-  { readonly data: ReadonlyArray<Card>; readonly hasMore: boolean; readonly nextCursor?: string; readonly totalCount: number },
+  { readonly data: ReadonlyArray<Card>; readonly hasMore: boolean; readonly nextCursor?: string; readonly totalCount?: number },
   Error400 | Error501,
   Store
 > {

@@ -1,0 +1,293 @@
+/**
+ * `npm run bench:scale`: does a request cost the same with many payments stored?
+ *
+ * Per store and level, a fresh server child (bench/servers/scale-app.ts) is filled with
+ * that many payments through the store port (customers, internal and external accounts,
+ * quotes, transactions, journal entries, events, webhook deliveries), then measured over
+ * loopback: quote + execute throughput and p99 (one funded payer per connection, half of
+ * the stored payments are those payers' own history), one create, gets by id, and the
+ * first page of the list endpoints. Every figure is printed beside the first level's, as
+ * a ratio; the target is every ratio within 1.25.
+ *
+ *   BENCH_STORES (default memory,postgres,pglite)
+ *   BENCH_SCALE_LEVELS: payments stored per level, the first is the base (every store), e.g. 1000,100000,1000000
+ *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,10000 /
+ *     1000,5000: the store port fills memory at ~600 payments/s, PostgreSQL at ~50 and PGlite slower on 2 shared cores)
+ *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
+ *   BENCH_CONNECTIONS (default 10)
+ *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
+ *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
+ *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
+ */
+import { fork, type ChildProcess } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { cleanUp, isEnding, onCleanUp, trackChild, trackDir } from "./cleanup.js"
+import { bundle, cpuOf, serverNodeFlags } from "./http.js"
+import { run as moneyLoad } from "./money.js"
+import { startBenchCluster, type BenchCluster } from "./postgres.js"
+import { benchMoneyPlatform } from "./servers/platform.js"
+import type { ScaleReady } from "./servers/scale-app.js"
+
+const STORES = ["memory", "postgres", "pglite"] as const
+type StoreName = typeof STORES[number]
+const levelsOf = (text: string | undefined, fallback: string) =>
+  (text ?? fallback).split(",").map((s) => Number(s.trim().replace(/_/g, ""))).filter((n) => Number.isInteger(n) && n > 0)
+/** Per store: BENCH_SCALE_LEVELS_<STORE>, else BENCH_SCALE_LEVELS, else defaults that fill in minutes on 2 shared cores. */
+const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,10000", pglite: "1000,5000" }
+const levelsFor = (store: StoreName) =>
+  levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
+const SECONDS = Number(process.env["BENCH_SCALE_SECONDS"] ?? "5")
+const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
+const SAMPLES = Number(process.env["BENCH_SCALE_SAMPLES"] ?? "40")
+const stores = STORES.filter((s) => (process.env["BENCH_STORES"] ?? STORES.join(",")).split(",").map((x) => x.trim()).includes(s))
+const TARGET = 1.25
+
+const PREFIX = "/2025-10-13"
+const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+
+interface Started {
+  readonly child: ChildProcess
+  readonly ready: ScaleReady
+  readonly stop: () => Promise<void>
+}
+
+const startScaleServer = async (payments: number, env: Record<string, string>): Promise<Started> => {
+  const file = await bundle("./servers/scale-app.ts")
+  const childEnv = { ...process.env, ...env, SCALE_PAYMENTS: String(payments) }
+  const execArgv = ["--expose-gc", ...serverNodeFlags(childEnv), ...(process.env["BENCH_SCALE_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SCALE_PROFILE"]}`])]
+  const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
+  trackChild(child)
+  child.on("error", () => {})
+  const stop = onCleanUp(() =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      child.once("exit", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      child.kill("SIGTERM")
+    })
+  )
+  try {
+    const ready = await new Promise<ScaleReady>((resolve, reject) => {
+      child.on("message", (m) => {
+        if (typeof m === "object" && m !== null && "ready" in m) resolve((m as { ready: ScaleReady }).ready)
+      })
+      child.once("exit", (code, signal) => reject(new Error(`scale server exited with ${code ?? signal} while filling`)))
+    })
+    return { child, ready, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
+
+const request = async (port: number, method: string, path: string, body?: string): Promise<number> => {
+  const began = performance.now()
+  const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
+    method,
+    headers: { authorization: auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body })
+  })
+  await res.arrayBuffer()
+  const ms = performance.now() - began
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}`)
+  return ms
+}
+
+/** Median and p90 of `SAMPLES` sequential requests (after 5 unmeasured). */
+const timed = async (make: (i: number) => Promise<number>): Promise<{ median: number; p90: number }> => {
+  for (let i = 0; i < 5; i++) await make(-1 - i)
+  const xs: Array<number> = []
+  for (let i = 0; i < SAMPLES; i++) xs.push(await make(i))
+  xs.sort((a, b) => a - b)
+  return { median: xs[Math.floor(xs.length / 2)]!, p90: xs[Math.floor(xs.length * 0.9)]! }
+}
+
+let createSeq = 0
+
+interface Figure {
+  readonly name: string
+  /** Bigger is better (throughput) or smaller is better (latency): the ratio is oriented so > 1 is worse. */
+  readonly value: number
+  readonly unit: string
+  readonly higherIsBetter: boolean
+  /** CPU time per request: judged (it drifts far less than latency on a shared machine). */
+  readonly cpu?: boolean
+}
+
+const measureLevel = async (s: Started, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
+  const { port, pairs, sample } = s.ready
+  const figures: Array<Figure> = []
+  // Quote + execute first (the load's own writes are then part of what the reads see).
+  const loadPairs = pairs.slice(0, CONNECTIONS)
+  await moneyLoad(port, loadPairs, 2, CONNECTIONS)
+  const cpu0 = await cpuOf(s.child)
+  const db0 = await dbCpu?.()
+  const m = await moneyLoad(port, loadPairs, SECONDS, CONNECTIONS)
+  const db1 = await dbCpu?.()
+  const cpu = (await cpuOf(s.child)) - cpu0
+  figures.push({ name: "quote+execute payments/s", value: m.requestsPerSecond, unit: "/s", higherIsBetter: true })
+  figures.push({ name: "quote+execute p99 per request", value: m.p99, unit: "ms", higherIsBetter: false })
+  figures.push({ name: "quote+execute server CPU per payment", value: cpu / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+  if (db0 !== undefined && db1 !== undefined) {
+    figures.push({ name: "quote+execute DB CPU per payment", value: (db1 - db0) / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+  }
+  figures.push({ name: "quote+execute non-2xx", value: m.non2xx, unit: "", higherIsBetter: false })
+  if (m.non2xx > 0 || m.errors > 0) console.log(`  quote+execute: ${m.non2xx} non-2xx, ${m.errors} errors`)
+  const customer = encodeURIComponent(sample.customerId)
+  const single: ReadonlyArray<readonly [string, (i: number) => Promise<number>]> = [
+    ["POST /customers/external-accounts", (i) =>
+      request(port, "POST", "/customers/external-accounts", JSON.stringify({
+        customerId: sample.customerId,
+        currency: "USD",
+        platformAccountId: `scale-create-${i}-${createSeq++}`,
+        accountInfo: {
+          accountType: "USD_ACCOUNT",
+          accountNumber: `${200000000 + createSeq}0`,
+          routingNumber: "021000021",
+          bankAccountType: "CHECKING",
+          bankName: "Bench Bank",
+          beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace", birthDate: "1990-01-31", nationality: "GB" }
+        }
+      }))],
+    ["GET /transactions/{id}", () => request(port, "GET", `/transactions/${encodeURIComponent(sample.transactionId)}`)],
+    ["GET /customers/{id}", () => request(port, "GET", `/customers/${customer}`)],
+    ["GET /customers/external-accounts/{id}", () => request(port, "GET", `/customers/external-accounts/${encodeURIComponent(sample.externalAccountId)}`)],
+    ["GET /quotes/{id}", () => request(port, "GET", `/quotes/${encodeURIComponent(sample.quoteId)}`)],
+    ...([
+      ["/transactions?limit=20", "/transactions?limit=20"],
+      ["/transactions?limit=20&type=OUTGOING", "/transactions?limit=20&type=OUTGOING"],
+      ["/transactions?limit=20&customerId={payer}", `/transactions?limit=20&customerId=${customer}`],
+      ["/transactions?limit=20&customerId={payer}&type=OUTGOING", `/transactions?limit=20&customerId=${customer}&type=OUTGOING`],
+      ["/transactions?limit=20&status=COMPLETED", "/transactions?limit=20&status=COMPLETED"],
+      ["/transactions?limit=20&senderAccountIdentifier={hot account}", `/transactions?limit=20&senderAccountIdentifier=${encodeURIComponent(pairs[0]!.source)}`],
+      ["/customers?limit=20", "/customers?limit=20"],
+      ["/customers/external-accounts?limit=20", "/customers/external-accounts?limit=20"],
+      ["/customers/external-accounts?limit=20&customerId={payer}", `/customers/external-accounts?limit=20&customerId=${customer}`],
+      ["/customers/internal-accounts?limit=20", "/customers/internal-accounts?limit=20"],
+      ["/customers/internal-accounts?limit=20&customerId={payer}", `/customers/internal-accounts?limit=20&customerId=${customer}`],
+      ["/platform/internal-accounts?limit=20", "/platform/internal-accounts?limit=20"],
+      ["/platform/external-accounts?limit=20", "/platform/external-accounts?limit=20"],
+      ["/cards?limit=20", "/cards?limit=20"],
+      ["/sandbox/webhooks/deliveries?limit=20", "/sandbox/webhooks/deliveries?limit=20"],
+      ["/agents?limit=20", "/agents?limit=20"],
+      ["/documents?limit=20", "/documents?limit=20"],
+      ["/verifications?limit=20", "/verifications?limit=20"]
+    ] as const).map(([name, p]) => [`GET ${name}`, () => request(port, "GET", p)] as const)
+  ]
+  for (const [name, make] of single) {
+    try {
+      const c0 = await cpuOf(s.child)
+      const d0 = await dbCpu?.()
+      const t = await timed(make)
+      const c1 = await cpuOf(s.child)
+      const d1 = await dbCpu?.()
+      figures.push({ name: `${name} server CPU`, value: (c1 - c0) / (SAMPLES + 5) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+      if (d0 !== undefined && d1 !== undefined) figures.push({ name: `${name} DB CPU`, value: (d1 - d0) / (SAMPLES + 5) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+      figures.push({ name: `${name} median`, value: t.median, unit: "ms", higherIsBetter: false })
+      figures.push({ name: `${name} p90`, value: t.p90, unit: "ms", higherIsBetter: false })
+    } catch (e) {
+      console.log(`  ${name}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+  return figures
+}
+
+interface LevelResult {
+  readonly payments: number
+  readonly fillSeconds: number
+  readonly heapBytesPerPayment: number | undefined
+  /** The machine's 1-minute load average when the level was measured. */
+  readonly load: number
+  readonly figures: ReadonlyArray<Figure>
+}
+
+const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Promise<Array<LevelResult>> => {
+  const out: Array<LevelResult> = []
+  for (const level of levelsFor(store)) {
+    if (isEnding()) break
+    let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "" }
+    let removeDir: (() => Promise<void>) | undefined
+    if (store === "postgres") env = { DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`), PAYMENTS_DATA_DIR: "" }
+    if (store === "pglite") {
+      const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
+      removeDir = trackDir(dir)
+      env = { DATABASE_URL: "", PAYMENTS_DATA_DIR: dir }
+    }
+    process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
+    const s = await startScaleServer(level, env)
+    try {
+      process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
+      const load = loadavg()[0] ?? 0
+      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, load, figures: await measureLevel(s, cluster?.cpuMicros) })
+    } finally {
+      await s.stop()
+      await removeDir?.()
+    }
+  }
+  return out
+}
+
+const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
+  const base = levels[0]
+  if (base === undefined) return
+  console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
+  console.log(`fill through the store port: ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
+  if (store === "memory") console.log(`heap per stored payment (after full GC): ${levels.map((l) => l.heapBytesPerPayment === undefined ? "—" : `${fmt(l.heapBytesPerPayment)} B`).join(" / ")}`)
+  console.log(`| figure | ${levels.map((l) => fmt(l.payments)).join(" | ")} | ${levels.slice(1).map((l) => `ratio at ${fmt(l.payments)}`).join(" | ")} |`)
+  console.log(`|---|${levels.map(() => "---").join("|")}|${levels.slice(1).map(() => "---").join("|")}|`)
+  let worst = 0
+  let worstLatency = 0
+  for (const f of base.figures) {
+    const values = levels.map((l) => l.figures.find((g) => g.name === f.name)?.value)
+    const ratios = values.slice(1).map((v) => v === undefined || v === 0 || f.value === 0 ? undefined : f.higherIsBetter ? f.value / v : v / f.value)
+    // Judged: throughput and CPU per request (server CPU under 0.1 ms counted as 0.1 ms). Latency
+    // medians are shown and their worst ratio reported apart (1 ms floor): on a shared
+    // machine they move with the neighbours' load more than with the data.
+    // The cluster's CPU is read in clock ticks (10 ms over ~35 requests: 0.29 ms steps), so DB CPU gets a 1 ms floor.
+    const floor = f.cpu === true ? (f.name.includes("DB CPU") ? 1 : 0.1) : 1
+    const judged = values.slice(1).map((v) => v === undefined ? undefined : f.higherIsBetter ? f.value / v : Math.max(v, floor) / Math.max(f.value, floor))
+    const isJudged = f.cpu === true || f.higherIsBetter
+    for (const r of judged) {
+      if (r === undefined) continue
+      if (isJudged) worst = Math.max(worst, r)
+      else if (f.name.endsWith("median")) worstLatency = Math.max(worstLatency, r)
+    }
+    if (f.unit === "") {
+      console.log(`| ${f.name} | ${values.map((v) => v === undefined ? "—" : fmt(v)).join(" | ")} | ${values.slice(1).map(() => "").join(" | ")} |`)
+      continue
+    }
+    console.log(`| ${f.name} | ${values.map((v) => v === undefined ? "—" : `${fmt(v, f.unit === "/s" ? 0 : 2)} ${f.unit}`).join(" | ")} | ${
+      ratios.map((r, i) => r === undefined ? "—" : `${fmt(r, 2)}${isJudged && (judged[i] ?? 0) > TARGET ? " ✗" : ""}`).join(" | ")
+    } |`)
+  }
+  console.log(`worst latency-median ratio (1 ms floor, not judged): ${fmt(worstLatency, 2)}`)
+  console.log(`worst judged ratio (throughput and CPU per request): ${fmt(worst, 2)} (target ≤ ${TARGET})\n`)
+}
+
+let failed = false
+try {
+  let cluster: BenchCluster | undefined
+  for (const store of stores) {
+    if (isEnding()) break
+    try {
+      if (store === "postgres") cluster = await startBenchCluster()
+      print(store, await runStore(store, cluster))
+    } catch (e) {
+      failed = true
+      console.log(`${store} FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    } finally {
+      if (store === "postgres") await cluster?.stop()
+    }
+  }
+} finally {
+  await cleanUp()
+}
+// Done: leave even if a client's keep-alive socket or timer would hold the loop open.
+process.exit(failed ? 1 : 0)
