@@ -12,8 +12,12 @@ import { PlatformConfigUpdateRequest } from "./platform-config.js"
 /** Items per list in one document. */
 export const MAX_SEED_ITEMS = 1_000
 
+/** Currencies one balances record may name. */
+export const MAX_SEED_BALANCE_CURRENCIES = 50
+
 /** Balances an account should hold, in the currency's minor units (cents), by currency code. */
 const Balances = Schema.Record(CurrencyCode, Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000_000_000 })))
+  .check(Schema.isMaxProperties(MAX_SEED_BALANCE_CURRENCIES))
 
 const { customerId: _customerId, ...accountFields } = CustomerExternalAccountCreateRequest.fields
 

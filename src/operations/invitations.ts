@@ -6,7 +6,6 @@
  */
 import { Effect } from "effect"
 import { badRequest, forbidden, invalidInput, notFound } from "../domain/errors.js"
-import { makeEvent } from "../domain/events.js"
 import type { UmaInvitation, UmaInvitationClaimRequest, UmaInvitationCreateRequest } from "../domain/invitation.js"
 import { amountIn } from "../domain/money.js"
 import { type Platform, platformCurrencies } from "../domain/platform.js"
@@ -15,7 +14,9 @@ import { Platforms } from "../ports/platforms.js"
 import { type InvitationRecord, Store } from "../ports/store.js"
 import * as Rules from "../rules/invitations.js"
 import { parseUmaAddress } from "../rules/money/sandbox-payments.js"
+import { fromResult } from "./rejection.js"
 import { clockOffsetOf, isoOf, nowMillis } from "./time.js"
+import { emit } from "./transition.js"
 
 const invalidUma = (field: string, value: string) =>
   badRequest("INVALID_UMA_ADDRESS", `${field} ${JSON.stringify(value)} is not a UMA address ($name@domain)`, { details: { field } })
@@ -93,7 +94,6 @@ export const claimInvitation = (platform: Platform, code: string, req: UmaInvita
   Effect.gen(function*() {
     if (parseUmaAddress(req.inviteeUma) === undefined) return yield* invalidUma("inviteeUma", req.inviteeUma)
     const store = yield* Store
-    const ids = yield* Ids
     return yield* store.transact((uow) =>
       Effect.gen(function*() {
         const rec = yield* recordOf(code)
@@ -106,10 +106,11 @@ export const claimInvitation = (platform: Platform, code: string, req: UmaInvita
         }
         const now = yield* creatorNow(platform, rec.platformId)
         const moved = Rules.transition(rec.invitation, { type: "CLAIM", inviteeUma: req.inviteeUma, at: isoOf(now) }, now)
-        if (!moved.ok) return yield* moved.error
-        yield* uow.putInvitation({ ...rec, invitation: moved.value })
-        yield* uow.emit(makeEvent("INVITATION.CLAIMED", { id: yield* ids.make("Webhook"), platformId: rec.platformId, timestamp: isoOf(now), data: moved.value }))
-        return moved.value
+        const claimed = (yield* fromResult(moved)).state
+        yield* uow.putInvitation({ ...rec, invitation: claimed })
+        // Announced to the creating platform, on its clock.
+        yield* emit(uow, { id: rec.platformId }, "INVITATION.CLAIMED", { timestamp: isoOf(now), data: claimed })
+        return claimed
       })
     )
   })
@@ -125,8 +126,8 @@ export const cancelInvitation = (platform: Platform, code: string) =>
         }
         const now = yield* nowMillis
         const moved = Rules.transition(rec.invitation, { type: "CANCEL" }, now)
-        if (!moved.ok) return yield* moved.error
-        yield* uow.putInvitation({ ...rec, invitation: moved.value })
-        return moved.value
+        const cancelled = (yield* fromResult(moved)).state
+        yield* uow.putInvitation({ ...rec, invitation: cancelled })
+        return cancelled
       })
     ))

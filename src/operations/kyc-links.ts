@@ -29,37 +29,31 @@ const productionHasNoProvider = () =>
     reason: "No hosted KYC provider is connected to production platforms here; submit the customer's data and POST /verifications instead"
   })
 
-/** POST /customers/{customerId}/kyc-link: `hostedBase` is where this server is reached (e.g. `http://localhost:3000/2025-10-13`). */
-export const createKycLink = (
-  platform: Platform,
-  customerId: string,
-  req: KycLinkCreateRequest,
-  hostedBase: string,
-  idempotencyKey?: string
-) =>
-  idempotent(
-    platform,
-    { key: idempotencyKey, operation: "POST /customers/{customerId}/kyc-link", request: { customerId, req }, result: KycLinkResponseSchema },
-    Effect.gen(function*() {
-      if (!platform.settings.sandbox) return yield* productionHasNoProvider()
-      const rec = yield* activeCustomer(platform, customerId)
-      const unverified = unverifiedChannels(rec.customer.contactVerification)
-      if (unverified.length > 0) {
-        return yield* conflict("CONFLICT", `Contact verification is not complete: ${unverified.join(" and ")} must be VERIFIED before a KYC link is generated`, {
-          details: { contactVerification: rec.customer.contactVerification, unverified }
-        })
-      }
-      const expiresAtMillis = (yield* nowMillis) + KYC_LINK_TTL_MILLIS
-      const nonce = (yield* (yield* Ids).uuid).replace(/-/g, "")
-      const token = signKycLink({ platformId: platform.id, customerId: rec.customer.id, nonce, expiresAtMillis, redirectUri: req.redirectUri }, platform.clientSecret)
-      const answer: KycLinkResponse = {
-        kycUrl: `${hostedBase}/sandbox/kyc-link?token=${token}`,
-        expiresAt: isoOf(expiresAtMillis),
-        provider: "SUMSUB"
-      }
-      return answer
-    })
-  )
+/**
+ * POST /customers/{customerId}/kyc-link: `hostedBase` is where this server is reached (e.g.
+ * `http://localhost:3000/2025-10-13`). Its `Idempotency-Key` is declared on the endpoint
+ * and applied with the other declared concerns (src/http/concerns.ts).
+ */
+export const createKycLink = (platform: Platform, customerId: string, req: KycLinkCreateRequest, hostedBase: string) =>
+  Effect.gen(function*() {
+    if (!platform.settings.sandbox) return yield* productionHasNoProvider()
+    const rec = yield* activeCustomer(platform, customerId)
+    const unverified = unverifiedChannels(rec.customer.contactVerification)
+    if (unverified.length > 0) {
+      return yield* conflict("CONFLICT", `Contact verification is not complete: ${unverified.join(" and ")} must be VERIFIED before a KYC link is generated`, {
+        details: { contactVerification: rec.customer.contactVerification, unverified }
+      })
+    }
+    const expiresAtMillis = (yield* nowMillis) + KYC_LINK_TTL_MILLIS
+    const nonce = (yield* (yield* Ids).uuid).replace(/-/g, "")
+    const token = signKycLink({ platformId: platform.id, customerId: rec.customer.id, nonce, expiresAtMillis, redirectUri: req.redirectUri }, platform.clientSecret)
+    const answer: KycLinkResponse = {
+      kycUrl: `${hostedBase}/sandbox/kyc-link?token=${token}`,
+      expiresAt: isoOf(expiresAtMillis),
+      provider: "SUMSUB"
+    }
+    return answer
+  })
 
 const noSuchLink = () => notFound("No such KYC link: it was not issued by this server, or it was altered")
 

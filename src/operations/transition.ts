@@ -24,7 +24,7 @@ export type EventBody<T extends WebhookType> = T extends WebhookType
   : never
 
 /** An event of `type`, its envelope built: a new webhook id, the platform, the timestamp (the platform clock's now unless given). */
-export const eventOf = <T extends WebhookType>(platform: Platform, type: T, body: EventBody<T>): Effect.Effect<EventOf<T>, never, Ids> =>
+export const eventOf = <T extends WebhookType>(platform: Pick<Platform, "id">, type: T, body: EventBody<T>): Effect.Effect<EventOf<T>, never, Ids> =>
   Effect.gen(function*() {
     const ids = yield* Ids
     const { timestamp, ...rest } = body
@@ -34,7 +34,7 @@ export const eventOf = <T extends WebhookType>(platform: Platform, type: T, body
   })
 
 /** Appends an event of `type` to the unit of work's outbox (`eventOf` builds it). */
-export const emit = <T extends WebhookType>(uow: UnitOfWork, platform: Platform, type: T, body: EventBody<T>): Effect.Effect<void, never, Ids> =>
+export const emit = <T extends WebhookType>(uow: UnitOfWork, platform: Pick<Platform, "id">, type: T, body: EventBody<T>): Effect.Effect<void, never, Ids> =>
   Effect.flatMap(eventOf(platform, type, body), uow.emit)
 
 /** A move a machine asks for later, as data. */

@@ -10,9 +10,9 @@
  * INVITATION_ALREADY_CLAIMED, INVITATION_CANCELLED, and EXPIRED for an expired one
  * (docs/decisions.md).
  */
-import { badRequest, type Error400 } from "../domain/errors.js"
 import type { UmaInvitation, UmaInvitationStatus } from "../domain/invitation.js"
-import { fail, ok, type Result } from "./result.js"
+import { reject, type Rejection } from "./rejection.js"
+import { fail, type MoveResult, ok } from "./result.js"
 
 /** The status an invitation has at `nowMillis` (its creating platform's clock). */
 export const statusAt = (invitation: UmaInvitation, nowMillis: number): UmaInvitationStatus =>
@@ -30,25 +30,38 @@ export type InvitationMove =
   | { readonly type: "CLAIM"; readonly inviteeUma: string; readonly at: string }
   | { readonly type: "CANCEL" }
 
-const refusal = (invitation: UmaInvitation, status: UmaInvitationStatus, what: string): Error400 => {
+export type InvitationRefusal = "INVITATION_ALREADY_CLAIMED" | "INVITATION_CANCELLED" | "EXPIRED"
+
+/** A claim announces INVITATION.CLAIMED to the creator (the operation builds its envelope). */
+export type InvitationEvent = { readonly type: "INVITATION.CLAIMED" }
+
+const refusal = (invitation: UmaInvitation, status: UmaInvitationStatus, what: string): Rejection<InvitationRefusal> => {
   switch (status) {
     case "CLAIMED":
-      return badRequest("INVITATION_ALREADY_CLAIMED", `Invitation ${invitation.code} has already been claimed; it cannot be ${what}`)
+      return reject("INVITATION_ALREADY_CLAIMED", `Invitation ${invitation.code} has already been claimed; it cannot be ${what}`)
     case "CANCELLED":
-      return badRequest("INVITATION_CANCELLED", `Invitation ${invitation.code} has been cancelled; it cannot be ${what}`)
+      return reject("INVITATION_CANCELLED", `Invitation ${invitation.code} has been cancelled; it cannot be ${what}`)
     default:
-      return badRequest("EXPIRED", `Invitation ${invitation.code} expired at ${invitation.expiresAt ?? "?"}; it cannot be ${what}`)
+      return reject("EXPIRED", `Invitation ${invitation.code} expired at ${invitation.expiresAt ?? "?"}; it cannot be ${what}`)
   }
 }
 
-/** Applies a move to an invitation at `nowMillis`: the invitation after it, or the 400 refusing it. */
-export const transition = (invitation: UmaInvitation, move: InvitationMove, nowMillis: number): Result<UmaInvitation, Error400> => {
+/** Applies a move to an invitation at `nowMillis`: the invitation after it and what it announces, or the rejection refusing it. */
+export const transition = (
+  invitation: UmaInvitation,
+  move: InvitationMove,
+  nowMillis: number
+): MoveResult<UmaInvitation, InvitationEvent, never, InvitationRefusal> => {
   const status = statusAt(invitation, nowMillis)
   if (status !== "PENDING") return fail(refusal(invitation, status, move.type === "CLAIM" ? "claimed" : "cancelled"))
   switch (move.type) {
     case "CLAIM":
-      return ok({ ...invitation, status: "CLAIMED", inviteeUma: move.inviteeUma, claimedAt: move.at })
+      return ok({
+        state: { ...invitation, status: "CLAIMED", inviteeUma: move.inviteeUma, claimedAt: move.at },
+        events: [{ type: "INVITATION.CLAIMED" }],
+        scheduled: []
+      })
     case "CANCEL":
-      return ok({ ...invitation, status: "CANCELLED" })
+      return ok({ state: { ...invitation, status: "CANCELLED" }, events: [], scheduled: [] })
   }
 }

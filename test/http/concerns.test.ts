@@ -24,6 +24,7 @@ describe("declared concerns", () => {
       "POST /cards",
       "POST /customers",
       "POST /customers/external-accounts",
+      "POST /customers/{customerId}/kyc-link",
       "POST /platform/external-accounts",
       "POST /quotes",
       "POST /quotes/{quoteId}/execute",

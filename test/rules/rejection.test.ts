@@ -53,26 +53,26 @@ describe("toApiError", () => {
   it("keeps the code, the reason and the details, under the code's status", () => {
     const e = toApiError(reject("CARD_NOT_MUTABLE", "The card is CLOSED", { status: "CLOSED" }))
     expect(e).toBeInstanceOf(Error409)
-    expect(encodeApiError(e)).toEqual({ status: 409, body: { code: "CARD_NOT_MUTABLE", reason: "The card is CLOSED", details: { status: "CLOSED" } } })
+    expect(encodeApiError(e)).toEqual({ status: 409, body: { code: "CARD_NOT_MUTABLE", reason: "The card is CLOSED", message: "The card is CLOSED", details: { status: "CLOSED" } } })
   })
   it("a rejection without details has no details key on the wire", () => {
     const e = toApiError(reject("INVALID_BANK_ACCOUNT", "bad account"))
     expect(e).toBeInstanceOf(Error400)
-    expect(encodeApiError(e)).toEqual({ status: 400, body: { code: "INVALID_BANK_ACCOUNT", reason: "bad account" } })
+    expect(encodeApiError(e)).toEqual({ status: 400, body: { code: "INVALID_BANK_ACCOUNT", reason: "bad account", message: "bad account" } })
   })
   it("invalidInput carries the field problems under details.errors", () => {
     const problems = [{ field: "f", constraint: "c", message: "m" }]
     expect(encodeApiError(toApiError(invalidInput("bad", problems)))).toEqual({
       status: 400,
-      body: { code: "INVALID_INPUT", reason: "bad", details: { errors: problems } }
+      body: { code: "INVALID_INPUT", reason: "bad", message: "bad", details: { errors: problems } }
     })
     expect(invalidInput("bad")).toEqual({ code: "INVALID_INPUT", reason: "bad" })
   })
   it("fromResult and rejected fail with the mapped error, or succeed with the value", () => {
     expect(Effect.runSync(fromResult(ok(1)))).toBe(1)
     const flipped = Effect.runSyncExit(Effect.flip(fromResult(fail(reject("CONFLICT", "no", { a: 1 })))))
-    expect(Exit.isSuccess(flipped) && encodeApiError(flipped.value)).toEqual({ status: 409, body: { code: "CONFLICT", reason: "no", details: { a: 1 } } })
+    expect(Exit.isSuccess(flipped) && encodeApiError(flipped.value)).toEqual({ status: 409, body: { code: "CONFLICT", reason: "no", message: "no", details: { a: 1 } } })
     const failed = Effect.runSyncExit(Effect.flip(rejected(reject("QUOTE_NOT_FOUND", "gone"))))
-    expect(Exit.isSuccess(failed) && encodeApiError(failed.value)).toEqual({ status: 404, body: { code: "QUOTE_NOT_FOUND", reason: "gone" } })
+    expect(Exit.isSuccess(failed) && encodeApiError(failed.value)).toEqual({ status: 404, body: { code: "QUOTE_NOT_FOUND", reason: "gone", message: "gone" } })
   })
 })

@@ -1,13 +1,12 @@
+import { group } from "../concerns.js"
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Insight from "../../operations/sandbox-insight.js"
-import { PaymentsApi } from "../api.js"
 import { CurrentPlatform } from "../middleware.js"
 
 const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
-export const SandboxInsightHandlers = HttpApiBuilder.group(PaymentsApi, "sandboxInsight", (handlers) =>
+export const SandboxInsightHandlers = group("sandboxInsight", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("getLedgerAudit", () => withPlatform(Insight.getLedgerAudit))

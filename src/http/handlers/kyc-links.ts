@@ -1,6 +1,6 @@
+import { group } from "../concerns.js"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
 import * as KycLinks from "../../operations/kyc-links.js"
 import { API_VERSION, PaymentsApi } from "../api.js"
 import { renderHostedKycPage } from "../kyc-hosted-page.js"
@@ -19,14 +19,13 @@ const hostedBase = Effect.map(HttpServerRequest.HttpServerRequest, (request) => 
   return `${proto}://${host}/${API_VERSION}`
 })
 
-export const KycLinksHandlers = HttpApiBuilder.group(PaymentsApi, "kycLinks", (handlers) =>
+export const KycLinksHandlers = group("kycLinks", (handlers) =>
   Effect.sync(() =>
-    handlers.handle("createCustomerKycLink", ({ headers, params, payload }) =>
-      Effect.flatMap(hostedBase, (base) =>
-        run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base, headers["idempotency-key"]))))
+    handlers.handle("createCustomerKycLink", ({ params, payload }) =>
+      Effect.flatMap(hostedBase, (base) => run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base))))
   ))
 
-export const KycHostedFlowHandlers = HttpApiBuilder.group(PaymentsApi, "kycHostedFlow", (handlers) =>
+export const KycHostedFlowHandlers = group("kycHostedFlow", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("getHostedKycPage", ({ query }) => Effect.map(KycLinks.hostedView(query.token), renderHostedKycPage))

@@ -1,10 +1,9 @@
+import { group } from "../concerns.js"
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { type Error403, Error501, forbidden } from "../../domain/errors.js"
 import * as Faults from "../../operations/sandbox-faults.js"
 import { applySeed } from "../../operations/sandbox-seed.js"
 import { run } from "./run.js"
-import { PaymentsApi } from "../api.js"
 import { CurrentPlatform } from "../middleware.js"
 
 const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
@@ -19,7 +18,7 @@ const snapshotsNotBuilt = (platform: typeof CurrentPlatform.Service): Effect.Eff
     }))
     : Effect.fail(forbidden("Sandbox endpoints are not available to production platforms"))
 
-export const SandboxControlHandlers = HttpApiBuilder.group(PaymentsApi, "sandboxControl", (handlers) =>
+export const SandboxControlHandlers = group("sandboxControl", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("putSandboxFaults", ({ payload }) => withPlatform((p) => Faults.putSandboxFaults(p, payload)))
