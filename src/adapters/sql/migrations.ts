@@ -437,6 +437,18 @@ const v11_invitations = statements(
   `create index invitations_platform on invitations (platform_id)`
 )
 
+const v12_bulk_jobs = statements(
+  `create table bulk_jobs (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    status text collate "C" not null,
+    doc jsonb not null,
+    rows jsonb not null,
+    primary key (platform_id, id)
+  )`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -448,7 +460,8 @@ export const MIGRATIONS = {
   "8_card_transactions": v8_card_transactions,
   "9_stablecoins": v9_stablecoins,
   "10_agents": v10_agents,
-  "11_invitations": v11_invitations
+  "11_invitations": v11_invitations,
+  "12_bulk_jobs": v12_bulk_jobs
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */
