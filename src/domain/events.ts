@@ -11,6 +11,7 @@
  * A `DomainEvent` is what the outbox holds (it knows its platform); a `WebhookEnvelope`
  * is what goes over the wire (reference `BaseWebhook` + `data`: no `platformId`).
  */
+import { BulkCustomerImportJob } from "./bulk-job.js"
 import { type Effect, Schema, type SchemaAST } from "effect"
 import { Card } from "./card.js"
 import { CardTransaction } from "./card-transaction.js"
@@ -96,11 +97,9 @@ const NoData = Schema.optionalKey(Schema.Never)
 const OutgoingTransactionData = OutgoingTransaction
 const IncomingPaymentData = IncomingTransaction
 const InternalAccountData = InternalAccount
-// The bulk-upload and invitation areas are not built yet: their payloads are `Unknown`
-// until those issues narrow them to BulkCustomerImportJob, UmaInvitation.
 const CardData = Card
 const CardTransactionData = CardTransaction
-const BulkCustomerImportJobData = Schema.Unknown
+const BulkCustomerImportJobData = BulkCustomerImportJob
 const UmaInvitationData = UmaInvitation
 const AgentActionData = AgentAction
 
@@ -118,6 +117,7 @@ export type PayloadSchemaOf<T extends WebhookType> = T extends `CUSTOMER.${strin
   : T extends `CARD_TRANSACTION.${string}` ? typeof CardTransaction
   : T extends "AGENT_ACTION.PENDING_APPROVAL" ? typeof AgentAction
   : T extends "INVITATION.CLAIMED" ? typeof UmaInvitation
+  : T extends `BULK_UPLOAD.${string}` ? typeof BulkCustomerImportJob
   : T extends "TEST" ? typeof NoData
   : typeof Schema.Unknown
 

@@ -106,6 +106,29 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 /** How long a key is remembered, on the platform's clock: 24 hours. */
 export const IDEMPOTENCY_TTL_MILLIS = DAY_SECONDS * 1000
 
+// ---------------------------------------------------------------- bulk customer upload
+
+/** The largest CSV file `POST /customers/bulk/csv` accepts: our bound (the reference gives none). */
+export const MAX_BULK_CSV_BYTES = 2 * MIB
+/** The most customer rows one CSV file may hold (the header row not counted): our bound. */
+export const MAX_BULK_CSV_ROWS = 5000
+/**
+ * The multipart parser's limits for the CSV upload form: they bound memory (the file a
+ * little over MAX_BULK_CSV_BYTES); the exact byte rule is the form reader's.
+ */
+export const BULK_CSV_FORM_LIMITS = {
+  maxFileSize: MAX_BULK_CSV_BYTES + 64 * KIB,
+  maxFieldSize: 64 * KIB,
+  maxParts: 16,
+  maxTotalSize: MAX_BULK_CSV_BYTES + 1 * MIB
+} as const
+/** Rows one scheduler step of a bulk job creates (each in its own savepoint): bounded work per step. */
+export const BULK_ROWS_PER_STEP = 100
+/** Platform-clock time between two steps of a bulk job (the first step comes this long after the upload). */
+export const BULK_STEP_SECONDS = 1
+/** At most this many per-row errors are kept on a job (the `failed` count keeps counting). */
+export const MAX_BULK_JOB_ERRORS = 1000
+
 // ---------------------------------------------------------------- sandbox clock
 
 /** The longest one sandbox clock advance may move a clock: 365 days. */
@@ -159,6 +182,11 @@ export const LIMITS: ReadonlyArray<LimitEntry> = [
   { name: "MAX_CURSOR_LENGTH", value: MAX_CURSOR_LENGTH, unit: "characters", bounds: "`cursor` of a list" },
   { name: "MAX_IDEMPOTENCY_KEY_LENGTH", value: MAX_IDEMPOTENCY_KEY_LENGTH, unit: "characters", bounds: "an `Idempotency-Key`" },
   { name: "IDEMPOTENCY_TTL_MILLIS", value: IDEMPOTENCY_TTL_MILLIS, unit: "ms", bounds: "how long an idempotency key is remembered" },
+  { name: "MAX_BULK_CSV_BYTES", value: MAX_BULK_CSV_BYTES, unit: "bytes", bounds: "a bulk customer CSV file" },
+  { name: "MAX_BULK_CSV_ROWS", value: MAX_BULK_CSV_ROWS, unit: "items", bounds: "customer rows of one bulk CSV file" },
+  { name: "BULK_ROWS_PER_STEP", value: BULK_ROWS_PER_STEP, unit: "items", bounds: "rows one scheduler step of a bulk job processes" },
+  { name: "BULK_STEP_SECONDS", value: BULK_STEP_SECONDS, unit: "seconds", bounds: "platform-clock time between two steps of a bulk job" },
+  { name: "MAX_BULK_JOB_ERRORS", value: MAX_BULK_JOB_ERRORS, unit: "errors", bounds: "per-row errors kept on a bulk job" },
   { name: "MAX_ADVANCE_SECONDS", value: MAX_ADVANCE_SECONDS, unit: "seconds", bounds: "one sandbox clock advance" },
   { name: "MAX_OFFSET_MILLIS", value: MAX_OFFSET_MILLIS, unit: "ms", bounds: "how far ahead a sandbox clock may be" }
 ]

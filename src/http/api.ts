@@ -25,6 +25,7 @@ import { CardsGroup } from "./groups/cards.js"
 import { CryptoWithdrawalsGroup, UmaProvidersGroup, VaspsGroup } from "./groups/directories.js"
 import { DocumentsGroup } from "./groups/documents.js"
 import { InvitationsGroup } from "./groups/invitations.js"
+import { BulkCustomersGroup } from "./groups/bulk-customers.js"
 import { KycHostedFlowGroup, KycLinksGroup } from "./groups/kyc-links.js"
 import { DiscoveriesGroup, ReceiverLookupsGroup } from "./groups/lookups.js"
 import {
@@ -282,6 +283,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(KycLinksGroup)
   .add(SandboxInsightGroup)
   .add(SandboxControlGroup)
+  .add(BulkCustomersGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

@@ -11,18 +11,29 @@ import { MAX_DOCUMENT_BYTES, type UploadedFile } from "../domain/document.js"
 import { type Error400, type FieldError, invalidInput } from "../domain/errors.js"
 import { fieldErrors } from "../domain/validation.js"
 
-const multipartError = (e: Multipart.MultipartError): Error400 => {
+/** How a form's file limit is stated in its 400 (documents: 10 MB; bulk CSV: MAX_BULK_CSV_BYTES). */
+interface FileLimit {
+  /** The 400's reason. */
+  readonly reason: string
+  /** Its field error's message. */
+  readonly message: string
+}
+
+const DOCUMENT_FILE_LIMIT: FileLimit = {
+  reason: `The file is larger than the ${MAX_DOCUMENT_BYTES} byte (10 MB) limit`,
+  message: `must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MB)`
+}
+
+const multipartError = (e: Multipart.MultipartError, limit: FileLimit = DOCUMENT_FILE_LIMIT): Error400 => {
   switch (e.reason._tag) {
     case "FileTooLarge":
-      return invalidInput(`The file is larger than the ${MAX_DOCUMENT_BYTES} byte (10 MB) limit`, [{
-        field: "file",
-        constraint: "maxBytes",
-        message: `must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MB)`
-      }])
+      return invalidInput(limit.reason, [{ field: "file", constraint: "maxBytes", message: limit.message }])
     case "FieldTooLarge":
       return invalidInput("A form field is too large", [{ field: "(body)", constraint: "maxFieldBytes", message: "text fields must be at most 64 KB" }])
     case "BodyTooLarge":
-      return invalidInput("The request body is too large", [{ field: "(body)", constraint: "maxBytes", message: "the form must be at most 11 MB" }])
+      return limit === DOCUMENT_FILE_LIMIT
+        ? invalidInput("The request body is too large", [{ field: "(body)", constraint: "maxBytes", message: "the form must be at most 11 MB" }])
+        : invalidInput(limit.reason, [{ field: "file", constraint: "maxBytes", message: limit.message }])
     case "TooManyParts":
       return invalidInput("The form has too many parts", [{ field: "(body)", constraint: "maxParts", message: "the form must have at most 16 parts" }])
     case "Parse":
@@ -104,4 +115,33 @@ export const readDocumentForm = <A>(
       )
     }
     return { fields: decoded.value, file: form.file }
+  })
+
+/**
+ * Reads a form whose only part is `file` (the bulk customer CSV): the file's bytes, or
+ * one 400 listing every problem (a text field, another part, a missing or repeated file).
+ */
+export const readFileOnlyForm = (
+  parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
+  maxBytes: number
+): Effect.Effect<UploadedFile, Error400> =>
+  Effect.gen(function*() {
+    const limit: FileLimit = { reason: `The file is larger than the ${maxBytes} byte limit`, message: `must be at most ${maxBytes} bytes` }
+    const form = yield* collect(parts).pipe(Effect.mapError((e) => multipartError(e, limit)))
+    const problems: Array<FieldError> = [...form.problems]
+    for (const key of Object.keys(form.fields)) problems.push({ field: key, constraint: "unexpected", message: "is not a field of this form: send only `file`" })
+    if (form.file === undefined && !problems.some((p) => p.field === "file")) {
+      problems.push({ field: "file", constraint: "required", message: "is required: a CSV file part named `file`" })
+    }
+    if (form.file !== undefined && form.file.bytes.byteLength > maxBytes) {
+      problems.push({ field: "file", constraint: "maxBytes", message: limit.message })
+    }
+    const first = problems[0]
+    if (first !== undefined || form.file === undefined) {
+      return yield* invalidInput(
+        problems.length === 1 && first !== undefined ? `Invalid form: ${first.field} ${first.message}` : `Invalid form: ${problems.length} problems (see details.errors)`,
+        problems
+      )
+    }
+    return form.file
   })

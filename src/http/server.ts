@@ -31,6 +31,7 @@ import { CardsHandlers } from "./handlers/cards.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
 import { InvitationsHandlers } from "./handlers/invitations.js"
+import { BulkCustomersHandlers } from "./handlers/bulk-customers.js"
 import { KycHostedFlowHandlers, KycLinksHandlers } from "./handlers/kyc-links.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
@@ -175,6 +176,7 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     CryptoWithdrawalsHandlers,
     InvitationsHandlers,
     KycLinksHandlers,
+    BulkCustomersHandlers,
     KycHostedFlowHandlers,
     AgentsHandlers,
     AgentDeviceCodesHandlers,

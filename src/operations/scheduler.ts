@@ -17,6 +17,7 @@ import type { Platform } from "../domain/platform.js"
 import type { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { Store, type TimerRecord, type UnitOfWork } from "../ports/store.js"
+import { applyBulkJobTimer, BULK_JOB_TIMER } from "./bulk-customers.js"
 import { applyCardTransactionTimer, CARD_TRANSACTION_EXPIRY_TIMER, CARD_TRANSACTION_PULL_TIMER } from "./card-transactions.js"
 import { applyExternalAccountTimer, EXTERNAL_ACCOUNT_TIMER } from "./external-accounts.js"
 import { applyIncomingApprovalTimer, INCOMING_APPROVAL_TIMER } from "./money/incoming-approval.js"
@@ -47,7 +48,8 @@ const HANDLERS: Readonly<Record<string, TimerHandler>> = {
   [STABLECOIN_OPERATION_TIMER]: applyOperationTimer,
   [INCOMING_APPROVAL_TIMER]: applyIncomingApprovalTimer,
   [CARD_TRANSACTION_EXPIRY_TIMER]: applyCardTransactionTimer,
-  [CARD_TRANSACTION_PULL_TIMER]: applyCardTransactionTimer
+  [CARD_TRANSACTION_PULL_TIMER]: applyCardTransactionTimer,
+  [BULK_JOB_TIMER]: applyBulkJobTimer
 }
 
 /** How many timers one pass applies at most (the rest wait for the next pass). */

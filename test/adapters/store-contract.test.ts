@@ -6,6 +6,7 @@
  * Every test uses its own platform id, so tests sharing a store never see each
  * other's rows (tenant isolation is itself under test below).
  */
+import type { BulkCustomerImportJob } from "../../src/domain/bulk-job.js"
 import { execFile, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -149,7 +150,14 @@ const verificationRecord = (
   verification: { id, customerId, verificationStatus, errors: [], createdAt: iso(createdAt) }
 })
 
-const eventOf = (platformId: string, id: string, data: unknown = { id }): DomainEvent => ({
+const jobOf = (id: string, details?: Record<string, unknown>): BulkCustomerImportJob => ({
+  id,
+  status: "COMPLETED",
+  progress: { total: 1, processed: 1, successful: 0, failed: 1 },
+  ...(details === undefined ? {} : { errors: [{ correlationId: "row_1", code: "INVALID_INPUT", message: "m", details }] })
+})
+
+const eventOf = (platformId: string, id: string, data: BulkCustomerImportJob = jobOf(id)): DomainEvent => ({
   id: `Webhook:${id}`,
   platformId,
   type: "BULK_UPLOAD.COMPLETED",
@@ -521,7 +529,7 @@ describe.each(KINDS)("Store contract on %s", (kind) => {
   describe("events", () => {
     storeIt("list in commit order with afterSeq (exclusive) and limit", (store, p) =>
       Effect.gen(function*() {
-        const data = { nested: { n: 1, s: "x", list: [null, true] } }
+        const data = jobOf("1", { nested: { n: 1, s: "x", list: [null, true] } })
         yield* store.transact((uow) => Effect.andThen(uow.emit(eventOf(p, "1", data)), uow.emit(eventOf(p, "2"))))
         yield* store.transact((uow) => uow.emit(eventOf(p, "3")))
         yield* store.transact((uow) => Effect.andThen(uow.emit(eventOf(p, "4")), uow.emit(eventOf(p, "5"))))

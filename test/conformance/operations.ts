@@ -122,6 +122,9 @@ export const DIRECTORY_OPERATIONS = ["GET /vasps", "GET /uma-providers", "POST /
 /** test/conformance/invitations.test.ts */
 export const INVITATION_OPERATIONS = ["POST /invitations", "GET /invitations/{}", "POST /invitations/{}/claim", "POST /invitations/{}/cancel"] as const
 
+/** test/conformance/bulk-customers.test.ts */
+export const BULK_CUSTOMER_OPERATIONS = ["POST /customers/bulk/csv", "GET /customers/bulk/jobs/{}"] as const
+
 /** test/conformance/kyc-links.test.ts */
 export const KYC_LINK_OPERATIONS = ["POST /customers/{}/kyc-link"] as const
 
@@ -139,5 +142,6 @@ export const SUITES = {
   "agents.test.ts": AGENT_OPERATIONS,
   "directories.test.ts": DIRECTORY_OPERATIONS,
   "invitations.test.ts": INVITATION_OPERATIONS,
-  "kyc-links.test.ts": KYC_LINK_OPERATIONS
+  "kyc-links.test.ts": KYC_LINK_OPERATIONS,
+  "bulk-customers.test.ts": BULK_CUSTOMER_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>

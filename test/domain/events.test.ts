@@ -133,12 +133,14 @@ describe("DomainEvent", () => {
     expect(Exit.isFailure(decodeEvent({ ...kycApproved, timestamp: "yesterday" }))).toBe(true)
   })
 
-  it("types VERIFICATION.* with Verification, and leaves the unbuilt areas open", () => {
+  it("types VERIFICATION.* with Verification, BULK_UPLOAD.* with the BulkCustomerImportJob", () => {
     const v = makeEvent("VERIFICATION.APPROVED", { id: webhookId, platformId: "p", timestamp, data: verification })
     expect(Exit.isSuccess(decodeEvent(v))).toBe(true)
     expect(Exit.isFailure(decodeEvent({ ...v, data: customer }))).toBe(true)
-    const bulkUpload = makeEvent("BULK_UPLOAD.COMPLETED", { id: webhookId, platformId: "p", timestamp, data: { anything: 1 } })
+    const job = { id: "Job:1", status: "COMPLETED" as const, progress: { total: 1, processed: 1, successful: 1, failed: 0 }, errors: [], completedAt: timestamp }
+    const bulkUpload = makeEvent("BULK_UPLOAD.COMPLETED", { id: webhookId, platformId: "p", timestamp, data: job })
     expect(Exit.isSuccess(decodeEvent(bulkUpload))).toBe(true)
+    expect(Exit.isFailure(decodeEvent({ ...bulkUpload, data: { anything: 1 } }))).toBe(true)
     // CARD.* carry the Card, CARD_TRANSACTION.* the CardTransaction.
     expect(Exit.isFailure(decodeEvent({ ...bulkUpload, type: "CARD.PIN_STATUS_CHANGE" }))).toBe(true)
     expect(Exit.isFailure(decodeEvent({ ...bulkUpload, type: "CARD_TRANSACTION.SETTLED" }))).toBe(true)

@@ -61,7 +61,8 @@ describe("every reference endpoint is answered by itself", () => {
 
   it("covers both kinds", () => {
     expect(built.length).toBeGreaterThan(20)
-    expect(unbuilt.length).toBeGreaterThan(5)
+    // Unbuilt ones dwindle to none as the last operations land (the bulk upload is built).
+    expect(built.map(([m, p]) => `${m} ${p}`)).toContain("POST /customers/bulk/csv")
     expect(built.length + unbuilt.length).toBe(REFERENCE_ENDPOINTS.length)
   })
 

@@ -499,6 +499,18 @@ const v14_list_indexes = statements(
   `create index external_accounts_platform on external_accounts (platform_id, created_ms, id) where customer_id is null`
 )
 
+const v15_bulk_jobs = statements(
+  `create table bulk_jobs (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    status text collate "C" not null,
+    doc jsonb not null,
+    rows jsonb not null,
+    primary key (platform_id, id)
+  )`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -513,7 +525,8 @@ export const MIGRATIONS = {
   "11_invitations": v11_invitations,
   "12_account_journal": v12_account_journal,
   "13_sandbox_faults": v13_sandbox_faults,
-  "14_list_indexes": v14_list_indexes
+  "14_list_indexes": v14_list_indexes,
+  "15_bulk_jobs": v15_bulk_jobs
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */
