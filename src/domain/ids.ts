@@ -27,7 +27,8 @@ export const ResourcePrefixes = [
   "Lookup",
   "Stablecoin",
   "StablecoinOperation",
-  "StablecoinProviderAccount"
+  "StablecoinProviderAccount",
+  "Token"
 ] as const
 export type ResourcePrefix = (typeof ResourcePrefixes)[number]
 

@@ -38,6 +38,7 @@ import {
 } from "./groups/money.js"
 import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
 import { StablecoinsGroup } from "./groups/stablecoins.js"
+import { TokensGroup } from "./groups/tokens.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
@@ -278,6 +279,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(CryptoWithdrawalsGroup)
   .add(InvitationsGroup)
   .add(KycLinksGroup)
+  .add(TokensGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

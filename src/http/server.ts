@@ -30,6 +30,7 @@ import { CardsHandlers } from "./handlers/cards.js"
 import { DocumentsHandlers } from "./handlers/documents.js"
 import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
 import { InvitationsHandlers } from "./handlers/invitations.js"
+import { TokensHandlers } from "./handlers/tokens.js"
 import { KycHostedFlowHandlers, KycLinksHandlers } from "./handlers/kyc-links.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
@@ -170,6 +171,7 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     UmaProvidersHandlers,
     CryptoWithdrawalsHandlers,
     InvitationsHandlers,
+    TokensHandlers,
     KycLinksHandlers,
     KycHostedFlowHandlers,
     AgentsHandlers,

@@ -26,6 +26,7 @@ import type { EventRepository, EventWrites } from "./events.js"
 import type { ExternalAccountRepository, ExternalAccountWrites } from "./external-accounts.js"
 import type { IdempotencyRepository, IdempotencyWrites } from "./idempotency.js"
 import type { InvitationRepository, InvitationWrites } from "./invitations.js"
+import type { TokenRepository, TokenWrites } from "./tokens.js"
 import type {
   InternalAccountRepository,
   LedgerRepository,
@@ -52,6 +53,7 @@ export type { EventRepository, EventWrites, StoredEvent } from "./events.js"
 export * from "./external-accounts.js"
 export * from "./idempotency.js"
 export * from "./invitations.js"
+export * from "./tokens.js"
 export * from "./money.js"
 export * from "./shared.js"
 export * from "./stablecoins.js"
@@ -83,7 +85,8 @@ export interface UnitOfWork
     WebhookWrites,
     WalletWrites,
     AgentWrites,
-    InvitationWrites
+    InvitationWrites,
+    TokenWrites
 {
   /**
    * Deletes every record, ledger entry, event, timer, clock and idempotency key of the
@@ -115,6 +118,7 @@ export type StoreRepositories = {
   readonly wallets: WalletRepository
   readonly agents: AgentRepository
   readonly invitations: InvitationRepository
+  readonly tokens: TokenRepository
 }
 
 export interface StoreInfo {

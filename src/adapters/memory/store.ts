@@ -23,6 +23,7 @@ import { type CustomerTables, customerTables, makeCustomerArea } from "./custome
 import { type EventTables, eventTables, makeEventArea } from "./events.js"
 import { type IdempotencyTables, idempotencyTables, makeIdempotencyArea } from "./idempotency.js"
 import { type InvitationTables, invitationTables, makeInvitationArea } from "./invitations.js"
+import { makeTokenArea, type TokenTables, tokenTables } from "./tokens.js"
 import { type KycTables, kycTables, makeKycArea } from "./kyc.js"
 import { makeMoneyArea, type MoneyTables, moneyTables } from "./money.js"
 import { makeMutex } from "./mutex.js"
@@ -46,6 +47,7 @@ type Tenant =
   & WalletTables
   & AgentTables
   & InvitationTables
+  & TokenTables
 
 const newTenant = (): Tenant => ({
   ...customerTables(),
@@ -59,7 +61,8 @@ const newTenant = (): Tenant => ({
   ...webhookTables(),
   ...walletTables(),
   ...agentTables(),
-  ...invitationTables()
+  ...invitationTables(),
+  ...tokenTables()
 })
 
 const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
@@ -144,6 +147,7 @@ export const makeMemoryStore = Effect.sync(() => {
   const wallets = makeWalletArea(m)
   const agents = makeAgentArea(m)
   const invitations = makeInvitationArea(m)
+  const tokens = makeTokenArea(m)
 
   const uow: UnitOfWork = {
     ...customers.writes,
@@ -158,6 +162,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...wallets.writes,
     ...agents.writes,
     ...invitations.writes,
+    ...tokens.writes,
     resetPlatform: (platformId) =>
       Effect.sync(() => {
         const previous = tenants.get(platformId)
@@ -200,6 +205,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...wallets.repositories,
     ...agents.repositories,
     ...invitations.repositories,
+    ...tokens.repositories,
     transact
   })
 })

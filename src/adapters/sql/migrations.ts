@@ -437,6 +437,22 @@ const v11_invitations = statements(
   `create index invitations_platform on invitations (platform_id)`
 )
 
+const v12_api_tokens = statements(
+  `create table api_tokens (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    client_id text collate "C" not null,
+    created_ms bigint not null,
+    updated_ms bigint not null,
+    name text not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  // Client ids are random (128 bits): a violation is a defect, never a StoreConflict.
+  `create unique index api_tokens_client_id on api_tokens (client_id)`,
+  `create index api_tokens_platform_created on api_tokens (platform_id, created_ms, id)`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -448,7 +464,8 @@ export const MIGRATIONS = {
   "8_card_transactions": v8_card_transactions,
   "9_stablecoins": v9_stablecoins,
   "10_agents": v10_agents,
-  "11_invitations": v11_invitations
+  "11_invitations": v11_invitations,
+  "12_api_tokens": v12_api_tokens
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

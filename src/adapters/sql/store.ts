@@ -30,6 +30,7 @@ import { makeWrite } from "./documents.js"
 import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
+import { makeTokenStore } from "./tokens.js"
 import { makeKycStore } from "./kyc.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
@@ -92,8 +93,9 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const stablecoins = makeStablecoinStore(sql, query)
     const agents = makeAgentStore(query)
     const invitations = makeInvitationStore(query)
+    const tokens = makeTokenStore(query)
     /** Every area's tables, in the order `resetPlatform` clears them. */
-    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations]
+    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations, tokens]
       .flatMap((area) => area.tables)
 
     const uow: UnitOfWork = {
@@ -110,6 +112,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...stablecoins.writes,
       ...agents.writes,
       ...invitations.writes,
+      ...tokens.writes,
       resetPlatform: (platformId) =>
         Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })
     }
@@ -166,6 +169,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...stablecoins.repositories,
       ...agents.repositories,
       ...invitations.repositories,
+      ...tokens.repositories,
       transact
     }))
   })
