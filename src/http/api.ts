@@ -43,6 +43,7 @@ import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
+import { Concerns, declare } from "./declarations.js"
 
 export const API_VERSION = "2025-10-13"
 
@@ -56,6 +57,7 @@ const BooleanFromString = Schema.Literals(["true", "false"])
 // ---------------------------------------------------------------- customers
 
 export class CustomersGroup extends HttpApiGroup.make("customers")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createCustomer", "/customers", {
       headers: IdempotencyHeaders,
@@ -130,6 +132,7 @@ const TrustConfirmRequest = Schema.Struct({
 const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ identifier: "BeneficiaryTrustConfirm" })
 
 export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerExternalAccounts")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", {
       headers: IdempotencyHeaders,
@@ -190,6 +193,7 @@ export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerEx
 {}
 
 export class PlatformExternalAccountsGroup extends HttpApiGroup.make("platformExternalAccounts")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", {
       headers: IdempotencyHeaders,
@@ -233,6 +237,7 @@ export const SandboxClock = Schema.Struct({ now: Schema.String, offsetSeconds: S
   .annotate({ identifier: "SandboxClock" })
 
 export class SandboxGroup extends HttpApiGroup.make("sandbox")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
       payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_SECONDS })) }),

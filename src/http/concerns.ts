@@ -24,7 +24,7 @@ import { aroundPlatformClock } from "../operations/time.js"
 import type { Store } from "../ports/store.js"
 import { API_VERSION, PaymentsApi } from "./api.js"
 import { Concerns, type EndpointConcerns, IDEMPOTENCY_KEY_HEADER } from "./declarations.js"
-import { CurrentAgent, CurrentPlatform, CurrentTokenPermissions } from "./middleware.js"
+import { CurrentAgent, CurrentPlatform, CurrentTokenPermissions, PlatformAuth } from "./middleware.js"
 
 /** What a concern reads of a decoded request. */
 export interface ConcernRequest {
@@ -57,9 +57,17 @@ export const concernsOf = (endpoint: HttpApiEndpoint.Top): EndpointConcerns => {
   }
 }
 
-/** The permission an API token needs for an endpoint: declared, else VIEW for a GET, else none (refused to every token). */
+/**
+ * The permission an API token needs for an endpoint: its own declaration, else VIEW for
+ * a GET, else its group's default; undefined (refused to every token) when none applies.
+ */
 export const permissionOf = (endpoint: HttpApiEndpoint.Top): Permission | undefined =>
-  concernsOf(endpoint).permission ?? (endpoint.method === "GET" ? "VIEW" : undefined)
+  Context.getOrUndefined(endpoint.annotations, Concerns)?.permission ??
+    (endpoint.method === "GET" ? "VIEW" : concernsOf(endpoint).permission)
+
+/** Whether an endpoint takes the platform's HTTP Basic credentials (so an API token may call it). */
+export const takesPlatformCredentials = (endpoint: HttpApiEndpoint.Top): boolean =>
+  [...endpoint.middlewares].some((m) => m.key === PlatformAuth.key)
 
 const VERSION_PREFIX = `/${API_VERSION}`
 
@@ -132,8 +140,9 @@ const insufficientPermissions = (required: Permission | undefined): HttpServerRe
 /**
  * Refuses a request made with an API token whose permissions do not cover the
  * endpoint's; the platforms file's credentials (no `CurrentTokenPermissions`) pass.
+ * `applyConcerns` applies it; exported for a handler registered outside `group`.
  */
-const permissionStep = <Req, A, E, R>(
+export const permissionStep = <Req, A, E, R>(
   endpoint: HttpApiEndpoint.Top,
   handler: Handler<Req, A, E, R>
 ): Handler<Req, A | HttpServerResponse.HttpServerResponse, E, R> => {

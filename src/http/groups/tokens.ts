@@ -8,16 +8,17 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { DateTimeString, IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error404 } from "../../domain/errors.js"
 import { ApiToken, ApiTokenCreateRequest, MAX_TOKEN_NAME_LENGTH } from "../../domain/token.js"
-import { declare } from "../declarations.js"
+import { Concerns } from "../declarations.js"
 
 const tokenParams = { tokenId: IdText }
 
 export class TokensGroup extends HttpApiGroup.make("tokens")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createToken", "/tokens", {
       payload: ApiTokenCreateRequest,
       success: ApiToken.pipe(HttpApiSchema.status(201))
-    }).pipe(declare({ permission: "MANAGE" })).annotate(
+    }).annotate(
       OpenApi.Description,
       "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored)."
     ),
@@ -41,7 +42,7 @@ export class TokensGroup extends HttpApiGroup.make("tokens")
       params: tokenParams,
       success: HttpApiSchema.NoContent,
       error: Error404
-    }).pipe(declare({ permission: "MANAGE" })).annotate(OpenApi.Description, "Revokes the token at once, in every server process.")
+    }).annotate(OpenApi.Description, "Revokes the token at once, in every server process.")
   )
   .annotateMerge(OpenApi.annotations({ title: "API Tokens" }))
 {}

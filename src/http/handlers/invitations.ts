@@ -1,10 +1,9 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import * as Invitations from "../../operations/invitations.js"
-import { PaymentsApi } from "../api.js"
+import { group } from "../concerns.js"
 import { run } from "./run.js"
 
-export const InvitationsHandlers = HttpApiBuilder.group(PaymentsApi, "invitations", (handlers) =>
+export const InvitationsHandlers = group("invitations", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("createInvitation", ({ payload }) => run((p) => Invitations.createInvitation(p, payload)))

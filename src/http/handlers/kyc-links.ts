@@ -3,6 +3,7 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import * as KycLinks from "../../operations/kyc-links.js"
 import { API_VERSION, PaymentsApi } from "../api.js"
+import { group, permissionStep } from "../concerns.js"
 import { renderHostedKycPage } from "../kyc-hosted-page.js"
 import { run } from "./run.js"
 
@@ -21,12 +22,16 @@ const hostedBase = Effect.map(HttpServerRequest.HttpServerRequest, (request) => 
 
 export const KycLinksHandlers = HttpApiBuilder.group(PaymentsApi, "kycLinks", (handlers) =>
   Effect.sync(() =>
-    handlers.handle("createCustomerKycLink", ({ headers, params, payload }) =>
-      Effect.flatMap(hostedBase, (base) =>
-        run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base, headers["idempotency-key"]))))
+    // Registered outside `group` (the operation runs its own idempotency key): the permission step is applied here.
+    handlers.handle(
+      "createCustomerKycLink",
+      permissionStep(PaymentsApi.groups.kycLinks.endpoints.createCustomerKycLink, ({ headers, params, payload }) =>
+        Effect.flatMap(hostedBase, (base) =>
+          run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base, headers["idempotency-key"]))))
+    )
   ))
 
-export const KycHostedFlowHandlers = HttpApiBuilder.group(PaymentsApi, "kycHostedFlow", (handlers) =>
+export const KycHostedFlowHandlers = group("kycHostedFlow", (handlers) =>
   Effect.sync(() =>
     handlers
       .handle("getHostedKycPage", ({ query }) => Effect.map(KycLinks.hostedView(query.token), renderHostedKycPage))
