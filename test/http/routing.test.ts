@@ -61,7 +61,7 @@ describe("every reference endpoint is answered by itself", () => {
 
   it("covers both kinds", () => {
     expect(built.length).toBeGreaterThan(20)
-    expect(unbuilt.length).toBeGreaterThan(5)
+    expect(unbuilt.length).toBeGreaterThan(0)
     expect(built.length + unbuilt.length).toBe(REFERENCE_ENDPOINTS.length)
   })
 
@@ -118,8 +118,8 @@ describe("a static segment is not captured by a parameter route", () => {
 
   it("a parameter longer than the router's limit: 501 for an endpoint not built, 404 for a built one", async () => {
     const long = "x".repeat(150)
-    expectNotImplemented(await send("GET", `/tokens/${long}`), "GET /tokens/{tokenId}")
-    for (const path of [`/customers/${long}`, `/agents/${long}`, `/cards/${long}`, `/stablecoins/${long}`, `/stablecoin-operations/${long}`]) {
+    expectNotImplemented(await send("GET", `/customers/bulk/jobs/${long}`), "GET /customers/bulk/jobs/{jobId}")
+    for (const path of [`/customers/${long}`, `/tokens/${long}`, `/agents/${long}`, `/cards/${long}`, `/stablecoins/${long}`, `/stablecoin-operations/${long}`]) {
       const built = await send("GET", path)
       expect(built.status, path).toBe(404)
       expect(built.body.code).toBe("NOT_FOUND")

@@ -9,6 +9,9 @@ import type { TokenRecord, TokenWrites } from "../../ports/tokens.js"
 import { millisOf } from "../cursor.js"
 import { documentReads, type Query, type SqlArea, Where } from "./documents.js"
 
+/** The unique index on client ids. Never a `StoreConflict`: client ids are random, so a violation is a defect. */
+export const TOKEN_CLIENT_ID_INDEX = "api_tokens_client_id"
+
 /** The tables of migration `12_api_tokens` that `resetPlatform` clears. */
 export const TOKEN_TABLES: ReadonlyArray<string> = ["api_tokens"]
 
