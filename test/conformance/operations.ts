@@ -120,6 +120,9 @@ export const INVITATION_OPERATIONS = ["POST /invitations", "GET /invitations/{}"
 /** test/conformance/kyc-links.test.ts */
 export const KYC_LINK_OPERATIONS = ["POST /customers/{}/kyc-link"] as const
 
+/** test/conformance/tokens.test.ts */
+export const TOKEN_OPERATIONS = ["POST /tokens", "GET /tokens", "GET /tokens/{}"] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
@@ -134,5 +137,6 @@ export const SUITES = {
   "agents.test.ts": AGENT_OPERATIONS,
   "directories.test.ts": DIRECTORY_OPERATIONS,
   "invitations.test.ts": INVITATION_OPERATIONS,
-  "kyc-links.test.ts": KYC_LINK_OPERATIONS
+  "kyc-links.test.ts": KYC_LINK_OPERATIONS,
+  "tokens.test.ts": TOKEN_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>
