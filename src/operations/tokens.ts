@@ -10,9 +10,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
-import { notFound } from "../domain/errors.js"
+import { forbidden, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
-import type { ApiToken, ApiTokenCreateRequest, Permission } from "../domain/token.js"
+import { type ApiToken, type ApiTokenCreateRequest, type Permission, permits } from "../domain/token.js"
 import { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { type PageResult, Store, type TokenRecord } from "../ports/store.js"
@@ -27,8 +27,21 @@ const tokenNotFound = (id: string) => notFound(`API token ${id} not found`)
 const distinct = (ps: ReadonlyArray<Permission>): ReadonlyArray<Permission> =>
   (["VIEW", "TRANSACT", "MANAGE"] as const).filter((p) => ps.includes(p))
 
-/** POST /tokens: the only answer that carries `clientSecret`. */
-export const createToken = Effect.fnUntraced(function*(platform: Platform, req: ApiTokenCreateRequest) {
+/**
+ * POST /tokens: the only answer that carries `clientSecret`. `grantable` is what the
+ * caller may grant: what a token's own permissions cover (VIEW always; no escalation:
+ * 403 FORBIDDEN beyond them),
+ * undefined for the platforms file's credentials (anything).
+ */
+export const createToken = Effect.fnUntraced(function*(
+  platform: Platform,
+  req: ApiTokenCreateRequest,
+  grantable?: ReadonlyArray<Permission>
+) {
+  const beyond = grantable === undefined ? [] : distinct(req.permissions).filter((p) => !permits(grantable, p))
+  if (beyond.length > 0) {
+    return yield* forbidden(`Insufficient permissions: a token can grant only permissions it holds (not ${beyond.join(", ")})`)
+  }
   const store = yield* Store
   const ids = yield* Ids
   const at = isoOf(yield* nowMillis)

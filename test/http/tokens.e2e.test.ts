@@ -114,6 +114,13 @@ describe("API tokens", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     const child = await withToken(manage, "POST", "/tokens", { name: "child", permissions: ["VIEW"] })
     expect(child.status).toBe(201)
+    // No escalation: a token grants only permissions it holds.
+    const escalated = await withToken(manage, "POST", "/tokens", { name: "escalate", permissions: ["MANAGE", "TRANSACT"] })
+    expect(escalated.status).toBe(403)
+    expect(escalated.body.code).toBe("FORBIDDEN")
+    expect(escalated.body.reason).toContain("not TRANSACT")
+    const both = await createToken(["TRANSACT", "MANAGE"])
+    expect((await withToken(both, "POST", "/tokens", { name: "peer", permissions: ["TRANSACT", "MANAGE"] })).status).toBe(201)
     expectForbidden(await withToken(manage, "POST", "/quotes/Quote:1/execute"), "POST /quotes/{quoteId}/execute as MANAGE")
     const transfer = { source: { accountId: "InternalAccount:1" }, destination: { accountId: "ExternalAccount:1" }, amount: 100 }
     expectForbidden(await withToken(manage, "POST", "/transfer-out", transfer), "POST /transfer-out as MANAGE")

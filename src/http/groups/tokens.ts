@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DateTimeString, IdText, ListResponse, PageQuery } from "../../domain/common.js"
-import { Error404 } from "../../domain/errors.js"
+import { Error403, Error404 } from "../../domain/errors.js"
 import { ApiToken, ApiTokenCreateRequest, MAX_TOKEN_NAME_LENGTH } from "../../domain/token.js"
 import { Concerns } from "../declarations.js"
 
@@ -17,10 +17,11 @@ export class TokensGroup extends HttpApiGroup.make("tokens")
   .add(
     HttpApiEndpoint.post("createToken", "/tokens", {
       payload: ApiTokenCreateRequest,
-      success: ApiToken.pipe(HttpApiSchema.status(201))
+      success: ApiToken.pipe(HttpApiSchema.status(201)),
+      error: Error403
     }).annotate(
       OpenApi.Description,
-      "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored)."
+      "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored). A token may grant only permissions it holds (403 FORBIDDEN)."
     ),
     HttpApiEndpoint.get("listTokens", "/tokens", {
       query: {
