@@ -28,7 +28,8 @@ export const ResourcePrefixes = [
   "Stablecoin",
   "StablecoinOperation",
   "StablecoinProviderAccount",
-  "Job"
+  "Job",
+  "Token"
 ] as const
 export type ResourcePrefix = (typeof ResourcePrefixes)[number]
 

@@ -40,11 +40,13 @@ import {
 import { ContactVerificationGroup, ScaGroup } from "./groups/sca.js"
 import { SandboxControlGroup } from "./groups/sandbox-control.js"
 import { StablecoinsGroup } from "./groups/stablecoins.js"
+import { TokensGroup } from "./groups/tokens.js"
 import { VerificationsGroup } from "./groups/verifications.js"
 import { WebhooksGroup } from "./groups/webhooks.js"
 import { SandboxInsightGroup } from "./groups/insight.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
+import { Concerns, declare } from "./declarations.js"
 
 export const API_VERSION = "2025-10-13"
 
@@ -58,6 +60,7 @@ const BooleanFromString = Schema.Literals(["true", "false"])
 // ---------------------------------------------------------------- customers
 
 export class CustomersGroup extends HttpApiGroup.make("customers")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createCustomer", "/customers", {
       headers: IdempotencyHeaders,
@@ -132,6 +135,7 @@ const TrustConfirmRequest = Schema.Struct({
 const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ identifier: "BeneficiaryTrustConfirm" })
 
 export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerExternalAccounts")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", {
       headers: IdempotencyHeaders,
@@ -192,6 +196,7 @@ export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerEx
 {}
 
 export class PlatformExternalAccountsGroup extends HttpApiGroup.make("platformExternalAccounts")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", {
       headers: IdempotencyHeaders,
@@ -235,6 +240,7 @@ export const SandboxClock = Schema.Struct({ now: Schema.String, offsetSeconds: S
   .annotate({ identifier: "SandboxClock" })
 
 export class SandboxGroup extends HttpApiGroup.make("sandbox")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
       payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_SECONDS })) }),
@@ -284,6 +290,7 @@ export class PaymentsApi extends HttpApi.make("payments-service")
   .add(SandboxInsightGroup)
   .add(SandboxControlGroup)
   .add(BulkCustomersGroup)
+  .add(TokensGroup)
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
   .prefix(`/${API_VERSION}`)

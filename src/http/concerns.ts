@@ -7,6 +7,8 @@
  *   and the calling agent on /agents/me endpoints) and its success schema (how the first
  *   result is stored and replayed). Nothing is restated per endpoint.
  * - retry advice: `retryAfter` turns a 429 RATE_LIMITED into an answer with `Retry-After`.
+ * - permission: a request made with an API token whose permissions do not cover the
+ *   endpoint's (`permissionOf`) is answered 403 FORBIDDEN before anything else runs.
  *
  * `group` (instead of `HttpApiBuilder.group`) registers a group's handlers with their
  * concerns applied; the direct lane applies the same `applyConcerns` to the handlers it
@@ -15,13 +17,14 @@
 import { Context, Effect, Option, SchemaAST, type Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
-import { encodeApiError, Error429, type Error409 } from "../domain/errors.js"
+import { encodeApiError, Error429, type Error409, forbidden } from "../domain/errors.js"
+import { type Permission, permits } from "../domain/token.js"
 import { idempotent } from "../operations/idempotency.js"
 import { aroundPlatformClock } from "../operations/time.js"
 import type { Store } from "../ports/store.js"
 import { API_VERSION, PaymentsApi } from "./api.js"
 import { Concerns, type EndpointConcerns, IDEMPOTENCY_KEY_HEADER } from "./declarations.js"
-import { CurrentAgent, CurrentPlatform } from "./middleware.js"
+import { CurrentAgent, CurrentPlatform, CurrentTokenPermissions, PlatformAuth } from "./middleware.js"
 
 /** What a concern reads of a decoded request. */
 export interface ConcernRequest {
@@ -45,12 +48,26 @@ export const headerNamesOf = (schema: Schema.Top | undefined): ReadonlyArray<str
 
 const GROUPS: ReadonlyArray<GroupLike> = Object.values(PaymentsApi.groups)
 
-/** The concerns an endpoint declares, or its group's when it declares none. */
+/** The concerns an endpoint declares, over its group's defaults (property by property). */
 export const concernsOf = (endpoint: HttpApiEndpoint.Top): EndpointConcerns => {
   const group = GROUPS.find((g) => Object.values(g.endpoints).includes(endpoint))
-  return Context.getOrUndefined(endpoint.annotations, Concerns) ??
-    (group === undefined ? undefined : Context.getOrUndefined(group.annotations, Concerns)) ?? {}
+  return {
+    ...(group === undefined ? undefined : Context.getOrUndefined(group.annotations, Concerns)),
+    ...Context.getOrUndefined(endpoint.annotations, Concerns)
+  }
 }
+
+/**
+ * The permission an API token needs for an endpoint: its own declaration, else VIEW for
+ * a GET, else its group's default; undefined (refused to every token) when none applies.
+ */
+export const permissionOf = (endpoint: HttpApiEndpoint.Top): Permission | undefined =>
+  Context.getOrUndefined(endpoint.annotations, Concerns)?.permission ??
+    (endpoint.method === "GET" ? "VIEW" : concernsOf(endpoint).permission)
+
+/** Whether an endpoint takes the platform's HTTP Basic credentials (so an API token may call it). */
+export const takesPlatformCredentials = (endpoint: HttpApiEndpoint.Top): boolean =>
+  [...endpoint.middlewares].some((m) => m.key === PlatformAuth.key)
 
 const VERSION_PREFIX = `/${API_VERSION}`
 
@@ -112,6 +129,31 @@ const retryAfterStep = <Req, A, E, R>(handler: Handler<Req, A, E, R>): Handler<R
     }))
   })
 
+/** The reference's 403 FORBIDDEN "insufficient permissions", as an answer. */
+const insufficientPermissions = (required: Permission | undefined): HttpServerResponse.HttpServerResponse => {
+  const error = forbidden(required === undefined
+    ? "Insufficient permissions: this endpoint is not open to API tokens"
+    : `Insufficient permissions: this endpoint needs an API token with the ${required} permission`)
+  return HttpServerResponse.jsonUnsafe(encodeApiError(error)?.body ?? { code: error.code, reason: error.reason }, { status: 403 })
+}
+
+/**
+ * Refuses a request made with an API token whose permissions do not cover the
+ * endpoint's; the platforms file's credentials (no `CurrentTokenPermissions`) pass.
+ * `applyConcerns` applies it; exported for a handler registered outside `group`.
+ */
+export const permissionStep = <Req, A, E, R>(
+  endpoint: HttpApiEndpoint.Top,
+  handler: Handler<Req, A, E, R>
+): Handler<Req, A | HttpServerResponse.HttpServerResponse, E, R> => {
+  const required = permissionOf(endpoint)
+  return (request) =>
+    Effect.flatMap(Effect.serviceOption(CurrentTokenPermissions), (granted): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E, R> =>
+      Option.isNone(granted) || (required !== undefined && permits(granted.value, required))
+        ? handler(request)
+        : Effect.succeed(insufficientPermissions(required)))
+}
+
 /** A handler with the concerns its endpoint (or group) declares applied, in a fixed order. */
 export const applyConcerns = <Req extends ConcernRequest, A, E, R>(
   endpoint: HttpApiEndpoint.Top,
@@ -119,12 +161,12 @@ export const applyConcerns = <Req extends ConcernRequest, A, E, R>(
 ): Handler<Req, A | HttpServerResponse.HttpServerResponse, E | Error409, R | Store | CurrentPlatform> => {
   const concerns = concernsOf(endpoint)
   const idempotentHandler = idempotencyStep(endpoint, handler)
-  return concerns.retryAfter === true ? retryAfterStep(idempotentHandler) : idempotentHandler
+  return permissionStep(endpoint, concerns.retryAfter === true ? retryAfterStep(idempotentHandler) : idempotentHandler)
 }
 
-/** Whether an endpoint has a concern that needs its decoded request. */
+/** Whether an endpoint has a concern that needs its decoded request (a permission needs none). */
 const hasConcerns = (endpoint: HttpApiEndpoint.Top): boolean =>
-  Object.keys(concernsOf(endpoint)).length > 0 || headerNamesOf(endpoint.headers).includes(IDEMPOTENCY_KEY_HEADER)
+  concernsOf(endpoint).retryAfter === true || headerNamesOf(endpoint.headers).includes(IDEMPOTENCY_KEY_HEADER)
 
 /**
  * The handlers a group's `build` registers, with every `handle` given the handler with
@@ -141,7 +183,7 @@ const withConcerns = <T extends object>(group: GroupLike, handlers: T): T => {
         if (property === "handleRaw" && hasConcerns(endpoint)) {
           throw new Error(`Endpoint ${identifier} declares concerns, which need a decoded request: register it with handle`)
         }
-        const applied = property === "handle" ? applyConcerns(endpoint, handler) : handler
+        const applied = property === "handle" ? applyConcerns(endpoint, handler) : permissionStep(endpoint, handler)
         Reflect.apply(value, target, [identifier, applied, options])
         return proxy
       }

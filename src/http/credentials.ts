@@ -3,6 +3,11 @@
  * PlatformAuth middleware fills it; it and the direct lane read it, so steady traffic
  * skips base64 and hashing. Only valid headers are remembered, and the map is bounded:
  * junk traffic cannot grow it.
+ *
+ * Only the platforms file's credentials are remembered, never an API token's
+ * (docs/tokens.md): a token is read from the store on every request, so deleting it in
+ * any process refuses its next request everywhere, and the direct lane (which serves only
+ * remembered headers) never serves a token.
  */
 import { Context, Layer } from "effect"
 import type { Platform } from "../domain/platform.js"

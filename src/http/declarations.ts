@@ -10,9 +10,14 @@
  * Idempotency is declared by the endpoint's headers: an endpoint whose headers include
  * `Idempotency-Key` (`IdempotencyHeaders`, `RequiredIdempotencyHeaders`) runs under it.
  * A group may declare defaults for its endpoints (`group.annotate(Concerns, {...})`); an
- * endpoint's own declaration replaces them.
+ * endpoint's own declaration overrides them property by property.
+ *
+ * `permission` is what an API token (docs/tokens.md) must hold to call the endpoint; a
+ * GET endpoint that declares none requires VIEW, any other must declare one (a test
+ * walks every endpoint). The platforms file's own credentials may call every endpoint.
  */
 import { Context } from "effect"
+import type { Permission } from "../domain/token.js"
 
 export interface EndpointConcerns {
   /**
@@ -20,6 +25,8 @@ export interface EndpointConcerns {
    * the error's `details.retryAfterSeconds`, else 60) and `x-should-retry: true`.
    */
   readonly retryAfter?: boolean
+  /** The permission an API token needs for this endpoint (see the module comment). */
+  readonly permission?: Permission
 }
 
 export class Concerns extends Context.Service<Concerns, EndpointConcerns>()("payments-service/http/Concerns") {}

@@ -12,7 +12,10 @@ import { VerifiedCredentials } from "./credentials.js"
 import { authenticateAgent } from "../operations/agents.js"
 import { Store } from "../ports/store.js"
 import { faultOf, malformedJson, PART_NAMES, readJsonBody } from "./pipeline.js"
-import { AgentAuth, CurrentAgent, CurrentPlatform, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
+import type { Platform } from "../domain/platform.js"
+import type { Permission } from "../domain/token.js"
+import { checkTokenCredentials } from "../operations/tokens.js"
+import { AgentAuth, CurrentAgent, CurrentPlatform, CurrentTokenPermissions, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
 
@@ -37,11 +40,17 @@ export const parseBasicAuthorization = (header: string | undefined): BasicCreden
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
+/** Who a valid Basic header authenticated: a platform, and the permissions when it was an API token's. */
+type Authenticated = { readonly platform: Platform; readonly permissions?: ReadonlyArray<Permission> }
+
 export const PlatformAuthLive = Layer.effect(
   PlatformAuth,
   Effect.gen(function*() {
     const platforms = yield* Platforms
-    // A header that already passed the full check maps straight to its platform.
+    const store = yield* Store
+    // A header that already passed the full check maps straight to its platform. Only the
+    // platforms file's credentials are remembered: an API token is checked against the
+    // store on every request, so its revocation holds at once in every process.
     const verified = yield* VerifiedCredentials
     const check = (header: string | undefined) =>
       Effect.gen(function*() {
@@ -49,23 +58,31 @@ export const PlatformAuthLive = Layer.effect(
         if (typeof creds === "string") return yield* unauthorized(creds)
         const platform = yield* platforms.byClientId(creds.clientId)
         if (platform === undefined) {
-          // Spend the same work as a real comparison, so unknown ids are not faster.
-          constantTimeEqual(creds.secret, creds.secret)
-          return yield* unauthorized("Unknown client id: no platform has these credentials")
+          const token = yield* checkTokenCredentials(creds.clientId, creds.secret).pipe(
+            Effect.provideService(Store, store),
+            Effect.provideService(Platforms, platforms)
+          )
+          if (token._tag === "Unknown") return yield* unauthorized("Unknown client id: no platform or API token has these credentials")
+          if (token._tag === "WrongSecret") return yield* unauthorized("Client secret is wrong for this client id")
+          return { platform: token.platform, permissions: token.permissions } satisfies Authenticated
         }
         if (!constantTimeEqual(creds.secret, platform.clientSecret)) {
           return yield* unauthorized("Client secret is wrong for this client id")
         }
         if (header !== undefined) verified.remember(header, platform)
-        return platform
+        return { platform } satisfies Authenticated
       })
     return PlatformAuth.of({
       basic: (httpEffect) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const header = request.headers["authorization"]
           const known = header === undefined ? undefined : verified.get(header)
-          return Effect.flatMap(known === undefined ? check(header) : Effect.succeed(known), (platform) =>
-            Effect.provideService(httpEffect, CurrentPlatform, platform))
+          return Effect.flatMap(known === undefined ? check(header) : Effect.succeed<Authenticated>({ platform: known }), (who) => {
+            const withPlatform = Effect.provideService(httpEffect, CurrentPlatform, who.platform)
+            return who.permissions === undefined
+              ? withPlatform
+              : Effect.provideService(withPlatform, CurrentTokenPermissions, who.permissions)
+          })
         })
     })
   })

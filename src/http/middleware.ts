@@ -10,9 +10,18 @@ import { Context, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { Error400, Error401, Error500, Error503 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
+import type { Permission } from "../domain/token.js"
 export { MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from "../domain/limits.js"
 
 export class CurrentPlatform extends Context.Service<CurrentPlatform, Platform>()("payments-service/http/CurrentPlatform") {}
+
+/**
+ * The permissions of the API token a request authenticated with (docs/tokens.md).
+ * Absent when it authenticated with the platforms file's own credentials (full access).
+ */
+export class CurrentTokenPermissions extends Context.Service<CurrentTokenPermissions, ReadonlyArray<Permission>>()(
+  "payments-service/http/CurrentTokenPermissions"
+) {}
 
 export class PlatformAuth extends HttpApiMiddleware.Service<PlatformAuth, { provides: CurrentPlatform }>()(
   "payments-service/http/PlatformAuth",

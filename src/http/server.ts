@@ -32,6 +32,7 @@ import { DocumentsHandlers } from "./handlers/documents.js"
 import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
 import { InvitationsHandlers } from "./handlers/invitations.js"
 import { BulkCustomersHandlers } from "./handlers/bulk-customers.js"
+import { TokensHandlers } from "./handlers/tokens.js"
 import { KycHostedFlowHandlers, KycLinksHandlers } from "./handlers/kyc-links.js"
 import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
 import { VerificationsHandlers } from "./handlers/verifications.js"
@@ -175,6 +176,7 @@ export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/open
     UmaProvidersHandlers,
     CryptoWithdrawalsHandlers,
     InvitationsHandlers,
+    TokensHandlers,
     KycLinksHandlers,
     BulkCustomersHandlers,
     KycHostedFlowHandlers,

@@ -27,6 +27,7 @@ import type { ExternalAccountRepository, ExternalAccountWrites } from "./externa
 import type { IdempotencyRepository, IdempotencyWrites } from "./idempotency.js"
 import type { InvitationRepository, InvitationWrites } from "./invitations.js"
 import type { BulkJobRepository, BulkJobWrites } from "./bulk-jobs.js"
+import type { TokenRepository, TokenWrites } from "./tokens.js"
 import type {
   InternalAccountRepository,
   LedgerRepository,
@@ -54,6 +55,7 @@ export * from "./external-accounts.js"
 export * from "./idempotency.js"
 export * from "./invitations.js"
 export * from "./bulk-jobs.js"
+export * from "./tokens.js"
 export * from "./money.js"
 export * from "./shared.js"
 export * from "./stablecoins.js"
@@ -86,7 +88,8 @@ export interface UnitOfWork
     WalletWrites,
     AgentWrites,
     InvitationWrites,
-    BulkJobWrites
+    BulkJobWrites,
+    TokenWrites
 {
   /**
    * Deletes every record, ledger entry, event, timer, clock and idempotency key of the
@@ -119,6 +122,7 @@ export type StoreRepositories = {
   readonly agents: AgentRepository
   readonly invitations: InvitationRepository
   readonly bulkJobs: BulkJobRepository
+  readonly tokens: TokenRepository
 }
 
 export interface StoreInfo {

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { AGENT_ID_INDEXES } from "../../src/adapters/sql/agents.js"
+import { TOKEN_CLIENT_ID_INDEX } from "../../src/adapters/sql/tokens.js"
 import { migrate } from "../../src/adapters/sql/migrations.js"
 import { pgliteClientLayer } from "../../src/adapters/sql/pglite.js"
 import { isUniqueConstraint, UniqueConstraints } from "../../src/ports/shared.js"
@@ -22,9 +23,9 @@ const uniqueIndexes = Effect.gen(function*() {
 }).pipe(Effect.provide(pgliteClientLayer(undefined)))
 
 describe("unique constraints and the migrations", () => {
-  it("every unique index the migrations create is a declared constraint or an agent id index, and every constraint has one", async () => {
+  it("every unique index the migrations create is a declared constraint, an agent id index or the token client id index, and every constraint has one", async () => {
     const created = await Effect.runPromise(uniqueIndexes)
-    const expected = [...Object.values(UniqueConstraints), ...Object.values(AGENT_ID_INDEXES)].sort()
+    const expected = [...Object.values(UniqueConstraints), ...Object.values(AGENT_ID_INDEXES), TOKEN_CLIENT_ID_INDEX].sort()
     expect(created).toEqual(expected)
     // Every migration on a fresh PGlite: tens of seconds on a loaded 2-core machine.
   }, 120_000)

@@ -128,6 +128,9 @@ export const BULK_CUSTOMER_OPERATIONS = ["POST /customers/bulk/csv", "GET /custo
 /** test/conformance/kyc-links.test.ts */
 export const KYC_LINK_OPERATIONS = ["POST /customers/{}/kyc-link"] as const
 
+/** test/conformance/tokens.test.ts */
+export const TOKEN_OPERATIONS = ["POST /tokens", "GET /tokens", "GET /tokens/{}"] as const
+
 export const SUITES = {
   "onboarding.test.ts": ONBOARDING_OPERATIONS,
   "external-account.test.ts": EXTERNAL_ACCOUNT_OPERATIONS,
@@ -143,5 +146,6 @@ export const SUITES = {
   "directories.test.ts": DIRECTORY_OPERATIONS,
   "invitations.test.ts": INVITATION_OPERATIONS,
   "kyc-links.test.ts": KYC_LINK_OPERATIONS,
-  "bulk-customers.test.ts": BULK_CUSTOMER_OPERATIONS
+  "bulk-customers.test.ts": BULK_CUSTOMER_OPERATIONS,
+  "tokens.test.ts": TOKEN_OPERATIONS
 } as const satisfies Record<string, ReadonlyArray<string>>

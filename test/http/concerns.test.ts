@@ -8,7 +8,9 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { PaymentsApi } from "../../src/http/api.js"
 import { applyConcerns, concernsOf, groupsWithConcerns, headerNamesOf, operationOf } from "../../src/http/concerns.js"
-import { makeApi } from "../support/api.js"
+import { MemoryStoreLayer } from "../../src/adapters/memory/store.js"
+import { CurrentPlatform } from "../../src/http/middleware.js"
+import { makeApi, platformA } from "../support/api.js"
 
 const endpoints = Object.values(PaymentsApi.groups).flatMap((g) => Object.values(g.endpoints))
 
@@ -58,8 +60,11 @@ describe("declared concerns", () => {
     }
   })
 
-  it("an endpoint without concerns keeps its handler as it is", () => {
+  it("an endpoint without other concerns runs its handler behind the permission step only", async () => {
     const handler = () => Effect.succeed(1)
-    expect(applyConcerns(PaymentsApi.groups.customers.endpoints.getCustomer, handler)).toBe(handler)
+    const applied = applyConcerns(PaymentsApi.groups.customers.endpoints.getCustomer, handler)
+    // The platforms file's credentials (no token permissions): the handler's own answer.
+    const answer = await Effect.runPromise(applied({}).pipe(Effect.provideService(CurrentPlatform, platformA), Effect.provide(MemoryStoreLayer)))
+    expect(answer).toBe(1)
   })
 })

@@ -106,7 +106,8 @@ describe("OpenAPI and docs", () => {
 
 describe("endpoints of the API that are not built yet", () => {
   it("answer 501 NOT_IMPLEMENTED, not 404", async () => {
-    for (const [method, path] of [["GET", "/tokens/Token:1"], ["GET", "/tokens"]] as const) {
+    // Every reference operation is built; the sandbox snapshots (ours) are not yet.
+    for (const [method, path] of [["GET", "/sandbox/snapshots"], ["GET", "/sandbox/snapshots/Snapshot:1"]] as const) {
       const r = await api.call(method, path)
       expect(r.status).toBe(501)
       expect(r.body.code).toBe("NOT_IMPLEMENTED")

@@ -24,6 +24,7 @@ import { type EventTables, eventTables, makeEventArea } from "./events.js"
 import { type IdempotencyTables, idempotencyTables, makeIdempotencyArea } from "./idempotency.js"
 import { type InvitationTables, invitationTables, makeInvitationArea } from "./invitations.js"
 import { type BulkJobTables, bulkJobTables, makeBulkJobArea } from "./bulk-jobs.js"
+import { makeTokenArea, type TokenTables, tokenTables } from "./tokens.js"
 import { type KycTables, kycTables, makeKycArea } from "./kyc.js"
 import { makeMoneyArea, type MoneyTables, moneyTables } from "./money.js"
 import { makeMutex } from "./mutex.js"
@@ -48,6 +49,7 @@ type Tenant =
   & AgentTables
   & InvitationTables
   & BulkJobTables
+  & TokenTables
 
 const newTenant = (): Tenant => ({
   ...customerTables(),
@@ -62,7 +64,8 @@ const newTenant = (): Tenant => ({
   ...walletTables(),
   ...agentTables(),
   ...invitationTables(),
-  ...bulkJobTables()
+  ...bulkJobTables(),
+  ...tokenTables()
 })
 
 const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
@@ -148,6 +151,7 @@ export const makeMemoryStore = Effect.sync(() => {
   const agents = makeAgentArea(m)
   const invitations = makeInvitationArea(m)
   const bulkJobs = makeBulkJobArea(m)
+  const tokens = makeTokenArea(m)
 
   const uow: UnitOfWork = {
     ...customers.writes,
@@ -163,6 +167,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...agents.writes,
     ...invitations.writes,
     ...bulkJobs.writes,
+    ...tokens.writes,
     resetPlatform: (platformId) =>
       Effect.sync(() => {
         const previous = tenants.get(platformId)
@@ -206,6 +211,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...agents.repositories,
     ...invitations.repositories,
     ...bulkJobs.repositories,
+    ...tokens.repositories,
     transact
   })
 })

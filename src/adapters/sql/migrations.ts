@@ -511,6 +511,22 @@ const v15_bulk_jobs = statements(
   )`
 )
 
+const v16_api_tokens = statements(
+  `create table api_tokens (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    client_id text collate "C" not null,
+    created_ms bigint not null,
+    updated_ms bigint not null,
+    name text not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  // Client ids are random (128 bits): a violation is a defect, never a StoreConflict.
+  `create unique index api_tokens_client_id on api_tokens (client_id)`,
+  `create index api_tokens_platform_created on api_tokens (platform_id, created_ms, id)`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -526,7 +542,8 @@ export const MIGRATIONS = {
   "12_account_journal": v12_account_journal,
   "13_sandbox_faults": v13_sandbox_faults,
   "14_list_indexes": v14_list_indexes,
-  "15_bulk_jobs": v15_bulk_jobs
+  "15_bulk_jobs": v15_bulk_jobs,
+  "16_api_tokens": v16_api_tokens
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -31,6 +31,7 @@ import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
+import { makeTokenStore } from "./tokens.js"
 import { makeKycStore } from "./kyc.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
@@ -94,8 +95,9 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const agents = makeAgentStore(query)
     const invitations = makeInvitationStore(query)
     const bulkJobs = makeBulkJobStore(query)
+    const tokens = makeTokenStore(query)
     /** Every area's tables, in the order `resetPlatform` clears them. */
-    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations, bulkJobs]
+    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations, bulkJobs, tokens]
       .flatMap((area) => area.tables)
 
     const uow: UnitOfWork = {
@@ -113,6 +115,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...agents.writes,
       ...invitations.writes,
       ...bulkJobs.writes,
+      ...tokens.writes,
       resetPlatform: (platformId) =>
         Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })
     }
@@ -170,6 +173,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...agents.repositories,
       ...invitations.repositories,
       ...bulkJobs.repositories,
+      ...tokens.repositories,
       transact
     }))
   })

@@ -32,6 +32,7 @@ import { Quote, QuoteRequest } from "../../domain/quote.js"
 import { TransactionWithCard } from "../../domain/card-transaction.js"
 import { TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../../domain/transaction.js"
 import { AgentAuth, PlatformAuth, RequestGuard } from "../middleware.js"
+import { Concerns, declare } from "../declarations.js"
 
 /** The version base of every path: api.ts's API_VERSION (api.ts imports this file, so it cannot be imported here). */
 export const AGENT_GROUPS_PREFIX = "/2025-10-13"
@@ -97,6 +98,7 @@ class AgentInternalAccountListQuery extends Schema.Opaque<AgentInternalAccountLi
 class AgentExternalAccountListQuery extends Schema.Opaque<AgentExternalAccountListQuery>()(Schema.Struct({ ...PageQuery, currency: Schema.optionalKey(CurrencyCode) })) {}
 
 export class AgentsGroup extends HttpApiGroup.make("agents")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createAgent", "/agents", {
       payload: AgentCreateRequest,
@@ -141,14 +143,14 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
       params: actionParams,
       success: AgentAction,
       error: [Error404, Error409]
-    }).annotate(OpenApi.Description, "The action's held payment proceeds (the same as POST /transactions/{transactionId}/approve on it); the action is APPROVED with its transaction."),
+    }).pipe(declare({ permission: "TRANSACT" })).annotate(OpenApi.Description, "The action's held payment proceeds (the same as POST /transactions/{transactionId}/approve on it); the action is APPROVED with its transaction."),
     HttpApiEndpoint.post("rejectAgentAction", "/agents/:agentId/actions/:actionId/reject", {
       params: actionParams,
       // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
       payload: [AgentActionRejectRequest, Schema.Null],
       success: AgentAction,
       error: [Error404, Error409]
-    }).annotate(OpenApi.Description, "The action's held payment fails and is refunded; the action is REJECTED with the reason given."),
+    }).pipe(declare({ permission: "TRANSACT" })).annotate(OpenApi.Description, "The action's held payment fails and is refunded; the action is REJECTED with the reason given."),
     HttpApiEndpoint.get("getAgentDeviceCodeStatus", "/agents/device-codes/:code/status", {
       params: codeParams,
       success: AgentDeviceCodeStatusResponse,

@@ -3,10 +3,12 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest } from "../../domain/beneficial-owner.js"
 import { IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error404, Error409 } from "../../domain/errors.js"
+import { Concerns, declare } from "../declarations.js"
 
 const params = { beneficialOwnerId: IdText }
 
 export class BeneficialOwnersGroup extends HttpApiGroup.make("beneficialOwners")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createBeneficialOwner", "/beneficial-owners", {
       headers: IdempotencyHeaders,

@@ -21,12 +21,14 @@ import {
 } from "../../domain/card.js"
 import { IdempotencyHeaders, IdText, PageQuery } from "../../domain/common.js"
 import { Error403, Error404, Error409, Error501 } from "../../domain/errors.js"
+import { Concerns, declare } from "../declarations.js"
 
 const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
 
 const cardParams = { id: IdText }
 
 export class CardsGroup extends HttpApiGroup.make("cards")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createCard", "/cards", {
       headers: IdempotencyHeaders,

@@ -14,6 +14,7 @@ import {
   VaspListResponse
 } from "../../domain/directory.js"
 import { Error404 } from "../../domain/errors.js"
+import { Concerns, declare } from "../declarations.js"
 
 export class VaspsGroup extends HttpApiGroup.make("vasps")
   .add(
@@ -41,6 +42,7 @@ export class UmaProvidersGroup extends HttpApiGroup.make("umaProviders")
 {}
 
 export class CryptoWithdrawalsGroup extends HttpApiGroup.make("cryptoWithdrawals")
+  .annotate(Concerns, { permission: "VIEW" })
   .add(
     HttpApiEndpoint.post("estimateCryptoWithdrawalFee", "/crypto/estimate-withdrawal-fee", {
       payload: EstimateCryptoWithdrawalFeeRequest,

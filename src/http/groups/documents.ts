@@ -8,10 +8,12 @@ import { IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Document, DocumentReplaceForm, DocumentUploadForm } from "../../domain/document.js"
 import { DOCUMENT_FORM_LIMITS } from "../../domain/limits.js"
 import { Error404, Error409 } from "../../domain/errors.js"
+import { Concerns, declare } from "../declarations.js"
 
 const params = { documentId: IdText }
 
 export class DocumentsGroup extends HttpApiGroup.make("documents")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("uploadDocument", "/documents", {
       payload: DocumentUploadForm.pipe(HttpApiSchema.asMultipartStream(DOCUMENT_FORM_LIMITS)),

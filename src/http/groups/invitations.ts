@@ -7,10 +7,12 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { TextUpTo } from "../../domain/common.js"
 import { Error403, Error404 } from "../../domain/errors.js"
 import { MAX_INVITATION_CODE_LENGTH, UmaInvitation, UmaInvitationClaimRequest, UmaInvitationCreateRequest } from "../../domain/invitation.js"
+import { Concerns, declare } from "../declarations.js"
 
 const codeParams = { invitationCode: TextUpTo(MAX_INVITATION_CODE_LENGTH) }
 
 export class InvitationsGroup extends HttpApiGroup.make("invitations")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createInvitation", "/invitations", {
       payload: UmaInvitationCreateRequest,

@@ -10,8 +10,10 @@ import { Error400, Error404, Error409, Error501 } from "../../domain/errors.js"
 import { KycLinkCreateRequest, KycLinkResponse, MAX_KYC_LINK_TOKEN_LENGTH } from "../../domain/kyc-link.js"
 import { RequestGuard } from "../middleware.js"
 import { AGENT_GROUPS_PREFIX } from "./agents.js"
+import { Concerns, declare } from "../declarations.js"
 
 export class KycLinksGroup extends HttpApiGroup.make("kycLinks")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createCustomerKycLink", "/customers/:customerId/kyc-link", {
       params: { customerId: IdText },

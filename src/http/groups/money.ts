@@ -23,6 +23,7 @@ import {
   TransferInRequest,
   TransferOutRequest
 } from "../../domain/transaction.js"
+import { Concerns, declare } from "../declarations.js"
 
 const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
 
@@ -46,6 +47,7 @@ export class InternalAccountsGroup extends HttpApiGroup.make("internalAccounts")
 {}
 
 export class PlatformConfigGroup extends HttpApiGroup.make("platformConfig")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.get("getPlatformConfig", "/config", { success: PlatformConfig }),
     HttpApiEndpoint.patch("updatePlatformConfig", "/config", { payload: PlatformConfigUpdateRequest, success: PlatformConfig }),
@@ -74,6 +76,7 @@ export class ExchangeRatesGroup extends HttpApiGroup.make("exchangeRates")
 const quoteParams = { quoteId: IdText }
 
 export class QuotesGroup extends HttpApiGroup.make("quotes")
+  .annotate(Concerns, { permission: "TRANSACT" })
   .add(
     HttpApiEndpoint.post("createQuote", "/quotes", {
       headers: IdempotencyHeaders,
@@ -97,6 +100,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
 const transactionParams = { transactionId: IdText }
 
 export class TransactionsGroup extends HttpApiGroup.make("transactions")
+  .annotate(Concerns, { permission: "TRANSACT" })
   .add(
     HttpApiEndpoint.get("listTransactions", "/transactions", {
       query: {
@@ -145,6 +149,7 @@ export class TransactionsGroup extends HttpApiGroup.make("transactions")
 {}
 
 export class TransfersGroup extends HttpApiGroup.make("transfers")
+  .annotate(Concerns, { permission: "TRANSACT" })
   .add(
     HttpApiEndpoint.post("createTransferIn", "/transfer-in", {
       headers: IdempotencyHeaders,
@@ -163,6 +168,7 @@ export class TransfersGroup extends HttpApiGroup.make("transfers")
 {}
 
 export class SandboxMoneyGroup extends HttpApiGroup.make("sandboxMoney")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("sandboxFundInternalAccount", "/sandbox/internal-accounts/:accountId/fund", {
       params: { accountId: IdText },

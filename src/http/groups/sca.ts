@@ -3,7 +3,7 @@
  * is for customers whose provider mandates SCA (SCA regions); others get 409.
  */
 import { Schema } from "effect"
-import { declare } from "../declarations.js"
+import { Concerns, declare } from "../declarations.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { CustomerResponse } from "../../domain/customer.js"
@@ -33,6 +33,7 @@ const customerParams = { customerId: IdText }
 const customerQuery = { customerId: IdText }
 
 export class ContactVerificationGroup extends HttpApiGroup.make("contactVerification")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("sendCustomerEmailVerification", "/customers/:customerId/verify-email", {
       params: customerParams,
@@ -64,6 +65,7 @@ export class ContactVerificationGroup extends HttpApiGroup.make("contactVerifica
 {}
 
 export class ScaGroup extends HttpApiGroup.make("sca")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.get("listScaFactors", "/sca/factors", {
       query: customerQuery,
@@ -131,12 +133,12 @@ export class ScaGroup extends HttpApiGroup.make("sca")
       payload: ScaAuthorization,
       success: Quote,
       error: [Error400, Error404, Error409, Error423, Error429]
-    }).pipe(declare({ retryAfter: true })),
+    }).pipe(declare({ retryAfter: true, permission: "TRANSACT" })),
     HttpApiEndpoint.post("resendQuoteScaCode", "/quotes/:quoteId/authorize/resend", {
       params: { quoteId: IdText },
       success: HttpApiSchema.NoContent,
       error: [Error404, Error409, Error429]
-    }).pipe(declare({ retryAfter: true }))
+    }).pipe(declare({ retryAfter: true, permission: "TRANSACT" }))
   )
   .annotateMerge(OpenApi.annotations({
     title: "Strong Customer Authentication",

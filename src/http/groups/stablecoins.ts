@@ -25,12 +25,14 @@ import {
   StablecoinProviderAccountStatus,
   StablecoinRegisterRequest
 } from "../../domain/stablecoin.js"
+import { Concerns, declare } from "../declarations.js"
 
 const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
 
 const stablecoinParams = { stablecoinId: IdText }
 
 export class StablecoinsGroup extends HttpApiGroup.make("stablecoins")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("linkStablecoinProviderAccount", "/stablecoin-provider-accounts", {
       headers: RequiredIdempotencyHeaders,
@@ -77,14 +79,14 @@ export class StablecoinsGroup extends HttpApiGroup.make("stablecoins")
       payload: StablecoinMintRequest,
       success: created(StablecoinOperation),
       error: [Error404, Error409, Error503]
-    }),
+    }).pipe(declare({ permission: "TRANSACT" })),
     HttpApiEndpoint.post("createStablecoinBurn", "/stablecoins/:stablecoinId/burns", {
       params: stablecoinParams,
       headers: RequiredIdempotencyHeaders,
       payload: StablecoinBurnRequest,
       success: created(StablecoinOperation),
       error: [Error404, Error409, Error503]
-    }),
+    }).pipe(declare({ permission: "TRANSACT" })),
     HttpApiEndpoint.get("listStablecoinOperations", "/stablecoins/:stablecoinId/operations", {
       params: stablecoinParams,
       query: { ...PageQuery, operationType: Schema.optionalKey(StablecoinOperationType) },

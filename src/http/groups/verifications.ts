@@ -4,8 +4,10 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error404, Error409 } from "../../domain/errors.js"
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
+import { Concerns, declare } from "../declarations.js"
 
 export class VerificationsGroup extends HttpApiGroup.make("verifications")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createVerification", "/verifications", {
       headers: IdempotencyHeaders,

@@ -4,7 +4,7 @@
  * first leg and their own success on the signed retry (docs/embedded-wallets.md).
  */
 import { Schema } from "effect"
-import { declare } from "../declarations.js"
+import { Concerns, declare } from "../declarations.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { Error404, Error409, Error429 } from "../../domain/errors.js"
@@ -37,6 +37,7 @@ const created = status(201)
 const idParams = { id: IdText }
 
 export class EmbeddedWalletAuthGroup extends HttpApiGroup.make("embeddedWalletAuth")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("createAuthCredential", "/auth/credentials", {
       headers: SignedRequestHeaders,
@@ -112,6 +113,7 @@ export class EmbeddedWalletAuthGroup extends HttpApiGroup.make("embeddedWalletAu
 {}
 
 export class InternalAccountActionsGroup extends HttpApiGroup.make("internalAccountActions")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.patch("updateInternalAccount", "/internal-accounts/:id", {
       params: idParams,

@@ -6,8 +6,10 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { IdText, ListResponse, PageQuery } from "../../domain/common.js"
 import { Error400, Error403, Error404 } from "../../domain/errors.js"
 import { TestWebhookResponse, WebhookDelivery, WebhookPublicKey } from "../../domain/webhook.js"
+import { Concerns, declare } from "../declarations.js"
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.get("getWebhookPublicKey", "/webhooks/public-key", { success: WebhookPublicKey })
       .annotate(OpenApi.Description, "Ours: the P-256 public key the platform's webhooks are signed with (also `webhookPublicKey` in GET /config)."),

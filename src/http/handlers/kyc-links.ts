@@ -1,8 +1,8 @@
-import { group } from "../concerns.js"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import * as KycLinks from "../../operations/kyc-links.js"
-import { API_VERSION, PaymentsApi } from "../api.js"
+import { API_VERSION } from "../api.js"
+import { group } from "../concerns.js"
 import { renderHostedKycPage } from "../kyc-hosted-page.js"
 import { run } from "./run.js"
 
