@@ -9,6 +9,7 @@ import { BulkCustomerImportJob, BulkCustomerImportJobAccepted } from "../../doma
 import { IdText } from "../../domain/common.js"
 import { Error404 } from "../../domain/errors.js"
 import { BULK_CSV_FORM_LIMITS } from "../../domain/limits.js"
+import { Concerns } from "../declarations.js"
 
 const CsvFilePart = Schema.String.annotate({
   description: "The CSV file of customers (UTF-8, a header row naming the reference's columns), at most MAX_BULK_CSV_BYTES",
@@ -18,6 +19,7 @@ const CsvFilePart = Schema.String.annotate({
 export const BulkCustomersCsvForm = Schema.Struct({ file: CsvFilePart }).annotate({ identifier: "BulkCustomersCsvRequest" })
 
 export class BulkCustomersGroup extends HttpApiGroup.make("bulkCustomers")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.post("uploadCustomersCsv", "/customers/bulk/csv", {
       payload: BulkCustomersCsvForm.pipe(HttpApiSchema.asMultipartStream(BULK_CSV_FORM_LIMITS)),

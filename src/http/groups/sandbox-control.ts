@@ -7,8 +7,10 @@ import { IdText } from "../../domain/common.js"
 import { Error400, Error403, Error409, Error429, Error501 } from "../../domain/errors.js"
 import { SandboxFaults, SandboxFaultsView } from "../../domain/sandbox-faults.js"
 import { SeedDocument, SeedResult } from "../../domain/sandbox-seed.js"
+import { Concerns } from "../declarations.js"
 
 export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
+  .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.put("putSandboxFaults", "/sandbox/faults", {
       payload: SandboxFaults,
