@@ -17,7 +17,7 @@
  * Each area (./customers.ts, ./money.ts, ...) brings its tables, repositories and
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork } from "../../ports/store.js"
@@ -26,7 +26,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeWrite } from "./documents.js"
+import { makeWrite, type Query } from "./documents.js"
 import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
@@ -82,10 +82,19 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const customers = makeCustomerStore(query, write)
     const kyc = makeKycStore(query, write)
     const events = makeEventStore(query)
-    const timers = makeTimerStore(sql, query)
+    /**
+     * A read outside the caller's unit of work (READ COMMITTED, its own autocommit
+     * statement on another session), for the claims' candidate lists: see
+     * ./timers.ts and ./webhooks.ts. PGlite has one session, so it reads inside.
+     */
+    const outside: Query | undefined = info.kind === "pglite"
+      ? undefined
+      : <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
+        Effect.updateContext(query<Row>(text, params), Context.omit(sql.transactionService))
+    const timers = makeTimerStore(sql, query, outside)
     const idempotency = makeIdempotencyStore(query)
     const money = makeMoneyStore(sql, query)
-    const webhooks = makeWebhookStore(sql, query)
+    const webhooks = makeWebhookStore(sql, query, outside)
     const wallets = makeWalletStore(query)
     const cards = makeCardStore(sql, query)
     const cardTransactions = makeCardTransactionStore(query)
