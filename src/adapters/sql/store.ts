@@ -38,8 +38,13 @@ import { makeTimerStore } from "./timers.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
-/** How often a unit of work is rerun after a serialization failure or a racing conflict. */
-export const MAX_TRANSACTION_ATTEMPTS = 12
+/**
+ * How often a unit of work is run at most after serialization failures. With the backoff
+ * below (capped at 250 ms, jittered) a unit of work that keeps losing waits its turn for
+ * about 4 to 8 s in all before it answers 503, rather than giving up within half a second
+ * when the database is busy (docs/performance.md).
+ */
+export const MAX_TRANSACTION_ATTEMPTS = 24
 const MAX_CONFLICT_RERUNS = 2
 
 const isRetryableSqlError = (u: unknown): boolean =>
@@ -129,7 +134,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       sql.withTransaction(effect).pipe(Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"))
 
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
-    const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(50, 2 * 1.6 ** attempt))
+    const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
