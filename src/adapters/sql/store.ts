@@ -17,7 +17,7 @@
  * Each area (./customers.ts, ./money.ts, ...) brings its tables, repositories and
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
-import { Cause, Context, Effect, Option } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork } from "../../ports/store.js"
@@ -67,6 +67,12 @@ export interface SqlStoreOptions {
    * client (one statement at a time) and PostgreSQL does without them.
    */
   readonly serializableSessions?: SqlClient.SqlClient
+  /**
+   * A client of its own (READ COMMITTED, a small pool apart from the store's) for the
+   * claims' candidate reads outside the unit of work (./timers.ts, ./webhooks.ts).
+   * Without one the claims scan inside the unit of work's snapshot.
+   */
+  readonly claimReadSessions?: SqlClient.SqlClient
 }
 
 export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
@@ -88,14 +94,15 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const kyc = makeKycStore(query, write)
     const events = makeEventStore(query)
     /**
-     * A read outside the caller's unit of work (READ COMMITTED, its own autocommit
-     * statement on another session), for the claims' candidate lists: see
-     * ./timers.ts and ./webhooks.ts. PGlite has one session, so it reads inside.
+     * A read outside the caller's unit of work (READ COMMITTED, an autocommit statement
+     * on a session of `claimReadSessions`), for the claims' candidate lists: see
+     * ./timers.ts and ./webhooks.ts.
      */
-    const outside: Query | undefined = info.kind === "pglite"
+    const claimReads = options.claimReadSessions
+    const outside: Query | undefined = claimReads === undefined
       ? undefined
       : <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
-        Effect.updateContext(query<Row>(text, params), Context.omit(sql.transactionService))
+        params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(claimReads.unsafe<Row>(text, params))
     const timers = makeTimerStore(sql, query, outside)
     const idempotency = makeIdempotencyStore(query)
     const money = makeMoneyStore(sql, query)
