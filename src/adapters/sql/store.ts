@@ -26,7 +26,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeWrite } from "./documents.js"
+import { makeWrite, type Query } from "./documents.js"
 import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
@@ -40,8 +40,13 @@ import { makeTimerStore } from "./timers.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
-/** How often a unit of work is rerun after a serialization failure or a racing conflict. */
-export const MAX_TRANSACTION_ATTEMPTS = 12
+/**
+ * How often a unit of work is run at most after serialization failures. With the backoff
+ * below (capped at 250 ms, jittered) a unit of work that keeps losing waits its turn for
+ * about 4 to 8 s in all before it answers 503, rather than giving up within half a second
+ * when the database is busy (docs/performance.md).
+ */
+export const MAX_TRANSACTION_ATTEMPTS = 24
 const MAX_CONFLICT_RERUNS = 2
 
 const isRetryableSqlError = (u: unknown): boolean =>
@@ -64,6 +69,12 @@ export interface SqlStoreOptions {
    * client (one statement at a time) and PostgreSQL does without them.
    */
   readonly serializableSessions?: SqlClient.SqlClient
+  /**
+   * A client of its own (READ COMMITTED, a small pool apart from the store's) for the
+   * claims' candidate reads outside the unit of work (./timers.ts, ./webhooks.ts).
+   * Without one the claims scan inside the unit of work's snapshot.
+   */
+  readonly claimReadSessions?: SqlClient.SqlClient
 }
 
 export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
@@ -84,10 +95,20 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const customers = makeCustomerStore(query, write)
     const kyc = makeKycStore(query, write)
     const events = makeEventStore(query)
-    const timers = makeTimerStore(sql, query)
+    /**
+     * A read outside the caller's unit of work (READ COMMITTED, an autocommit statement
+     * on a session of `claimReadSessions`), for the claims' candidate lists: see
+     * ./timers.ts and ./webhooks.ts.
+     */
+    const claimReads = options.claimReadSessions
+    const outside: Query | undefined = claimReads === undefined
+      ? undefined
+      : <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
+        params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(claimReads.unsafe<Row>(text, params))
+    const timers = makeTimerStore(sql, query, outside)
     const idempotency = makeIdempotencyStore(query)
     const money = makeMoneyStore(sql, query)
-    const webhooks = makeWebhookStore(sql, query)
+    const webhooks = makeWebhookStore(sql, query, outside)
     const wallets = makeWalletStore(query)
     const cards = makeCardStore(sql, query)
     const cardTransactions = makeCardTransactionStore(query)
@@ -126,7 +147,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       sql.withTransaction(effect).pipe(Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"))
 
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
-    const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(50, 2 * 1.6 ** attempt))
+    const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
