@@ -149,6 +149,28 @@ describe("APPROVAL_REQUIRED: the payment is held for the platform", () => {
     expect((await c.ok("POST", `/agents/${s.agentId}/actions/${noReason.body.id}/reject`)).rejectionReason).toBeUndefined()
   })
 
+  it("approved on a Saturday, an ACH payment reports Monday 00:00 as expectedSettlementAt and completes exactly then", async () => {
+    // On the platform's clock, whatever the wall clock: the next Saturday noon, strictly later.
+    await advanceTo(c, (now) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + ((6 - now.getUTCDay() + 7) % 7 || 7), 12))
+    const s = await setup(() => policy({ defaultExecutionMode: "APPROVAL_REQUIRED" }))
+    const r = await out(s, 5_000)
+    expect(r.body.status, JSON.stringify(r.body)).toBe("PENDING_APPROVAL")
+    // Decided an hour later, still on the Saturday.
+    await c.advance(3_600)
+    const approvedAt = new Date(await c.clock())
+    expect(approvedAt.getUTCDay()).toBe(6)
+    const approved = await c.ok("POST", `/agents/${s.agentId}/actions/${r.body.id}/approve`)
+    const monday = Date.UTC(approvedAt.getUTCFullYear(), approvedAt.getUTCMonth(), approvedAt.getUTCDate() + 2)
+    expect(approved.transaction).toMatchObject({ status: "PROCESSING", paymentRail: "ACH", expectedSettlementAt: new Date(monday).toISOString() })
+    expect((await c.transaction(approved.transaction.id)).expectedSettlementAt).toBe(new Date(monday).toISOString())
+    // A second before: still PROCESSING; at the instant reported: COMPLETED.
+    await advanceTo(c, () => monday - 1_000)
+    expect((await c.transaction(approved.transaction.id)).status).toBe("PROCESSING")
+    await advanceToSettlement(c, approved.transaction.id)
+    expect(await c.clock()).toBeLessThan(monday + 1_000)
+    expect((await c.transaction(approved.transaction.id)).status).toBe("COMPLETED")
+  })
+
   it("POST /transactions/{id}/approve and /reject decide the held payment, and its action follows", async () => {
     const s = await setup(() => policy({ defaultExecutionMode: "APPROVAL_REQUIRED" }))
     const a1 = await out(s, 1_000)
