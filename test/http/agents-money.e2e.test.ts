@@ -177,8 +177,12 @@ describe("APPROVAL_REQUIRED: the payment is held for the platform", () => {
     const a2 = await out(s, 2_000)
     // Told apart by amount: created within the same millisecond, their order is their random ids'.
     const listed: Array<{ id: string; sentAmount: { amount: number } }> = (await c.ok("GET", `/transactions?customerId=${encodeURIComponent(s.customer.id)}&type=OUTGOING`)).data
-    const txs = [1_000, 2_000].map((amount) => listed.find((t) => t.sentAmount.amount === amount)!)
-    expect(txs.every((t) => t !== undefined)).toBe(true)
+    const byAmount = (amount: number) => {
+      const found = listed.find((t) => t.sentAmount.amount === amount)
+      if (found === undefined) throw new Error(`no held payment of ${amount}: ${JSON.stringify(listed)}`)
+      return found
+    }
+    const txs = [byAmount(1_000), byAmount(2_000)] as const
     const approved = await c.ok("POST", `/transactions/${txs[0].id}/approve`)
     expect(approved.status).toBe("PROCESSING")
     expect((await s.as("GET", `/agents/me/actions/${a1.body.id}`)).body).toMatchObject({ status: "APPROVED", transaction: { id: txs[0].id } })
