@@ -149,11 +149,40 @@ describe("APPROVAL_REQUIRED: the payment is held for the platform", () => {
     expect((await c.ok("POST", `/agents/${s.agentId}/actions/${noReason.body.id}/reject`)).rejectionReason).toBeUndefined()
   })
 
+  it("approved on a Saturday, an ACH payment reports Monday 00:00 as expectedSettlementAt and completes exactly then", async () => {
+    // On the platform's clock, whatever the wall clock: the next Saturday noon, strictly later.
+    await advanceTo(c, (now) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + ((6 - now.getUTCDay() + 7) % 7 || 7), 12))
+    const s = await setup(() => policy({ defaultExecutionMode: "APPROVAL_REQUIRED" }))
+    const r = await out(s, 5_000)
+    expect(r.body.status, JSON.stringify(r.body)).toBe("PENDING_APPROVAL")
+    // Decided an hour later, still on the Saturday.
+    await c.advance(3_600)
+    const approvedAt = new Date(await c.clock())
+    expect(approvedAt.getUTCDay()).toBe(6)
+    const approved = await c.ok("POST", `/agents/${s.agentId}/actions/${r.body.id}/approve`)
+    const monday = Date.UTC(approvedAt.getUTCFullYear(), approvedAt.getUTCMonth(), approvedAt.getUTCDate() + 2)
+    expect(approved.transaction).toMatchObject({ status: "PROCESSING", paymentRail: "ACH", expectedSettlementAt: new Date(monday).toISOString() })
+    expect((await c.transaction(approved.transaction.id)).expectedSettlementAt).toBe(new Date(monday).toISOString())
+    // A second before: still PROCESSING; at the instant reported: COMPLETED.
+    await advanceTo(c, () => monday - 1_000)
+    expect((await c.transaction(approved.transaction.id)).status).toBe("PROCESSING")
+    await advanceToSettlement(c, approved.transaction.id)
+    expect(await c.clock()).toBeLessThan(monday + 1_000)
+    expect((await c.transaction(approved.transaction.id)).status).toBe("COMPLETED")
+  })
+
   it("POST /transactions/{id}/approve and /reject decide the held payment, and its action follows", async () => {
     const s = await setup(() => policy({ defaultExecutionMode: "APPROVAL_REQUIRED" }))
     const a1 = await out(s, 1_000)
     const a2 = await out(s, 2_000)
-    const txs = (await c.ok("GET", `/transactions?customerId=${encodeURIComponent(s.customer.id)}&type=OUTGOING&sortOrder=asc`)).data
+    // Told apart by amount: created within the same millisecond, their order is their random ids'.
+    const listed: Array<{ id: string; sentAmount: { amount: number } }> = (await c.ok("GET", `/transactions?customerId=${encodeURIComponent(s.customer.id)}&type=OUTGOING`)).data
+    const byAmount = (amount: number) => {
+      const found = listed.find((t) => t.sentAmount.amount === amount)
+      if (found === undefined) throw new Error(`no held payment of ${amount}: ${JSON.stringify(listed)}`)
+      return found
+    }
+    const txs = [byAmount(1_000), byAmount(2_000)] as const
     const approved = await c.ok("POST", `/transactions/${txs[0].id}/approve`)
     expect(approved.status).toBe("PROCESSING")
     expect((await s.as("GET", `/agents/me/actions/${a1.body.id}`)).body).toMatchObject({ status: "APPROVED", transaction: { id: txs[0].id } })

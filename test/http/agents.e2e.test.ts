@@ -74,7 +74,12 @@ describe("agent management", () => {
   it("pages the list and filters by isPaused, isConnected and time", async () => {
     const customer = await c.customer()
     const ids: Array<string> = []
-    for (let i = 0; i < 3; i++) ids.push((await createAgent(c, customer.id, { name: `Agent ${i}` })).agent.id)
+    // A second apart on the platform's clock: the list is in creation order, and two
+    // agents created in the same millisecond would be ordered by their random ids.
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await c.advance(1)
+      ids.push((await createAgent(c, customer.id, { name: `Agent ${i}` })).agent.id)
+    }
     await c.ok("PATCH", `/agents/${ids[1]}`, { isPaused: true })
     const first = await c.ok("GET", `/agents?customerId=${encodeURIComponent(customer.id)}&limit=2`)
     expect(first.data.map((a: { id: string }) => a.id)).toEqual(ids.slice(0, 2))

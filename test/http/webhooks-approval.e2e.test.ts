@@ -116,7 +116,9 @@ describe("the answer to INCOMING_PAYMENT.PENDING decides an incoming UMA payment
     await m.advance(0)
     expect((await m.transaction(t.id)).status).toBe("PENDING")
     expect(await usd(m, c)).toBe(0)
-    await m.advance(3)
+    // Approved with no advance since the 202: the deadline's move applies only when the
+    // clock is advanced (this app runs no scheduler), so the call is in time however long
+    // the machine takes (the sandbox clock ticks with the wall clock).
     const approved = await m.ok("POST", `/transactions/${t.id}/approve`, { receiverCustomerInfo: { NATIONALITY: "FR" } })
     expect(approved).toMatchObject({ id: t.id, type: "INCOMING", direction: "CREDIT", status: "COMPLETED" })
     expect(await usd(m, c)).toBe(500)
@@ -143,11 +145,17 @@ describe("the answer to INCOMING_PAYMENT.PENDING decides an incoming UMA payment
     const { m, c, receive, incomingEvents, received } = await setup(() => 202)
     const t = await receive()
     await m.advance(0)
-    await m.advance(4)
-    expect((await m.transaction(t.id)).status).toBe("PENDING")
-    await m.advance(2)
+    // The 202 answer is the deferred payment's last change: the deadline is 5 s after it,
+    // measured on the instants the server reports (the sandbox clock ticks with the wall
+    // clock, so a fixed advance could overshoot on a slow machine).
+    const deferred = await m.transaction(t.id)
+    expect(deferred.status).toBe("PENDING")
+    const deadline = Date.parse(deferred.updatedAt) + 5_000
+    await m.advance(Math.max(0, Math.ceil((deadline - (await m.clock())) / 1_000)))
     const failed = await m.transaction(t.id)
     expect(failed).toMatchObject({ status: "FAILED", failureReason: "PAYMENT_APPROVAL_TIMED_OUT", refund: { status: "COMPLETED", reason: "TRANSACTION_FAILED" } })
+    // Rejected exactly at the deadline, 5 s of the platform's clock after the answer.
+    expect(Date.parse(failed.updatedAt)).toBe(deadline)
     expect(await usd(m, c)).toBe(0)
     expect(await incomingEvents(t.id)).toEqual(REFUNDED)
     expect(received(t.id).map((r) => r.type)).toEqual(REFUNDED)

@@ -788,12 +788,11 @@ export const startPayment = Effect.fnUntraced(function*(
   const now = isoOf(nowMs)
   const steps = (plan.steps ?? []).map((s) => ({ at: nowMs + s.afterMillis, move: s.move }))
   const settlement = plan.rail === undefined ? undefined : Rails.settlementAt(plan.rail as Rails.PaymentRail, nowMs, platform.settings.sandbox)
-  // A rail that settles later (ACH: next business day) holds a sandbox success until then.
   // A rail that settles later (ACH: next business day) holds a sandbox success until then,
-  // and what follows the completion (a return) moves with it.
-  const completion = steps.find((s) => s.move.type === "COMPLETE")
-  const delay = settlement !== undefined && completion !== undefined && completion.at < settlement ? settlement - completion.at : 0
-  const timed = delay === 0 || completion === undefined ? steps : steps.map((s) => s.at >= completion.at ? { ...s, at: s.at + delay } : s)
+  // and what follows the completion (a return) moves with it. A payment held for the
+  // platform's approval keeps its steps as they are: the approval starts them and holds
+  // them to the settlement seen from then (decideHeldPayment, transactions.ts).
+  const timed = holdForApproval === true ? steps : Rails.holdUntilSettlement(steps, settlement)
   const transaction: OutgoingTransaction = {
     ...outgoingTransactionOf(q, plan, nowMs, "PENDING", settlement),
     ...(createdAt === undefined ? {} : { createdAt })

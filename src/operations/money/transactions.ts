@@ -17,6 +17,7 @@ import { isoOf } from "../time.js"
 import { settleAgentActionOf } from "../agent-actions.js"
 import { approveIncoming, rejectIncoming } from "./incoming-approval.js"
 import { movePayment, outgoingOnly, runDueSteps, transactionOf } from "./payments.js"
+import { holdUntilSettlement, settlementAt } from "../../rules/money/rails.js"
 
 export interface TransactionListQuery {
   readonly limit?: number | undefined
@@ -123,11 +124,19 @@ export const decideHeldPayment = Effect.fnUntraced(function*(
   reason?: string
 ) {
   const nowMs = yield* Clock.currentTimeMillis
-  const moved = yield* movePayment(uow, platform, rec, { type: decision })
+  // Approved: the rail settles as seen from now (ACH approved on a Saturday: Monday's
+  // start), so the payment reports that expectedSettlementAt and completes then.
+  const settlement = decision === "APPROVE" ? approvedSettlementAt(platform, rec.transaction, nowMs) : undefined
+  const approving = settlement === undefined
+    ? rec
+    : { ...rec, transaction: { ...rec.transaction, expectedSettlementAt: isoOf(Math.max(settlement, nowMs)) } }
+  const moved = yield* movePayment(uow, platform, approving, { type: decision })
   let next: TransactionRecord
   if (decision === "APPROVE") {
+    // Its steps start from the approval (they keep their spacing), held until the settlement.
     const held = Math.max(0, nowMs - Date.parse(rec.transaction.createdAt))
-    next = yield* runDueSteps(uow, platform, { ...moved, plan: { ...moved.plan, steps: moved.plan.steps.map((s) => ({ ...s, at: s.at + held })) } })
+    const steps = holdUntilSettlement(moved.plan.steps.map((s) => ({ ...s, at: s.at + held })), settlement)
+    next = yield* runDueSteps(uow, platform, { ...moved, plan: { ...moved.plan, steps } })
   } else {
     yield* uow.cancelTimers(platform.id, rec.transaction.id)
     next = { ...moved, plan: { ...moved.plan, steps: [] } }
@@ -136,6 +145,12 @@ export const decideHeldPayment = Effect.fnUntraced(function*(
   yield* settleAgentActionOf(uow, platform, next.transaction, decision === "APPROVE" ? "APPROVED" : "REJECTED", reason)
   return next
 })
+
+/** When an outgoing payment approved at `nowMs` settles (epoch ms), if its rail reports one. */
+const approvedSettlementAt = (platform: Platform, transaction: Transaction, nowMs: number): number | undefined =>
+  transaction.type !== "OUTGOING" || transaction.paymentRail == null || transaction.expectedSettlementAt == null
+    ? undefined
+    : settlementAt(transaction.paymentRail, nowMs, platform.settings.sandbox)
 
 const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePayment>[3], incoming?: IncomingDecision, reason?: string) =>
   Effect.flatMap(Effect.service(Store), (store) =>

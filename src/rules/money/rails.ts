@@ -179,3 +179,19 @@ export const settlementAt = (rail: PaymentRail, nowMillis: number, sandbox: bool
       return nextBusinessDayStart(nowMillis)
   }
 }
+
+/**
+ * A payment's sandbox steps (epoch ms, in order) held until its rail settles at
+ * `settlement`: a completion due earlier moves to `settlement`, and every step from the
+ * completion on (a return, say) keeps its spacing after it. So the payment completes
+ * exactly when `expectedSettlementAt` says. Unchanged when nothing settles later.
+ */
+export const holdUntilSettlement = <S extends { readonly at: number; readonly move: { readonly type: string } }>(
+  steps: ReadonlyArray<S>,
+  settlement: number | undefined
+): ReadonlyArray<S> => {
+  const completion = steps.find((s) => s.move.type === "COMPLETE")
+  if (settlement === undefined || completion === undefined || completion.at >= settlement) return steps
+  const delay = settlement - completion.at
+  return steps.map((s) => s.at >= completion.at ? { ...s, at: s.at + delay } : s)
+}

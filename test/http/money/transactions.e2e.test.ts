@@ -29,8 +29,12 @@ beforeAll(async () => {
   a = await m.fundedCustomer({ USD: 100_000, EUR: 100_000 }, { platformCustomerId: "pc-alice" })
   b = await m.fundedCustomer({}, { platformCustomerId: "pc-bob", umaAddress: "$bob@sandbox.uma.local" })
   ext = await m.externalEur(a.id, "DE89370400440532013003")
+  // A second apart on the platform's clock: the lists below are in creation order, and
+  // two payments created in the same millisecond would be ordered by their random ids.
   conversion = await m.pay(a.accounts.USD, a.accounts.EUR, 1_000)
+  await m.advance(1)
   long = await m.pay(a.accounts.EUR, ext.id, 2_000)
+  await m.advance(1)
   incoming = await m.ok("POST", "/sandbox/uma/receive", {
     senderUmaAddress: "$success.usd@sandbox.grid.uma.money",
     receiverUmaAddress: "$bob@sandbox.uma.local",

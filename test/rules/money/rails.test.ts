@@ -5,6 +5,7 @@ import {
   achSameDayCap,
   achSameDayCapExceeded,
   defaultRailFor,
+  holdUntilSettlement,
   isBusinessDay,
   nextBusinessDayStart,
   PAYMENT_RAILS,
@@ -135,5 +136,28 @@ describe("settlementAt", () => {
     for (const rail of ["RTP", "FEDNOW", "SEPA_INSTANT", "SPEI", "PIX", "FASTER_PAYMENTS", "UPI"] as const) {
       expect(settlementAt(rail, SUN, true)).toBe(SUN)
     }
+  })
+})
+
+describe("holdUntilSettlement: the sandbox steps complete when the rail settles", () => {
+  const steps = [
+    { at: 1_000, move: { type: "PROCESS" } },
+    { at: 2_000, move: { type: "COMPLETE" } },
+    { at: 5_000, move: { type: "RETURN" } }
+  ]
+  it("moves a completion due before the settlement to it; later steps keep their spacing", () => {
+    expect(holdUntilSettlement(steps, 10_000).map((s) => s.at)).toEqual([1_000, 10_000, 13_000])
+  })
+  it("leaves the steps alone when the completion is already at or after the settlement, or nothing settles later", () => {
+    expect(holdUntilSettlement(steps, 2_000)).toEqual(steps)
+    expect(holdUntilSettlement(steps, 1_500)).toEqual(steps)
+    expect(holdUntilSettlement(steps, undefined)).toEqual(steps)
+    expect(holdUntilSettlement([{ at: 1_000, move: { type: "FAIL" } }], 10_000)).toEqual([{ at: 1_000, move: { type: "FAIL" } }])
+  })
+  it("from a Saturday, an ACH payment completes at Monday's start (what expectedSettlementAt reports)", () => {
+    const settlement = settlementAt("ACH", SAT, true)
+    expect(settlement).toBe(Date.UTC(2026, 0, 19))
+    const held = holdUntilSettlement([{ at: SAT + 3_600_000 + 500, move: { type: "COMPLETE" } }], settlement)
+    expect(held[0]?.at).toBe(settlement)
   })
 })
