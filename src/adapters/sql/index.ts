@@ -69,18 +69,9 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
         applicationName: "payments-service",
         startupParameters: { default_transaction_isolation: "serializable", ...STEERING }
       }).pipe(Effect.provide(Reactivity.layer))
-      // READ COMMITTED sessions of their own for the claims' candidate reads (timers.ts,
-      // webhooks.ts): a claim holds its unit of work's connection while it reads there, so
-      // they must not come from the pool it waits on.
-      const claimReadSessions = yield* PgClient.make({
-        url: Redacted.make(options.url),
-        maxConnections: 2,
-        applicationName: "payments-service",
-        startupParameters: STEERING
-      }).pipe(Effect.provide(Reactivity.layer))
       return yield* makeSqlStore(
         { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
-        { serializableSessions, claimReadSessions }
+        { serializableSessions }
       )
     })
   )).pipe(

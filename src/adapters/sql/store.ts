@@ -17,7 +17,7 @@
  * Each area (./customers.ts, ./money.ts, ...) brings its tables, repositories and
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork } from "../../ports/store.js"
@@ -69,12 +69,6 @@ export interface SqlStoreOptions {
    * client (one statement at a time) and PostgreSQL does without them.
    */
   readonly serializableSessions?: SqlClient.SqlClient
-  /**
-   * A client of its own (READ COMMITTED, a small pool apart from the store's) for the
-   * claims' candidate reads outside the unit of work (./timers.ts, ./webhooks.ts).
-   * Without one the claims scan inside the unit of work's snapshot.
-   */
-  readonly claimReadSessions?: SqlClient.SqlClient
 }
 
 export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
@@ -96,15 +90,14 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const kyc = makeKycStore(query, write)
     const events = makeEventStore(query)
     /**
-     * A read outside the caller's unit of work (READ COMMITTED, an autocommit statement
-     * on a session of `claimReadSessions`), for the claims' candidate lists: see
-     * ./timers.ts and ./webhooks.ts.
+     * A read outside the caller's unit of work (READ COMMITTED, its own autocommit
+     * statement on another session), for the claims' candidate lists: see
+     * ./timers.ts and ./webhooks.ts. PGlite has one session, so it reads inside.
      */
-    const claimReads = options.claimReadSessions
-    const outside: Query | undefined = claimReads === undefined
+    const outside: Query | undefined = info.kind === "pglite"
       ? undefined
       : <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
-        params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(claimReads.unsafe<Row>(text, params))
+        Effect.updateContext(query<Row>(text, params), Context.omit(sql.transactionService))
     const timers = makeTimerStore(sql, query, outside)
     const idempotency = makeIdempotencyStore(query)
     const money = makeMoneyStore(sql, query)
