@@ -17,7 +17,7 @@
  * Each area (./customers.ts, ./money.ts, ...) brings its tables, repositories and
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
-import { Cause, Context, Effect, Option } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork } from "../../ports/store.js"
@@ -26,7 +26,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeWrite, type Query } from "./documents.js"
+import { makeWrite } from "./documents.js"
 import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
@@ -89,19 +89,10 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const customers = makeCustomerStore(query, write)
     const kyc = makeKycStore(query, write)
     const events = makeEventStore(query)
-    /**
-     * A read outside the caller's unit of work (READ COMMITTED, its own autocommit
-     * statement on another session), for the claims' candidate lists: see
-     * ./timers.ts and ./webhooks.ts. PGlite has one session, so it reads inside.
-     */
-    const outside: Query | undefined = info.kind === "pglite"
-      ? undefined
-      : <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
-        Effect.updateContext(query<Row>(text, params), Context.omit(sql.transactionService))
-    const timers = makeTimerStore(sql, query, outside)
+    const timers = makeTimerStore(sql, query)
     const idempotency = makeIdempotencyStore(query)
     const money = makeMoneyStore(sql, query)
-    const webhooks = makeWebhookStore(sql, query, outside)
+    const webhooks = makeWebhookStore(sql, query)
     const wallets = makeWalletStore(query)
     const cards = makeCardStore(sql, query)
     const cardTransactions = makeCardTransactionStore(query)

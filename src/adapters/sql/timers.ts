@@ -27,49 +27,12 @@ const timerOf = (platformId: string, row: TimerRow): TimerRecord => ({
   event: row.event
 })
 
-/** How many due timers one claim considers (read outside the unit of work), earliest first. */
-const CLAIM_CANDIDATES = 8
-
-/**
- * `outside`: a read outside the caller's unit of work (PostgreSQL). With it the claim
- * reads the due timers' ids at READ COMMITTED, outside the serializable snapshot, and
- * claims one of them inside it by primary key: under SERIALIZABLE a range read of
- * `timers_due` predicate-locks its pages (or the whole index), and every payment that
- * schedules a timer inserts there, so the scheduler's scan set payments of unrelated
- * payers against each other (docs/performance.md, "the 503s between payers that share
- * nothing"). A point lookup on the key locks one tuple. Claiming is still exclusive
- * (`FOR UPDATE SKIP LOCKED`, then the delete) and still re-checks that the timer is due;
- * a timer committed after the candidates were read waits for the next claim, as if it
- * had been scheduled just after this one.
- */
-export const makeTimerStore = (sql: SqlClient.SqlClient, query: Query, outside?: Query): SqlArea<"timers" | "clocks", TimerWrites> => {
+export const makeTimerStore = (sql: SqlClient.SqlClient, query: Query): SqlArea<"timers" | "clocks", TimerWrites> => {
   const { many } = documentReads(query)
-
-  const claimById = (platformId: string, now: number, ids: ReadonlyArray<string>): Effect.Effect<TimerRecord | undefined> =>
-    Effect.gen(function*() {
-      for (const id of ids) {
-        const rows = yield* query<TimerRow>(
-          `delete from timers where platform_id = $1 and id = (
-             select id from timers where platform_id = $1 and id = $2 and at_ms <= $3::bigint for update skip locked)
-           returning id, at_ms::float8 as at, kind, subject_id, event`,
-          [platformId, id, now]
-        )
-        if (rows[0] !== undefined) return timerOf(platformId, rows[0])
-      }
-      return undefined
-    })
 
   /** Claims (deletes, inside the caller's transaction) the platform's earliest due timer. */
   const claimDueIn = (platformId: string, now: number): Effect.Effect<TimerRecord | undefined> =>
-    outside !== undefined
-      ? Effect.flatMap(
-        outside<{ readonly id: string }>(
-          `select id from timers where platform_id = $1 and at_ms <= $2::bigint order by at_ms, id limit ${CLAIM_CANDIDATES}`,
-          [platformId, now]
-        ),
-        (rows) => rows.length === 0 ? Effect.succeed(undefined) : claimById(platformId, now, rows.map((row) => row.id))
-      )
-      : Effect.map(
+    Effect.map(
       query<TimerRow>(
         `delete from timers where platform_id = $1 and id = (
            select id from timers where platform_id = $1 and at_ms <= $2::bigint order by at_ms, id limit 1 for update skip locked)

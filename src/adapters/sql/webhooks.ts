@@ -41,20 +41,7 @@ const keyOf = (platformId: string, row: KeyRow): WebhookSigningKeyRecord => ({
   createdAt: row.created_ms
 })
 
-/** How many due deliveries one claim considers (read outside the unit of work), in outbox order. */
-const CLAIM_CANDIDATES = 8
-
-/**
- * `outside`: a read outside the caller's unit of work (PostgreSQL). With it the claim
- * reads the due deliveries' ids (the next PENDING one of each resource, outbox order) at
- * READ COMMITTED, outside the serializable snapshot, and claims one of them inside it by
- * primary key, re-checking that it is still PENDING, due and unleased: a range read of
- * `webhook_deliveries_pending` under SERIALIZABLE predicate-locks the index, into which
- * every event import inserts (docs/performance.md, "the 503s between payers that share
- * nothing"); a point lookup locks one tuple. A resource's earlier delivery is always
- * imported (committed) before its later ones, so the order per resource holds.
- */
-export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, outside?: Query): WebhookStore => {
+export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): WebhookStore => {
   const deliveryOf = (row: DocRow): WebhookDeliveryRecord => docOf<WebhookDeliveryRecord>(row)
 
   const upsert = (r: WebhookDeliveryRecord, onConflict: string) =>
@@ -147,32 +134,6 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, outside
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
         Option.isNone(tx)
           ? Effect.die(new Error("webhooks.claimDue must run inside a unit of work"))
-          : outside !== undefined
-          ? Effect.flatMap(
-            outside<{ readonly id: string }>(
-              `select d.id from webhook_deliveries d
-               where d.platform_id = $1 and d.status = 'PENDING' and d.next_ms <= $2::bigint
-                 and (d.lease_until is null or d.lease_until <= $3::bigint)
-                 and not exists (select 1 from webhook_deliveries e where e.platform_id = d.platform_id
-                   and e.resource_id = d.resource_id and e.status = 'PENDING' and e.seq < d.seq)
-               order by d.seq limit ${CLAIM_CANDIDATES}`,
-              [platformId, now, leaseNow]
-            ),
-            (candidates) =>
-              Effect.gen(function*() {
-                for (const { id } of candidates) {
-                  const rows = yield* query<DocRow>(
-                    `select doc::text as doc from webhook_deliveries
-                     where platform_id = $1 and id = $2 and status = 'PENDING' and next_ms <= $3::bigint
-                       and (lease_until is null or lease_until <= $4::bigint)
-                     for update skip locked`,
-                    [platformId, id, now, leaseNow]
-                  )
-                  if (rows[0] !== undefined) return deliveryOf(rows[0])
-                }
-                return undefined
-              })
-          )
           : Effect.map(
             query<DocRow>(
               `select d.doc::text as doc from webhook_deliveries d
