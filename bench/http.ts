@@ -79,7 +79,7 @@ export const start = async (script: string, env: Record<string, string> = {}): P
 }
 
 /** SIGTERM, then SIGKILL if the child is still there after 10 s. */
-const stopChild = (child: ChildProcess) =>
+export const stopChild = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)

@@ -8,10 +8,10 @@
 import autocannon from "autocannon"
 import { cpuOf, type LoadResult, type ServerResult, start, type Started, WARM_UP_SECONDS } from "./http.js"
 import { RAW_ACCOUNT_PAIRS } from "./servers/raw-money.js"
-import { benchMoneyPlatform } from "./servers/platform.js"
+import { API_PREFIX, benchMoneyAuth, benchMoneyPlatform, moneyApi } from "./servers/platform.js"
 
-const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
-const PREFIX = "/2025-10-13"
+const auth = benchMoneyAuth
+const PREFIX = API_PREFIX
 /** Minor units per payment: 1.00 USD. */
 const AMOUNT = 100
 
@@ -20,16 +20,7 @@ export interface Pair {
   readonly destination: string
 }
 
-const api = async (port: number, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-  const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const text = await res.text()
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
-  return JSON.parse(text) as Record<string, unknown>
-}
+const api = moneyApi
 
 /** One approved customer pair per connection through the app's API: the payer's USD account funded. */
 const appPairs = async (port: number, count: number): Promise<Array<Pair>> => {

@@ -24,7 +24,7 @@ import { mkdtempSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanUp, isEnding, onCleanUp, trackChild, trackDir } from "./cleanup.js"
-import { bundle, cpuOf, serverNodeFlags } from "./http.js"
+import { bundle, cpuOf, serverNodeFlags, stopChild } from "./http.js"
 import { run as moneyLoad } from "./money.js"
 import { startBenchCluster, type BenchCluster } from "./postgres.js"
 import { benchMoneyPlatform } from "./servers/platform.js"
@@ -61,17 +61,7 @@ const startScaleServer = async (payments: number, env: Record<string, string>): 
   const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
   trackChild(child)
   child.on("error", () => {})
-  const stop = onCleanUp(() =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
-      child.once("exit", () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      child.kill("SIGTERM")
-    })
-  )
+  const stop = onCleanUp(() => stopChild(child))
   try {
     const ready = await new Promise<ScaleReady>((resolve, reject) => {
       child.on("message", (m) => {

@@ -9,3 +9,21 @@ export const benchMoneyPlatform: Platform = platformFromConfig({
   clientSecret: "bench_money_secret_123",
   regulated: true
 })
+
+/** The API's version prefix, as the bench servers serve it. */
+export const API_PREFIX = "/2025-10-13"
+
+/** HTTP Basic for the money bench's platform. */
+export const benchMoneyAuth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
+
+/** One JSON request as the money bench's platform; throws on a non-2xx answer. */
+export const moneyApi = async (port: number, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+  const res = await fetch(`http://127.0.0.1:${port}${API_PREFIX}${path}`, {
+    method,
+    headers: { authorization: benchMoneyAuth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await res.text()
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
+  return JSON.parse(text) as Record<string, unknown>
+}

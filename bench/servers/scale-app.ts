@@ -18,7 +18,7 @@ import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { Store } from "../../src/ports/store.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
-import { benchMoneyPlatform } from "./platform.js"
+import { benchMoneyPlatform, moneyApi } from "./platform.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
@@ -29,8 +29,6 @@ export const HOT_PAIRS = 50
 const PAYMENTS_PER_COLD_PAIR = 10
 const SPREAD_MS = 30 * 24 * 3600_000
 
-const PREFIX = "/2025-10-13"
-const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
 const platformId = benchMoneyPlatform.id
 
 export interface ScaleReady {
@@ -44,16 +42,7 @@ export interface ScaleReady {
 }
 
 const api = (port: number, method: string, path: string, body?: unknown) =>
-  Effect.promise(async (): Promise<Record<string, unknown>> => {
-    const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
-      method,
-      headers: { authorization: auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const text = await res.text()
-    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
-    return JSON.parse(text) as Record<string, unknown>
-  })
+  Effect.promise(() => moneyApi(port, method, path, body))
 
 const customerBody = (name: string) => ({
   customerType: "INDIVIDUAL",
