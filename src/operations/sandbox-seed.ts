@@ -7,9 +7,10 @@
  * `platformAccountId`, customer external accounts by equivalence (the service's own
  * duplicate check), balances by target amount (funded up to it, never taken down).
  *
- * Items are applied in document order, each as its own unit of work: a failing item
- * stops the application with a 400 naming it, and what was applied before it stays
- * (applying the corrected document again completes it).
+ * The whole document is one unit of work: items are applied in document order, and a
+ * refused item answers a 400 naming it with nothing of the document applied (the
+ * operations' own units of work nest inside it, so their writes, events and timers are
+ * dropped with it).
  */
 import { Effect } from "effect"
 import { type ApiError, Error400, Error500, Error503, forbidden, invalidInput } from "../domain/errors.js"
@@ -68,6 +69,10 @@ const fundUpTo = (
 export const applySeed = Effect.fnUntraced(function*(platform: Platform, doc: SeedDocument) {
   yield* sandboxOnly(platform)
   const store = yield* Store
+  return yield* store.transact(() => applyAll(store, platform, doc))
+})
+
+const applyAll = Effect.fnUntraced(function*(store: Store["Service"], platform: Platform, doc: SeedDocument) {
   const created = { customers: 0, externalAccounts: 0, fundings: 0 }
   const customers: Record<string, string> = {}
   const platformAccounts: Record<string, string> = {}

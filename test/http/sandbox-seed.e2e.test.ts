@@ -2,7 +2,8 @@
  * Seed documents end to end (docs/sandbox.md#fixtures): examples/sandbox-seed.json
  * applied to a fresh regulated sandbox platform gives the customers (KYC by magic
  * suffix), accounts and balances it describes; applied again it creates nothing; a
- * refused item is a 400 naming it; production platforms get 403. test/postgres/ runs it
+ * refused item is a 400 naming it with nothing of the document applied; production
+ * platforms get 403. test/postgres/ runs it
  * again on PostgreSQL.
  */
 import { readFileSync } from "node:fs"
@@ -70,6 +71,28 @@ describe("POST /sandbox/seed", () => {
     await m.fund(usd, 500)
     expect((await m.ok("POST", "/sandbox/seed", doc)).created.fundings).toBe(0)
     expect(await m.balance(usd, first.customers.c1)).toBe(1_500)
+  })
+
+  it("a refused document applies nothing: customers, accounts, fundings and config made before the refused item are gone", async () => {
+    const { m } = setup()
+    const before = await state(m)
+    const treasury = (example as { platformExternalAccounts: Array<unknown> }).platformExternalAccounts[0]
+    const doc = {
+      config: { webhookEndpoint: "https://seed-refused.example.invalid/hooks" },
+      customers: [
+        { customer: { customerType: "INDIVIDUAL", platformCustomerId: "first", fullName: "First Ok" }, balances: { USD: 100 } },
+        { customer: { customerType: "INDIVIDUAL", platformCustomerId: "second", fullName: "Second Ok" }, balances: { JPY: 5 } }
+      ],
+      platformExternalAccounts: [treasury]
+    }
+    const refused = await m.call("POST", "/sandbox/seed", doc)
+    expect(refused.status).toBe(400)
+    expect(refused.body.reason).toContain("customers[1]")
+    expect(await state(m)).toEqual(before)
+    // The same refusal late in the document (the key twice, after a customer and an account were made).
+    const twice = await m.call("POST", "/sandbox/seed", { customers: [doc.customers[0]], platformExternalAccounts: [treasury, treasury] })
+    expect(twice.status).toBe(400)
+    expect(await state(m)).toEqual(before)
   })
 
   it("a refused item is a 400 naming it; an item without its key is a 400; production platforms get 403", async () => {
