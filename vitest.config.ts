@@ -21,6 +21,8 @@ import { defineConfig } from "vitest/config"
  *   on everything else.
  * - The PostgreSQL cluster migrates a template database once per run; each test
  *   database is a copy of it (test/support/postgres-global-setup.ts).
+ * - Servers started as child processes (test/server/) run one bundle of
+ *   src/server/main.ts made once per run (test/support/server-global-setup.ts), not tsx.
  */
 const cores = availableParallelism()
 const fromEnv = Number(process.env["VITEST_MAX_WORKERS"])
@@ -34,7 +36,8 @@ export default defineConfig({
     // warning says nothing about the project, so keep `npm test` quiet.
     execArgv: ["--disable-warning=ExperimentalWarning"],
     // One throwaway PostgreSQL cluster per run; tests take its URL with inject("databaseAdminUrl").
-    globalSetup: ["test/support/postgres-global-setup.ts"],
+    // The reference server bundled once for the tests that start it as a child process.
+    globalSetup: ["test/support/postgres-global-setup.ts", "test/support/server-global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     maxWorkers,

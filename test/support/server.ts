@@ -1,12 +1,13 @@
 /**
- * The reference server as a child process (`node --import tsx src/server/main.ts`), as a
- * newcomer runs it: port 0, the banner parsed, killed after each test.
+ * The reference server as a child process, as a newcomer runs it: port 0, the banner
+ * parsed, killed after each test. It runs src/server/main.ts bundled once per run
+ * (test/support/server-global-setup.ts) rather than through tsx in every child.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, afterEach } from "vitest"
+import { afterAll, afterEach, inject } from "vitest"
 
 const children = new Set<ChildProcess>()
 
@@ -61,7 +62,7 @@ const fakedClockEnv = (): Record<string, string> => {
 }
 
 export const start = (env: Record<string, string>): Server => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", inject("serverEntry")], {
     // The store comes from the environment only: never inherit one from the test run.
     env: { ...process.env, ...fakedClockEnv(), DATABASE_URL: "", PAYMENTS_DATA_DIR: "", PAYMENTS_CONFIG: "", HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"]

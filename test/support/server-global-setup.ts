@@ -1,0 +1,61 @@
+/**
+ * vitest globalSetup: the reference server (src/server/main.ts) bundled once per run, for
+ * the tests that start it as a child process (test/support/server.ts).
+ *
+ * `node --import tsx src/server/main.ts` transforms and resolves every source module
+ * through tsx's loader hooks in every child, which took most of each start (about 2.5 s
+ * of CPU on a quiet 2-core machine, against about 1 s for the bundle). The bundle is the
+ * same sources compiled by esbuild (what tsx itself runs) into one module beside the
+ * sources, in `.test-server/` (git ignores it): packages stay in node_modules (imported as
+ * they are), and the paths the server finds from its own location (package.json above it,
+ * the dashboard's files under ../src/http/dashboard/) resolve as from dist/.
+ */
+import { mkdirSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { build } from "esbuild"
+import type { TestProject } from "vitest/node"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The bundled server's entry module (an absolute path), to run with `node <entry>`. */
+    serverEntry: string
+  }
+}
+
+const ROOT = join(import.meta.dirname, "..", "..")
+
+/** One bundle for the whole run, however many projects ask; removed when the last is done. */
+let shared: { entry: Promise<string>; users: number } | undefined
+
+const bundle = async (): Promise<string> => {
+  const dir = join(ROOT, ".test-server")
+  mkdirSync(dir, { recursive: true })
+  // A name of its own per run: two runs in one checkout never read each other's half-written file.
+  const entry = join(dir, `main-${process.pid}.mjs`)
+  await build({
+    entryPoints: [join(ROOT, "src/server/main.ts")],
+    outfile: entry,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    packages: "external",
+    sourcemap: "inline",
+    logLevel: "warning"
+  })
+  return entry
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (shared === undefined) shared = { entry: bundle(), users: 0 }
+  const run = shared
+  run.users++
+  const entry = await run.entry
+  project.provide("serverEntry", entry)
+  return async () => {
+    if (--run.users === 0) {
+      shared = undefined
+      rmSync(entry, { force: true })
+    }
+  }
+}
