@@ -17,7 +17,7 @@ import type { Store } from "../ports/store.js"
 export type StoreChoice =
   | { readonly kind: "memory" }
   | { readonly kind: "postgres"; readonly url: string }
-  | { readonly kind: "pglite"; readonly dataDir: string | undefined }
+  | { readonly kind: "pglite"; readonly dataDir: string | undefined; readonly template?: Blob }
 
 /** The store named by the environment, or a message saying what is wrong with it. */
 export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefined>>): StoreChoice | string => {
@@ -42,7 +42,7 @@ export const servicesFor = (
     choice.kind === "postgres"
       ? postgresLayer(platforms, { url: choice.url, ...options })
       : choice.kind === "pglite"
-      ? pgliteLayer(platforms, choice.dataDir === undefined ? options : { ...options, dataDir: choice.dataDir })
+      ? pgliteLayer(platforms, { ...options, ...(choice.dataDir === undefined ? {} : { dataDir: choice.dataDir }), template: choice.template })
       : memoryLayer(platforms, options),
     // Webhooks go out over HTTP (the memory layer has it already; merging twice is harmless).
     HttpWebhookSenderLayer

@@ -5,6 +5,7 @@ import { makeWebHandler } from "../../src/http/app.js"
 import { type Platform, platformFromConfig } from "../../src/domain/platform.js"
 import { servicesFor } from "../../src/server/services.js"
 import { migratedDatabase } from "./databases.js"
+import { withPgliteTemplate } from "./pglite-template.js"
 
 /** Which store an in-process app runs on. PostgreSQL gets a fresh, migrated database of the run's throwaway cluster. */
 export type TestStore = "memory" | "postgres" | "pglite"
@@ -22,7 +23,7 @@ export const defaultTestStore = (): TestStore => {
 export const testServices = (store: TestStore, platforms: ReadonlyArray<Platform>, seed?: number) => {
   const options = seed === undefined ? {} : { seed }
   if (store === "memory") return memoryLayer(platforms, options)
-  if (store === "pglite") return servicesFor({ kind: "pglite", dataDir: undefined }, platforms, options)
+  if (store === "pglite") return withPgliteTemplate((template) => servicesFor({ kind: "pglite", dataDir: undefined, template }, platforms, options))
   return Layer.unwrap(
     Effect.map(
       Effect.promise(migratedDatabase),

@@ -8,6 +8,7 @@ import { MemoryStoreLayer } from "../../src/adapters/memory/store.js"
 import { pgliteStoreLayer, postgresStoreLayer } from "../../src/adapters/sql/index.js"
 import { type InvalidCursor, type Page, type PageResult, Store, StoreConflict, type UniqueConstraint } from "../../src/ports/store.js"
 import { migratedDatabase } from "./databases.js"
+import { withPgliteTemplate } from "./pglite-template.js"
 
 export type StoreService = Store["Service"]
 export type Kind = "memory" | "pglite" | "postgres"
@@ -16,7 +17,7 @@ export const KINDS: ReadonlyArray<Kind> = ["memory", "pglite", "postgres"]
 
 export const layerFor = (kind: Kind, url: string | undefined): Layer.Layer<Store, unknown> => {
   if (kind === "memory") return MemoryStoreLayer
-  if (kind === "pglite") return pgliteStoreLayer(undefined)
+  if (kind === "pglite") return withPgliteTemplate((template) => pgliteStoreLayer(undefined, { template }))
   if (url === undefined) throw new Error("postgres needs a database URL")
   return postgresStoreLayer({ url, maxConnections: 24 })
 }

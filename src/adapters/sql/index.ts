@@ -15,12 +15,12 @@ import type { SqlError } from "effect/sql/SqlError"
 import type { MigrationError } from "effect/sql/Migrator"
 import { Store } from "../../ports/store.js"
 import { migrate } from "./migrations.js"
-import { pgliteClientLayer } from "./pglite.js"
+import { dumpPgliteAfter, pgliteClientLayer, type PgliteOptions } from "./pglite.js"
 import { SqlSandboxFaultStoreLayer } from "./sandbox-faults.js"
 import { makeSqlStore } from "./store.js"
 
 export { MIGRATIONS, MIGRATIONS_TABLE, migrate } from "./migrations.js"
-export { makePgliteClient, pgliteClientLayer } from "./pglite.js"
+export { dumpPgliteAfter, makePgliteClient, pgliteClientLayer, type PgliteOptions } from "./pglite.js"
 export { makeSqlStore, MAX_TRANSACTION_ATTEMPTS } from "./store.js"
 
 /**
@@ -83,8 +83,12 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
     }))
   )
 
-/** The Store on PGlite kept in `dataDir` (created if missing), or in memory when undefined; migrates at start. */
-export const pgliteStoreLayer = (dataDir: string | undefined): Layer.Layer<Store, SqlError | MigrationError | Error> =>
+/**
+ * The Store on PGlite kept in `dataDir` (created if missing), or in memory when undefined;
+ * migrates at start. `options.template` (from `pgliteTemplate`) starts a new database
+ * already migrated, which many short-lived stores (a test suite's) want.
+ */
+export const pgliteStoreLayer = (dataDir: string | undefined, options: PgliteOptions = {}): Layer.Layer<Store, SqlError | MigrationError | Error> =>
   Layer.merge(
     SqlSandboxFaultStoreLayer,
     Layer.effect(
@@ -94,9 +98,11 @@ export const pgliteStoreLayer = (dataDir: string | undefined): Layer.Layer<Store
         makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
       )
     )
-  ).pipe(Layer.provide(pgliteClientLayer(dataDir)))
+  ).pipe(Layer.provide(pgliteClientLayer(dataDir, options)))
 
-/** Ids (random, or seeded for tests) and the platforms: the ports besides the Store. */
+/** A dump of a PGlite database with every migration applied: `pgliteStoreLayer`'s `template`. */
+export const pgliteTemplate: Effect.Effect<Blob, SqlError | MigrationError> = dumpPgliteAfter(migrate)
+
 /** Ids, Platforms and webhook delivery over HTTP: what every store needs beside it. */
 const idsAndPlatforms = (platforms: ReadonlyArray<Platform>, seed: number | undefined) =>
   Layer.mergeAll(seed === undefined ? RandomIdsLayer : seededIdsLayer(seed), staticPlatformsLayer(platforms), HttpWebhookSenderLayer)
@@ -106,5 +112,7 @@ export const postgresLayer = (platforms: ReadonlyArray<Platform>, options: Postg
   Layer.merge(postgresStoreLayer(options), idsAndPlatforms(platforms, options.seed))
 
 /** Store (PGlite in `dataDir`, or in memory when undefined), Ids and Platforms. */
-export const pgliteLayer = (platforms: ReadonlyArray<Platform>, options: { readonly dataDir?: string; readonly seed?: number } = {}) =>
-  Layer.merge(pgliteStoreLayer(options.dataDir), idsAndPlatforms(platforms, options.seed))
+export const pgliteLayer = (
+  platforms: ReadonlyArray<Platform>,
+  options: PgliteOptions & { readonly dataDir?: string; readonly seed?: number } = {}
+) => Layer.merge(pgliteStoreLayer(options.dataDir, options), idsAndPlatforms(platforms, options.seed))

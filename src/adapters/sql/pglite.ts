@@ -9,7 +9,7 @@
  * one connection: statements and transactions take turns through a semaphore
  * (`makeSqliteAcquirers`, which does exactly that for any one-connection database).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
@@ -187,20 +187,18 @@ const isAlive = (pid: number): boolean => {
   }
 }
 
-/** A SqlClient over a PGlite database kept in `dataDir` (created if missing), or in memory when undefined. */
-export const makePgliteClient = (dataDir: string | undefined) =>
+/** Where a PGlite database starts: a data directory (created if missing) or memory, and optionally a dump to load. */
+export interface PgliteOptions {
+  /**
+   * A dump of a PGlite data directory (`PGlite.dumpDataDir`, e.g. from `pgliteTemplate`) to
+   * start from instead of an empty database. Only used when the directory is new.
+   */
+  readonly template?: Blob | undefined
+}
+
+/** The SqlClient over an open PGlite database (one connection, statements one at a time). */
+const clientOver = (db: PGlite) =>
   Effect.gen(function*() {
-    if (dataDir !== undefined) {
-      yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
-      yield* lockDataDir(dataDir)
-    }
-    const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => PGlite.create(dataDir === undefined ? {} : { dataDir: join(dataDir, "pgdata") }),
-        catch: (cause) => classify(cause, "connect")
-      }),
-      (db) => Effect.promise(() => db.close())
-    )
     const semaphore = yield* Semaphore.make(1)
     const acquirers = SqlClient.makeSqliteAcquirers({
       connection: Effect.succeed(connectionOf(db)),
@@ -216,8 +214,44 @@ export const makePgliteClient = (dataDir: string | undefined) =>
     })
   })
 
+/** Opens PGlite (closed with the scope). */
+const openPglite = (dataDir: string | undefined, template: Blob | undefined) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => PGlite.create({ ...(dataDir === undefined ? {} : { dataDir }), ...(template === undefined ? {} : { loadDataDir: template }) }),
+      catch: (cause) => classify(cause, "connect")
+    }),
+    (db) => Effect.promise(() => db.close())
+  )
+
+/** A SqlClient over a PGlite database kept in `dataDir` (created if missing), or in memory when undefined. */
+export const makePgliteClient = (dataDir: string | undefined, options: PgliteOptions = {}) =>
+  Effect.gen(function*() {
+    let template = options.template
+    if (dataDir !== undefined) {
+      yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
+      yield* lockDataDir(dataDir)
+      // A dump fills a new directory only; one that holds a database keeps it.
+      if (existsSync(join(dataDir, "pgdata", "PG_VERSION"))) template = undefined
+    }
+    const db = yield* openPglite(dataDir === undefined ? undefined : join(dataDir, "pgdata"), template)
+    return yield* clientOver(db)
+  })
+
+/**
+ * Runs `prepare` (say, the migrations) on a fresh in-memory PGlite and answers a dump of
+ * its data directory: stores started from it (`PgliteOptions.template`) skip that work.
+ */
+export const dumpPgliteAfter = <E>(prepare: Effect.Effect<void, E, SqlClient.SqlClient>) =>
+  Effect.scoped(Effect.gen(function*() {
+    const db = yield* openPglite(undefined, undefined)
+    const client = yield* clientOver(db)
+    yield* Effect.provideService(prepare, SqlClient.SqlClient, client)
+    return yield* Effect.tryPromise({ try: () => db.dumpDataDir("none"), catch: (cause) => classify(cause, "dump") })
+  }).pipe(Effect.provide(Reactivity.layer)))
+
 /** `SqlClient` on PGlite in `dataDir` (or in memory). */
-export const pgliteClientLayer = (dataDir: string | undefined): Layer.Layer<SqlClient.SqlClient, SqlErrors.SqlError | Error> =>
-  Layer.effectContext(Effect.map(makePgliteClient(dataDir), (client) => Context.make(SqlClient.SqlClient, client))).pipe(
+export const pgliteClientLayer = (dataDir: string | undefined, options: PgliteOptions = {}): Layer.Layer<SqlClient.SqlClient, SqlErrors.SqlError | Error> =>
+  Layer.effectContext(Effect.map(makePgliteClient(dataDir, options), (client) => Context.make(SqlClient.SqlClient, client))).pipe(
     Layer.provide(Reactivity.layer)
   )
