@@ -14,7 +14,8 @@
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect, inject, it } from "vitest"
+import { createDatabase } from "../support/postgres.js"
 import { baseOf, start, tempDir } from "../support/server.js"
 import { eventually, startReceiver } from "../support/webhook-receiver.js"
 
@@ -84,7 +85,7 @@ const sequence = async (base: string, platform: { readonly clientId: string; rea
 }
 
 /** A fresh in-memory server with both platforms; `order` says whose sequence runs first. */
-const server = async (order: "det-first" | "rand-first", seed = 7) => {
+const server = async (order: "det-first" | "rand-first", seed = 7, env: Record<string, string> = {}) => {
   const config = join(tempDir("payments-deterministic-platform-"), "platforms.json")
   writeFileSync(config, JSON.stringify({
     platforms: [
@@ -92,7 +93,7 @@ const server = async (order: "det-first" | "rand-first", seed = 7) => {
       { ...RAND, regulated: true }
     ]
   }))
-  const child = start({ PAYMENTS_CONFIG: config })
+  const child = start({ PAYMENTS_CONFIG: config, ...env })
   try {
     const base = baseOf(await child.banner)
     if (order === "det-first") {
@@ -126,7 +127,16 @@ describe("a deterministic platform (deterministicSeed in the platforms file)", (
     expect(second.rand.answers[1]).not.toEqual(first.rand.answers[1])
     expect(first.rand.answers.join("\n")).not.toContain("2025-01-01T00:00:00.000Z")
     expect(second.rand.webhooks).not.toEqual(first.rand.webhooks)
-  }, 120_000)
+  }, 180_000)
+
+  it("on PostgreSQL: two fresh databases, the same bytes for the deterministic platform", async () => {
+    const adminUrl = inject("databaseAdminUrl")
+    const first = await server("det-first", 7, { DATABASE_URL: await createDatabase(adminUrl) })
+    const second = await server("rand-first", 7, { DATABASE_URL: await createDatabase(adminUrl) })
+    expect(second.det.answers).toEqual(first.det.answers)
+    expect(second.det.webhooks).toEqual(first.det.webhooks)
+    expect(second.rand.answers[1]).not.toEqual(first.rand.answers[1])
+  }, 180_000)
 
   it("another seed gives other ids; a production platform cannot have the setting", async () => {
     const other = await server("det-first", 8)
@@ -137,5 +147,5 @@ describe("a deterministic platform (deterministicSeed in the platforms file)", (
     const refused = start({ PAYMENTS_CONFIG: config })
     expect(await refused.exited).toBe(1)
     expect(refused.stderr()).toContain("deterministicSeed is for sandbox platforms only")
-  }, 120_000)
+  }, 180_000)
 })
