@@ -6,9 +6,8 @@
  * byte-identical answers and webhooks.
  */
 import { Clock, Effect, Layer } from "effect"
-
-/** Where the base clock of a deterministic run stands: 2025-01-01T00:00:00.000Z. */
-export const DETERMINISTIC_EPOCH_MILLIS = Date.UTC(2025, 0, 1)
+import { DETERMINISTIC_EPOCH_MILLIS } from "../domain/platform.js"
+export { DETERMINISTIC_EPOCH_MILLIS } from "../domain/platform.js"
 
 /** A clock that always reads `at`; sleeping (timeouts, polling) still takes real time. */
 export const frozenClock = (at: number, base: Clock.Clock = Clock.Clock.defaultValue()): Clock.Clock => ({

@@ -130,8 +130,15 @@ export const PlatformConfigEntry = Schema.Struct({
   /** Card issuance settings (every field has a default; see CardsConfig). */
   cards: Schema.optionalKey(CardsConfig),
   /** A seed document (JSON file, relative to the platforms file) applied at start: docs/sandbox.md#fixtures. */
-  seedDocument: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1)))
-})
+  seedDocument: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1))),
+  /**
+   * A deterministic platform (sandbox only): its ids and generated values come from a
+   * stream seeded by this number and its clock stands still but for
+   * `/sandbox/clock/advance` (docs/sandbox.md#deterministic-runs).
+   */
+  deterministicSeed: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 4_294_967_295 })))
+}).check(Schema.makeFilter((e: { readonly sandbox?: boolean; readonly deterministicSeed?: number }) =>
+  e.deterministicSeed === undefined || e.sandbox !== false, { message: "deterministicSeed is for sandbox platforms only (a production platform's clock is real time)" }))
 
 /** The `PAYMENTS_CONFIG` file: one or more platforms. */
 export const PaymentsConfig = Schema.Struct({
@@ -172,7 +179,19 @@ export interface Platform {
   readonly embeddedWallets?: EmbeddedWalletSettings
   /** Card settings; `DEFAULT_CARD_SETTINGS` when absent. */
   readonly cards?: CardSettings
+  /**
+   * A deterministic platform (sandbox only): ids from a stream seeded by this and the
+   * platform's id, a clock standing at `DETERMINISTIC_EPOCH_MILLIS` plus its sandbox
+   * offset, no background passes (docs/sandbox.md#deterministic-runs).
+   */
+  readonly deterministicSeed?: number
 }
+
+/** Where the base clock of a deterministic run (or platform) stands: 2025-01-01T00:00:00.000Z. */
+export const DETERMINISTIC_EPOCH_MILLIS = Date.UTC(2025, 0, 1)
+
+/** Whether the platform runs deterministically (its `deterministicSeed`; sandbox platforms only). */
+export const isDeterministic = (platform: Platform): boolean => platform.deterministicSeed !== undefined && platform.settings.sandbox
 
 /** The domain of the sandbox UMA counterparties unless a platform names its own (the reference file's example domain). */
 export const DEFAULT_SANDBOX_UMA_DOMAIN = "sandbox.grid.uma.money"
@@ -197,7 +216,8 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
   ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain }),
   ...(entry.webhookEndpoint === undefined ? {} : { webhookEndpoint: entry.webhookEndpoint }),
   ...withEmbeddedWallets(embeddedWalletsFromConfig(entry.embeddedWallets)),
-  ...(entry.cards === undefined ? {} : { cards: cardSettingsFromConfig(entry.cards) })
+  ...(entry.cards === undefined ? {} : { cards: cardSettingsFromConfig(entry.cards) }),
+  ...(entry.deterministicSeed === undefined ? {} : { deterministicSeed: entry.deterministicSeed })
 })
 
 const withEmbeddedWallets = (settings: EmbeddedWalletSettings | undefined) => settings === undefined ? {} : { embeddedWallets: settings }

@@ -4,7 +4,8 @@
  * is keyed, so applying the same document again creates nothing new.
  */
 import { Schema } from "effect"
-import { CurrencyCode } from "./common.js"
+import { CardCreateRequest, MAX_CARD_FUNDING_SOURCES } from "./card.js"
+import { CurrencyCode, NonEmptyTextUpTo } from "./common.js"
 import { CustomerCreateRequest } from "./customer.js"
 import { CustomerExternalAccountCreateRequest, PlatformExternalAccountCreateRequest } from "./external-account.js"
 import { PlatformConfigUpdateRequest } from "./platform-config.js"
@@ -31,6 +32,26 @@ export const SeedCustomer = Schema.Struct({
 })
 export type SeedCustomer = typeof SeedCustomer.Type
 
+const { cardholderId: _cardholderId, fundingSources: _fundingSources, ...cardFields } = CardCreateRequest.fields
+
+/**
+ * A card: the POST /cards body, keyed by its `platformCardId` (required here), with the
+ * cardholder named by its `platformCustomerId` and the funding sources by currency (the
+ * cardholder's internal account in each), since the document cannot know their ids.
+ */
+export const SeedCard = Schema.Struct({
+  /** The cardholder: a customer of this document, or one the platform holds already. */
+  platformCustomerId: NonEmptyTextUpTo(255),
+  /** The cardholder's internal accounts in these currencies, in this order, fund the card. */
+  fundingCurrencies: Schema.Array(CurrencyCode).check(
+    Schema.isMinLength(1, { message: "must have at least 1 item", constraint: "minItems" }),
+    Schema.isMaxLength(MAX_CARD_FUNDING_SOURCES)
+  ),
+  /** The other POST /cards fields; `platformCardId` is required (it keys the card: a card of the platform holding it is this one). */
+  ...cardFields
+})
+export type SeedCard = typeof SeedCard.Type
+
 export const SeedDocument = Schema.Struct({
   /** The PATCH /config body (the webhook endpoint among it). */
   config: Schema.optionalKey(PlatformConfigUpdateRequest),
@@ -38,11 +59,13 @@ export const SeedDocument = Schema.Struct({
   /** POST /platform/external-accounts bodies; `platformAccountId` is required (it keys the account). */
   platformExternalAccounts: Schema.optionalKey(Schema.Array(PlatformExternalAccountCreateRequest).check(Schema.isMaxLength(MAX_SEED_ITEMS))),
   /** The platform's own internal accounts' balances. */
-  platformBalances: Schema.optionalKey(Balances)
+  platformBalances: Schema.optionalKey(Balances),
+  /** Cards, issued after the customers and balances (sandbox platforms with cards on). */
+  cards: Schema.optionalKey(Schema.Array(SeedCard).check(Schema.isMaxLength(MAX_SEED_ITEMS)))
 }).annotate({ identifier: "SeedDocument" })
 export type SeedDocument = typeof SeedDocument.Type
 
-const Counts = Schema.Struct({ customers: Schema.Number, externalAccounts: Schema.Number, fundings: Schema.Number })
+const Counts = Schema.Struct({ customers: Schema.Number, externalAccounts: Schema.Number, fundings: Schema.Number, cards: Schema.Number })
 
 export const SeedResult = Schema.Struct({
   /** What this application created (all zero when the platform held everything already). */
@@ -50,6 +73,8 @@ export const SeedResult = Schema.Struct({
   /** Every seeded customer's id by its platformCustomerId. */
   customers: Schema.Record(Schema.String, Schema.String),
   /** Every seeded platform external account's id by its platformAccountId. */
-  platformExternalAccounts: Schema.Record(Schema.String, Schema.String)
+  platformExternalAccounts: Schema.Record(Schema.String, Schema.String),
+  /** Every seeded card's id by its platformCardId. */
+  cards: Schema.Record(Schema.String, Schema.String)
 }).annotate({ identifier: "SeedResult" })
 export type SeedResult = typeof SeedResult.Type

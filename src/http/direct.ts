@@ -27,6 +27,7 @@ import { invalidInputFromIssue } from "../domain/validation.js"
 import { PAYLOAD_PARSE_OPTIONS } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
 import type { Store } from "../ports/store.js"
+import { asPlatformWork } from "../operations/time.js"
 import { applyConcerns, headerNamesOf } from "./concerns.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES } from "./middleware.js"
 import { faultOf, internalFault, malformedJson, PART_NAMES, readJsonBody, retryHeaders } from "./pipeline.js"
@@ -162,7 +163,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
       // The values were decoded by this endpoint's own schemas: they are the request its
       // handler is typed for (the endpoint's schemas and its type parameters are one).
       const request = { params: params.value, headers: headers.value, payload } as unknown as LaneRequest<E>
-      return Effect.matchCauseEffect(Effect.provideService(handler(request), CurrentPlatform, platform), {
+      return Effect.matchCauseEffect(Effect.provideService(asPlatformWork(platform, handler(request)), CurrentPlatform, platform), {
         onSuccess: succeed,
         onFailure: fail
       })

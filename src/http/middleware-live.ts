@@ -15,6 +15,7 @@ import { faultOf, malformedJson, PART_NAMES, readJsonBody } from "./pipeline.js"
 import type { Platform } from "../domain/platform.js"
 import type { Permission } from "../domain/token.js"
 import { checkTokenCredentials } from "../operations/tokens.js"
+import { asPlatformWork } from "../operations/time.js"
 import { AgentAuth, CurrentAgent, CurrentPlatform, CurrentTokenPermissions, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, PlatformAuth, RequestGuard } from "./middleware.js"
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest()
@@ -78,7 +79,7 @@ export const PlatformAuthLive = Layer.effect(
           const header = request.headers["authorization"]
           const known = header === undefined ? undefined : verified.get(header)
           return Effect.flatMap(known === undefined ? check(header) : Effect.succeed<Authenticated>({ platform: known }), (who) => {
-            const withPlatform = Effect.provideService(httpEffect, CurrentPlatform, who.platform)
+            const withPlatform = Effect.provideService(asPlatformWork(who.platform, httpEffect), CurrentPlatform, who.platform)
             return who.permissions === undefined
               ? withPlatform
               : Effect.provideService(withPlatform, CurrentTokenPermissions, who.permissions)
@@ -101,7 +102,7 @@ export const AgentAuthLive = Layer.effect(
             Effect.provideService(Platforms, platforms),
             Effect.provideService(Store, store),
             Effect.flatMap(({ platform, agentId }) =>
-              httpEffect.pipe(Effect.provideService(CurrentPlatform, platform), Effect.provideService(CurrentAgent, { agentId }))
+              asPlatformWork(platform, httpEffect).pipe(Effect.provideService(CurrentPlatform, platform), Effect.provideService(CurrentAgent, { agentId }))
             )
           ))
     })

@@ -8,14 +8,14 @@ import { Effect } from "effect"
 import { badRequest, forbidden, invalidInput, notFound } from "../domain/errors.js"
 import type { UmaInvitation, UmaInvitationClaimRequest, UmaInvitationCreateRequest } from "../domain/invitation.js"
 import { amountIn } from "../domain/money.js"
-import { type Platform, platformCurrencies } from "../domain/platform.js"
+import { isDeterministic, type Platform, platformCurrencies } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { type InvitationRecord, Store } from "../ports/store.js"
 import * as Rules from "../rules/invitations.js"
 import { parseUmaAddress } from "../rules/money/sandbox-payments.js"
 import { fromResult } from "./rejection.js"
-import { clockOffsetOf, isoOf, nowMillis } from "./time.js"
+import { ClockUnderStanding, clockOffsetOf, isoOf, nowMillis, platformNowOf } from "./time.js"
 import { emit } from "./transition.js"
 
 const invalidUma = (field: string, value: string) =>
@@ -39,7 +39,10 @@ const creatorNow = Effect.fnUntraced(function*(caller: Platform, creatorId: stri
   const now = yield* nowMillis
   if (creatorId === caller.id) return now
   const creator = (yield* (yield* Platforms).all).find((p) => p.id === creatorId)
-  const base = now - (yield* clockOffsetOf(caller))
+  if (creator !== undefined && isDeterministic(creator)) return yield* platformNowOf(creator)
+  // The base clock: the caller's clock less its offset, or under a deterministic caller's standing clock.
+  const under = yield* Effect.service(ClockUnderStanding)
+  const base = under !== undefined && isDeterministic(caller) ? under.currentTimeMillisUnsafe() : now - (yield* clockOffsetOf(caller))
   return creator === undefined ? base : base + (yield* clockOffsetOf(creator))
 })
 

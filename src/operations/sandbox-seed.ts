@@ -5,7 +5,9 @@
  * funding, PATCH /config). Every item is keyed, so the same document applied twice
  * creates nothing new: customers by `platformCustomerId`, platform external accounts by
  * `platformAccountId`, customer external accounts by equivalence (the service's own
- * duplicate check), balances by target amount (funded up to it, never taken down).
+ * duplicate check), balances by target amount (funded up to it, never taken down), cards
+ * by `platformCardId` (issued by POST /cards' own operation, the cardholder and funding
+ * accounts found by `platformCustomerId` and currency).
  *
  * The whole document is one unit of work: items are applied in document order, and a
  * refused item answers a 400 naming it with nothing of the document applied (the
@@ -18,6 +20,7 @@ import type { Platform } from "../domain/platform.js"
 import type { PlatformConfigUpdateRequest } from "../domain/platform-config.js"
 import type { SeedDocument, SeedResult } from "../domain/sandbox-seed.js"
 import { Store } from "../ports/store.js"
+import * as Cards from "./cards/cards.js"
 import * as Customers from "./customers.js"
 import * as Accounts from "./external-accounts.js"
 import { fundAccount, listCustomerAccounts, listPlatformAccounts } from "./money/accounts.js"
@@ -73,7 +76,7 @@ export const applySeed = Effect.fnUntraced(function*(platform: Platform, doc: Se
 })
 
 const applyAll = Effect.fnUntraced(function*(store: Store["Service"], platform: Platform, doc: SeedDocument) {
-  const created = { customers: 0, externalAccounts: 0, fundings: 0 }
+  const created = { customers: 0, externalAccounts: 0, fundings: 0, cards: 0 }
   const customers: Record<string, string> = {}
   const platformAccounts: Record<string, string> = {}
 
@@ -138,5 +141,36 @@ const applyAll = Effect.fnUntraced(function*(store: Store["Service"], platform: 
     created.fundings += yield* fundUpTo(platform, accounts.data, doc.platformBalances, "platformBalances").pipe(Effect.catch(itemFailed("platformBalances")))
   }
 
-  return { created, customers, platformExternalAccounts: platformAccounts } satisfies SeedResult
+  const cards: Record<string, string> = {}
+  for (const [i, seed] of (doc.cards ?? []).entries()) {
+    const item = `cards[${i}]`
+    const key = seed.platformCardId
+    if (key === undefined) return yield* invalidInput(`Seed item ${item}.platformCardId is required: it keys the card`)
+    if (cards[key] !== undefined) return yield* invalidInput(`Seed item ${item}: platformCardId ${key} appears twice in the document`)
+    const holderId = customers[seed.platformCustomerId] ?? (yield* store.customers.findActiveByPlatformCustomerId(platform.id, seed.platformCustomerId))?.customer.id
+    if (holderId === undefined) {
+      return yield* invalidInput(`Seed item ${item}.platformCustomerId: no customer of the platform or the document has platformCustomerId ${seed.platformCustomerId}`)
+    }
+    const existing = yield* store.cards.findByPlatformCardId(platform.id, key)
+    if (existing !== undefined) {
+      if (existing.card.cardholderId !== holderId) {
+        return yield* invalidInput(`Seed item ${item}: platformCardId ${key} is held by card ${existing.card.id} of another cardholder (${existing.card.cardholderId})`)
+      }
+      cards[key] = existing.card.id
+      continue
+    }
+    const accounts = (yield* listCustomerAccounts(platform, { customerId: holderId, limit: 100 })).data
+    const fundingSources: Array<string> = []
+    for (const currency of seed.fundingCurrencies) {
+      const account = accounts.find((a) => a.balance.currency.code === currency)
+      if (account === undefined) return yield* invalidInput(`Seed item ${item}.fundingCurrencies: the cardholder has no ${currency} internal account`)
+      fundingSources.push(account.id)
+    }
+    const { platformCustomerId: _holder, fundingCurrencies: _currencies, ...fields } = seed
+    const card = yield* Cards.createCard(platform, { ...fields, cardholderId: holderId, fundingSources }).pipe(Effect.catch(itemFailed(item)))
+    cards[key] = card.id
+    created.cards++
+  }
+
+  return { created, customers, platformExternalAccounts: platformAccounts, cards } satisfies SeedResult
 })

@@ -13,7 +13,7 @@
  */
 import { Clock, Effect } from "effect"
 import { forbidden } from "../domain/errors.js"
-import type { Platform } from "../domain/platform.js"
+import { isDeterministic, type Platform } from "../domain/platform.js"
 import type { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
 import { Store, type TimerRecord, type UnitOfWork } from "../ports/store.js"
@@ -31,7 +31,7 @@ import {
   STABLECOIN_ISSUANCE_TIMER,
   STABLECOIN_OPERATION_TIMER
 } from "./stablecoins.js"
-import { clockOffsetOf, fixedClock, isoOf } from "./time.js"
+import { asPlatformWork, baseMillisOf, clockOffsetOf, fixedClock, isoOf } from "./time.js"
 import { deliverDueWebhooks } from "./webhooks.js"
 import { MAX_ADVANCE_SECONDS, MAX_OFFSET_MILLIS } from "../domain/limits.js"
 export { MAX_ADVANCE_SECONDS, MAX_OFFSET_MILLIS } from "../domain/limits.js"
@@ -91,17 +91,27 @@ const applyOne = (platform: Platform, now: number) =>
  * earliest first. Each runs on a clock reading its own due time, so what it records
  * (timestamps, webhooks) happened when it fell due. Returns how many were applied.
  */
-export const runDueTimers = Effect.fnUntraced(function*(platform: Platform, now: number) {
-  let applied = 0
-  while (applied < MAX_TIMERS_PER_PASS && (yield* applyOne(platform, now))) applied++
-  return applied
-})
+export const runDueTimers = (platform: Platform, now: number) =>
+  asPlatformWork(
+    platform,
+    Effect.gen(function*() {
+      let applied = 0
+      while (applied < MAX_TIMERS_PER_PASS && (yield* applyOne(platform, now))) applied++
+      return applied
+    })
+  )
 
-/** Every platform's due timers, on each platform's own clock: one pass of the background scheduler. */
+/**
+ * Every platform's due timers, on each platform's own clock: one pass of the background
+ * scheduler. A deterministic platform's moves are left to its requests (its clock moves
+ * only with `/sandbox/clock/advance`, which applies them), so no background pass draws
+ * ids of its stream at a time only the machine decides.
+ */
 export const runAllDueTimers = Effect.gen(function*() {
   const platforms = yield* Platforms
   const base = yield* Clock.currentTimeMillis
   for (const platform of yield* platforms.all) {
+    if (isDeterministic(platform)) continue
     const offset = yield* clockOffsetOf(platform)
     yield* runDueTimers(platform, base + offset)
   }
@@ -132,7 +142,7 @@ const viewOf = (base: number, offset: number): SandboxClockView => ({
 
 export const getSandboxClock = Effect.fnUntraced(function*(platform: Platform) {
   yield* sandboxOnly(platform)
-  const base = yield* Clock.currentTimeMillis
+  const base = yield* baseMillisOf(platform)
   return viewOf(base, yield* clockOffsetOf(platform))
 })
 
@@ -143,7 +153,7 @@ export const getSandboxClock = Effect.fnUntraced(function*(platform: Platform) {
 export const advanceSandboxClock = Effect.fnUntraced(function*(platform: Platform, seconds: number) {
   yield* sandboxOnly(platform)
   const store = yield* Store
-  const base = yield* Clock.currentTimeMillis
+  const base = yield* baseMillisOf(platform)
   const offset = yield* store.transact((uow) =>
     Effect.gen(function*() {
       const current = yield* store.clocks.offset(platform.id)

@@ -5,7 +5,8 @@
  * the base clock, always.
  */
 import { Clock, Context, Effect } from "effect"
-import type { Platform } from "../domain/platform.js"
+import { DETERMINISTIC_EPOCH_MILLIS, isDeterministic, type Platform } from "../domain/platform.js"
+import { DeterministicPlatform } from "../ports/ids.js"
 import { Store } from "../ports/store.js"
 
 export const nowMillis = Clock.currentTimeMillis
@@ -43,8 +44,54 @@ export const offsetClock = (base: Clock.Clock, offset: number): Clock.Clock => {
 export const clockOffsetOf = (platform: Platform): Effect.Effect<number, never, Store> =>
   platform.settings.sandbox ? Effect.flatMap(Effect.service(Store), (store) => store.clocks.offset(platform.id)) : Effect.succeed(0)
 
-const onOffset = <A, E, R>(effect: Effect.Effect<A, E, R>, offset: number): Effect.Effect<A, E, R> =>
-  offset === 0 ? effect : Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, offsetClock(base, offset)))
+/**
+ * A clock that always reads `at`; sleeping and monotonic time still follow `base`
+ * (delegated one by one: the default clock's methods live on its prototype).
+ */
+export const standingClock = (base: Clock.Clock, at: number): Clock.Clock => ({
+  monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: base.monotonicTimeNanos,
+  sleep: (duration) => base.sleep(duration),
+  currentTimeMillisUnsafe: () => at,
+  currentTimeMillis: Effect.succeed(at),
+  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
+})
+
+/**
+ * Runs `effect` as work of the platform: a deterministic platform's (its
+ * `deterministicSeed`, docs/sandbox.md#deterministic-runs) ids come from its own seeded
+ * stream. Set where the platform's work starts: the request pipeline once it has
+ * authenticated, the platform's clock, scheduler and webhook passes.
+ */
+export const asPlatformWork = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  platform.deterministicSeed !== undefined && isDeterministic(platform)
+    ? Effect.provideService(effect, DeterministicPlatform, { platformId: platform.id, seed: platform.deterministicSeed })
+    : effect
+
+/** The platform's base instant: the deterministic epoch, standing still, for a deterministic platform; else the base clock. */
+export const baseMillisOf = (platform: Platform): Effect.Effect<number> =>
+  isDeterministic(platform) ? Effect.succeed(DETERMINISTIC_EPOCH_MILLIS) : Clock.currentTimeMillis
+
+/** Now on the platform's clock, asked from the base clock (outside `onPlatformClock`). */
+export const platformNowOf = (platform: Platform): Effect.Effect<number, never, Store> =>
+  Effect.flatMap(baseMillisOf(platform), (base) => Effect.map(clockOffsetOf(platform), (offset) => base + offset))
+
+/** Under a deterministic platform's standing clock: the base clock it stands in for (else undefined). */
+export const ClockUnderStanding = Context.Reference<Clock.Clock | undefined>("payments-service/operations/ClockUnderStanding", {
+  defaultValue: () => undefined
+})
+
+const onOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>, offset: number): Effect.Effect<A, E, R> =>
+  isDeterministic(platform)
+    ? Effect.clockWith((base) =>
+      effect.pipe(
+        Effect.provideService(Clock.Clock, standingClock(base, DETERMINISTIC_EPOCH_MILLIS + offset)),
+        Effect.provideService(ClockUnderStanding, base)
+      ))
+    : offset === 0
+    ? effect
+    : Effect.clockWith((base) => Effect.provideService(effect, Clock.Clock, offsetClock(base, offset)))
 
 /** The platform whose clock the current effect already runs on (set by `aroundPlatformClock`). */
 const OnClockOf = Context.Reference<string | undefined>("payments-service/operations/OnClockOf", { defaultValue: () => undefined })
@@ -52,8 +99,8 @@ const OnClockOf = Context.Reference<string | undefined>("payments-service/operat
 const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
   Effect.flatMap(Effect.service(Store), (store) =>
     store.clocks.onLastSeenOffset !== undefined
-      ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(effect, offset))
-      : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(effect, offset)))
+      ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(platform, effect, offset))
+      : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(platform, effect, offset)))
 
 /**
  * Runs `effect` on the platform's clock, with the offset stored when it starts (read
@@ -63,7 +110,7 @@ const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E,
  */
 export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
   platform.settings.sandbox
-    ? Effect.flatMap(Effect.service(OnClockOf), (current) => current === platform.id ? effect : onStoredOffset(platform, effect))
+    ? Effect.flatMap(Effect.service(OnClockOf), (current) => current === platform.id ? effect : asPlatformWork(platform, onStoredOffset(platform, effect)))
     : effect
 
 /**
@@ -72,7 +119,7 @@ export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effe
  * on this clock, so the offset is applied once.
  */
 export const aroundPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
-  platform.settings.sandbox ? onStoredOffset(platform, Effect.provideService(effect, OnClockOf, platform.id)) : effect
+  platform.settings.sandbox ? asPlatformWork(platform, onStoredOffset(platform, Effect.provideService(effect, OnClockOf, platform.id))) : effect
 
 /** A clock that reads `at` (epoch ms) whenever asked: for applying a move at the time it fell due. */
 export const fixedClock = (base: Clock.Clock, at: number): Clock.Clock => ({

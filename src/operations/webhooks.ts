@@ -24,7 +24,7 @@ import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-sig
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, forbidden, notFound } from "../domain/errors.js"
 import { type DomainEvent, webhookBodyOf } from "../domain/events.js"
-import type { Platform } from "../domain/platform.js"
+import { isDeterministic, type Platform } from "../domain/platform.js"
 import type { PlatformConfig } from "../domain/platform-config.js"
 import type { TestWebhookResponse, WebhookDelivery, WebhookPublicKey } from "../domain/webhook.js"
 import { Ids } from "../ports/ids.js"
@@ -36,7 +36,7 @@ import { configOf } from "./money/config.js"
 import { answerIncomingPending } from "./money/incoming-approval.js"
 import { pageOf } from "./paging.js"
 import { sendWithFaults } from "./sandbox-faults.js"
-import { clockOffsetOf, isoOf, onClockAt } from "./time.js"
+import { asPlatformWork, isoOf, onClockAt, platformNowOf } from "./time.js"
 import { eventOf } from "./transition.js"
 
 // ---------------------------------------------------------------- the schedule
@@ -280,22 +280,29 @@ const passLockOf = (platformId: string): Semaphore.Semaphore => {
   return lock
 }
 
-/** One pass for one platform on its own clock, from the base clock. */
+/** One pass for one platform on its own clock, from the base clock (leases on the base clock). */
 const passFor = (platform: Platform, replay: boolean) =>
   Semaphore.withPermit(
     passLockOf(platform.id),
-    Effect.gen(function*() {
-      const base = yield* Clock.currentTimeMillis
-      const offset = yield* clockOffsetOf(platform)
-      return yield* runDueWebhooks(platform, base + offset, base, replay)
-    })
+    asPlatformWork(
+      platform,
+      Effect.gen(function*() {
+        const base = yield* Clock.currentTimeMillis
+        const now = yield* platformNowOf(platform)
+        return yield* runDueWebhooks(platform, now, base, replay)
+      })
+    )
   )
 
-/** Every platform's due webhooks: one pass of the background worker (platforms side by side). */
+/**
+ * Every platform's due webhooks: one pass of the background worker (platforms side by
+ * side). A deterministic platform's webhooks go out when its requests send them (see
+ * `runAllDueTimers`): an answer to a webhook can make a move that draws ids.
+ */
 export const runAllDueWebhooks = Effect.gen(function*() {
   const platforms = yield* Platforms
   yield* Effect.forEach(
-    yield* platforms.all,
+    (yield* platforms.all).filter((platform) => !isDeterministic(platform)),
     (platform) => passFor(platform, false).pipe(Effect.catchCause((cause) => Effect.logWarning(`Webhook pass for ${platform.id} failed`, cause))),
     { concurrency: 8, discard: true }
   )
@@ -343,7 +350,7 @@ export const sendTestWebhook = Effect.fnUntraced(function*(platform: Platform) {
   if (endpoint === undefined) {
     return yield* badRequest("WEBHOOK_ENDPOINT_NOT_SET", "No webhook endpoint is configured; set webhookEndpoint with PATCH /config")
   }
-  const now = (yield* Clock.currentTimeMillis) + (yield* clockOffsetOf(platform))
+  const now = yield* platformNowOf(platform)
   const event = yield* eventOf(platform, "TEST", { timestamp: isoOf(now) })
   const key = yield* signingKeyOf(platform)
   const sender = yield* WebhookSender
@@ -400,8 +407,7 @@ export const listWebhookDeliveries = Effect.fnUntraced(function*(
 export const redeliverWebhook = Effect.fnUntraced(function*(platform: Platform, id: string) {
   yield* sandboxOnly(platform)
   const store = yield* Store
-  const base = yield* Clock.currentTimeMillis
-  const now = base + (yield* clockOffsetOf(platform))
+  const now = yield* platformNowOf(platform)
   const found = yield* store.transact((uow) =>
     Effect.gen(function*() {
       const d = yield* store.webhooks.get(platform.id, id)

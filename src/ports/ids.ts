@@ -8,3 +8,20 @@ export class Ids extends Context.Service<Ids, {
   /** A bare UUID, for nonces and challenge ids. */
   readonly uuid: Effect.Effect<string>
 }>()("payments-service/ports/Ids") {}
+
+/** A platform whose ids come from its own seeded stream (its `deterministicSeed`). */
+export interface DeterministicIds {
+  readonly platformId: string
+  readonly seed: number
+}
+
+/**
+ * The platform the current fiber draws ids for, when that platform runs deterministically
+ * (docs/sandbox.md#deterministic-runs): set wherever work of the platform starts (the
+ * request pipeline once it has authenticated, scheduler and webhook passes), read by the
+ * Ids adapters to draw from the platform's own stream instead of the shared one.
+ */
+export const DeterministicPlatform = Context.Reference<DeterministicIds | undefined>(
+  "payments-service/ports/DeterministicPlatform",
+  { defaultValue: () => undefined }
+)

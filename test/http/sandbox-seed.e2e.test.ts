@@ -1,7 +1,7 @@
 /**
  * Seed documents end to end (docs/sandbox.md#fixtures): examples/sandbox-seed.json
  * applied to a fresh regulated sandbox platform gives the customers (KYC by magic
- * suffix), accounts and balances it describes; applied again it creates nothing; a
+ * suffix), accounts, balances and cards it describes; applied again it creates nothing; a
  * refused item is a 400 naming it with nothing of the document applied; production
  * platforms get 403. test/postgres/ runs it
  * again on PostgreSQL.
@@ -35,6 +35,7 @@ const state = async (m: ReturnType<typeof moneyClient>) => ({
   platformAccounts: (await m.ok("GET", "/platform/external-accounts")).data,
   internal: (await m.ok("GET", "/customers/internal-accounts")).data,
   platformInternal: (await m.ok("GET", "/platform/internal-accounts")).data,
+  cards: (await m.ok("GET", "/cards")).data,
   config: await m.ok("GET", "/config")
 })
 
@@ -42,7 +43,7 @@ describe("POST /sandbox/seed", () => {
   it("applies the example: customers with their sandbox KYC outcome, accounts, balances, config; the second application creates nothing", async () => {
     const { m } = setup()
     const first = await m.ok("POST", "/sandbox/seed", example)
-    expect(first.created).toEqual({ customers: 2, externalAccounts: 2, fundings: 2 })
+    expect(first.created).toEqual({ customers: 2, externalAccounts: 2, fundings: 2, cards: 1 })
     expect(Object.keys(first.customers)).toEqual(["alice", "bob"])
     expect(Object.keys(first.platformExternalAccounts)).toEqual(["treasury"])
 
@@ -57,9 +58,21 @@ describe("POST /sandbox/seed", () => {
     const before = await state(m)
     expect(before.config.webhookEndpoint).toBe("https://hooks.example.invalid/payments")
     expect(before.customerAccounts.map((a: { platformAccountId?: string }) => a.platformAccountId)).toEqual(["alice-checking"])
+    // The card, issued by POST /cards' operation: Alice's, funded by her USD account.
+    expect(Object.keys(first.cards)).toEqual(["alice-virtual"])
+    expect(before.cards).toHaveLength(1)
+    expect(before.cards[0]).toMatchObject({
+      id: first.cards["alice-virtual"],
+      platformCardId: "alice-virtual",
+      cardholderId: first.customers.alice,
+      fundingSources: [accounts.USD],
+      maxSpendPerTransaction: 50_000,
+      currency: "USD",
+      state: "ACTIVE"
+    })
 
     const second = await m.ok("POST", "/sandbox/seed", example)
-    expect(second).toEqual({ ...first, created: { customers: 0, externalAccounts: 0, fundings: 0 } })
+    expect(second).toEqual({ ...first, created: { customers: 0, externalAccounts: 0, fundings: 0, cards: 0 } })
     expect(await state(m)).toEqual(before)
   })
 
@@ -93,6 +106,59 @@ describe("POST /sandbox/seed", () => {
     const twice = await m.call("POST", "/sandbox/seed", { customers: [doc.customers[0]], platformExternalAccounts: [treasury, treasury] })
     expect(twice.status).toBe(400)
     expect(await state(m)).toEqual(before)
+  })
+
+  it("a refused card refuses the whole document: the customers, fundings and cards before it are gone", async () => {
+    const { m } = setup()
+    const before = await state(m)
+    const doc = {
+      customers: [
+        { customer: { customerType: "INDIVIDUAL", platformCustomerId: "carla", fullName: "Carla Ok" }, balances: { USD: 100 } },
+        { customer: { customerType: "INDIVIDUAL", platformCustomerId: "dan", fullName: "Dan Ok" } }
+      ],
+      cards: [
+        { platformCardId: "carla-1", platformCustomerId: "carla", form: "VIRTUAL", fundingCurrencies: ["USD"] },
+        // POST /cards refuses a static 3DS password on a USD card.
+        { platformCardId: "dan-1", platformCustomerId: "dan", form: "VIRTUAL", fundingCurrencies: ["USD"], threeDSecurePassword: "static-3ds" }
+      ]
+    }
+    const refused = await m.call("POST", "/sandbox/seed", doc)
+    expect(refused.status).toBe(400)
+    expect(refused.body.reason).toContain("cards[1]")
+    expect(refused.body.details).toMatchObject({ item: "cards[1]", code: "INVALID_INPUT" })
+    expect(refused.body.details.reason).toContain("threeDSecurePassword")
+    expect(await state(m)).toEqual(before)
+    // Without Dan's card it applies; a card's key held by another cardholder's card is refused, changing nothing.
+    const applied = await m.ok("POST", "/sandbox/seed", { ...doc, cards: [doc.cards[0]] })
+    expect(applied.created.cards).toBe(1)
+    const after = await state(m)
+    const stolen = await m.call("POST", "/sandbox/seed", {
+      customers: [{ customer: { customerType: "INDIVIDUAL", platformCustomerId: "erin", fullName: "Erin Ok" } }],
+      cards: [{ platformCardId: "carla-1", platformCustomerId: "erin", form: "VIRTUAL", fundingCurrencies: ["USD"] }]
+    })
+    expect(stolen.status).toBe(400)
+    expect(stolen.body.reason).toContain("another cardholder")
+    expect(await state(m)).toEqual(after)
+  })
+
+  it("a card item needs its platformCardId, a known cardholder and an account in each funding currency", async () => {
+    const { m } = setup()
+    const holder = { customer: { customerType: "INDIVIDUAL", platformCustomerId: "fay", fullName: "Fay Ok" } }
+    const card = { platformCardId: "fay-1", platformCustomerId: "fay", form: "VIRTUAL", fundingCurrencies: ["USD"] }
+    const { platformCardId: _key, ...unkeyed } = card
+    const cases: ReadonlyArray<[unknown, string]> = [
+      [{ customers: [holder], cards: [unkeyed] }, "cards[0].platformCardId is required"],
+      [{ customers: [holder], cards: [card, card] }, "appears twice"],
+      [{ cards: [card] }, "no customer of the platform or the document has platformCustomerId fay"],
+      [{ customers: [holder], cards: [{ ...card, fundingCurrencies: ["JPY"] }] }, "has no JPY internal account"]
+    ]
+    for (const [doc, reason] of cases) {
+      const r = await m.call("POST", "/sandbox/seed", doc)
+      expect(r.status, reason).toBe(400)
+      expect(r.body.code).toBe("INVALID_INPUT")
+      expect(r.body.reason).toContain(reason)
+    }
+    expect((await m.ok("GET", "/cards")).data).toEqual([])
   })
 
   it("a refused item is a 400 naming it; an item without its key is a 400; production platforms get 403", async () => {
