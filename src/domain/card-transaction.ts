@@ -13,7 +13,7 @@
  * - merchant `city` and `state` when reported (SPEC.md; not in the reference).
  */
 import { Schema } from "effect"
-import { CountryCode, CurrencyCode, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars } from "./common.js"
+import { CountryCode, CurrencyCode, MAX_ID_LENGTH, NonEmptyTextUpTo, Timestamps, maxChars } from "./common.js"
 import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
 import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
 import { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
@@ -53,26 +53,20 @@ export type CardMerchant = typeof CardMerchant.Type
 const Count = Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))
 const Total = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }))
 
+/** How many of something a row has had, and their total in minor units: every `Card*Summary`. */
+const summaryFields = { count: Count, totalAmount: Total }
+
 /** Pulls (debits) executed against the funding source for the row; `count > 1` means post-hoc pulls. */
-export const CardPullSummary = Schema.Struct({
-  count: Count,
-  totalAmount: Total,
-  pendingCount: Schema.optionalKey(Count)
-}).annotate({ identifier: "CardPullSummary" })
+export const CardPullSummary = Schema.Struct({ ...summaryFields, pendingCount: Schema.optionalKey(Count) })
+  .annotate({ identifier: "CardPullSummary" })
 export type CardPullSummary = typeof CardPullSummary.Type
 
 /** Merchant returns received against the row; `totalAmount` is what stays returned (a reversed return comes off it). */
-export const CardRefundSummary = Schema.Struct({
-  count: Count,
-  totalAmount: Total
-}).annotate({ identifier: "CardRefundSummary" })
+export const CardRefundSummary = Schema.Struct(summaryFields).annotate({ identifier: "CardRefundSummary" })
 export type CardRefundSummary = typeof CardRefundSummary.Type
 
 /** Clearings posted against the row. */
-export const CardSettlementSummary = Schema.Struct({
-  count: Count,
-  totalAmount: Total
-}).annotate({ identifier: "CardSettlementSummary" })
+export const CardSettlementSummary = Schema.Struct(summaryFields).annotate({ identifier: "CardSettlementSummary" })
 export type CardSettlementSummary = typeof CardSettlementSummary.Type
 
 export const CardTransaction = Schema.Struct({
@@ -102,8 +96,7 @@ export const CardTransaction = Schema.Struct({
   settlementSummary: CardSettlementSummary,
   authorizedAt: Schema.String,
   lastEventAt: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "CardTransaction" })
 export type CardTransaction = typeof CardTransaction.Type
 
@@ -196,31 +189,25 @@ export const SandboxCardAuthorizationRequest = Schema.Struct({
 }).annotate({ identifier: "SandboxCardAuthorizationRequest" })
 export type SandboxCardAuthorizationRequest = typeof SandboxCardAuthorizationRequest.Type
 
+/** A simulate body naming a row and an amount: `cardTransactionId` and `amount`. */
+const rowAmountRequest = (identifier: string, amount: typeof PositiveAmount) =>
+  Schema.Struct({ cardTransactionId: CardTransactionId, amount }).annotate({ identifier })
+
 /** Body of `simulate/clearing`: `amount` 0 is an authorization expiry. */
-export const SandboxCardClearingRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId,
-  amount: ClearingAmount
-}).annotate({ identifier: "SandboxCardClearingRequest" })
+export const SandboxCardClearingRequest = rowAmountRequest("SandboxCardClearingRequest", ClearingAmount)
 export type SandboxCardClearingRequest = typeof SandboxCardClearingRequest.Type
 
 /** Body of `simulate/return`: at most the purchase's net settled amount (settled minus returned). */
-export const SandboxCardReturnRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId,
-  amount: PositiveAmount
-}).annotate({ identifier: "SandboxCardReturnRequest" })
+export const SandboxCardReturnRequest = rowAmountRequest("SandboxCardReturnRequest", PositiveAmount)
 export type SandboxCardReturnRequest = typeof SandboxCardReturnRequest.Type
 
 /** Body of `simulate/balance_inquiry`: a 0-amount authorization, so no amount. */
-export const SandboxCardBalanceInquiryRequest = Schema.Struct({
-  merchant: CardMerchant
-}).annotate({ identifier: "SandboxCardBalanceInquiryRequest" })
+export const SandboxCardBalanceInquiryRequest = Schema.Struct({ merchant: CardMerchant })
+  .annotate({ identifier: "SandboxCardBalanceInquiryRequest" })
 export type SandboxCardBalanceInquiryRequest = typeof SandboxCardBalanceInquiryRequest.Type
 
 /** Body of `simulate/authorization_advice`: `amount` is the new total authorized. */
-export const SandboxCardAuthorizationAdviceRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId,
-  amount: PositiveAmount
-}).annotate({ identifier: "SandboxCardAuthorizationAdviceRequest" })
+export const SandboxCardAuthorizationAdviceRequest = rowAmountRequest("SandboxCardAuthorizationAdviceRequest", PositiveAmount)
 export type SandboxCardAuthorizationAdviceRequest = typeof SandboxCardAuthorizationAdviceRequest.Type
 
 /**
@@ -228,9 +215,8 @@ export type SandboxCardAuthorizationAdviceRequest = typeof SandboxCardAuthorizat
  * `cardTransactionId` (the reference's field name) names the merchant return's own row
  * (direction CREDIT, with `originalTransactionId`), not the purchase.
  */
-export const SandboxCardTransactionRefRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId
-}).annotate({ identifier: "SandboxCardTransactionRefRequest" })
+export const SandboxCardTransactionRefRequest = Schema.Struct({ cardTransactionId: CardTransactionId })
+  .annotate({ identifier: "SandboxCardTransactionRefRequest" })
 export type SandboxCardTransactionRefRequest = typeof SandboxCardTransactionRefRequest.Type
 
 /** Every simulate endpoint answers 202 with the issuer's token of the row the simulated event landed on. */

@@ -136,6 +136,15 @@ export const IdempotencyHeaders = {
   )
 }
 
+/**
+ * The instants a resource was created and last changed (ISO 8601), the last two fields
+ * of most resources: spread last, so the answer's field order stays theirs.
+ */
+export const Timestamps = {
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}
+
 /** The list envelope every paginated endpoint answers with. */
 export const ListResponse = <S extends Schema.Top>(item: S, identifier: string) =>
   Schema.Struct({
