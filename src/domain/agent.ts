@@ -4,7 +4,7 @@
  * a device code, which yields the bearer access token of the agent scheme.
  */
 import { Schema } from "effect"
-import { CurrencyCode, ListResponse, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars, maxItems } from "./common.js"
+import { CurrencyCode, ListResponse, MAX_ID_LENGTH, maxChars, maxItems, NonEmptyTextUpTo, Timestamps } from "./common.js"
 import { Quote } from "./quote.js"
 import { Transaction } from "./transaction.js"
 import { MAX_AGENT_ACCOUNTS, MAX_AGENT_AMOUNT, MAX_AGENT_NAME_LENGTH, MAX_AGENT_REJECTION_REASON_LENGTH } from "./limits.js"
@@ -89,8 +89,7 @@ export class Agent extends Schema.Opaque<Agent>()(Schema.Struct({
   isConnected: Schema.Boolean,
   policy: AgentPolicy,
   usage: AgentUsage,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "Agent" })) {}
 
 export class AgentListResponse extends Schema.Opaque<AgentListResponse>()(ListResponse(Agent, "AgentListResponse")) {}
@@ -171,8 +170,7 @@ export class AgentAction extends Schema.Opaque<AgentAction>()(Schema.Struct({
   transferDetails: Schema.optionalKey(AgentTransferDetails),
   transaction: Schema.optionalKey(Transaction),
   rejectionReason: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "AgentAction" })) {}
 
 export class AgentActionListResponse extends Schema.Opaque<AgentActionListResponse>()(ListResponse(AgentAction, "AgentActionListResponse")) {}

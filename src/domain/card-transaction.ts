@@ -14,7 +14,7 @@
  */
 import { Schema } from "effect"
 import { CountryCode, CurrencyCode, MAX_ID_LENGTH, NonEmptyTextUpTo, Timestamps, maxChars } from "./common.js"
-import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
+import { CurrencyAmount, MAX_AMOUNT, PositiveAmount } from "./money.js"
 import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
 import { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
 export { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
@@ -163,8 +163,6 @@ export interface CardTransactionState {
 // ---------------------------------------------------------------- sandbox simulate requests
 
 const CardTransactionId = NonEmptyTextUpTo(MAX_ID_LENGTH)
-/** A positive amount in minor units (the reference's `exclusiveMinimum: 0`). */
-const PositiveAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
 /** A clearing amount: 0 is an authorization expiry (the reference's `minimum: 0`). */
 const ClearingAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
 

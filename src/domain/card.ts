@@ -11,7 +11,7 @@
  *   own id (`CardFundingSource:<uuid>`, kept by the store, not shown on the card).
  */
 import { Schema } from "effect"
-import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, TextUpTo, maxChars, maxItems } from "./common.js"
+import { ListResponse, MAX_ID_LENGTH, maxChars, maxItems, NonEmpty, NonEmptyTextUpTo, TextUpTo, Timestamps } from "./common.js"
 import { MAX_AMOUNT } from "./money.js"
 import { MAX_3DS_PASSWORD_LENGTH } from "./limits.js"
 export { MAX_3DS_PASSWORD_LENGTH } from "./limits.js"
@@ -76,8 +76,7 @@ export const Card = Schema.Struct({
   currency: Schema.String,
   processorRef: Schema.String,
   issuerRef: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "Card" })
 export type Card = typeof Card.Type
 

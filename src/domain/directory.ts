@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { CountryCode, CurrencyCode, ListResponse, MAX_ID_LENGTH, maxChars, NonEmptyTextUpTo, PageQuery } from "./common.js"
-import { Currency, MAX_AMOUNT } from "./money.js"
+import { Currency, PositiveAmount } from "./money.js"
 
 // ---------------------------------------------------------------- VASPs
 
@@ -65,7 +65,7 @@ export const EstimateCryptoWithdrawalFeeRequest = Schema.Struct({
   internalAccountId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   currency: CurrencyCode,
   cryptoNetwork: WithdrawalNetwork,
-  amount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)),
+  amount: PositiveAmount,
   destinationAddress: Schema.String.check(Schema.isMinLength(1), maxChars(MAX_DESTINATION_ADDRESS_LENGTH))
 }).annotate({ identifier: "EstimateCryptoWithdrawalFeeRequest" })
 export type EstimateCryptoWithdrawalFeeRequest = typeof EstimateCryptoWithdrawalFeeRequest.Type

@@ -18,7 +18,8 @@ import {
   MAX_PHONE_LENGTH,
   maxChars,
   NonEmptyTextUpTo,
-  TextUpTo
+  TextUpTo,
+  Timestamps
 } from "./common.js"
 import { MAX_LIGHTNING_REQUEST_LENGTH } from "./limits.js"
 
@@ -551,8 +552,7 @@ export class ExternalAccount extends Schema.Opaque<ExternalAccount>()(Schema.Str
   beneficiaryVerificationStatus: opt(BeneficiaryVerificationStatus),
   beneficiaryVerifiedData: opt(BeneficiaryVerifiedData),
   accountInfo: ExternalAccountInfo,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "ExternalAccount" })) {}
 
 // ---------------------------------------------------------------- ownership verification

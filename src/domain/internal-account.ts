@@ -6,6 +6,7 @@
  * KYC/KYB is approved; the platform has its own from the start.
  */
 import { Schema } from "effect"
+import { Timestamps } from "./common.js"
 import { CurrencyAmount } from "./money.js"
 
 export const InternalAccountType = Schema.Literals(["INTERNAL_FIAT", "INTERNAL_CRYPTO", "EMBEDDED_WALLET"])
@@ -43,8 +44,7 @@ export const InternalAccount = Schema.Struct({
   fundingPaymentInstructions: Schema.Array(PaymentInstructions),
   /** EMBEDDED_WALLET only: whether wallet privacy is on. */
   privateEnabled: Schema.optionalKey(Schema.Boolean),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "InternalAccount" })
 export type InternalAccount = typeof InternalAccount.Type
 

@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { DateTimeString, NonEmptyTextUpTo, TextUpTo } from "./common.js"
-import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
+import { CurrencyAmount, PositiveAmount } from "./money.js"
 
 export const UmaInvitationStatus = Schema.Literals(["PENDING", "CLAIMED", "EXPIRED", "CANCELLED"])
 export type UmaInvitationStatus = typeof UmaInvitationStatus.Type
@@ -34,7 +34,7 @@ export const MAX_INVITATION_FIRST_NAME_LENGTH = 255
 export const UmaInvitationCreateRequest = Schema.Struct({
   inviterUma: NonEmptyTextUpTo(MAX_INVITATION_UMA_LENGTH),
   firstName: Schema.optionalKey(TextUpTo(MAX_INVITATION_FIRST_NAME_LENGTH)),
-  amountToSend: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))),
+  amountToSend: Schema.optionalKey(PositiveAmount),
   expiresAt: Schema.optionalKey(DateTimeString)
 }).annotate({ identifier: "UmaInvitationCreateRequest" })
 export type UmaInvitationCreateRequest = typeof UmaInvitationCreateRequest.Type

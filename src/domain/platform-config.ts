@@ -6,7 +6,7 @@
  * are the limits the money rules read (`limits`), documented in docs/money.md.
  */
 import { Schema } from "effect"
-import { CurrencyCode } from "./common.js"
+import { CurrencyCode, Timestamps } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { MAX_AMOUNT } from "./money.js"
 import { Bps, FixedFee } from "./quote.js"
@@ -46,22 +46,20 @@ export const PlatformCurrencyConfig = Schema.Struct({
 }).annotate({ identifier: "PlatformCurrencyConfig" })
 export type PlatformCurrencyConfig = typeof PlatformCurrencyConfig.Type
 
-/** SPEC.md: a variable rate in basis points, a fixed amount, or both. */
-export const FeeConfig = Schema.Struct({
-  feeType: Schema.Literal("CROSS_CURRENCY_TRANSACTION"),
+/** SPEC.md: a variable rate in basis points, a fixed amount, or both (after what the fee applies to). */
+const feeFields = {
   sourceCurrency: CurrencyCode,
   variableFeeBps: Schema.optionalKey(Bps),
   fixedFee: Schema.optionalKey(FixedFee)
-}).annotate({ identifier: "FeeConfig" })
+}
+
+/** A fee on cross-currency payments. */
+export const FeeConfig = Schema.Struct({ feeType: Schema.Literal("CROSS_CURRENCY_TRANSACTION"), ...feeFields })
+  .annotate({ identifier: "FeeConfig" })
 export type FeeConfig = typeof FeeConfig.Type
 
 /** A fee for payouts over one rail (SPEC.md: "A RailFeeConfig carries a `rail`"). */
-export const RailFeeConfig = Schema.Struct({
-  rail: PaymentRail,
-  sourceCurrency: CurrencyCode,
-  variableFeeBps: Schema.optionalKey(Bps),
-  fixedFee: Schema.optionalKey(FixedFee)
-}).annotate({ identifier: "RailFeeConfig" })
+export const RailFeeConfig = Schema.Struct({ rail: PaymentRail, ...feeFields }).annotate({ identifier: "RailFeeConfig" })
 export type RailFeeConfig = typeof RailFeeConfig.Type
 
 export const EmbeddedWalletConfig = Schema.Struct({
@@ -126,8 +124,7 @@ export const PlatformConfig = Schema.Struct({
   feeConfigs: Schema.Array(FeeConfig),
   railFeeConfigs: Schema.Array(RailFeeConfig),
   limits: Schema.optionalKey(PlatformLimits),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "PlatformConfig" })
 export type PlatformConfig = typeof PlatformConfig.Type
 

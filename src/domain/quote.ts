@@ -9,8 +9,8 @@ import { Schema } from "effect"
 import { CurrencyCode, MAX_DESCRIPTION_LENGTH, TextUpTo } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { PaymentInstructions } from "./internal-account.js"
-import { Currency, MAX_AMOUNT } from "./money.js"
-import { ScaChallenge } from "./sca.js"
+import { Currency, MAX_AMOUNT, PositiveAmount } from "./money.js"
+import { SCA_FACTORS, ScaChallenge } from "./sca.js"
 
 const Id = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
 
@@ -92,31 +92,38 @@ export type QuoteDestination = typeof QuoteDestination.Type
 
 // ---------------------------------------------------------------- request
 
+/** The SCA factor a request picks, inline (not the `ScaFactor` component), as in the reference. */
+const ScaFactorChoice = Schema.Literals(SCA_FACTORS)
+
+/**
+ * Customer details one side of a payment sends the other (field name → value, e.g.
+ * `FULL_NAME`): the quote's `senderCustomerInfo`, an approval's `receiverCustomerInfo`.
+ */
+export const CustomerInfoValues = Schema.Record(
+  Schema.String.check(Schema.isMaxLength(64)),
+  Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
+).check(Schema.isMaxProperties(50))
+
 export const QuoteRequest = Schema.Struct({
   lookupId: Schema.optionalKey(Id),
   source: QuoteSource,
   destination: QuoteDestination,
   lockedCurrencySide: QuoteLockSide,
-  lockedCurrencyAmount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)),
+  lockedCurrencyAmount: PositiveAmount,
   immediatelyExecute: Schema.optionalKey(Schema.Boolean),
   remittanceInformation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(80))),
   purposeOfPayment: Schema.optionalKey(PurposeOfPayment),
   /** A memo for the transfer, carried to its transaction's `description`. */
   description: Schema.optionalKey(TextUpTo(MAX_DESCRIPTION_LENGTH)),
   platformFeeOverride: Schema.optionalKey(PlatformFeeOverride),
-  scaFactor: Schema.optionalKey(Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"])),
+  scaFactor: Schema.optionalKey(ScaFactorChoice),
   /** Sender details a counterparty may require (field name → value), e.g. `FULL_NAME`. */
-  senderCustomerInfo: Schema.optionalKey(
-    Schema.Record(
-      Schema.String.check(Schema.isMaxLength(64)),
-      Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
-    ).check(Schema.isMaxProperties(50))
-  )
+  senderCustomerInfo: Schema.optionalKey(CustomerInfoValues)
 }).annotate({ identifier: "QuoteRequest" })
 export type QuoteRequest = typeof QuoteRequest.Type
 
 export const ExecuteQuoteRequest = Schema.Struct({
-  scaFactor: Schema.optionalKey(Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"]))
+  scaFactor: Schema.optionalKey(ScaFactorChoice)
 }).annotate({ identifier: "ExecuteQuoteRequest" })
 
 // ---------------------------------------------------------------- response

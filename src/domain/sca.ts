@@ -30,7 +30,9 @@ export type ContactVerificationConfirmRequest = typeof ContactVerificationConfir
 
 // ---------------------------------------------------------------- factors
 
-export const ScaFactor = Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"]).annotate({ identifier: "ScaFactor" })
+/** The factors, in the order the reference lists them (quote requests name one inline). */
+export const SCA_FACTORS = ["SMS_OTP", "TOTP", "PASSKEY"] as const
+export const ScaFactor = Schema.Literals(SCA_FACTORS).annotate({ identifier: "ScaFactor" })
 export type ScaFactor = typeof ScaFactor.Type
 
 export const ScaFactorView = Schema.Struct({

@@ -5,7 +5,7 @@
  * unit (the reference's exception to integer minor units).
  */
 import { Schema } from "effect"
-import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, maxChars } from "./common.js"
+import { ListResponse, MAX_ID_LENGTH, maxChars, NonEmpty, NonEmptyTextUpTo, Timestamps } from "./common.js"
 import { MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH, MAX_OPERATION_DESCRIPTION_LENGTH, MAX_PROVIDER_CREDENTIAL_LENGTH, MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH, MAX_STABLECOIN_AMOUNT_DIGITS } from "./limits.js"
 export { MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH, MAX_OPERATION_DESCRIPTION_LENGTH, MAX_PROVIDER_CREDENTIAL_LENGTH, MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH, MAX_STABLECOIN_AMOUNT_DIGITS } from "./limits.js"
 
@@ -49,8 +49,7 @@ export const StablecoinProviderAccount = Schema.Struct({
   providerEnvironment: StablecoinProviderEnvironment,
   status: StablecoinProviderAccountStatus,
   lastVerifiedAt: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "StablecoinProviderAccount" })
 export type StablecoinProviderAccount = typeof StablecoinProviderAccount.Type
 
@@ -81,8 +80,7 @@ export const Stablecoin = Schema.Struct({
   stablecoinProviderAccountId: Schema.String,
   providerEnvironment: StablecoinProviderEnvironment,
   providerTokenIdentifier: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "Stablecoin" })
 export type Stablecoin = typeof Stablecoin.Type
 
@@ -143,12 +141,19 @@ export type StablecoinMintFundingSource = typeof StablecoinMintFundingSource.Typ
 
 export const StablecoinMintDestination = Schema.Struct({ accountId: AccountRef }).annotate({ identifier: "StablecoinMintDestination" })
 
-export const StablecoinMintRequest = Schema.Struct({
-  amount: StablecoinAmount,
-  fundingSource: StablecoinMintFundingSource,
-  destination: StablecoinMintDestination,
-  description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
-}).annotate({ identifier: "StablecoinMintRequest" })
+/**
+ * A mint or burn request: the amount, where the money comes from (`fundingSource` for a
+ * mint, `source` for a burn), where it goes, and an optional memo.
+ */
+const operationRequest = <From extends Schema.Struct.Fields, To extends Schema.Top>(identifier: string, from: From, destination: To) =>
+  Schema.Struct({
+    amount: StablecoinAmount,
+    ...from,
+    destination,
+    description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
+  }).annotate({ identifier })
+
+export const StablecoinMintRequest = operationRequest("StablecoinMintRequest", { fundingSource: StablecoinMintFundingSource }, StablecoinMintDestination)
 export type StablecoinMintRequest = typeof StablecoinMintRequest.Type
 
 export const StablecoinExternalAccountBurnSource = Schema.Struct({ type: Schema.Literal("EXTERNAL_ACCOUNT") })
@@ -175,12 +180,7 @@ export const StablecoinBurnDestination = Schema.Struct({
   rail: StablecoinPayoutRail
 }).annotate({ identifier: "StablecoinBurnDestination" })
 
-export const StablecoinBurnRequest = Schema.Struct({
-  amount: StablecoinAmount,
-  source: StablecoinBurnSource,
-  destination: StablecoinBurnDestination,
-  description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
-}).annotate({ identifier: "StablecoinBurnRequest" })
+export const StablecoinBurnRequest = operationRequest("StablecoinBurnRequest", { source: StablecoinBurnSource }, StablecoinBurnDestination)
 export type StablecoinBurnRequest = typeof StablecoinBurnRequest.Type
 
 export const StablecoinOperationSource = Schema.Struct({
@@ -227,8 +227,7 @@ export const StablecoinOperation = Schema.Struct({
   providerStatus: Schema.optionalKey(Schema.String),
   failureReason: Schema.optionalKey(Schema.String),
   description: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "StablecoinOperation" })
 export type StablecoinOperation = typeof StablecoinOperation.Type
 

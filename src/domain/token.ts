@@ -3,7 +3,7 @@
  * with permissions. The reference's `ApiToken`, `ApiTokenCreateRequest` and `Permission`.
  */
 import { Schema } from "effect"
-import { NonEmptyTextUpTo } from "./common.js"
+import { NonEmptyTextUpTo, Timestamps } from "./common.js"
 
 export const Permission = Schema.Literals(["VIEW", "TRANSACT", "MANAGE"]).annotate({
   identifier: "Permission",
@@ -29,8 +29,7 @@ export const ApiToken = Schema.Struct({
   clientId: Schema.String,
   /** Only in the create answer: the secret is stored as a hash and never shown again. */
   clientSecret: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "ApiToken" })
 export type ApiToken = typeof ApiToken.Type
 

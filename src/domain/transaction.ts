@@ -8,8 +8,8 @@ import { Schema } from "effect"
 import { CurrencyCode } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { PaymentInstructions } from "./internal-account.js"
-import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
-import { OutgoingRateDetails, PurposeOfPayment } from "./quote.js"
+import { CurrencyAmount, PositiveAmount } from "./money.js"
+import { CustomerInfoValues, OutgoingRateDetails, PurposeOfPayment } from "./quote.js"
 
 const Id = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
 
@@ -95,18 +95,24 @@ export const ReconciliationInstructions = Schema.Struct({
 
 // ---------------------------------------------------------------- sources and destinations
 
-export const AccountTransactionSource = Schema.Struct({
-  sourceType: Schema.Literal("ACCOUNT"),
+/** An account end of a payment, source or destination alike (after its `sourceType` / `destinationType`). */
+const accountEndFields = {
   accountId: Schema.String,
   currency: Schema.optionalKey(Schema.String),
   onChainTransaction: Schema.optionalKey(OnChainTransaction)
-}).annotate({ identifier: "AccountTransactionSource" })
+}
 
-export const UmaAddressTransactionSource = Schema.Struct({
-  sourceType: Schema.Literal("UMA_ADDRESS"),
+/** An UMA address end of a payment, source or destination alike. */
+const umaAddressEndFields = {
   umaAddress: Schema.String,
   currency: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "UmaAddressTransactionSource" })
+}
+
+export const AccountTransactionSource = Schema.Struct({ sourceType: Schema.Literal("ACCOUNT"), ...accountEndFields })
+  .annotate({ identifier: "AccountTransactionSource" })
+
+export const UmaAddressTransactionSource = Schema.Struct({ sourceType: Schema.Literal("UMA_ADDRESS"), ...umaAddressEndFields })
+  .annotate({ identifier: "UmaAddressTransactionSource" })
 
 export const RealtimeFundingTransactionSource = Schema.Struct({
   sourceType: Schema.Literal("REALTIME_FUNDING"),
@@ -120,18 +126,11 @@ export const TransactionSource = Schema.Union([AccountTransactionSource, UmaAddr
   .annotate({ identifier: "TransactionSourceOneOf" })
 export type TransactionSource = typeof TransactionSource.Type
 
-export const AccountTransactionDestination = Schema.Struct({
-  destinationType: Schema.Literal("ACCOUNT"),
-  accountId: Schema.String,
-  currency: Schema.optionalKey(Schema.String),
-  onChainTransaction: Schema.optionalKey(OnChainTransaction)
-}).annotate({ identifier: "AccountTransactionDestination" })
+export const AccountTransactionDestination = Schema.Struct({ destinationType: Schema.Literal("ACCOUNT"), ...accountEndFields })
+  .annotate({ identifier: "AccountTransactionDestination" })
 
-export const UmaAddressTransactionDestination = Schema.Struct({
-  destinationType: Schema.Literal("UMA_ADDRESS"),
-  umaAddress: Schema.String,
-  currency: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "UmaAddressTransactionDestination" })
+export const UmaAddressTransactionDestination = Schema.Struct({ destinationType: Schema.Literal("UMA_ADDRESS"), ...umaAddressEndFields })
+  .annotate({ identifier: "UmaAddressTransactionDestination" })
 
 export const TransactionDestination = Schema.Union([AccountTransactionDestination, UmaAddressTransactionDestination])
   .annotate({ identifier: "TransactionDestinationOneOf" })
@@ -213,7 +212,7 @@ const AccountRef = Schema.Struct({ accountId: Id })
 export const TransferInRequest = Schema.Struct({
   source: AccountRef,
   destination: AccountRef,
-  amount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)))
+  amount: Schema.optionalKey(PositiveAmount)
 }).annotate({ identifier: "TransferInRequest" })
 export type TransferInRequest = typeof TransferInRequest.Type
 
@@ -221,7 +220,7 @@ export type TransferInRequest = typeof TransferInRequest.Type
 export const TransferOutRequest = Schema.Struct({
   source: AccountRef,
   destination: Schema.Struct({ accountId: Id, paymentRail: Schema.optionalKey(PaymentRail) }),
-  amount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))),
+  amount: Schema.optionalKey(PositiveAmount),
   remittanceInformation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(80))),
   purposeOfPayment: Schema.optionalKey(PurposeOfPayment)
 }).annotate({ identifier: "TransferOutRequest" })
@@ -234,7 +233,7 @@ export const CancelTransactionRequest = Schema.Struct({
 export const SandboxSendRequest = Schema.Struct({
   quoteId: Id,
   currencyCode: CurrencyCode,
-  currencyAmount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)))
+  currencyAmount: Schema.optionalKey(PositiveAmount)
 }).annotate({ identifier: "SandboxSendRequest" })
 export type SandboxSendRequest = typeof SandboxSendRequest.Type
 
@@ -243,19 +242,14 @@ export const SandboxUmaReceiveRequest = Schema.Struct({
   receiverUmaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
   customerId: Schema.optionalKey(Id),
   receivingCurrencyCode: CurrencyCode,
-  receivingCurrencyAmount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
+  receivingCurrencyAmount: PositiveAmount
 }).annotate({ identifier: "SandboxUmaReceiveRequest" })
 export type SandboxUmaReceiveRequest = typeof SandboxUmaReceiveRequest.Type
 
 /** POST /transactions/{id}/approve (optional body): the receiver's information the sender's VASP asked for, if any. */
 export const ApprovePaymentRequest = Schema.Struct({
   /** Receiver details the sender's institution asked for (field name → value), e.g. `FULL_NAME`. */
-  receiverCustomerInfo: Schema.optionalKey(
-    Schema.Record(
-      Schema.String.check(Schema.isMaxLength(64)),
-      Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
-    ).check(Schema.isMaxProperties(50))
-  )
+  receiverCustomerInfo: Schema.optionalKey(CustomerInfoValues)
 }).annotate({ identifier: "ApprovePaymentRequest" })
 export type ApprovePaymentRequest = typeof ApprovePaymentRequest.Type
 

@@ -5,7 +5,7 @@
  * Field maximums: docs/limits.md (the general JSON bounds cap any text at 4,096).
  */
 import { Schema } from "effect"
-import { IdText, NonEmptyTextUpTo, TextUpTo } from "./common.js"
+import { IdText, NonEmptyTextUpTo, TextUpTo, Timestamps } from "./common.js"
 import { MAX_DELEGATED_KEY_NICKNAME_LENGTH } from "./limits.js"
 export { MAX_DELEGATED_KEY_NICKNAME_LENGTH } from "./limits.js"
 
@@ -82,8 +82,7 @@ export const AuthMethod = Schema.Struct({
   type: AuthMethodType,
   credentialId: Schema.optionalKey(Schema.String),
   nickname: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "AuthMethod" })
 export type AuthMethod = typeof AuthMethod.Type
 
@@ -153,8 +152,7 @@ export const DelegatedKey = Schema.Struct({
   publicKey: Schema.String,
   nickname: Schema.String,
   status: DelegatedKeyStatus,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "DelegatedKey" })
 export type DelegatedKey = typeof DelegatedKey.Type
 

@@ -4,6 +4,7 @@
  * (ours: `GET /sandbox/webhooks/deliveries`).
  */
 import { Schema } from "effect"
+import { Timestamps } from "./common.js"
 import { WebhookType } from "./events.js"
 
 /** Reference `TestWebhookResponse`: what the receiver answered to a `TEST` webhook. */
@@ -50,7 +51,6 @@ export const WebhookDelivery = Schema.Struct({
   attempts: Schema.Array(WebhookAttempt),
   /** When the next attempt is due (PENDING only). */
   nextAttemptAt: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Timestamps
 }).annotate({ identifier: "WebhookDelivery" })
 export type WebhookDelivery = typeof WebhookDelivery.Type
