@@ -1,5 +1,5 @@
 /** Beneficial owners of a business customer (reference: /beneficial-owners). */
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import {
   Address,
   CountryCode,
@@ -26,7 +26,6 @@ export const BeneficialOwnerRole = Schema.Literals([
 ]).annotate({ identifier: "BeneficialOwnerRole" })
 
 const Name = NonEmptyTextUpTo(MAX_NAME_LENGTH)
-const Identifier = NonEmptyTextUpTo(MAX_ID_LENGTH)
 
 const personalFields = {
   firstName: Name,
@@ -39,7 +38,7 @@ const personalFields = {
   phoneNumber: opt(PhoneNumberE164),
   address: Address,
   idType: IdentificationType,
-  identifier: Identifier,
+  identifier: NonEmptyTextUpTo(MAX_ID_LENGTH),
   countryOfIssuance: opt(CountryCode)
 }
 
@@ -47,16 +46,10 @@ export const BeneficialOwnerPersonalInfo = Schema.Struct(personalFields)
   .annotate({ identifier: "BeneficialOwnerPersonalInfo" })
 export type BeneficialOwnerPersonalInfo = typeof BeneficialOwnerPersonalInfo.Type
 
-export const BeneficialOwnerPersonalInfoUpdate = Schema.Struct({
-  ...personalFields,
-  firstName: opt(Name),
-  lastName: opt(Name),
-  birthDate: opt(DateString),
-  nationality: opt(CountryCode),
-  address: opt(Address),
-  idType: opt(IdentificationType),
-  identifier: opt(Identifier)
-}).annotate({ identifier: "BeneficialOwnerPersonalInfoUpdate" })
+/** An update may name any personal field. */
+export const BeneficialOwnerPersonalInfoUpdate = Schema.Struct(
+  Struct.mapPick(personalFields, ["firstName", "lastName", "birthDate", "nationality", "address", "idType", "identifier"], opt)
+).annotate({ identifier: "BeneficialOwnerPersonalInfoUpdate" })
 
 const Roles = Schema.Array(BeneficialOwnerRole).check(
   Schema.isMinLength(1, { message: "must name at least one role" }),

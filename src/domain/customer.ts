@@ -3,7 +3,7 @@
  * reference file; SPEC.md adds `agreementConsents` and deprecates
  * `endUserTermsConsent`. Verification, documents and owners live beside this module.
  */
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import {
   Address,
   CountryCode,
@@ -19,7 +19,8 @@ import {
   NonEmpty,
   NonEmptyTextUpTo,
   PhoneNumberE164,
-  TextUpTo
+  TextUpTo,
+  Timestamps
 } from "./common.js"
 import { ContactVerification } from "./sca.js"
 
@@ -28,9 +29,11 @@ const opt = Schema.optionalKey
 export const CustomerType = Schema.Literals(["INDIVIDUAL", "BUSINESS"]).annotate({ identifier: "CustomerType" })
 export type CustomerType = typeof CustomerType.Type
 
-export const KycStatus = Schema.Literals(["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"]).annotate({ identifier: "KycStatus" })
+/** Where a customer's identity review stands: KYC for an individual, KYB for a business. */
+const REVIEW_STATUSES = ["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"] as const
+export const KycStatus = Schema.Literals(REVIEW_STATUSES).annotate({ identifier: "KycStatus" })
 export type KycStatus = typeof KycStatus.Type
-export const KybStatus = Schema.Literals(["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"]).annotate({ identifier: "KybStatus" })
+export const KybStatus = Schema.Literals(REVIEW_STATUSES).annotate({ identifier: "KybStatus" })
 export type KybStatus = typeof KybStatus.Type
 
 export const IdentificationType = Schema.Literals(["SSN", "ITIN", "EIN", "NON_US_TAX_ID", "PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"])
@@ -99,13 +102,16 @@ const IpAddress = Schema.String.check(Schema.isBetweenLength(1, 45))
 /** An agreement version as GET /customers/agreements gives it. */
 const TermsVersion = NonEmptyTextUpTo(64)
 
-export const AgreementConsentRequest = Schema.Struct({
-  type: AgreementType,
+/** How and when the end user accepted an agreement: every consent carries these. */
+const consentFields = {
   acceptedAt: DateTimeString,
   ipAddress: IpAddress,
   termsVersion: TermsVersion,
   acceptanceMethod: AcceptanceMethod
-}).annotate({ identifier: "AgreementConsentRequest" })
+}
+
+export const AgreementConsentRequest = Schema.Struct({ type: AgreementType, ...consentFields })
+  .annotate({ identifier: "AgreementConsentRequest" })
 export type AgreementConsentRequest = typeof AgreementConsentRequest.Type
 
 export const AgreementConsent = AgreementConsentRequest.annotate({ identifier: "AgreementConsent" })
@@ -126,12 +132,7 @@ export const AgreementListResponse = Schema.Struct({ data: Schema.Array(Agreemen
 export const EndUserTerms = Schema.Struct({ version: Schema.String, url: Schema.String })
   .annotate({ identifier: "EndUserTerms" })
 
-export const EndUserTermsConsentRequest = Schema.Struct({
-  acceptedAt: DateTimeString,
-  ipAddress: IpAddress,
-  termsVersion: TermsVersion,
-  acceptanceMethod: AcceptanceMethod
-}).annotate({ identifier: "EndUserTermsConsentRequest" })
+export const EndUserTermsConsentRequest = Schema.Struct(consentFields).annotate({ identifier: "EndUserTermsConsentRequest" })
 export type EndUserTermsConsentRequest = typeof EndUserTermsConsentRequest.Type
 
 // ---------------------------------------------------------------- business info
@@ -173,18 +174,15 @@ export const SourceOfFundsCategory = Schema.Literals([
 const OtherDescription = Schema.String.check(Schema.isBetweenLength(1, 500))
 
 const Countries = Schema.Array(CountryCode).check(maxItems(MAX_COUNTRIES))
-const LegalName = NonEmptyTextUpTo(MAX_NAME_LENGTH)
-const RegistrationNumber = NonEmptyTextUpTo(MAX_ID_LENGTH)
-const TaxId = NonEmptyTextUpTo(MAX_ID_LENGTH)
 
 const businessInfoFields = {
-  legalName: LegalName,
+  legalName: NonEmptyTextUpTo(MAX_NAME_LENGTH),
   doingBusinessAs: opt(TextUpTo(MAX_NAME_LENGTH)),
   country: CountryCode,
-  registrationNumber: opt(RegistrationNumber),
+  registrationNumber: opt(NonEmptyTextUpTo(MAX_ID_LENGTH)),
   incorporatedOn: DateString,
   entityType: opt(EntityType),
-  taxId: TaxId,
+  taxId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   countriesOfOperation: opt(Countries),
   businessType: opt(BusinessType),
   purposeOfAccount: opt(PurposeOfAccount),
@@ -206,21 +204,13 @@ const businessInfoFields = {
  * packet is a verification error (RESOLVE_ERRORS), not a 400, as SPEC.md's fix-and-
  * resubmit loop needs. `registrationNumber` selects the sandbox KYB outcome.
  */
-export const BusinessInfo = Schema.Struct({
-  ...businessInfoFields,
-  country: opt(CountryCode),
-  incorporatedOn: opt(DateString),
-  taxId: opt(TaxId)
-}).annotate({ identifier: "BusinessInfo" })
+export const BusinessInfo = Schema.Struct(Struct.mapPick(businessInfoFields, ["country", "incorporatedOn", "taxId"], opt))
+  .annotate({ identifier: "BusinessInfo" })
 export type BusinessInfo = typeof BusinessInfo.Type
 
-export const BusinessInfoUpdate = Schema.Struct({
-  ...businessInfoFields,
-  legalName: opt(LegalName),
-  country: opt(CountryCode),
-  incorporatedOn: opt(DateString),
-  taxId: opt(TaxId)
-}).annotate({ identifier: "BusinessInfoUpdate" })
+/** An update may name any business field. */
+export const BusinessInfoUpdate = Schema.Struct(Struct.mapPick(BusinessInfo.fields, ["legalName"], opt))
+  .annotate({ identifier: "BusinessInfoUpdate" })
 
 // ---------------------------------------------------------------- requests
 
@@ -252,41 +242,38 @@ const individualFields = {
 }
 
 /**
+ * The request bodies of one operation (`Create`, `Update`): an INDIVIDUAL and a BUSINESS
+ * variant over the fields both take, and their union, named `IndividualCustomer<Op>Request`,
+ * `BusinessCustomer<Op>Request` and `Customer<Op>RequestOneOf` as in the reference.
+ */
+const customerRequests = <Common extends Schema.Struct.Fields, Info extends Schema.Top>(
+  operation: "Create" | "Update",
+  common: Common,
+  businessInfo: Info
+) => {
+  const individual = Schema.Struct({ customerType: Schema.Literal("INDIVIDUAL"), ...common, ...individualFields })
+    .annotate({ identifier: `IndividualCustomer${operation}Request` })
+  const business = Schema.Struct({ customerType: Schema.Literal("BUSINESS"), ...common, businessInfo })
+    .annotate({ identifier: `BusinessCustomer${operation}Request` })
+  return { individual, business, either: Schema.Union([individual, business]).annotate({ identifier: `Customer${operation}RequestOneOf` }) }
+}
+
+/**
  * `fullName` is optional at creation, as in the reference (SPEC.md does not ask for it
  * then); verification lists it as missing until it is given.
  */
-export const IndividualCustomerCreateRequest = Schema.Struct({
-  customerType: Schema.Literal("INDIVIDUAL"),
-  ...commonCreate,
-  ...individualFields
-}).annotate({ identifier: "IndividualCustomerCreateRequest" })
-
-export const BusinessCustomerCreateRequest = Schema.Struct({
-  customerType: Schema.Literal("BUSINESS"),
-  ...commonCreate,
-  businessInfo: BusinessInfo
-}).annotate({ identifier: "BusinessCustomerCreateRequest" })
-
-export const CustomerCreateRequest = Schema.Union([IndividualCustomerCreateRequest, BusinessCustomerCreateRequest])
-  .annotate({ identifier: "CustomerCreateRequestOneOf" })
+const createRequests = customerRequests("Create", commonCreate, BusinessInfo)
+export const IndividualCustomerCreateRequest = createRequests.individual
+export const BusinessCustomerCreateRequest = createRequests.business
+export const CustomerCreateRequest = createRequests.either
 export type CustomerCreateRequest = typeof CustomerCreateRequest.Type
 
+/** An update takes the create fields but `platformCustomerId`, and any part of the business info. */
 const { platformCustomerId: _pcid, ...commonUpdate } = commonCreate
-
-export const IndividualCustomerUpdateRequest = Schema.Struct({
-  customerType: Schema.Literal("INDIVIDUAL"),
-  ...commonUpdate,
-  ...individualFields
-}).annotate({ identifier: "IndividualCustomerUpdateRequest" })
-
-export const BusinessCustomerUpdateRequest = Schema.Struct({
-  customerType: Schema.Literal("BUSINESS"),
-  ...commonUpdate,
-  businessInfo: opt(BusinessInfoUpdate)
-}).annotate({ identifier: "BusinessCustomerUpdateRequest" })
-
-export const CustomerUpdateRequest = Schema.Union([IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest])
-  .annotate({ identifier: "CustomerUpdateRequestOneOf" })
+const updateRequests = customerRequests("Update", commonUpdate, opt(BusinessInfoUpdate))
+export const IndividualCustomerUpdateRequest = updateRequests.individual
+export const BusinessCustomerUpdateRequest = updateRequests.business
+export const CustomerUpdateRequest = updateRequests.either
 export type CustomerUpdateRequest = typeof CustomerUpdateRequest.Type
 
 // ---------------------------------------------------------------- responses
@@ -302,8 +289,7 @@ const commonResponse = {
   address: opt(Address),
   agreementConsents: Schema.Array(AgreementConsent),
   endUserTermsConsent: opt(EndUserTermsConsentRequest),
-  createdAt: Schema.String,
-  updatedAt: Schema.String,
+  ...Timestamps,
   isDeleted: Schema.Boolean,
   /** Only for customers whose provider requires contact verification (SCA regions; docs/sca.md). */
   contactVerification: opt(ContactVerification)
