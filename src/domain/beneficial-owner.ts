@@ -8,6 +8,8 @@ import {
   MAX_ID_LENGTH,
   MAX_NAME_LENGTH,
   maxItems,
+  NamedLiterals,
+  NamedStruct,
   NonEmptyTextUpTo,
   PhoneNumberE164,
   TextUpTo
@@ -16,14 +18,14 @@ import { IdentificationType, KycStatus } from "./customer.js"
 
 const opt = Schema.optionalKey
 
-export const BeneficialOwnerRole = Schema.Literals([
+export const BeneficialOwnerRole = NamedLiterals("BeneficialOwnerRole", [
   "UBO",
   "DIRECTOR",
   "COMPANY_OFFICER",
   "CONTROL_PERSON",
   "TRUSTEE",
   "GENERAL_PARTNER"
-]).annotate({ identifier: "BeneficialOwnerRole" })
+])
 
 const Name = NonEmptyTextUpTo(MAX_NAME_LENGTH)
 
@@ -60,22 +62,22 @@ const Percentage = Schema.Number.check(
   Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "must be between 0 and 100" })
 )
 
-export const BeneficialOwnerCreateRequest = Schema.Struct({
+export const BeneficialOwnerCreateRequest = NamedStruct("BeneficialOwnerCreateRequest", {
   customerId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   roles: Roles,
   ownershipPercentage: Percentage,
   personalInfo: BeneficialOwnerPersonalInfo
-}).annotate({ identifier: "BeneficialOwnerCreateRequest" })
+})
 export type BeneficialOwnerCreateRequest = typeof BeneficialOwnerCreateRequest.Type
 
-export const BeneficialOwnerUpdateRequest = Schema.Struct({
+export const BeneficialOwnerUpdateRequest = NamedStruct("BeneficialOwnerUpdateRequest", {
   roles: opt(Roles),
   ownershipPercentage: opt(Percentage),
   personalInfo: opt(BeneficialOwnerPersonalInfoUpdate)
-}).annotate({ identifier: "BeneficialOwnerUpdateRequest" })
+})
 export type BeneficialOwnerUpdateRequest = typeof BeneficialOwnerUpdateRequest.Type
 
-export const BeneficialOwner = Schema.Struct({
+export const BeneficialOwner = NamedStruct("BeneficialOwner", {
   id: Schema.String,
   customerId: Schema.String,
   roles: Schema.Array(BeneficialOwnerRole),
@@ -84,5 +86,5 @@ export const BeneficialOwner = Schema.Struct({
   kycStatus: KycStatus,
   createdAt: Schema.String,
   updatedAt: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "BeneficialOwner" })
+})
 export type BeneficialOwner = typeof BeneficialOwner.Type

@@ -16,6 +16,8 @@ import {
   MAX_NAME_LENGTH,
   maxChars,
   maxItems,
+  NamedLiterals,
+  NamedStruct,
   NonEmpty,
   NonEmptyTextUpTo,
   PhoneNumberE164,
@@ -26,7 +28,7 @@ import { ContactVerification } from "./sca.js"
 
 const opt = Schema.optionalKey
 
-export const CustomerType = Schema.Literals(["INDIVIDUAL", "BUSINESS"]).annotate({ identifier: "CustomerType" })
+export const CustomerType = NamedLiterals("CustomerType", ["INDIVIDUAL", "BUSINESS"])
 export type CustomerType = typeof CustomerType.Type
 
 /** Where a customer's identity review stands: KYC for an individual, KYB for a business. */
@@ -36,8 +38,7 @@ export type KycStatus = typeof KycStatus.Type
 export const KybStatus = Schema.Literals(REVIEW_STATUSES).annotate({ identifier: "KybStatus" })
 export type KybStatus = typeof KybStatus.Type
 
-export const IdentificationType = Schema.Literals(["SSN", "ITIN", "EIN", "NON_US_TAX_ID", "PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"])
-  .annotate({ identifier: "IdentificationType" })
+export const IdentificationType = NamedLiterals("IdentificationType", ["SSN", "ITIN", "EIN", "NON_US_TAX_ID", "PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"])
 
 // ---------------------------------------------------------------- enhanced due diligence
 
@@ -85,7 +86,7 @@ const eddFields = {
 
 // ---------------------------------------------------------------- agreements
 
-export const AgreementType = Schema.Literals([
+export const AgreementType = NamedLiterals("AgreementType", [
   "SERVICE_END_USER_TERMS",
   "PRIVACY_POLICY",
   "E_SIGN_CONSENT",
@@ -93,10 +94,10 @@ export const AgreementType = Schema.Literals([
   "DEPOSIT_ACCOUNT_AGREEMENT",
   "DIGITAL_ASSET_CUSTODY_AGREEMENT",
   "ELECTRONIC_FUND_TRANSFER_DISCLOSURE"
-]).annotate({ identifier: "AgreementType" })
+])
 export type AgreementType = typeof AgreementType.Type
 
-export const AcceptanceMethod = Schema.Literals(["CHECKBOX", "CLICK_TO_ACCEPT"]).annotate({ identifier: "AcceptanceMethod" })
+export const AcceptanceMethod = NamedLiterals("AcceptanceMethod", ["CHECKBOX", "CLICK_TO_ACCEPT"])
 
 const IpAddress = Schema.String.check(Schema.isBetweenLength(1, 45))
 /** An agreement version as GET /customers/agreements gives it. */
@@ -110,40 +111,37 @@ const consentFields = {
   acceptanceMethod: AcceptanceMethod
 }
 
-export const AgreementConsentRequest = Schema.Struct({ type: AgreementType, ...consentFields })
-  .annotate({ identifier: "AgreementConsentRequest" })
+export const AgreementConsentRequest = NamedStruct("AgreementConsentRequest", { type: AgreementType, ...consentFields })
 export type AgreementConsentRequest = typeof AgreementConsentRequest.Type
 
 export const AgreementConsent = AgreementConsentRequest.annotate({ identifier: "AgreementConsent" })
 export type AgreementConsent = typeof AgreementConsent.Type
 
 /** One entry of GET /customers/agreements: the current version and where it is hosted. */
-export const Agreement = Schema.Struct({
+export const Agreement = NamedStruct("Agreement", {
   type: AgreementType,
   version: Schema.String,
   url: Schema.String
-}).annotate({ identifier: "Agreement" })
+})
 export type Agreement = typeof Agreement.Type
 
-export const AgreementListResponse = Schema.Struct({ data: Schema.Array(Agreement) })
-  .annotate({ identifier: "AgreementListResponse" })
+export const AgreementListResponse = NamedStruct("AgreementListResponse", { data: Schema.Array(Agreement) })
 
 /** Deprecated GET /customers/end-user-terms: the SERVICE_END_USER_TERMS agreement alone. */
-export const EndUserTerms = Schema.Struct({ version: Schema.String, url: Schema.String })
-  .annotate({ identifier: "EndUserTerms" })
+export const EndUserTerms = NamedStruct("EndUserTerms", { version: Schema.String, url: Schema.String })
 
 export const EndUserTermsConsentRequest = Schema.Struct(consentFields).annotate({ identifier: "EndUserTermsConsentRequest" })
 export type EndUserTermsConsentRequest = typeof EndUserTermsConsentRequest.Type
 
 // ---------------------------------------------------------------- business info
 
-export const EntityType = Schema.Literals([
+export const EntityType = NamedLiterals("EntityType", [
   "SOLE_PROPRIETORSHIP", "PARTNERSHIP", "LLC", "CORPORATION", "S_CORPORATION", "NON_PROFIT",
   "PUBLICLY_LISTED_COMPANY", "TRUST", "PRIVATE_FOUNDATION", "CHARITY", "OTHER"
-]).annotate({ identifier: "EntityType" })
+])
 
 /** The high-level industry category of a business (the reference's 20 values). */
-export const BusinessType = Schema.Literals([
+export const BusinessType = NamedLiterals("BusinessType", [
   "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING",
   "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION",
   "UTILITIES",
@@ -164,12 +162,12 @@ export const BusinessType = Schema.Literals([
   "ACCOMMODATION_AND_FOOD_SERVICES",
   "OTHER_SERVICES",
   "PUBLIC_ADMINISTRATION"
-]).annotate({ identifier: "BusinessType" })
+])
 
 /** A structured source-of-funds category of a business. */
-export const SourceOfFundsCategory = Schema.Literals([
+export const SourceOfFundsCategory = NamedLiterals("SourceOfFundsCategory", [
   "OPERATING_REVENUE", "INVESTMENT_INCOME", "LOANS", "VENTURE_CAPITAL", "PERSONAL_SAVINGS", "DONATIONS", "OTHER"
-]).annotate({ identifier: "SourceOfFundsCategory" })
+])
 
 const OtherDescription = Schema.String.check(Schema.isBetweenLength(1, 500))
 
@@ -299,26 +297,26 @@ const commonResponse = {
 const { identifier: _identifier, ...individualResponseFields } = individualFields
 
 /** An individual customer as the API answers it (no write-only fields). */
-export const IndividualCustomer = Schema.Struct({
+export const IndividualCustomer = NamedStruct("IndividualCustomer", {
   customerType: Schema.Literal("INDIVIDUAL"),
   ...commonResponse,
   kycStatus: KycStatus,
   ...individualResponseFields
-}).annotate({ identifier: "IndividualCustomer" })
+})
 export type IndividualCustomer = typeof IndividualCustomer.Type
 
 /** An individual customer as stored: the answer plus its write-only `identifier`. */
-export const IndividualCustomerState = Schema.Struct({
+export const IndividualCustomerState = NamedStruct("IndividualCustomerState", {
   ...IndividualCustomer.fields,
   identifier: opt(NonEmpty)
-}).annotate({ identifier: "IndividualCustomerState" })
+})
 
-export const BusinessCustomer = Schema.Struct({
+export const BusinessCustomer = NamedStruct("BusinessCustomer", {
   customerType: Schema.Literal("BUSINESS"),
   ...commonResponse,
   kybStatus: KybStatus,
   businessInfo: BusinessInfo
-}).annotate({ identifier: "BusinessCustomer" })
+})
 export type BusinessCustomer = typeof BusinessCustomer.Type
 
 /**

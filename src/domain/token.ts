@@ -3,7 +3,7 @@
  * with permissions. The reference's `ApiToken`, `ApiTokenCreateRequest` and `Permission`.
  */
 import { Schema } from "effect"
-import { NonEmptyTextUpTo, Timestamps } from "./common.js"
+import { NamedStruct, NonEmptyTextUpTo, Timestamps } from "./common.js"
 
 export const Permission = Schema.Literals(["VIEW", "TRANSACT", "MANAGE"]).annotate({
   identifier: "Permission",
@@ -13,16 +13,16 @@ export type Permission = typeof Permission.Type
 
 export const MAX_TOKEN_NAME_LENGTH = 255
 
-export const ApiTokenCreateRequest = Schema.Struct({
+export const ApiTokenCreateRequest = NamedStruct("ApiTokenCreateRequest", {
   name: NonEmptyTextUpTo(MAX_TOKEN_NAME_LENGTH),
   permissions: Schema.Array(Permission).check(
     Schema.isMinLength(1, { message: "must grant at least one permission" }),
     Schema.isMaxLength(3)
   )
-}).annotate({ identifier: "ApiTokenCreateRequest" })
+})
 export type ApiTokenCreateRequest = typeof ApiTokenCreateRequest.Type
 
-export const ApiToken = Schema.Struct({
+export const ApiToken = NamedStruct("ApiToken", {
   id: Schema.String,
   name: Schema.String,
   permissions: Schema.Array(Permission),
@@ -30,7 +30,7 @@ export const ApiToken = Schema.Struct({
   /** Only in the create answer: the secret is stored as a hash and never shown again. */
   clientSecret: Schema.optionalKey(Schema.String),
   ...Timestamps
-}).annotate({ identifier: "ApiToken" })
+})
 export type ApiToken = typeof ApiToken.Type
 
 /**
