@@ -187,7 +187,7 @@ export type SandboxCardAuthorizationRequest = typeof SandboxCardAuthorizationReq
 
 /** A simulate body naming a row and an amount: `cardTransactionId` and `amount`. */
 const rowAmountRequest = (identifier: string, amount: typeof PositiveAmount) =>
-  Schema.Struct({ cardTransactionId: CardTransactionId, amount }).annotate({ identifier })
+  NamedStruct(identifier, { cardTransactionId: CardTransactionId, amount })
 
 /** Body of `simulate/clearing`: `amount` 0 is an authorization expiry. */
 export const SandboxCardClearingRequest = rowAmountRequest("SandboxCardClearingRequest", ClearingAmount)

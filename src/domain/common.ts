@@ -148,8 +148,8 @@ export const IdempotencyHeaders = {
 }
 
 /**
- * The instants a resource was created and last changed (ISO 8601), the last two fields
- * of most resources: spread last, so the answer's field order stays theirs.
+ * The instants a resource was created and last changed (ISO 8601), which most resources
+ * carry: spread where the two fields stand, so the answer's field order stays the same.
  */
 export const Timestamps = {
   createdAt: Schema.String,

@@ -249,10 +249,8 @@ const customerRequests = <Common extends Schema.Struct.Fields, Info extends Sche
   common: Common,
   businessInfo: Info
 ) => {
-  const individual = Schema.Struct({ customerType: Schema.Literal("INDIVIDUAL"), ...common, ...individualFields })
-    .annotate({ identifier: `IndividualCustomer${operation}Request` })
-  const business = Schema.Struct({ customerType: Schema.Literal("BUSINESS"), ...common, businessInfo })
-    .annotate({ identifier: `BusinessCustomer${operation}Request` })
+  const individual = NamedStruct(`IndividualCustomer${operation}Request`, { customerType: Schema.Literal("INDIVIDUAL"), ...common, ...individualFields })
+  const business = NamedStruct(`BusinessCustomer${operation}Request`, { customerType: Schema.Literal("BUSINESS"), ...common, businessInfo })
   return { individual, business, either: Schema.Union([individual, business]).annotate({ identifier: `Customer${operation}RequestOneOf` }) }
 }
 

@@ -33,7 +33,7 @@ export type CurrencyAmount = typeof CurrencyAmount.Type
 /** The largest amount a request may name (reference `lockedCurrencyAmount` maximum). */
 export const MAX_AMOUNT = 9_000_000_000_000_000
 
-/** A request amount in minor units: a whole number above 0, at most `MAX_AMOUNT`. */
+/** A request amount in minor units: a whole number above 0 (the reference's `exclusiveMinimum: 0`), at most `MAX_AMOUNT`. */
 export const PositiveAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
 
 /** The currencies the service knows, by code. */

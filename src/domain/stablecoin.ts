@@ -138,12 +138,12 @@ export const StablecoinMintDestination = NamedStruct("StablecoinMintDestination"
  * mint, `source` for a burn), where it goes, and an optional memo.
  */
 const operationRequest = <From extends Schema.Struct.Fields, To extends Schema.Top>(identifier: string, from: From, destination: To) =>
-  Schema.Struct({
+  NamedStruct(identifier, {
     amount: StablecoinAmount,
     ...from,
     destination,
     description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
-  }).annotate({ identifier })
+  })
 
 export const StablecoinMintRequest = operationRequest("StablecoinMintRequest", { fundingSource: StablecoinMintFundingSource }, StablecoinMintDestination)
 export type StablecoinMintRequest = typeof StablecoinMintRequest.Type
