@@ -4,7 +4,7 @@
  * a device code, which yields the bearer access token of the agent scheme.
  */
 import { Schema } from "effect"
-import { CurrencyCode, ListResponse, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars, maxItems } from "./common.js"
+import { CurrencyCode, ListResponse, MAX_ID_LENGTH, maxChars, maxItems, NamedLiterals, NamedStruct, NonEmptyTextUpTo, Timestamps } from "./common.js"
 import { Quote } from "./quote.js"
 import { Transaction } from "./transaction.js"
 import { MAX_AGENT_ACCOUNTS, MAX_AGENT_AMOUNT, MAX_AGENT_NAME_LENGTH, MAX_AGENT_REJECTION_REASON_LENGTH } from "./limits.js"
@@ -23,65 +23,64 @@ const AccountId = NonEmptyTextUpTo(MAX_ID_LENGTH)
 
 // ---------------------------------------------------------------- policy
 
-export const AgentPermission = Schema.Literals(["VIEW_TRANSACTIONS", "CREATE_TRANSFERS", "CREATE_QUOTES", "EXECUTE_QUOTES", "MANAGE_EXTERNAL_ACCOUNTS"])
-  .annotate({ identifier: "AgentPermission" })
+export const AgentPermission = NamedLiterals("AgentPermission", ["VIEW_TRANSACTIONS", "CREATE_TRANSFERS", "CREATE_QUOTES", "EXECUTE_QUOTES", "MANAGE_EXTERNAL_ACCOUNTS"])
 export type AgentPermission = typeof AgentPermission.Type
 
-export const AgentExecutionMode = Schema.Literals(["AUTO", "APPROVAL_REQUIRED"]).annotate({ identifier: "AgentExecutionMode" })
+export const AgentExecutionMode = NamedLiterals("AgentExecutionMode", ["AUTO", "APPROVAL_REQUIRED"])
 export type AgentExecutionMode = typeof AgentExecutionMode.Type
 
-export const AgentSpendingLimits = Schema.Struct({
+export const AgentSpendingLimits = NamedStruct("AgentSpendingLimits", {
   currency: CurrencyCode,
   perTransactionLimit: NonNegativeInt,
   dailyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt)),
   dailyTransactionLimit: Schema.optionalKey(NonNegativeInt),
   monthlyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
-}).annotate({ identifier: "AgentSpendingLimits" })
+})
 export type AgentSpendingLimits = typeof AgentSpendingLimits.Type
 
-export const AgentAccountRule = Schema.Struct({
+export const AgentAccountRule = NamedStruct("AgentAccountRule", {
   accountId: AccountId,
   executionMode: Schema.optionalKey(AgentExecutionMode),
   perTransactionLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
-}).annotate({ identifier: "AgentAccountRule" })
+})
 export type AgentAccountRule = typeof AgentAccountRule.Type
 
-export const AgentAccountRestrictions = Schema.Struct({
+export const AgentAccountRestrictions = NamedStruct("AgentAccountRestrictions", {
   allowedAccountIds: Schema.optionalKey(Schema.NullOr(Schema.Array(AccountId).check(maxItems(MAX_AGENT_ACCOUNTS)))),
   accountRules: Schema.optionalKey(Schema.Array(AgentAccountRule).check(maxItems(MAX_AGENT_ACCOUNTS)))
-}).annotate({ identifier: "AgentAccountRestrictions" })
+})
 export type AgentAccountRestrictions = typeof AgentAccountRestrictions.Type
 
-export const AgentApprovalThresholds = Schema.Struct({
+export const AgentApprovalThresholds = NamedStruct("AgentApprovalThresholds", {
   currency: Schema.optionalKey(CurrencyCode),
   amount: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
-}).annotate({ identifier: "AgentApprovalThresholds" })
+})
 export type AgentApprovalThresholds = typeof AgentApprovalThresholds.Type
 
 const Permissions = Schema.Array(AgentPermission).check(maxItems(5))
 
 /** Opaque so declarations name it instead of spelling it out. */
-export class AgentPolicy extends Schema.Opaque<AgentPolicy>()(Schema.Struct({
+export class AgentPolicy extends Schema.Opaque<AgentPolicy>()(NamedStruct("AgentPolicy", {
   permissions: Permissions,
   defaultExecutionMode: AgentExecutionMode,
   spendingLimits: AgentSpendingLimits,
   accountRestrictions: Schema.optionalKey(AgentAccountRestrictions),
   approvalThresholds: Schema.optionalKey(AgentApprovalThresholds)
-}).annotate({ identifier: "AgentPolicy" })) {}
+})) {}
 
-export const AgentUsage = Schema.Struct({
+export const AgentUsage = NamedStruct("AgentUsage", {
   dailyTransactionCount: Schema.Number,
   dailySpend: Schema.Number,
   dailyResetDate: Schema.optionalKey(Schema.String),
   monthlySpend: Schema.Number,
   monthlyResetMonth: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "AgentUsage" })
+})
 export type AgentUsage = typeof AgentUsage.Type
 
 // ---------------------------------------------------------------- agent
 
 /** Opaque so declarations name it instead of spelling it out. */
-export class Agent extends Schema.Opaque<Agent>()(Schema.Struct({
+export class Agent extends Schema.Opaque<Agent>()(NamedStruct("Agent", {
   id: Schema.String,
   name: Schema.String,
   customerId: Schema.String,
@@ -89,78 +88,75 @@ export class Agent extends Schema.Opaque<Agent>()(Schema.Struct({
   isConnected: Schema.Boolean,
   policy: AgentPolicy,
   usage: AgentUsage,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "Agent" })) {}
+  ...Timestamps
+})) {}
 
 export class AgentListResponse extends Schema.Opaque<AgentListResponse>()(ListResponse(Agent, "AgentListResponse")) {}
 
-export class AgentCreateRequest extends Schema.Opaque<AgentCreateRequest>()(Schema.Struct({
+export class AgentCreateRequest extends Schema.Opaque<AgentCreateRequest>()(NamedStruct("AgentCreateRequest", {
   name: NonEmptyTextUpTo(MAX_AGENT_NAME_LENGTH),
   customerId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   policy: AgentPolicy
-}).annotate({ identifier: "AgentCreateRequest" })) {}
+})) {}
 
-export class AgentDeviceCode extends Schema.Opaque<AgentDeviceCode>()(Schema.Struct({
+export class AgentDeviceCode extends Schema.Opaque<AgentDeviceCode>()(NamedStruct("AgentDeviceCode", {
   code: Schema.String,
   agentId: Schema.String,
   expiresAt: Schema.String,
   redeemed: Schema.Boolean
-}).annotate({ identifier: "AgentDeviceCode" })) {}
+})) {}
 
-export class AgentCreateResponse extends Schema.Opaque<AgentCreateResponse>()(Schema.Struct({ agent: Agent, deviceCode: AgentDeviceCode }).annotate({ identifier: "AgentCreateResponse" })) {}
+export class AgentCreateResponse extends Schema.Opaque<AgentCreateResponse>()(NamedStruct("AgentCreateResponse", { agent: Agent, deviceCode: AgentDeviceCode })) {}
 
-export class AgentUpdateRequest extends Schema.Opaque<AgentUpdateRequest>()(Schema.Struct({
+export class AgentUpdateRequest extends Schema.Opaque<AgentUpdateRequest>()(NamedStruct("AgentUpdateRequest", {
   name: Schema.optionalKey(NonEmptyTextUpTo(MAX_AGENT_NAME_LENGTH)),
   isPaused: Schema.optionalKey(Schema.Boolean)
-}).annotate({ identifier: "AgentUpdateRequest" })) {}
+})) {}
 
-export const AgentSpendingLimitsUpdate = Schema.Struct({
+export const AgentSpendingLimitsUpdate = NamedStruct("AgentSpendingLimitsUpdate", {
   currency: Schema.optionalKey(CurrencyCode),
   perTransactionLimit: Schema.optionalKey(NonNegativeInt),
   dailyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt)),
   dailyTransactionLimit: Schema.optionalKey(NonNegativeInt),
   monthlyLimit: Schema.optionalKey(Schema.NullOr(NonNegativeInt))
-}).annotate({ identifier: "AgentSpendingLimitsUpdate" })
+})
 export type AgentSpendingLimitsUpdate = typeof AgentSpendingLimitsUpdate.Type
 
-export class AgentPolicyUpdateRequest extends Schema.Opaque<AgentPolicyUpdateRequest>()(Schema.Struct({
+export class AgentPolicyUpdateRequest extends Schema.Opaque<AgentPolicyUpdateRequest>()(NamedStruct("AgentPolicyUpdateRequest", {
   permissions: Schema.optionalKey(Permissions),
   defaultExecutionMode: Schema.optionalKey(AgentExecutionMode),
   spendingLimits: Schema.optionalKey(AgentSpendingLimitsUpdate),
   accountRestrictions: Schema.optionalKey(AgentAccountRestrictions),
   approvalThresholds: Schema.optionalKey(AgentApprovalThresholds)
-}).annotate({ identifier: "AgentPolicyUpdateRequest" })) {}
+})) {}
 
-export const AgentDeviceCodeStatusResponse = Schema.Struct({ code: Schema.String, redeemed: Schema.Boolean })
-  .annotate({ identifier: "AgentDeviceCodeStatusResponse" })
+export const AgentDeviceCodeStatusResponse = NamedStruct("AgentDeviceCodeStatusResponse", { code: Schema.String, redeemed: Schema.Boolean })
 
-export class AgentDeviceCodeRedeemResponse extends Schema.Opaque<AgentDeviceCodeRedeemResponse>()(Schema.Struct({
+export class AgentDeviceCodeRedeemResponse extends Schema.Opaque<AgentDeviceCodeRedeemResponse>()(NamedStruct("AgentDeviceCodeRedeemResponse", {
   agentId: Schema.String,
   agentName: Schema.String,
   accessToken: Schema.String,
   policy: AgentPolicy
-}).annotate({ identifier: "AgentDeviceCodeRedeemResponse" })) {}
+})) {}
 
 // ---------------------------------------------------------------- actions
 
-export const AgentActionStatus = Schema.Literals(["PENDING_APPROVAL", "APPROVED", "REJECTED", "FAILED"])
-  .annotate({ identifier: "AgentActionStatus" })
+export const AgentActionStatus = NamedLiterals("AgentActionStatus", ["PENDING_APPROVAL", "APPROVED", "REJECTED", "FAILED"])
 export type AgentActionStatus = typeof AgentActionStatus.Type
 
-export const AgentActionType = Schema.Literals(["EXECUTE_QUOTE", "TRANSFER_OUT", "TRANSFER_IN"]).annotate({ identifier: "AgentActionType" })
+export const AgentActionType = NamedLiterals("AgentActionType", ["EXECUTE_QUOTE", "TRANSFER_OUT", "TRANSFER_IN"])
 export type AgentActionType = typeof AgentActionType.Type
 
-export const AgentTransferDetails = Schema.Struct({
+export const AgentTransferDetails = NamedStruct("AgentTransferDetails", {
   amount: Schema.Number,
   currency: Schema.String,
   sourceAccountId: Schema.String,
   destinationAccountId: Schema.String
-}).annotate({ identifier: "AgentTransferDetails" })
+})
 export type AgentTransferDetails = typeof AgentTransferDetails.Type
 
 /** Opaque so declarations name it instead of spelling it out. */
-export class AgentAction extends Schema.Opaque<AgentAction>()(Schema.Struct({
+export class AgentAction extends Schema.Opaque<AgentAction>()(NamedStruct("AgentAction", {
   id: Schema.String,
   agentId: Schema.String,
   customerId: Schema.String,
@@ -171,12 +167,11 @@ export class AgentAction extends Schema.Opaque<AgentAction>()(Schema.Struct({
   transferDetails: Schema.optionalKey(AgentTransferDetails),
   transaction: Schema.optionalKey(Transaction),
   rejectionReason: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "AgentAction" })) {}
+  ...Timestamps
+})) {}
 
 export class AgentActionListResponse extends Schema.Opaque<AgentActionListResponse>()(ListResponse(AgentAction, "AgentActionListResponse")) {}
 
-export class AgentActionRejectRequest extends Schema.Opaque<AgentActionRejectRequest>()(Schema.Struct({
+export class AgentActionRejectRequest extends Schema.Opaque<AgentActionRejectRequest>()(NamedStruct("AgentActionRejectRequest", {
   reason: Schema.optionalKey(Schema.String.check(maxChars(MAX_AGENT_REJECTION_REASON_LENGTH)))
-}).annotate({ identifier: "AgentActionRejectRequest" })) {}
+})) {}

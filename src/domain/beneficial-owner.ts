@@ -1,5 +1,5 @@
 /** Beneficial owners of a business customer (reference: /beneficial-owners). */
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import {
   Address,
   CountryCode,
@@ -8,6 +8,8 @@ import {
   MAX_ID_LENGTH,
   MAX_NAME_LENGTH,
   maxItems,
+  NamedLiterals,
+  NamedStruct,
   NonEmptyTextUpTo,
   PhoneNumberE164,
   TextUpTo
@@ -16,17 +18,16 @@ import { IdentificationType, KycStatus } from "./customer.js"
 
 const opt = Schema.optionalKey
 
-export const BeneficialOwnerRole = Schema.Literals([
+export const BeneficialOwnerRole = NamedLiterals("BeneficialOwnerRole", [
   "UBO",
   "DIRECTOR",
   "COMPANY_OFFICER",
   "CONTROL_PERSON",
   "TRUSTEE",
   "GENERAL_PARTNER"
-]).annotate({ identifier: "BeneficialOwnerRole" })
+])
 
 const Name = NonEmptyTextUpTo(MAX_NAME_LENGTH)
-const Identifier = NonEmptyTextUpTo(MAX_ID_LENGTH)
 
 const personalFields = {
   firstName: Name,
@@ -39,7 +40,7 @@ const personalFields = {
   phoneNumber: opt(PhoneNumberE164),
   address: Address,
   idType: IdentificationType,
-  identifier: Identifier,
+  identifier: NonEmptyTextUpTo(MAX_ID_LENGTH),
   countryOfIssuance: opt(CountryCode)
 }
 
@@ -47,16 +48,10 @@ export const BeneficialOwnerPersonalInfo = Schema.Struct(personalFields)
   .annotate({ identifier: "BeneficialOwnerPersonalInfo" })
 export type BeneficialOwnerPersonalInfo = typeof BeneficialOwnerPersonalInfo.Type
 
-export const BeneficialOwnerPersonalInfoUpdate = Schema.Struct({
-  ...personalFields,
-  firstName: opt(Name),
-  lastName: opt(Name),
-  birthDate: opt(DateString),
-  nationality: opt(CountryCode),
-  address: opt(Address),
-  idType: opt(IdentificationType),
-  identifier: opt(Identifier)
-}).annotate({ identifier: "BeneficialOwnerPersonalInfoUpdate" })
+/** An update may name any personal field. */
+export const BeneficialOwnerPersonalInfoUpdate = Schema.Struct(
+  Struct.mapPick(personalFields, ["firstName", "lastName", "birthDate", "nationality", "address", "idType", "identifier"], opt)
+).annotate({ identifier: "BeneficialOwnerPersonalInfoUpdate" })
 
 const Roles = Schema.Array(BeneficialOwnerRole).check(
   Schema.isMinLength(1, { message: "must name at least one role" }),
@@ -67,22 +62,22 @@ const Percentage = Schema.Number.check(
   Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "must be between 0 and 100" })
 )
 
-export const BeneficialOwnerCreateRequest = Schema.Struct({
+export const BeneficialOwnerCreateRequest = NamedStruct("BeneficialOwnerCreateRequest", {
   customerId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   roles: Roles,
   ownershipPercentage: Percentage,
   personalInfo: BeneficialOwnerPersonalInfo
-}).annotate({ identifier: "BeneficialOwnerCreateRequest" })
+})
 export type BeneficialOwnerCreateRequest = typeof BeneficialOwnerCreateRequest.Type
 
-export const BeneficialOwnerUpdateRequest = Schema.Struct({
+export const BeneficialOwnerUpdateRequest = NamedStruct("BeneficialOwnerUpdateRequest", {
   roles: opt(Roles),
   ownershipPercentage: opt(Percentage),
   personalInfo: opt(BeneficialOwnerPersonalInfoUpdate)
-}).annotate({ identifier: "BeneficialOwnerUpdateRequest" })
+})
 export type BeneficialOwnerUpdateRequest = typeof BeneficialOwnerUpdateRequest.Type
 
-export const BeneficialOwner = Schema.Struct({
+export const BeneficialOwner = NamedStruct("BeneficialOwner", {
   id: Schema.String,
   customerId: Schema.String,
   roles: Schema.Array(BeneficialOwnerRole),
@@ -91,5 +86,5 @@ export const BeneficialOwner = Schema.Struct({
   kycStatus: KycStatus,
   createdAt: Schema.String,
   updatedAt: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "BeneficialOwner" })
+})
 export type BeneficialOwner = typeof BeneficialOwner.Type

@@ -5,25 +5,26 @@
  * COMPLETED when every row was tried, FAILED when every row failed.
  */
 import { Schema } from "effect"
+import { NamedStruct } from "./common.js"
 
 export const BulkJobStatus = Schema.Literals(["PENDING", "PROCESSING", "COMPLETED", "FAILED"])
 export type BulkJobStatus = typeof BulkJobStatus.Type
 
-export const BulkCustomerImportJobAccepted = Schema.Struct({
+export const BulkCustomerImportJobAccepted = NamedStruct("BulkCustomerImportJobAccepted", {
   jobId: Schema.String,
   status: Schema.Literals(["PENDING", "PROCESSING"])
-}).annotate({ identifier: "BulkCustomerImportJobAccepted" })
+})
 
 /** GridError (`code`, `message`, `details`) with the row's `correlationId` (its platformCustomerId, else `row_<n>`). */
-export const BulkCustomerImportErrorEntry = Schema.Struct({
+export const BulkCustomerImportErrorEntry = NamedStruct("BulkCustomerImportErrorEntry", {
   correlationId: Schema.String,
   code: Schema.String,
   message: Schema.String,
   details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-}).annotate({ identifier: "BulkCustomerImportErrorEntry" })
+})
 export type BulkCustomerImportErrorEntry = typeof BulkCustomerImportErrorEntry.Type
 
-export const BulkCustomerImportJob = Schema.Struct({
+export const BulkCustomerImportJob = NamedStruct("BulkCustomerImportJob", {
   id: Schema.String,
   status: BulkJobStatus,
   progress: Schema.Struct({
@@ -34,7 +35,7 @@ export const BulkCustomerImportJob = Schema.Struct({
   }),
   errors: Schema.optionalKey(Schema.Array(BulkCustomerImportErrorEntry)),
   completedAt: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "BulkCustomerImportJob" })
+})
 export type BulkCustomerImportJob = typeof BulkCustomerImportJob.Type
 
 // ---------------------------------------------------------------- CSV columns

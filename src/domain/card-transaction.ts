@@ -13,23 +13,22 @@
  * - merchant `city` and `state` when reported (SPEC.md; not in the reference).
  */
 import { Schema } from "effect"
-import { CountryCode, CurrencyCode, MAX_ID_LENGTH, NonEmptyTextUpTo, maxChars } from "./common.js"
-import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
+import { CountryCode, CurrencyCode, MAX_ID_LENGTH, maxChars, NamedLiterals, NamedStruct, NonEmptyTextUpTo, Timestamps } from "./common.js"
+import { CurrencyAmount, MAX_AMOUNT, PositiveAmount } from "./money.js"
 import { IncomingTransaction, OutgoingTransaction } from "./transaction.js"
 import { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
 export { MAX_MERCHANT_DESCRIPTOR_LENGTH, MAX_MERCHANT_PLACE_LENGTH } from "./limits.js"
 
 /** Reference `CardTransactionStatus` with SPEC.md's changes: DECLINED and VOIDED added, REFUNDED removed. */
-export const CardTransactionStatus = Schema.Literals(["AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "DECLINED", "VOIDED", "EXCEPTION"])
-  .annotate({ identifier: "CardTransactionStatus" })
+export const CardTransactionStatus = NamedLiterals("CardTransactionStatus", ["AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "DECLINED", "VOIDED", "EXCEPTION"])
 export type CardTransactionStatus = typeof CardTransactionStatus.Type
 
 /** DEBIT: money out of the funding account (purchases); CREDIT: money in (merchant returns, credit authorizations). */
-export const CardTransactionDirection = Schema.Literals(["DEBIT", "CREDIT"]).annotate({ identifier: "CardTransactionDirection" })
+export const CardTransactionDirection = NamedLiterals("CardTransactionDirection", ["DEBIT", "CREDIT"])
 export type CardTransactionDirection = typeof CardTransactionDirection.Type
 
 /** SPEC.md "Card transaction status": why an authorization was declined (INSUFFICIENT_FUNDS in the sandbox only). */
-export const CardDeclinedReason = Schema.Literals([
+export const CardDeclinedReason = NamedLiterals("CardDeclinedReason", [
   "CARD_NOT_ACTIVE",
   "SPEND_LIMIT_EXCEEDED",
   "INSUFFICIENT_FUNDS",
@@ -37,45 +36,38 @@ export const CardDeclinedReason = Schema.Literals([
   "BLOCKED",
   "UNSUPPORTED_NETWORK",
   "OTHER"
-]).annotate({ identifier: "CardDeclinedReason" })
+])
 export type CardDeclinedReason = typeof CardDeclinedReason.Type
 
 /** The merchant as the card network reports it; `city` and `state` only when reported (SPEC.md). */
-export const CardMerchant = Schema.Struct({
+export const CardMerchant = NamedStruct("CardMerchant", {
   descriptor: NonEmptyTextUpTo(MAX_MERCHANT_DESCRIPTOR_LENGTH),
   mcc: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[0-9]{4}$/, { message: "must be a four-digit merchant category code such as 5814" }))),
   country: Schema.optionalKey(CountryCode),
   city: Schema.optionalKey(NonEmptyTextUpTo(MAX_MERCHANT_PLACE_LENGTH)),
   state: Schema.optionalKey(NonEmptyTextUpTo(MAX_MERCHANT_PLACE_LENGTH))
-}).annotate({ identifier: "CardMerchant" })
+})
 export type CardMerchant = typeof CardMerchant.Type
 
 const Count = Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))
 const Total = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }))
 
+/** How many of something a row has had, and their total in minor units: every `Card*Summary`. */
+const summaryFields = { count: Count, totalAmount: Total }
+
 /** Pulls (debits) executed against the funding source for the row; `count > 1` means post-hoc pulls. */
-export const CardPullSummary = Schema.Struct({
-  count: Count,
-  totalAmount: Total,
-  pendingCount: Schema.optionalKey(Count)
-}).annotate({ identifier: "CardPullSummary" })
+export const CardPullSummary = NamedStruct("CardPullSummary", { ...summaryFields, pendingCount: Schema.optionalKey(Count) })
 export type CardPullSummary = typeof CardPullSummary.Type
 
 /** Merchant returns received against the row; `totalAmount` is what stays returned (a reversed return comes off it). */
-export const CardRefundSummary = Schema.Struct({
-  count: Count,
-  totalAmount: Total
-}).annotate({ identifier: "CardRefundSummary" })
+export const CardRefundSummary = Schema.Struct(summaryFields).annotate({ identifier: "CardRefundSummary" })
 export type CardRefundSummary = typeof CardRefundSummary.Type
 
 /** Clearings posted against the row. */
-export const CardSettlementSummary = Schema.Struct({
-  count: Count,
-  totalAmount: Total
-}).annotate({ identifier: "CardSettlementSummary" })
+export const CardSettlementSummary = Schema.Struct(summaryFields).annotate({ identifier: "CardSettlementSummary" })
 export type CardSettlementSummary = typeof CardSettlementSummary.Type
 
-export const CardTransaction = Schema.Struct({
+export const CardTransaction = NamedStruct("CardTransaction", {
   type: Schema.Literal("CARD"),
   id: Schema.String,
   cardId: Schema.String,
@@ -102,9 +94,8 @@ export const CardTransaction = Schema.Struct({
   settlementSummary: CardSettlementSummary,
   authorizedAt: Schema.String,
   lastEventAt: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "CardTransaction" })
+  ...Timestamps
+})
 export type CardTransaction = typeof CardTransaction.Type
 
 /**
@@ -170,8 +161,6 @@ export interface CardTransactionState {
 // ---------------------------------------------------------------- sandbox simulate requests
 
 const CardTransactionId = NonEmptyTextUpTo(MAX_ID_LENGTH)
-/** A positive amount in minor units (the reference's `exclusiveMinimum: 0`). */
-const PositiveAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
 /** A clearing amount: 0 is an authorization expiry (the reference's `minimum: 0`). */
 const ClearingAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
 
@@ -180,47 +169,40 @@ const ClearingAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThanO
  * `symbol` and `decimals` may be sent, and `decimals` must then agree with the catalogue
  * (an amount in another unit would be misread).
  */
-export const SandboxCardCurrency = Schema.Struct({
+export const SandboxCardCurrency = NamedStruct("SandboxCardCurrency", {
   code: CurrencyCode,
   name: Schema.optionalKey(Schema.String.check(maxChars(64))),
   symbol: Schema.optionalKey(Schema.String.check(maxChars(16))),
   decimals: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 18 })))
-}).annotate({ identifier: "SandboxCardCurrency" })
+})
 export type SandboxCardCurrency = typeof SandboxCardCurrency.Type
 
 /** Body of `simulate/authorization`, `credit_authorization`, `financial_authorization`, `financial_credit_authorization`, `credit_authorization_advice`. */
-export const SandboxCardAuthorizationRequest = Schema.Struct({
+export const SandboxCardAuthorizationRequest = NamedStruct("SandboxCardAuthorizationRequest", {
   amount: PositiveAmount,
   currency: SandboxCardCurrency,
   merchant: CardMerchant
-}).annotate({ identifier: "SandboxCardAuthorizationRequest" })
+})
 export type SandboxCardAuthorizationRequest = typeof SandboxCardAuthorizationRequest.Type
 
+/** A simulate body naming a row and an amount: `cardTransactionId` and `amount`. */
+const rowAmountRequest = (identifier: string, amount: typeof PositiveAmount) =>
+  NamedStruct(identifier, { cardTransactionId: CardTransactionId, amount })
+
 /** Body of `simulate/clearing`: `amount` 0 is an authorization expiry. */
-export const SandboxCardClearingRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId,
-  amount: ClearingAmount
-}).annotate({ identifier: "SandboxCardClearingRequest" })
+export const SandboxCardClearingRequest = rowAmountRequest("SandboxCardClearingRequest", ClearingAmount)
 export type SandboxCardClearingRequest = typeof SandboxCardClearingRequest.Type
 
 /** Body of `simulate/return`: at most the purchase's net settled amount (settled minus returned). */
-export const SandboxCardReturnRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId,
-  amount: PositiveAmount
-}).annotate({ identifier: "SandboxCardReturnRequest" })
+export const SandboxCardReturnRequest = rowAmountRequest("SandboxCardReturnRequest", PositiveAmount)
 export type SandboxCardReturnRequest = typeof SandboxCardReturnRequest.Type
 
 /** Body of `simulate/balance_inquiry`: a 0-amount authorization, so no amount. */
-export const SandboxCardBalanceInquiryRequest = Schema.Struct({
-  merchant: CardMerchant
-}).annotate({ identifier: "SandboxCardBalanceInquiryRequest" })
+export const SandboxCardBalanceInquiryRequest = NamedStruct("SandboxCardBalanceInquiryRequest", { merchant: CardMerchant })
 export type SandboxCardBalanceInquiryRequest = typeof SandboxCardBalanceInquiryRequest.Type
 
 /** Body of `simulate/authorization_advice`: `amount` is the new total authorized. */
-export const SandboxCardAuthorizationAdviceRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId,
-  amount: PositiveAmount
-}).annotate({ identifier: "SandboxCardAuthorizationAdviceRequest" })
+export const SandboxCardAuthorizationAdviceRequest = rowAmountRequest("SandboxCardAuthorizationAdviceRequest", PositiveAmount)
 export type SandboxCardAuthorizationAdviceRequest = typeof SandboxCardAuthorizationAdviceRequest.Type
 
 /**
@@ -228,15 +210,13 @@ export type SandboxCardAuthorizationAdviceRequest = typeof SandboxCardAuthorizat
  * `cardTransactionId` (the reference's field name) names the merchant return's own row
  * (direction CREDIT, with `originalTransactionId`), not the purchase.
  */
-export const SandboxCardTransactionRefRequest = Schema.Struct({
-  cardTransactionId: CardTransactionId
-}).annotate({ identifier: "SandboxCardTransactionRefRequest" })
+export const SandboxCardTransactionRefRequest = NamedStruct("SandboxCardTransactionRefRequest", { cardTransactionId: CardTransactionId })
 export type SandboxCardTransactionRefRequest = typeof SandboxCardTransactionRefRequest.Type
 
 /** Every simulate endpoint answers 202 with the issuer's token of the row the simulated event landed on. */
-export const SandboxCardSimulationResponse = Schema.Struct({
+export const SandboxCardSimulationResponse = NamedStruct("SandboxCardSimulationResponse", {
   issuerTransactionToken: Schema.String
-}).annotate({ identifier: "SandboxCardSimulationResponse" })
+})
 export type SandboxCardSimulationResponse = typeof SandboxCardSimulationResponse.Type
 
 /** The ten simulate endpoints, by the path segment after `simulate/`. */

@@ -11,37 +11,35 @@
  *   own id (`CardFundingSource:<uuid>`, kept by the store, not shown on the card).
  */
 import { Schema } from "effect"
-import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, TextUpTo, maxChars, maxItems } from "./common.js"
+import { ListResponse, MAX_ID_LENGTH, maxChars, maxItems, NamedLiterals, NamedStruct, NonEmpty, NonEmptyTextUpTo, TextUpTo, Timestamps } from "./common.js"
 import { MAX_AMOUNT } from "./money.js"
 import { MAX_3DS_PASSWORD_LENGTH } from "./limits.js"
 export { MAX_3DS_PASSWORD_LENGTH } from "./limits.js"
 
 /** Reference `CardState`: the sandbox provisions at once, so only ACTIVE, FROZEN and CLOSED occur. */
-export const CardState = Schema.Literals(["PENDING_KYC", "PROCESSING", "ACTIVE", "FROZEN", "CLOSED"])
-  .annotate({ identifier: "CardState" })
+export const CardState = NamedLiterals("CardState", ["PENDING_KYC", "PROCESSING", "ACTIVE", "FROZEN", "CLOSED"])
 export type CardState = typeof CardState.Type
 
 /** SPEC.md's card `status`: the states a card takes once provisioned. */
-export const CardStatus = Schema.Literals(["ACTIVE", "FROZEN", "CLOSED"]).annotate({ identifier: "CardStatus" })
+export const CardStatus = NamedLiterals("CardStatus", ["ACTIVE", "FROZEN", "CLOSED"])
 export type CardStatus = typeof CardStatus.Type
 
-export const CardStateReason = Schema.Literals(["ISSUER_REJECTED", "CLOSED_BY_PLATFORM", "CLOSED_BY_GRID"])
-  .annotate({ identifier: "CardStateReason" })
+export const CardStateReason = NamedLiterals("CardStateReason", ["ISSUER_REJECTED", "CLOSED_BY_PLATFORM", "CLOSED_BY_GRID"])
 export type CardStateReason = typeof CardStateReason.Type
 
-export const CardBrand = Schema.Literals(["VISA", "MASTERCARD"]).annotate({ identifier: "CardBrand" })
+export const CardBrand = NamedLiterals("CardBrand", ["VISA", "MASTERCARD"])
 export type CardBrand = typeof CardBrand.Type
 
-export const CardForm = Schema.Literals(["VIRTUAL"]).annotate({ identifier: "CardForm" })
+export const CardForm = NamedLiterals("CardForm", ["VIRTUAL"])
 export type CardForm = typeof CardForm.Type
 
 /** SPEC.md "Card PIN status". */
-export const CardPinStatus = Schema.Literals(["NOT_SET", "OK", "BLOCKED"]).annotate({ identifier: "CardPinStatus" })
+export const CardPinStatus = NamedLiterals("CardPinStatus", ["NOT_SET", "OK", "BLOCKED"])
 export type CardPinStatus = typeof CardPinStatus.Type
 
-export const CardCapabilities = Schema.Struct({
+export const CardCapabilities = NamedStruct("CardCapabilities", {
   supportsDigitalWalletTokenization: Schema.Boolean
-}).annotate({ identifier: "CardCapabilities" })
+})
 export type CardCapabilities = typeof CardCapabilities.Type
 
 /** The most funding sources one card may be bound to (our choice: docs/cards.md). */
@@ -55,7 +53,7 @@ const FundingSourceIds = Schema.Array(NonEmptyTextUpTo(MAX_ID_LENGTH)).check(
   maxItems(MAX_CARD_FUNDING_SOURCES)
 )
 
-export const Card = Schema.Struct({
+export const Card = NamedStruct("Card", {
   id: Schema.String,
   cardholderId: Schema.String,
   platformCardId: Schema.String,
@@ -76,40 +74,39 @@ export const Card = Schema.Struct({
   currency: Schema.String,
   processorRef: Schema.String,
   issuerRef: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "Card" })
+  ...Timestamps
+})
 export type Card = typeof Card.Type
 
 export const CardListResponse = ListResponse(Card, "CardListResponse")
 export type CardListResponse = typeof CardListResponse.Type
 
-export const CardCreateRequest = Schema.Struct({
+export const CardCreateRequest = NamedStruct("CardCreateRequest", {
   cardholderId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   platformCardId: Schema.optionalKey(NonEmptyTextUpTo(255)),
   threeDSecurePassword: Schema.optionalKey(NonEmpty.check(maxChars(MAX_3DS_PASSWORD_LENGTH))),
   form: CardForm,
   fundingSources: FundingSourceIds,
   maxSpendPerTransaction: Schema.optionalKey(CardSpendLimit)
-}).annotate({ identifier: "CardCreateRequest" })
+})
 export type CardCreateRequest = typeof CardCreateRequest.Type
 
 /**
  * `PATCH /cards/{id}`: at least one field. `state` is the reference's name, `status`
  * SPEC.md's; either may be sent (both, with different values: 400).
  */
-export const CardUpdateRequest = Schema.Struct({
+export const CardUpdateRequest = NamedStruct("CardUpdateRequest", {
   state: Schema.optionalKey(CardStatus),
   status: Schema.optionalKey(CardStatus),
   fundingSources: Schema.optionalKey(FundingSourceIds),
   maxSpendPerTransaction: Schema.optionalKey(Schema.NullOr(CardSpendLimit))
-}).annotate({ identifier: "CardUpdateRequest" })
+})
 export type CardUpdateRequest = typeof CardUpdateRequest.Type
 
-export const CardRevealResponse = Schema.Struct({
+export const CardRevealResponse = NamedStruct("CardRevealResponse", {
   panEmbedUrl: Schema.String,
   expiresAt: Schema.String
-}).annotate({ identifier: "CardRevealResponse" })
+})
 export type CardRevealResponse = typeof CardRevealResponse.Type
 
 /** Query of `GET /cards` (besides paging). */
@@ -134,35 +131,35 @@ export const EncryptedPinBlock = Schema.String.check(
 )
 
 /** `POST /cards/{id}/set-pin`. */
-export const CardSetPinRequest = Schema.Struct({
+export const CardSetPinRequest = NamedStruct("CardSetPinRequest", {
   encryptedPinBlock: EncryptedPinBlock
-}).annotate({ identifier: "CardSetPinRequest" })
+})
 export type CardSetPinRequest = typeof CardSetPinRequest.Type
 
 /** `GET /cards/{id}/set-pin-url`: the secure PIN-entry iframe's URL, good until `expiresAt`. */
-export const CardSetPinUrlResponse = Schema.Struct({
+export const CardSetPinUrlResponse = NamedStruct("CardSetPinUrlResponse", {
   setPinUrl: Schema.String,
   /** The origin the iframe reports to (the platform's `cardConfigs.pinTargetOrigin`). */
   targetOrigin: Schema.String,
   expiresAt: Schema.String
-}).annotate({ identifier: "CardSetPinUrlResponse" })
+})
 export type CardSetPinUrlResponse = typeof CardSetPinUrlResponse.Type
 
 /** Ours, sandbox only (`POST /sandbox/cards/{id}/pin-entry`): a PIN typed at a terminal. */
-export const SandboxCardPinEntryRequest = Schema.Struct({
+export const SandboxCardPinEntryRequest = NamedStruct("SandboxCardPinEntryRequest", {
   encryptedPinBlock: EncryptedPinBlock
-}).annotate({ identifier: "SandboxCardPinEntryRequest" })
+})
 
-export const SandboxCardPinEntryResponse = Schema.Struct({
+export const SandboxCardPinEntryResponse = NamedStruct("SandboxCardPinEntryResponse", {
   /** Whether the entry was accepted (the PIN matched and is not blocked). */
   accepted: Schema.Boolean,
   pinStatus: CardPinStatus,
   /** Consecutive incorrect entries so far (3 block the PIN). */
   consecutiveFailures: Schema.Number
-}).annotate({ identifier: "SandboxCardPinEntryResponse" })
+})
 export type SandboxCardPinEntryResponse = typeof SandboxCardPinEntryResponse.Type
 
-export const DigitalWalletProvider = Schema.Literals(["APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY"]).annotate({ identifier: "DigitalWalletProvider" })
+export const DigitalWalletProvider = NamedLiterals("DigitalWalletProvider", ["APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY"])
 export type DigitalWalletProvider = typeof DigitalWalletProvider.Type
 
 const Base64 = Schema.String.check(
@@ -176,18 +173,18 @@ const Base64 = Schema.String.check(
  * Apple Pay gives `certificates` (leaf first), `nonce` and `nonceSignature`; Google Pay
  * and Samsung Pay give `deviceId` and `walletAccountId`.
  */
-export const CardTokenizeRequest = Schema.Struct({
+export const CardTokenizeRequest = NamedStruct("CardTokenizeRequest", {
   walletProvider: DigitalWalletProvider,
   certificates: Schema.optionalKey(Schema.Array(Base64).check(maxItems(5))),
   nonce: Schema.optionalKey(Base64),
   nonceSignature: Schema.optionalKey(Base64),
   deviceId: Schema.optionalKey(NonEmptyTextUpTo(255)),
   walletAccountId: Schema.optionalKey(NonEmptyTextUpTo(255))
-}).annotate({ identifier: "CardTokenizeRequest" })
+})
 export type CardTokenizeRequest = typeof CardTokenizeRequest.Type
 
 /** The encrypted provisioning payload the app hands to the wallet SDK. */
-export const CardTokenizeResponse = Schema.Struct({
+export const CardTokenizeResponse = NamedStruct("CardTokenizeResponse", {
   walletProvider: DigitalWalletProvider,
   /** Base64: the encrypted card data (Apple `encryptedPassData`, Google `opaquePaymentCard`). */
   encryptedPayload: Schema.String,
@@ -196,5 +193,5 @@ export const CardTokenizeResponse = Schema.Struct({
   /** Apple Pay only: the ephemeral public key the payload was encrypted with (base64). */
   ephemeralPublicKey: Schema.optionalKey(Schema.String),
   expiresAt: Schema.String
-}).annotate({ identifier: "CardTokenizeResponse" })
+})
 export type CardTokenizeResponse = typeof CardTokenizeResponse.Type

@@ -1,5 +1,5 @@
 /** Small value schemas shared by several resource families. */
-import { Schema, SchemaTransformation } from "effect"
+import { Schema, type SchemaAST, SchemaTransformation } from "effect"
 import {
   MAX_ADDRESS_LINE_LENGTH,
   MAX_CURSOR_LENGTH,
@@ -10,6 +10,17 @@ import {
   MAX_POSTAL_CODE_LENGTH
 } from "./limits.js"
 export { DEFAULT_PAGE_LIMIT, MAX_ADDRESS_LINE_LENGTH, MAX_COUNTRIES, MAX_CURSOR_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_EMAIL_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PHONE_LENGTH, MAX_POSTAL_CODE_LENGTH } from "./limits.js"
+
+/**
+ * A struct schema under its OpenAPI component name: `Schema.Struct(fields)` annotated with
+ * `identifier`, so the generated document names it (`#/components/schemas/<identifier>`).
+ */
+export const NamedStruct = <const Fields extends Schema.Struct.Fields>(identifier: string, fields: Fields) =>
+  Schema.Struct(fields).annotate({ identifier })
+
+/** An enum schema under its OpenAPI component name: `Schema.Literals(literals)` annotated with `identifier`. */
+export const NamedLiterals = <const L extends ReadonlyArray<SchemaAST.LiteralValue>>(identifier: string, literals: L) =>
+  Schema.Literals(literals).annotate({ identifier })
 
 const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { message })
 
@@ -75,14 +86,14 @@ export const DateTimeString = Schema.String.check(
   )
 )
 
-export const Address = Schema.Struct({
+export const Address = NamedStruct("Address", {
   line1: NonEmptyTextUpTo(MAX_ADDRESS_LINE_LENGTH),
   line2: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
   city: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
   state: Schema.optionalKey(TextUpTo(MAX_ADDRESS_LINE_LENGTH)),
   postalCode: NonEmptyTextUpTo(MAX_POSTAL_CODE_LENGTH),
   country: CountryCode
-}).annotate({ identifier: "Address" })
+})
 export type Address = typeof Address.Type
 
 export const Email = Schema.String.check(
@@ -136,12 +147,21 @@ export const IdempotencyHeaders = {
   )
 }
 
+/**
+ * The instants a resource was created and last changed (ISO 8601), which most resources
+ * carry: spread where the two fields stand, so the answer's field order stays the same.
+ */
+export const Timestamps = {
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}
+
 /** The list envelope every paginated endpoint answers with. */
 export const ListResponse = <S extends Schema.Top>(item: S, identifier: string) =>
-  Schema.Struct({
+  NamedStruct(identifier, {
     data: Schema.Array(item),
     hasMore: Schema.Boolean,
     nextCursor: Schema.optionalKey(Schema.String),
     // Absent when more than TOTAL_COUNT_LIMIT (src/ports/shared.ts) match: optional in the reference too.
     totalCount: Schema.optionalKey(Schema.Number)
-  }).annotate({ identifier })
+  })

@@ -3,7 +3,7 @@
  * reference file; SPEC.md adds `agreementConsents` and deprecates
  * `endUserTermsConsent`. Verification, documents and owners live beside this module.
  */
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import {
   Address,
   CountryCode,
@@ -16,25 +16,29 @@ import {
   MAX_NAME_LENGTH,
   maxChars,
   maxItems,
+  NamedLiterals,
+  NamedStruct,
   NonEmpty,
   NonEmptyTextUpTo,
   PhoneNumberE164,
-  TextUpTo
+  TextUpTo,
+  Timestamps
 } from "./common.js"
 import { ContactVerification } from "./sca.js"
 
 const opt = Schema.optionalKey
 
-export const CustomerType = Schema.Literals(["INDIVIDUAL", "BUSINESS"]).annotate({ identifier: "CustomerType" })
+export const CustomerType = NamedLiterals("CustomerType", ["INDIVIDUAL", "BUSINESS"])
 export type CustomerType = typeof CustomerType.Type
 
-export const KycStatus = Schema.Literals(["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"]).annotate({ identifier: "KycStatus" })
+/** Where a customer's identity review stands: KYC for an individual, KYB for a business. */
+const REVIEW_STATUSES = ["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"] as const
+export const KycStatus = Schema.Literals(REVIEW_STATUSES).annotate({ identifier: "KycStatus" })
 export type KycStatus = typeof KycStatus.Type
-export const KybStatus = Schema.Literals(["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"]).annotate({ identifier: "KybStatus" })
+export const KybStatus = Schema.Literals(REVIEW_STATUSES).annotate({ identifier: "KybStatus" })
 export type KybStatus = typeof KybStatus.Type
 
-export const IdentificationType = Schema.Literals(["SSN", "ITIN", "EIN", "NON_US_TAX_ID", "PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"])
-  .annotate({ identifier: "IdentificationType" })
+export const IdentificationType = NamedLiterals("IdentificationType", ["SSN", "ITIN", "EIN", "NON_US_TAX_ID", "PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"])
 
 // ---------------------------------------------------------------- enhanced due diligence
 
@@ -82,7 +86,7 @@ const eddFields = {
 
 // ---------------------------------------------------------------- agreements
 
-export const AgreementType = Schema.Literals([
+export const AgreementType = NamedLiterals("AgreementType", [
   "SERVICE_END_USER_TERMS",
   "PRIVACY_POLICY",
   "E_SIGN_CONSENT",
@@ -90,59 +94,54 @@ export const AgreementType = Schema.Literals([
   "DEPOSIT_ACCOUNT_AGREEMENT",
   "DIGITAL_ASSET_CUSTODY_AGREEMENT",
   "ELECTRONIC_FUND_TRANSFER_DISCLOSURE"
-]).annotate({ identifier: "AgreementType" })
+])
 export type AgreementType = typeof AgreementType.Type
 
-export const AcceptanceMethod = Schema.Literals(["CHECKBOX", "CLICK_TO_ACCEPT"]).annotate({ identifier: "AcceptanceMethod" })
+export const AcceptanceMethod = NamedLiterals("AcceptanceMethod", ["CHECKBOX", "CLICK_TO_ACCEPT"])
 
 const IpAddress = Schema.String.check(Schema.isBetweenLength(1, 45))
 /** An agreement version as GET /customers/agreements gives it. */
 const TermsVersion = NonEmptyTextUpTo(64)
 
-export const AgreementConsentRequest = Schema.Struct({
-  type: AgreementType,
+/** How and when the end user accepted an agreement: every consent carries these. */
+const consentFields = {
   acceptedAt: DateTimeString,
   ipAddress: IpAddress,
   termsVersion: TermsVersion,
   acceptanceMethod: AcceptanceMethod
-}).annotate({ identifier: "AgreementConsentRequest" })
+}
+
+export const AgreementConsentRequest = NamedStruct("AgreementConsentRequest", { type: AgreementType, ...consentFields })
 export type AgreementConsentRequest = typeof AgreementConsentRequest.Type
 
 export const AgreementConsent = AgreementConsentRequest.annotate({ identifier: "AgreementConsent" })
 export type AgreementConsent = typeof AgreementConsent.Type
 
 /** One entry of GET /customers/agreements: the current version and where it is hosted. */
-export const Agreement = Schema.Struct({
+export const Agreement = NamedStruct("Agreement", {
   type: AgreementType,
   version: Schema.String,
   url: Schema.String
-}).annotate({ identifier: "Agreement" })
+})
 export type Agreement = typeof Agreement.Type
 
-export const AgreementListResponse = Schema.Struct({ data: Schema.Array(Agreement) })
-  .annotate({ identifier: "AgreementListResponse" })
+export const AgreementListResponse = NamedStruct("AgreementListResponse", { data: Schema.Array(Agreement) })
 
 /** Deprecated GET /customers/end-user-terms: the SERVICE_END_USER_TERMS agreement alone. */
-export const EndUserTerms = Schema.Struct({ version: Schema.String, url: Schema.String })
-  .annotate({ identifier: "EndUserTerms" })
+export const EndUserTerms = NamedStruct("EndUserTerms", { version: Schema.String, url: Schema.String })
 
-export const EndUserTermsConsentRequest = Schema.Struct({
-  acceptedAt: DateTimeString,
-  ipAddress: IpAddress,
-  termsVersion: TermsVersion,
-  acceptanceMethod: AcceptanceMethod
-}).annotate({ identifier: "EndUserTermsConsentRequest" })
+export const EndUserTermsConsentRequest = Schema.Struct(consentFields).annotate({ identifier: "EndUserTermsConsentRequest" })
 export type EndUserTermsConsentRequest = typeof EndUserTermsConsentRequest.Type
 
 // ---------------------------------------------------------------- business info
 
-export const EntityType = Schema.Literals([
+export const EntityType = NamedLiterals("EntityType", [
   "SOLE_PROPRIETORSHIP", "PARTNERSHIP", "LLC", "CORPORATION", "S_CORPORATION", "NON_PROFIT",
   "PUBLICLY_LISTED_COMPANY", "TRUST", "PRIVATE_FOUNDATION", "CHARITY", "OTHER"
-]).annotate({ identifier: "EntityType" })
+])
 
 /** The high-level industry category of a business (the reference's 20 values). */
-export const BusinessType = Schema.Literals([
+export const BusinessType = NamedLiterals("BusinessType", [
   "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING",
   "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION",
   "UTILITIES",
@@ -163,28 +162,25 @@ export const BusinessType = Schema.Literals([
   "ACCOMMODATION_AND_FOOD_SERVICES",
   "OTHER_SERVICES",
   "PUBLIC_ADMINISTRATION"
-]).annotate({ identifier: "BusinessType" })
+])
 
 /** A structured source-of-funds category of a business. */
-export const SourceOfFundsCategory = Schema.Literals([
+export const SourceOfFundsCategory = NamedLiterals("SourceOfFundsCategory", [
   "OPERATING_REVENUE", "INVESTMENT_INCOME", "LOANS", "VENTURE_CAPITAL", "PERSONAL_SAVINGS", "DONATIONS", "OTHER"
-]).annotate({ identifier: "SourceOfFundsCategory" })
+])
 
 const OtherDescription = Schema.String.check(Schema.isBetweenLength(1, 500))
 
 const Countries = Schema.Array(CountryCode).check(maxItems(MAX_COUNTRIES))
-const LegalName = NonEmptyTextUpTo(MAX_NAME_LENGTH)
-const RegistrationNumber = NonEmptyTextUpTo(MAX_ID_LENGTH)
-const TaxId = NonEmptyTextUpTo(MAX_ID_LENGTH)
 
 const businessInfoFields = {
-  legalName: LegalName,
+  legalName: NonEmptyTextUpTo(MAX_NAME_LENGTH),
   doingBusinessAs: opt(TextUpTo(MAX_NAME_LENGTH)),
   country: CountryCode,
-  registrationNumber: opt(RegistrationNumber),
+  registrationNumber: opt(NonEmptyTextUpTo(MAX_ID_LENGTH)),
   incorporatedOn: DateString,
   entityType: opt(EntityType),
-  taxId: TaxId,
+  taxId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   countriesOfOperation: opt(Countries),
   businessType: opt(BusinessType),
   purposeOfAccount: opt(PurposeOfAccount),
@@ -206,21 +202,13 @@ const businessInfoFields = {
  * packet is a verification error (RESOLVE_ERRORS), not a 400, as SPEC.md's fix-and-
  * resubmit loop needs. `registrationNumber` selects the sandbox KYB outcome.
  */
-export const BusinessInfo = Schema.Struct({
-  ...businessInfoFields,
-  country: opt(CountryCode),
-  incorporatedOn: opt(DateString),
-  taxId: opt(TaxId)
-}).annotate({ identifier: "BusinessInfo" })
+export const BusinessInfo = Schema.Struct(Struct.mapPick(businessInfoFields, ["country", "incorporatedOn", "taxId"], opt))
+  .annotate({ identifier: "BusinessInfo" })
 export type BusinessInfo = typeof BusinessInfo.Type
 
-export const BusinessInfoUpdate = Schema.Struct({
-  ...businessInfoFields,
-  legalName: opt(LegalName),
-  country: opt(CountryCode),
-  incorporatedOn: opt(DateString),
-  taxId: opt(TaxId)
-}).annotate({ identifier: "BusinessInfoUpdate" })
+/** An update may name any business field. */
+export const BusinessInfoUpdate = Schema.Struct(Struct.mapPick(BusinessInfo.fields, ["legalName"], opt))
+  .annotate({ identifier: "BusinessInfoUpdate" })
 
 // ---------------------------------------------------------------- requests
 
@@ -252,41 +240,36 @@ const individualFields = {
 }
 
 /**
+ * The request bodies of one operation (`Create`, `Update`): an INDIVIDUAL and a BUSINESS
+ * variant over the fields both take, and their union, named `IndividualCustomer<Op>Request`,
+ * `BusinessCustomer<Op>Request` and `Customer<Op>RequestOneOf` as in the reference.
+ */
+const customerRequests = <Common extends Schema.Struct.Fields, Info extends Schema.Top>(
+  operation: "Create" | "Update",
+  common: Common,
+  businessInfo: Info
+) => {
+  const individual = NamedStruct(`IndividualCustomer${operation}Request`, { customerType: Schema.Literal("INDIVIDUAL"), ...common, ...individualFields })
+  const business = NamedStruct(`BusinessCustomer${operation}Request`, { customerType: Schema.Literal("BUSINESS"), ...common, businessInfo })
+  return { individual, business, either: Schema.Union([individual, business]).annotate({ identifier: `Customer${operation}RequestOneOf` }) }
+}
+
+/**
  * `fullName` is optional at creation, as in the reference (SPEC.md does not ask for it
  * then); verification lists it as missing until it is given.
  */
-export const IndividualCustomerCreateRequest = Schema.Struct({
-  customerType: Schema.Literal("INDIVIDUAL"),
-  ...commonCreate,
-  ...individualFields
-}).annotate({ identifier: "IndividualCustomerCreateRequest" })
-
-export const BusinessCustomerCreateRequest = Schema.Struct({
-  customerType: Schema.Literal("BUSINESS"),
-  ...commonCreate,
-  businessInfo: BusinessInfo
-}).annotate({ identifier: "BusinessCustomerCreateRequest" })
-
-export const CustomerCreateRequest = Schema.Union([IndividualCustomerCreateRequest, BusinessCustomerCreateRequest])
-  .annotate({ identifier: "CustomerCreateRequestOneOf" })
+const createRequests = customerRequests("Create", commonCreate, BusinessInfo)
+export const IndividualCustomerCreateRequest = createRequests.individual
+export const BusinessCustomerCreateRequest = createRequests.business
+export const CustomerCreateRequest = createRequests.either
 export type CustomerCreateRequest = typeof CustomerCreateRequest.Type
 
+/** An update takes the create fields but `platformCustomerId`, and any part of the business info. */
 const { platformCustomerId: _pcid, ...commonUpdate } = commonCreate
-
-export const IndividualCustomerUpdateRequest = Schema.Struct({
-  customerType: Schema.Literal("INDIVIDUAL"),
-  ...commonUpdate,
-  ...individualFields
-}).annotate({ identifier: "IndividualCustomerUpdateRequest" })
-
-export const BusinessCustomerUpdateRequest = Schema.Struct({
-  customerType: Schema.Literal("BUSINESS"),
-  ...commonUpdate,
-  businessInfo: opt(BusinessInfoUpdate)
-}).annotate({ identifier: "BusinessCustomerUpdateRequest" })
-
-export const CustomerUpdateRequest = Schema.Union([IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest])
-  .annotate({ identifier: "CustomerUpdateRequestOneOf" })
+const updateRequests = customerRequests("Update", commonUpdate, opt(BusinessInfoUpdate))
+export const IndividualCustomerUpdateRequest = updateRequests.individual
+export const BusinessCustomerUpdateRequest = updateRequests.business
+export const CustomerUpdateRequest = updateRequests.either
 export type CustomerUpdateRequest = typeof CustomerUpdateRequest.Type
 
 // ---------------------------------------------------------------- responses
@@ -302,8 +285,7 @@ const commonResponse = {
   address: opt(Address),
   agreementConsents: Schema.Array(AgreementConsent),
   endUserTermsConsent: opt(EndUserTermsConsentRequest),
-  createdAt: Schema.String,
-  updatedAt: Schema.String,
+  ...Timestamps,
   isDeleted: Schema.Boolean,
   /** Only for customers whose provider requires contact verification (SCA regions; docs/sca.md). */
   contactVerification: opt(ContactVerification)
@@ -313,26 +295,26 @@ const commonResponse = {
 const { identifier: _identifier, ...individualResponseFields } = individualFields
 
 /** An individual customer as the API answers it (no write-only fields). */
-export const IndividualCustomer = Schema.Struct({
+export const IndividualCustomer = NamedStruct("IndividualCustomer", {
   customerType: Schema.Literal("INDIVIDUAL"),
   ...commonResponse,
   kycStatus: KycStatus,
   ...individualResponseFields
-}).annotate({ identifier: "IndividualCustomer" })
+})
 export type IndividualCustomer = typeof IndividualCustomer.Type
 
 /** An individual customer as stored: the answer plus its write-only `identifier`. */
-export const IndividualCustomerState = Schema.Struct({
+export const IndividualCustomerState = NamedStruct("IndividualCustomerState", {
   ...IndividualCustomer.fields,
   identifier: opt(NonEmpty)
-}).annotate({ identifier: "IndividualCustomerState" })
+})
 
-export const BusinessCustomer = Schema.Struct({
+export const BusinessCustomer = NamedStruct("BusinessCustomer", {
   customerType: Schema.Literal("BUSINESS"),
   ...commonResponse,
   kybStatus: KybStatus,
   businessInfo: BusinessInfo
-}).annotate({ identifier: "BusinessCustomer" })
+})
 export type BusinessCustomer = typeof BusinessCustomer.Type
 
 /**

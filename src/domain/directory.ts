@@ -4,23 +4,23 @@
  * (`EstimateCryptoWithdrawalFeeRequest` / `...Response`).
  */
 import { Schema } from "effect"
-import { CountryCode, CurrencyCode, ListResponse, MAX_ID_LENGTH, maxChars, NonEmptyTextUpTo, PageQuery } from "./common.js"
-import { Currency, MAX_AMOUNT } from "./money.js"
+import { CountryCode, CurrencyCode, ListResponse, MAX_ID_LENGTH, maxChars, NamedLiterals, NamedStruct, NonEmptyTextUpTo, PageQuery } from "./common.js"
+import { Currency, PositiveAmount } from "./money.js"
 
 // ---------------------------------------------------------------- VASPs
 
-export const Vasp = Schema.Struct({
+export const Vasp = NamedStruct("Vasp", {
   /** The value to pass as `vaspName` when declaring a VASP-hosted counterparty (a wallet's `vaspName`). */
   vaspName: Schema.String,
   url: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "Vasp" })
+})
 export type Vasp = typeof Vasp.Type
 
 export const VaspListResponse = ListResponse(Vasp, "VaspListResponse")
 
 // ---------------------------------------------------------------- UMA providers
 
-export const UmaProvider = Schema.Struct({
+export const UmaProvider = NamedStruct("UmaProvider", {
   name: Schema.String,
   supportedRegions: Schema.Array(Schema.String),
   domain: Schema.String,
@@ -28,7 +28,7 @@ export const UmaProvider = Schema.Struct({
   supportedCurrencies: Schema.Array(Currency),
   lei: Schema.optionalKey(Schema.String),
   allowListStatus: Schema.Boolean
-}).annotate({ identifier: "UmaProvider" })
+})
 export type UmaProvider = typeof UmaProvider.Type
 
 export const UmaProviderListResponse = ListResponse(UmaProvider, "UmaProviderListResponse")
@@ -44,7 +44,7 @@ export const UmaProviderQuery = {
 // ---------------------------------------------------------------- crypto withdrawal fee
 
 /** The networks a withdrawal can name (the reference's examples plus every network the server pays wallets on). */
-export const WithdrawalNetwork = Schema.Literals([
+export const WithdrawalNetwork = NamedLiterals("WithdrawalCryptoNetwork", [
   "BITCOIN",
   "LIGHTNING",
   "SPARK",
@@ -55,26 +55,26 @@ export const WithdrawalNetwork = Schema.Literals([
   "PLASMA",
   "SOLANA",
   "TRON"
-]).annotate({ identifier: "WithdrawalCryptoNetwork" })
+])
 export type WithdrawalNetwork = typeof WithdrawalNetwork.Type
 
 /** The longest destination accepted: a BOLT11 invoice or BOLT12 offer (route hints make them long). */
 export const MAX_DESTINATION_ADDRESS_LENGTH = 4096
 
-export const EstimateCryptoWithdrawalFeeRequest = Schema.Struct({
+export const EstimateCryptoWithdrawalFeeRequest = NamedStruct("EstimateCryptoWithdrawalFeeRequest", {
   internalAccountId: NonEmptyTextUpTo(MAX_ID_LENGTH),
   currency: CurrencyCode,
   cryptoNetwork: WithdrawalNetwork,
-  amount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)),
+  amount: PositiveAmount,
   destinationAddress: Schema.String.check(Schema.isMinLength(1), maxChars(MAX_DESTINATION_ADDRESS_LENGTH))
-}).annotate({ identifier: "EstimateCryptoWithdrawalFeeRequest" })
+})
 export type EstimateCryptoWithdrawalFeeRequest = typeof EstimateCryptoWithdrawalFeeRequest.Type
 
-export const EstimateCryptoWithdrawalFeeResponse = Schema.Struct({
+export const EstimateCryptoWithdrawalFeeResponse = NamedStruct("EstimateCryptoWithdrawalFeeResponse", {
   networkFee: Schema.Number,
   networkFeeAsset: Schema.String,
   applicationFee: Schema.Number,
   totalFee: Schema.Number,
   netAmount: Schema.Number
-}).annotate({ identifier: "EstimateCryptoWithdrawalFeeResponse" })
+})
 export type EstimateCryptoWithdrawalFeeResponse = typeof EstimateCryptoWithdrawalFeeResponse.Type

@@ -7,7 +7,7 @@
  * is the one the reference gives an external account's rails).
  */
 import { Schema } from "effect"
-import { CountryCode, CurrencyCode } from "./common.js"
+import { CountryCode, CurrencyCode, NamedStruct } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 
 /** The filters of GET /discoveries; each is decoded by its schema (a malformed one is a 400 naming it). */
@@ -16,7 +16,7 @@ export const DiscoveryQuery = {
   currency: Schema.optionalKey(CurrencyCode)
 }
 
-export const Discovery = Schema.Struct({
+export const Discovery = NamedStruct("Discovery", {
   /** Canonical name: the value to pass as `bankName` when creating an external account. */
   bankName: Schema.String,
   displayName: Schema.String,
@@ -25,9 +25,8 @@ export const Discovery = Schema.Struct({
   /** ISO 4217. */
   currency: Schema.String,
   paymentRails: Schema.Array(PaymentRail)
-}).annotate({ identifier: "Discovery" })
+})
 export type Discovery = typeof Discovery.Type
 
-export const DiscoveryListResponse = Schema.Struct({ data: Schema.Array(Discovery) })
-  .annotate({ identifier: "DiscoveryListResponse" })
+export const DiscoveryListResponse = NamedStruct("DiscoveryListResponse", { data: Schema.Array(Discovery) })
 export type DiscoveryListResponse = typeof DiscoveryListResponse.Type

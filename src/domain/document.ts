@@ -3,10 +3,10 @@
  * checked by content and kept only as a fingerprint; responses carry metadata.
  */
 import { Schema } from "effect"
-import { CountryCode } from "./common.js"
+import { CountryCode, NamedLiterals, NamedStruct } from "./common.js"
 export { MAX_DOCUMENT_BYTES } from "./limits.js"
 
-export const DocumentType = Schema.Literals([
+export const DocumentType = NamedLiterals("DocumentType", [
   "PASSPORT",
   "DRIVERS_LICENSE",
   "NATIONAL_ID",
@@ -33,10 +33,10 @@ export const DocumentType = Schema.Literals([
   "PARTNERSHIP_AGREEMENT",
   "SELFIE",
   "OTHER"
-]).annotate({ identifier: "DocumentType" })
+])
 export type DocumentType = typeof DocumentType.Type
 
-export const DocumentSide = Schema.Literals(["FRONT", "BACK"]).annotate({ identifier: "DocumentSide" })
+export const DocumentSide = NamedLiterals("DocumentSide", ["FRONT", "BACK"])
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
@@ -58,10 +58,10 @@ const metadataFields = {
 }
 
 /** The text fields of a POST /documents form (the `file` part travels beside them). */
-export const DocumentUploadFields = Schema.Struct({
+export const DocumentUploadFields = NamedStruct("DocumentUploadFields", {
   documentHolder: DocumentHolderId,
   ...metadataFields
-}).annotate({ identifier: "DocumentUploadFields" })
+})
 export type DocumentUploadFields = typeof DocumentUploadFields.Type
 
 /** The text fields of a PUT /documents/{documentId} form. */
@@ -81,12 +81,10 @@ const FilePart = Schema.String.annotate({
   format: "binary"
 })
 
-export const DocumentUploadForm = Schema.Struct({ ...DocumentUploadFields.fields, file: FilePart })
-  .annotate({ identifier: "DocumentUploadRequest" })
-export const DocumentReplaceForm = Schema.Struct({ ...DocumentReplaceFields.fields, file: FilePart })
-  .annotate({ identifier: "DocumentReplaceRequest" })
+export const DocumentUploadForm = NamedStruct("DocumentUploadRequest", { ...DocumentUploadFields.fields, file: FilePart })
+export const DocumentReplaceForm = NamedStruct("DocumentReplaceRequest", { ...DocumentReplaceFields.fields, file: FilePart })
 
-export const Document = Schema.Struct({
+export const Document = NamedStruct("Document", {
   id: Schema.String,
   documentHolder: Schema.String,
   documentType: DocumentType,
@@ -97,5 +95,5 @@ export const Document = Schema.Struct({
   fileName: Schema.String,
   createdAt: Schema.String,
   updatedAt: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "Document" })
+})
 export type Document = typeof Document.Type

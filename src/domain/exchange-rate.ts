@@ -1,14 +1,15 @@
 /** Exchange rates (reference `ExchangeRate`): a corridor's rate with the platform's fees included. */
 import { Schema } from "effect"
+import { NamedStruct } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { Currency } from "./money.js"
 
-export const ExchangeRateFees = Schema.Struct({
+export const ExchangeRateFees = NamedStruct("ExchangeRateFees", {
   fixed: Schema.optionalKey(Schema.Number),
   total: Schema.optionalKey(Schema.Number)
-}).annotate({ identifier: "ExchangeRateFees" })
+})
 
-export const ExchangeRate = Schema.Struct({
+export const ExchangeRate = NamedStruct("ExchangeRate", {
   sourceCurrency: Currency,
   sendingAmount: Schema.Number,
   minSendingAmount: Schema.Number,
@@ -19,8 +20,7 @@ export const ExchangeRate = Schema.Struct({
   exchangeRate: Schema.Number,
   fees: ExchangeRateFees,
   updatedAt: Schema.String
-}).annotate({ identifier: "ExchangeRate" })
+})
 export type ExchangeRate = typeof ExchangeRate.Type
 
-export const ExchangeRateListResponse = Schema.Struct({ data: Schema.Array(ExchangeRate) })
-  .annotate({ identifier: "ExchangeRateListResponse" })
+export const ExchangeRateListResponse = NamedStruct("ExchangeRateListResponse", { data: Schema.Array(ExchangeRate) })

@@ -17,39 +17,42 @@ import {
   MAX_NAME_LENGTH,
   MAX_PHONE_LENGTH,
   maxChars,
+  NamedLiterals,
+  NamedStruct,
   NonEmptyTextUpTo,
-  TextUpTo
+  TextUpTo,
+  Timestamps
 } from "./common.js"
 import { MAX_LIGHTNING_REQUEST_LENGTH } from "./limits.js"
 
 // ---------------------------------------------------------------- enums
 
-export const ExternalAccountStatus = Schema.Literals([
+export const ExternalAccountStatus = NamedLiterals("ExternalAccountStatus", [
   "PENDING",
   "ACTIVE",
   "PENDING_OWNERSHIP_VERIFICATION",
   "UNVERIFIED",
   "UNDER_REVIEW",
   "INACTIVE"
-]).annotate({ identifier: "ExternalAccountStatus" })
+])
 export type ExternalAccountStatus = typeof ExternalAccountStatus.Type
 
-export const OwnershipType = Schema.Literals(["FIRST_PARTY", "THIRD_PARTY"]).annotate({ identifier: "OwnershipType" })
+export const OwnershipType = NamedLiterals("OwnershipType", ["FIRST_PARTY", "THIRD_PARTY"])
 export type OwnershipType = typeof OwnershipType.Type
 
-export const BeneficiaryVerificationStatus = Schema.Literals([
+export const BeneficiaryVerificationStatus = NamedLiterals("BeneficiaryVerificationStatus", [
   "MATCHED",
   "PARTIAL_MATCH",
   "NOT_MATCHED",
   "UNSUPPORTED",
   "CHECKED_BY_RECEIVING_FI",
   "PENDING"
-]).annotate({ identifier: "BeneficiaryVerificationStatus" })
+])
 export type BeneficiaryVerificationStatus = typeof BeneficiaryVerificationStatus.Type
 
-export const BankAccountType = Schema.Literals(["CHECKING", "SAVINGS"]).annotate({ identifier: "BankAccountType" })
+export const BankAccountType = NamedLiterals("BankAccountType", ["CHECKING", "SAVINGS"])
 
-export const PaymentRail = Schema.Literals([
+export const PaymentRail = NamedLiterals("PaymentRail", [
   "ACH",
   "ACH_SAME_DAY",
   "ACH_COLOMBIA",
@@ -74,7 +77,7 @@ export const PaymentRail = Schema.Literals([
   "UNIONPAY",
   "UPI",
   "WIRE"
-]).annotate({ identifier: "PaymentRail" })
+])
 export type PaymentRail = typeof PaymentRail.Type
 
 // ---------------------------------------------------------------- field shapes
@@ -114,26 +117,22 @@ const individualBase = {
 }
 
 export const IndividualBeneficiary = Schema.Struct(individualBase).annotate({ identifier: "IndividualBeneficiary" })
-const IndividualBeneficiaryWithAddress = Schema.Struct({ ...individualBase, address: Address })
-  .annotate({ identifier: "IndividualBeneficiaryWithAddress" })
-const IndividualBeneficiaryWithResidence = Schema.Struct({ ...individualBase, countryOfResidence: CountryCode })
-  .annotate({ identifier: "IndividualBeneficiaryWithResidence" })
-const IndividualBeneficiaryGtq = Schema.Struct({
+const IndividualBeneficiaryWithAddress = NamedStruct("IndividualBeneficiaryWithAddress", { ...individualBase, address: Address })
+const IndividualBeneficiaryWithResidence = NamedStruct("IndividualBeneficiaryWithResidence", { ...individualBase, countryOfResidence: CountryCode })
+const IndividualBeneficiaryGtq = NamedStruct("GtqBeneficiary", {
   ...individualBase,
   countryOfResidence: CountryCode,
   phoneNumber: NonEmptyTextUpTo(MAX_PHONE_LENGTH)
-}).annotate({ identifier: "GtqBeneficiary" })
-const IndividualBeneficiaryJmd = Schema.Struct({ ...individualBase, address: Address, phoneNumber: NonEmptyTextUpTo(MAX_PHONE_LENGTH) })
-  .annotate({ identifier: "JmdBeneficiary" })
-const IndividualBeneficiaryCad = Schema.Struct({ ...individualBase, registrationNumber: Schema.optionalKey(RegistrationNumber) })
-  .annotate({ identifier: "CadBeneficiary" })
-const IndividualBeneficiaryCop = Schema.Struct({
+})
+const IndividualBeneficiaryJmd = NamedStruct("JmdBeneficiary", { ...individualBase, address: Address, phoneNumber: NonEmptyTextUpTo(MAX_PHONE_LENGTH) })
+const IndividualBeneficiaryCad = NamedStruct("CadBeneficiary", { ...individualBase, registrationNumber: Schema.optionalKey(RegistrationNumber) })
+const IndividualBeneficiaryCop = NamedStruct("CopBeneficiary", {
   ...individualBase,
   documentType: Schema.optionalKey(Schema.Literals(["CC", "CE", "TI", "NIT", "PP"])),
   documentNumber: Schema.optionalKey(str(1, 50))
-}).annotate({ identifier: "CopBeneficiary" })
+})
 
-export const BusinessBeneficiary = Schema.Struct({
+export const BusinessBeneficiary = NamedStruct("BusinessBeneficiary", {
   beneficiaryType: Schema.Literal("BUSINESS"),
   legalName: Name,
   registrationNumber: Schema.optionalKey(RegistrationNumber),
@@ -142,15 +141,15 @@ export const BusinessBeneficiary = Schema.Struct({
   phoneNumber: Schema.optionalKey(ContactPhone),
   countryOfResidence: Schema.optionalKey(CountryCode),
   address: Schema.optionalKey(Address)
-}).annotate({ identifier: "BusinessBeneficiary" })
+})
 
 const beneficiary = <I extends Schema.Top>(individual: I) => Schema.Union([individual, BusinessBeneficiary])
 
-export const WalletIndividualBeneficiary = Schema.Struct({
+export const WalletIndividualBeneficiary = NamedStruct("WalletIndividualBeneficiary", {
   beneficiaryType: Schema.Literal("INDIVIDUAL"),
   fullName: Name,
   countryOfResidence: CountryCode
-}).annotate({ identifier: "WalletIndividualBeneficiary" })
+})
 export const WalletBeneficiary = Schema.Union([WalletIndividualBeneficiary, BusinessBeneficiary])
 
 const Beneficiary = beneficiary(IndividualBeneficiary)
@@ -474,11 +473,11 @@ export const LightningCreateInfo = Schema.Struct({ accountType: Schema.Literal("
   .annotate({ identifier: "LightningExternalAccountInfo" })
 
 /** All accepted `accountType` values on create. */
-export const ExternalAccountType = Schema.Literals([
+export const ExternalAccountType = NamedLiterals("ExternalAccountType", [
   ...FiatVariants.map((v) => v.accountType),
   ...WalletVariants.map((v) => v.accountType),
   "LIGHTNING"
-]).annotate({ identifier: "ExternalAccountType" })
+])
 export type ExternalAccountType = typeof ExternalAccountType.Type
 
 export const ExternalAccountCreateInfo = Schema.Union([
@@ -509,11 +508,11 @@ const createFields = {
   ownershipType: opt(OwnershipType)
 }
 
-export const CustomerExternalAccountCreateRequest = Schema.Struct({
+export const CustomerExternalAccountCreateRequest = NamedStruct("CustomerExternalAccountCreateRequest", {
   customerId: IdText,
   ...createFields,
   defaultUmaDepositAccount: opt(Schema.Boolean)
-}).annotate({ identifier: "CustomerExternalAccountCreateRequest" })
+})
 export type CustomerExternalAccountCreateRequest = typeof CustomerExternalAccountCreateRequest.Type
 
 export const PlatformExternalAccountCreateRequest = Schema.Struct(createFields)
@@ -532,15 +531,14 @@ export const ExternalAccountInfo = Schema.Union([
   ...FiatVariants.map((v) => v.response),
   ...WalletVariants.map((v) => v.create),
   Schema.Struct(LightningFields).annotate({ identifier: "LightningExternalAccountResponseInfo" }),
-  Schema.Struct({ ...LightningFields, accountType: Schema.Literal("LIGHTNING_ACCOUNT") }).annotate({ identifier: "LightningAccountAliasInfo" })
+  NamedStruct("LightningAccountAliasInfo", { ...LightningFields, accountType: Schema.Literal("LIGHTNING_ACCOUNT") })
 ]).annotate({ identifier: "ExternalAccountInfoOneOf" })
 export type ExternalAccountInfo = typeof ExternalAccountInfo.Type
 
-export const BeneficiaryVerifiedData = Schema.Struct({ fullName: Schema.String })
-  .annotate({ identifier: "BeneficiaryVerifiedData" })
+export const BeneficiaryVerifiedData = NamedStruct("BeneficiaryVerifiedData", { fullName: Schema.String })
 
 /** Opaque so declarations name it instead of spelling out its 50-variant union. */
-export class ExternalAccount extends Schema.Opaque<ExternalAccount>()(Schema.Struct({
+export class ExternalAccount extends Schema.Opaque<ExternalAccount>()(NamedStruct("ExternalAccount", {
   id: Schema.String,
   customerId: Schema.NullOr(Schema.String),
   status: ExternalAccountStatus,
@@ -551,37 +549,33 @@ export class ExternalAccount extends Schema.Opaque<ExternalAccount>()(Schema.Str
   beneficiaryVerificationStatus: opt(BeneficiaryVerificationStatus),
   beneficiaryVerifiedData: opt(BeneficiaryVerifiedData),
   accountInfo: ExternalAccountInfo,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "ExternalAccount" })) {}
+  ...Timestamps
+})) {}
 
 // ---------------------------------------------------------------- ownership verification
 
-export const OwnershipVerificationMethod = Schema.Literals(["WALLET_SIGNATURE", "LIVENESS"])
-  .annotate({ identifier: "OwnershipVerificationMethod" })
+export const OwnershipVerificationMethod = NamedLiterals("OwnershipVerificationMethod", ["WALLET_SIGNATURE", "LIVENESS"])
 
-export const OwnershipChallengeRequest = Schema.Struct({ method: OwnershipVerificationMethod })
-  .annotate({ identifier: "OwnershipChallengeRequest" })
+export const OwnershipChallengeRequest = NamedStruct("OwnershipChallengeRequest", { method: OwnershipVerificationMethod })
 
-export const WalletSignatureChallenge = Schema.Struct({
+export const WalletSignatureChallenge = NamedStruct("WalletSignatureChallenge", {
   method: Schema.Literal("WALLET_SIGNATURE"),
   messageToSign: Schema.String,
   expiresAt: Schema.String
-}).annotate({ identifier: "WalletSignatureChallenge" })
+})
 
-export const LivenessChallenge = Schema.Struct({
+export const LivenessChallenge = NamedStruct("LivenessChallenge", {
   method: Schema.Literal("LIVENESS"),
   verificationLink: Schema.String,
   expiresAt: Schema.String
-}).annotate({ identifier: "LivenessChallenge" })
+})
 
 export const OwnershipChallenge = Schema.Union([WalletSignatureChallenge, LivenessChallenge])
   .annotate({ identifier: "OwnershipChallenge" })
 export type OwnershipChallenge = typeof OwnershipChallenge.Type
 
 /** Wallet signatures are at most a few hundred characters (hex, base64 or base58). */
-export const OwnershipVerifyRequest = Schema.Struct({ signature: NonEmptyTextUpTo(1024) })
-  .annotate({ identifier: "OwnershipVerifyRequest" })
+export const OwnershipVerifyRequest = NamedStruct("OwnershipVerifyRequest", { signature: NonEmptyTextUpTo(1024) })
 
 type FiatCreateInfo = (typeof FiatVariants)[number]["create"]["Type"]
 

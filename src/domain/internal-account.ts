@@ -6,14 +6,13 @@
  * KYC/KYB is approved; the platform has its own from the start.
  */
 import { Schema } from "effect"
+import { NamedLiterals, NamedStruct, Timestamps } from "./common.js"
 import { CurrencyAmount } from "./money.js"
 
-export const InternalAccountType = Schema.Literals(["INTERNAL_FIAT", "INTERNAL_CRYPTO", "EMBEDDED_WALLET"])
-  .annotate({ identifier: "InternalAccountType" })
+export const InternalAccountType = NamedLiterals("InternalAccountType", ["INTERNAL_FIAT", "INTERNAL_CRYPTO", "EMBEDDED_WALLET"])
 export type InternalAccountType = typeof InternalAccountType.Type
 
-export const InternalAccountStatus = Schema.Literals(["PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"])
-  .annotate({ identifier: "InternalAccountStatus" })
+export const InternalAccountStatus = NamedLiterals("InternalAccountStatus", ["PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"])
 export type InternalAccountStatus = typeof InternalAccountStatus.Type
 
 /**
@@ -26,14 +25,14 @@ export const PaymentAccountOrWalletInfo = Schema.StructWithRest(
   [Schema.Record(Schema.String, Schema.Unknown)]
 ).annotate({ identifier: "PaymentAccountOrWalletInfo" })
 
-export const PaymentInstructions = Schema.Struct({
+export const PaymentInstructions = NamedStruct("PaymentInstructions", {
   instructionsNotes: Schema.optionalKey(Schema.String),
   isPlatformAccount: Schema.optionalKey(Schema.Boolean),
   accountOrWalletInfo: PaymentAccountOrWalletInfo
-}).annotate({ identifier: "PaymentInstructions" })
+})
 export type PaymentInstructions = typeof PaymentInstructions.Type
 
-export const InternalAccount = Schema.Struct({
+export const InternalAccount = NamedStruct("InternalAccount", {
   id: Schema.String,
   customerId: Schema.optionalKey(Schema.String),
   type: InternalAccountType,
@@ -43,13 +42,12 @@ export const InternalAccount = Schema.Struct({
   fundingPaymentInstructions: Schema.Array(PaymentInstructions),
   /** EMBEDDED_WALLET only: whether wallet privacy is on. */
   privateEnabled: Schema.optionalKey(Schema.Boolean),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "InternalAccount" })
+  ...Timestamps
+})
 export type InternalAccount = typeof InternalAccount.Type
 
 /** `POST /sandbox/internal-accounts/{accountId}/fund`: minor units of the account's currency. */
-export const SandboxFundRequest = Schema.Struct({
+export const SandboxFundRequest = NamedStruct("SandboxFundRequest", {
   amount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(100_000_000_000))
-}).annotate({ identifier: "SandboxFundRequest" })
+})
 export type SandboxFundRequest = typeof SandboxFundRequest.Type

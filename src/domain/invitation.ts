@@ -6,13 +6,13 @@
  * CANCELLED, and EXPIRED once `expiresAt` has passed on the creating platform's clock.
  */
 import { Schema } from "effect"
-import { DateTimeString, NonEmptyTextUpTo, TextUpTo } from "./common.js"
-import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
+import { DateTimeString, NamedStruct, NonEmptyTextUpTo, TextUpTo } from "./common.js"
+import { CurrencyAmount, PositiveAmount } from "./money.js"
 
 export const UmaInvitationStatus = Schema.Literals(["PENDING", "CLAIMED", "EXPIRED", "CANCELLED"])
 export type UmaInvitationStatus = typeof UmaInvitationStatus.Type
 
-export const UmaInvitation = Schema.Struct({
+export const UmaInvitation = NamedStruct("UmaInvitation", {
   code: Schema.String,
   createdAt: Schema.String,
   claimedAt: Schema.optionalKey(Schema.String),
@@ -23,7 +23,7 @@ export const UmaInvitation = Schema.Struct({
   status: UmaInvitationStatus,
   firstName: Schema.optionalKey(Schema.String),
   amountToSend: Schema.optionalKey(CurrencyAmount)
-}).annotate({ identifier: "UmaInvitation" })
+})
 export type UmaInvitation = typeof UmaInvitation.Type
 
 /** The longest UMA address accepted (as everywhere else). */
@@ -31,17 +31,17 @@ export const MAX_INVITATION_UMA_LENGTH = 255
 /** The longest first name shown on an invite. */
 export const MAX_INVITATION_FIRST_NAME_LENGTH = 255
 
-export const UmaInvitationCreateRequest = Schema.Struct({
+export const UmaInvitationCreateRequest = NamedStruct("UmaInvitationCreateRequest", {
   inviterUma: NonEmptyTextUpTo(MAX_INVITATION_UMA_LENGTH),
   firstName: Schema.optionalKey(TextUpTo(MAX_INVITATION_FIRST_NAME_LENGTH)),
-  amountToSend: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))),
+  amountToSend: Schema.optionalKey(PositiveAmount),
   expiresAt: Schema.optionalKey(DateTimeString)
-}).annotate({ identifier: "UmaInvitationCreateRequest" })
+})
 export type UmaInvitationCreateRequest = typeof UmaInvitationCreateRequest.Type
 
-export const UmaInvitationClaimRequest = Schema.Struct({
+export const UmaInvitationClaimRequest = NamedStruct("UmaInvitationClaimRequest", {
   inviteeUma: NonEmptyTextUpTo(MAX_INVITATION_UMA_LENGTH)
-}).annotate({ identifier: "UmaInvitationClaimRequest" })
+})
 export type UmaInvitationClaimRequest = typeof UmaInvitationClaimRequest.Type
 
 /** The longest invitation code a path may carry (the ones issued are 16 characters). */

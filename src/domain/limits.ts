@@ -19,15 +19,18 @@ export const MAX_DOCUMENT_BYTES = 10 * MIB
 /** Largest multipart body accepted (document uploads): the 10 MB file plus its form. */
 export const MAX_MULTIPART_BODY_BYTES = 11 * MIB
 /**
- * The multipart parser's limits: they bound memory (the file a little over 10 MB, small
- * text fields, a handful of parts); the exact 10 MB rule is rules/documents.ts's.
+ * The multipart parser's limits for a form carrying one file of at most `maxFileBytes`:
+ * they bound memory (the file a little over its maximum, small text fields, a handful of
+ * parts); the exact byte rule is the form reader's.
  */
-export const DOCUMENT_FORM_LIMITS = {
-  maxFileSize: MAX_DOCUMENT_BYTES + 64 * KIB,
+const formLimits = (maxFileBytes: number) => ({
+  maxFileSize: maxFileBytes + 64 * KIB,
   maxFieldSize: 64 * KIB,
   maxParts: 16,
-  maxTotalSize: MAX_DOCUMENT_BYTES + 1 * MIB
-} as const
+  maxTotalSize: maxFileBytes + 1 * MIB
+}) as const
+/** The document upload form's limits (the exact 10 MB rule is rules/documents.ts's). */
+export const DOCUMENT_FORM_LIMITS = formLimits(MAX_DOCUMENT_BYTES)
 
 /**
  * Bounds every JSON body has, whatever its schema says (a field's own limit may be
@@ -112,16 +115,8 @@ export const IDEMPOTENCY_TTL_MILLIS = DAY_SECONDS * 1000
 export const MAX_BULK_CSV_BYTES = 2 * MIB
 /** The most customer rows one CSV file may hold (the header row not counted): our bound. */
 export const MAX_BULK_CSV_ROWS = 5000
-/**
- * The multipart parser's limits for the CSV upload form: they bound memory (the file a
- * little over MAX_BULK_CSV_BYTES); the exact byte rule is the form reader's.
- */
-export const BULK_CSV_FORM_LIMITS = {
-  maxFileSize: MAX_BULK_CSV_BYTES + 64 * KIB,
-  maxFieldSize: 64 * KIB,
-  maxParts: 16,
-  maxTotalSize: MAX_BULK_CSV_BYTES + 1 * MIB
-} as const
+/** The CSV upload form's limits (the exact MAX_BULK_CSV_BYTES rule is the form reader's). */
+export const BULK_CSV_FORM_LIMITS = formLimits(MAX_BULK_CSV_BYTES)
 /** Rows one scheduler step of a bulk job creates (each in its own savepoint): bounded work per step. */
 export const BULK_ROWS_PER_STEP = 100
 /** Platform-clock time between two steps of a bulk job (the first step comes this long after the upload). */

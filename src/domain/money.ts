@@ -7,13 +7,14 @@
  * a quote or a rate can be in. A code outside it is `INVALID_CURRENCY`.
  */
 import { Schema } from "effect"
+import { NamedStruct } from "./common.js"
 
-export const Currency = Schema.Struct({
+export const Currency = NamedStruct("Currency", {
   code: Schema.String,
   name: Schema.String,
   symbol: Schema.String,
   decimals: Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))
-}).annotate({ identifier: "Currency" })
+})
 export type Currency = typeof Currency.Type
 
 /**
@@ -23,14 +24,17 @@ export type Currency = typeof Currency.Type
  */
 export const MinorUnits = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }))
 
-export const CurrencyAmount = Schema.Struct({
+export const CurrencyAmount = NamedStruct("CurrencyAmount", {
   amount: MinorUnits,
   currency: Currency
-}).annotate({ identifier: "CurrencyAmount" })
+})
 export type CurrencyAmount = typeof CurrencyAmount.Type
 
 /** The largest amount a request may name (reference `lockedCurrencyAmount` maximum). */
 export const MAX_AMOUNT = 9_000_000_000_000_000
+
+/** A request amount in minor units: a whole number above 0 (the reference's `exclusiveMinimum: 0`), at most `MAX_AMOUNT`. */
+export const PositiveAmount = Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
 
 /** The currencies the service knows, by code. */
 export const CURRENCIES: Readonly<Record<string, Currency>> = Object.fromEntries(

@@ -6,7 +6,7 @@
  * are the limits the money rules read (`limits`), documented in docs/money.md.
  */
 import { Schema } from "effect"
-import { CurrencyCode } from "./common.js"
+import { CurrencyCode, NamedLiterals, NamedStruct, Timestamps } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { MAX_AMOUNT } from "./money.js"
 import { Bps, FixedFee } from "./quote.js"
@@ -14,7 +14,7 @@ import { Bps, FixedFee } from "./quote.js"
 const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 const Amount = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_AMOUNT }))
 
-export const CustomerInfoFieldName = Schema.Literals([
+export const CustomerInfoFieldName = NamedLiterals("CustomerInfoFieldName", [
   "FULL_NAME",
   "BIRTH_DATE",
   "NATIONALITY",
@@ -35,36 +35,33 @@ export const CustomerInfoFieldName = Schema.Literals([
   "COMPANY_LEGAL_NAME",
   "ID_TYPE",
   "ID_NUMBER"
-]).annotate({ identifier: "CustomerInfoFieldName" })
+])
 
-export const PlatformCurrencyConfig = Schema.Struct({
+export const PlatformCurrencyConfig = NamedStruct("PlatformCurrencyConfig", {
   currencyCode: CurrencyCode,
   minAmount: Amount,
   maxAmount: Amount,
   requiredCounterpartyFields: Schema.Array(Schema.Struct({ name: CustomerInfoFieldName, mandatory: Schema.Boolean })).check(Schema.isMaxLength(20)),
   enabledTransactionTypes: Schema.Array(Schema.Literals(["INCOMING", "OUTGOING"])).check(Schema.isMaxLength(2))
-}).annotate({ identifier: "PlatformCurrencyConfig" })
+})
 export type PlatformCurrencyConfig = typeof PlatformCurrencyConfig.Type
 
-/** SPEC.md: a variable rate in basis points, a fixed amount, or both. */
-export const FeeConfig = Schema.Struct({
-  feeType: Schema.Literal("CROSS_CURRENCY_TRANSACTION"),
+/** SPEC.md: a variable rate in basis points, a fixed amount, or both (after what the fee applies to). */
+const feeFields = {
   sourceCurrency: CurrencyCode,
   variableFeeBps: Schema.optionalKey(Bps),
   fixedFee: Schema.optionalKey(FixedFee)
-}).annotate({ identifier: "FeeConfig" })
+}
+
+/** A fee on cross-currency payments. */
+export const FeeConfig = NamedStruct("FeeConfig", { feeType: Schema.Literal("CROSS_CURRENCY_TRANSACTION"), ...feeFields })
 export type FeeConfig = typeof FeeConfig.Type
 
 /** A fee for payouts over one rail (SPEC.md: "A RailFeeConfig carries a `rail`"). */
-export const RailFeeConfig = Schema.Struct({
-  rail: PaymentRail,
-  sourceCurrency: CurrencyCode,
-  variableFeeBps: Schema.optionalKey(Bps),
-  fixedFee: Schema.optionalKey(FixedFee)
-}).annotate({ identifier: "RailFeeConfig" })
+export const RailFeeConfig = NamedStruct("RailFeeConfig", { rail: PaymentRail, ...feeFields })
 export type RailFeeConfig = typeof RailFeeConfig.Type
 
-export const EmbeddedWalletConfig = Schema.Struct({
+export const EmbeddedWalletConfig = NamedStruct("EmbeddedWalletConfig", {
   appName: Schema.optionalKey(Text(255)),
   otpLength: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 4, maximum: 12 }))),
   alphanumeric: Schema.optionalKey(Schema.Boolean),
@@ -73,9 +70,9 @@ export const EmbeddedWalletConfig = Schema.Struct({
   sendFromEmailSenderName: Schema.optionalKey(Text(255)),
   replyToEmailAddress: Schema.optionalKey(Text(255)),
   logoUrl: Schema.optionalKey(Text(512))
-}).annotate({ identifier: "EmbeddedWalletConfig" })
+})
 
-export const CardTokenization2FAConfig = Schema.Struct({
+export const CardTokenization2FAConfig = NamedStruct("CardTokenization2FAConfig", {
   displayName: Schema.optionalKey(Text(255)),
   logoUrl: Schema.optionalKey(Text(512).check(Schema.isPattern(/^https:\/\//, { message: "must be an https:// URL" }))),
   email: Schema.optionalKey(Schema.Struct({
@@ -89,29 +86,29 @@ export const CardTokenization2FAConfig = Schema.Struct({
     templateSid: Schema.optionalKey(Text(64)),
     bodyText: Schema.optionalKey(Text(480))
   }))
-}).annotate({ identifier: "CardTokenization2FAConfig" })
+})
 
 /** An https origin (scheme, host, optional port; no path). */
 export const Origin = Text(255).check(
   Schema.isPattern(/^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, { message: "must be an https origin such as https://app.example.com" })
 )
 
-export const CardConfigs = Schema.Struct({
+export const CardConfigs = NamedStruct("CardConfigs", {
   pinTargetOrigin: Schema.optionalKey(Origin)
-}).annotate({ identifier: "CardConfigs" })
+})
 
 /** Limits the money rules apply (minor units of the named currency). */
-export const PlatformLimits = Schema.Struct({
+export const PlatformLimits = NamedStruct("PlatformLimits", {
   /** Largest single payment per sending currency (400 TRANSACTION_SIZE_LIMIT_EXCEEDED). */
   singleTransaction: Schema.optionalKey(Schema.Array(Schema.Struct({ currency: CurrencyCode, maxAmount: Amount })).check(Schema.isMaxLength(50))),
   /** Largest daily sent volume per customer and sending currency (429 DAILY_VOLUME_LIMIT_EXCEEDED). */
   dailyVolume: Schema.optionalKey(Schema.Array(Schema.Struct({ currency: CurrencyCode, maxAmount: Amount })).check(Schema.isMaxLength(50)))
-}).annotate({ identifier: "PlatformLimits" })
+})
 export type PlatformLimits = typeof PlatformLimits.Type
 
 export const WebhookEndpoint = Text(2048).check(Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))
 
-export const PlatformConfig = Schema.Struct({
+export const PlatformConfig = NamedStruct("PlatformConfig", {
   id: Schema.String,
   umaDomain: Schema.optionalKey(Schema.String),
   proxyUmaSubdomain: Schema.optionalKey(Schema.String),
@@ -126,15 +123,14 @@ export const PlatformConfig = Schema.Struct({
   feeConfigs: Schema.Array(FeeConfig),
   railFeeConfigs: Schema.Array(RailFeeConfig),
   limits: Schema.optionalKey(PlatformLimits),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "PlatformConfig" })
+  ...Timestamps
+})
 export type PlatformConfig = typeof PlatformConfig.Type
 
 /** What is stored: the configuration as answered. */
 export type PlatformConfigState = PlatformConfig
 
-export const PlatformConfigUpdateRequest = Schema.Struct({
+export const PlatformConfigUpdateRequest = NamedStruct("PlatformConfigUpdateRequest", {
   umaDomain: Schema.optionalKey(Text(253).check(Schema.isPattern(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/, { message: "must be a domain name" }))),
   webhookEndpoint: Schema.optionalKey(WebhookEndpoint),
   supportedCurrencies: Schema.optionalKey(Schema.Array(PlatformCurrencyConfig).check(Schema.isMaxLength(50))),
@@ -144,5 +140,5 @@ export const PlatformConfigUpdateRequest = Schema.Struct({
   feeConfigs: Schema.optionalKey(Schema.Array(FeeConfig).check(Schema.isMaxLength(50))),
   railFeeConfigs: Schema.optionalKey(Schema.Array(RailFeeConfig).check(Schema.isMaxLength(50))),
   limits: Schema.optionalKey(PlatformLimits)
-}).annotate({ identifier: "PlatformConfigUpdateRequest" })
+})
 export type PlatformConfigUpdateRequest = typeof PlatformConfigUpdateRequest.Type

@@ -6,22 +6,21 @@
  * `paymentRail`, `platformFeeOverride`); the shapes are the reference file's.
  */
 import { Schema } from "effect"
-import { CurrencyCode, MAX_DESCRIPTION_LENGTH, TextUpTo } from "./common.js"
+import { CurrencyCode, MAX_DESCRIPTION_LENGTH, NamedLiterals, NamedStruct, TextUpTo } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { PaymentInstructions } from "./internal-account.js"
-import { Currency, MAX_AMOUNT } from "./money.js"
-import { ScaChallenge } from "./sca.js"
+import { Currency, MAX_AMOUNT, PositiveAmount } from "./money.js"
+import { SCA_FACTORS, ScaChallenge } from "./sca.js"
 
 const Id = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
 
-export const QuoteLockSide = Schema.Literals(["SENDING", "RECEIVING"]).annotate({ identifier: "QuoteLockSide" })
+export const QuoteLockSide = NamedLiterals("QuoteLockSide", ["SENDING", "RECEIVING"])
 export type QuoteLockSide = typeof QuoteLockSide.Type
 
-export const QuoteStatus = Schema.Literals(["PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
-  .annotate({ identifier: "QuoteStatus" })
+export const QuoteStatus = NamedLiterals("QuoteStatus", ["PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
 export type QuoteStatus = typeof QuoteStatus.Type
 
-export const PurposeOfPayment = Schema.Literals([
+export const PurposeOfPayment = NamedLiterals("PurposeOfPayment", [
   "GIFT",
   "SELF",
   "GOODS_OR_SERVICES",
@@ -36,55 +35,55 @@ export const PurposeOfPayment = Schema.Literals([
   "FAMILY_SUPPORT",
   "SALARY_PAYMENT",
   "OTHER"
-]).annotate({ identifier: "PurposeOfPayment" })
+])
 export type PurposeOfPayment = typeof PurposeOfPayment.Type
 
-export const FixedFee = Schema.Struct({
+export const FixedFee = NamedStruct("FixedFee", {
   amount: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_AMOUNT })),
   currency: CurrencyCode
-}).annotate({ identifier: "FixedFee" })
+})
 export type FixedFee = typeof FixedFee.Type
 
 export const Bps = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 10_000 }))
 
-export const PlatformFeeOverride = Schema.Struct({
+export const PlatformFeeOverride = NamedStruct("PlatformFeeOverride", {
   platformFixedFee: FixedFee,
   platformVariableFeeBps: Bps
-}).annotate({ identifier: "PlatformFeeOverride" })
+})
 export type PlatformFeeOverride = typeof PlatformFeeOverride.Type
 
 // ---------------------------------------------------------------- sources and destinations
 
 /** Money from an account: an internal account (debited) or an external account (pulled). */
-export const AccountQuoteSource = Schema.Struct({
+export const AccountQuoteSource = NamedStruct("AccountQuoteSource", {
   sourceType: Schema.Literal("ACCOUNT"),
   accountId: Id,
   customerId: Schema.optionalKey(Id)
-}).annotate({ identifier: "AccountQuoteSource" })
+})
 
 /** Money the sender pays in from outside, following the quote's payment instructions. */
-export const RealtimeFundingQuoteSource = Schema.Struct({
+export const RealtimeFundingQuoteSource = NamedStruct("RealtimeFundingQuoteSource", {
   sourceType: Schema.Literal("REALTIME_FUNDING"),
   customerId: Schema.optionalKey(Id),
   currency: CurrencyCode,
   cryptoNetwork: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64)))
-}).annotate({ identifier: "RealtimeFundingQuoteSource" })
+})
 
 export const QuoteSource = Schema.Union([AccountQuoteSource, RealtimeFundingQuoteSource])
   .annotate({ identifier: "QuoteSourceOneOf" })
 export type QuoteSource = typeof QuoteSource.Type
 
-export const AccountDestination = Schema.Struct({
+export const AccountDestination = NamedStruct("AccountDestination", {
   destinationType: Schema.Literal("ACCOUNT"),
   accountId: Id,
   paymentRail: Schema.optionalKey(PaymentRail)
-}).annotate({ identifier: "AccountDestination" })
+})
 
-export const UmaAddressDestination = Schema.Struct({
+export const UmaAddressDestination = NamedStruct("UmaAddressDestination", {
   destinationType: Schema.Literal("UMA_ADDRESS"),
   umaAddress: Schema.String.check(Schema.isMaxLength(255)),
   currency: Schema.optionalKey(CurrencyCode)
-}).annotate({ identifier: "UmaAddressDestination" })
+})
 
 export const QuoteDestination = Schema.Union([AccountDestination, UmaAddressDestination])
   .annotate({ identifier: "QuoteDestinationOneOf" })
@@ -92,45 +91,52 @@ export type QuoteDestination = typeof QuoteDestination.Type
 
 // ---------------------------------------------------------------- request
 
-export const QuoteRequest = Schema.Struct({
+/** The SCA factor a request picks, inline (not the `ScaFactor` component), as in the reference. */
+const ScaFactorChoice = Schema.Literals(SCA_FACTORS)
+
+/**
+ * Customer details one side of a payment sends the other (field name → value, e.g.
+ * `FULL_NAME`): the quote's `senderCustomerInfo`, an approval's `receiverCustomerInfo`.
+ */
+export const CustomerInfoValues = Schema.Record(
+  Schema.String.check(Schema.isMaxLength(64)),
+  Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
+).check(Schema.isMaxProperties(50))
+
+export const QuoteRequest = NamedStruct("QuoteRequest", {
   lookupId: Schema.optionalKey(Id),
   source: QuoteSource,
   destination: QuoteDestination,
   lockedCurrencySide: QuoteLockSide,
-  lockedCurrencyAmount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)),
+  lockedCurrencyAmount: PositiveAmount,
   immediatelyExecute: Schema.optionalKey(Schema.Boolean),
   remittanceInformation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(80))),
   purposeOfPayment: Schema.optionalKey(PurposeOfPayment),
   /** A memo for the transfer, carried to its transaction's `description`. */
   description: Schema.optionalKey(TextUpTo(MAX_DESCRIPTION_LENGTH)),
   platformFeeOverride: Schema.optionalKey(PlatformFeeOverride),
-  scaFactor: Schema.optionalKey(Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"])),
+  scaFactor: Schema.optionalKey(ScaFactorChoice),
   /** Sender details a counterparty may require (field name → value), e.g. `FULL_NAME`. */
-  senderCustomerInfo: Schema.optionalKey(
-    Schema.Record(
-      Schema.String.check(Schema.isMaxLength(64)),
-      Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
-    ).check(Schema.isMaxProperties(50))
-  )
-}).annotate({ identifier: "QuoteRequest" })
+  senderCustomerInfo: Schema.optionalKey(CustomerInfoValues)
+})
 export type QuoteRequest = typeof QuoteRequest.Type
 
-export const ExecuteQuoteRequest = Schema.Struct({
-  scaFactor: Schema.optionalKey(Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"]))
-}).annotate({ identifier: "ExecuteQuoteRequest" })
+export const ExecuteQuoteRequest = NamedStruct("ExecuteQuoteRequest", {
+  scaFactor: Schema.optionalKey(ScaFactorChoice)
+})
 
 // ---------------------------------------------------------------- response
 
-export const OutgoingRateDetails = Schema.Struct({
+export const OutgoingRateDetails = NamedStruct("OutgoingRateDetails", {
   counterpartyMultiplier: Schema.Number,
   counterpartyFixedFee: Schema.Number,
   gridApiMultiplier: Schema.Number,
   gridApiFixedFee: Schema.Number,
   gridApiVariableFeeRate: Schema.Number,
   gridApiVariableFeeAmount: Schema.Number
-}).annotate({ identifier: "OutgoingRateDetails" })
+})
 
-export const Quote = Schema.Struct({
+export const Quote = NamedStruct("Quote", {
   id: Schema.String,
   status: QuoteStatus,
   createdAt: Schema.String,
@@ -149,7 +155,7 @@ export const Quote = Schema.Struct({
   rateDetails: Schema.optionalKey(OutgoingRateDetails),
   /** Only while PENDING_AUTHORIZATION: the SCA challenge to satisfy (SCA-region customers; docs/sca.md). */
   scaChallenge: Schema.optionalKey(ScaChallenge)
-}).annotate({ identifier: "Quote" })
+})
 export type Quote = typeof Quote.Type
 
 // ---------------------------------------------------------------- what execution needs

@@ -6,7 +6,7 @@
  * rate and amount bounds, the payer data it needs, and a `lookupId`).
  */
 import { Schema } from "effect"
-import { IdText, TextUpTo } from "./common.js"
+import { IdText, NamedStruct, TextUpTo } from "./common.js"
 import { Currency, MinorUnits } from "./money.js"
 import { CustomerInfoFieldName } from "./platform-config.js"
 import { MAX_UMA_ADDRESS_LENGTH } from "./limits.js"
@@ -18,7 +18,7 @@ export const ReceiverLookupQuery = {
   customerId: Schema.optionalKey(IdText)
 }
 
-export const CurrencyPreference = Schema.Struct({
+export const CurrencyPreference = NamedStruct("CurrencyPreference", {
   currency: Currency,
   /**
    * Sending currency units per unit of this currency, as a quote's `exchangeRate`
@@ -28,13 +28,13 @@ export const CurrencyPreference = Schema.Struct({
   /** Minor units of this currency. */
   min: MinorUnits,
   max: MinorUnits
-}).annotate({ identifier: "CurrencyPreference" })
+})
 export type CurrencyPreference = typeof CurrencyPreference.Type
 
-export const CounterpartyFieldDefinition = Schema.Struct({
+export const CounterpartyFieldDefinition = NamedStruct("CounterpartyFieldDefinition", {
   name: CustomerInfoFieldName,
   mandatory: Schema.Boolean
-}).annotate({ identifier: "CounterpartyFieldDefinition" })
+})
 export type CounterpartyFieldDefinition = typeof CounterpartyFieldDefinition.Type
 
 const lookupFields = {
@@ -44,14 +44,14 @@ const lookupFields = {
   lookupId: Schema.String
 }
 
-export const ReceiverUmaLookupResponse = Schema.Struct({
+export const ReceiverUmaLookupResponse = NamedStruct("ReceiverUmaLookupResponse", {
   ...lookupFields,
   receiverUmaAddress: Schema.String
-}).annotate({ identifier: "ReceiverUmaLookupResponse" })
+})
 export type ReceiverUmaLookupResponse = typeof ReceiverUmaLookupResponse.Type
 
-export const ReceiverExternalAccountLookupResponse = Schema.Struct({
+export const ReceiverExternalAccountLookupResponse = NamedStruct("ReceiverExternalAccountLookupResponse", {
   ...lookupFields,
   accountId: Schema.String
-}).annotate({ identifier: "ReceiverExternalAccountLookupResponse" })
+})
 export type ReceiverExternalAccountLookupResponse = typeof ReceiverExternalAccountLookupResponse.Type

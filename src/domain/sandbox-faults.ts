@@ -4,6 +4,7 @@
  * how it copes with errors, latency, lost answers and misbehaving webhook delivery.
  */
 import { Schema } from "effect"
+import { NamedStruct } from "./common.js"
 
 /** Longest latency a rule may add to one request (real time), in ms. */
 export const MAX_FAULT_LATENCY_MILLIS = 10_000
@@ -84,22 +85,22 @@ export const WebhookFaultRule = Schema.Struct({
 export type WebhookFaultRule = typeof WebhookFaultRule.Type
 
 /** `PUT /sandbox/faults`: the platform's whole rule set, replacing the one it had. */
-export const SandboxFaults = Schema.Struct({
+export const SandboxFaults = NamedStruct("SandboxFaults", {
   /** Drives every probability: the same seed and the same requests give the same faults (default 0). */
   seed: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 32 - 1 }))),
   requests: Schema.optionalKey(Schema.Array(RequestFaultRule).check(Schema.isMaxLength(MAX_FAULT_RULES))),
   webhooks: Schema.optionalKey(Schema.Array(WebhookFaultRule).check(Schema.isMaxLength(MAX_FAULT_RULES)))
-}).annotate({ identifier: "SandboxFaults" })
+})
 export type SandboxFaults = typeof SandboxFaults.Type
 
 /** What the platform has, as stored and answered: every field present. */
-export const SandboxFaultsView = Schema.Struct({
+export const SandboxFaultsView = NamedStruct("SandboxFaultsView", {
   seed: Schema.Number,
   requests: Schema.Array(RequestFaultRule),
   webhooks: Schema.Array(WebhookFaultRule),
   /** Requests that matched a rule since the rules were set (the counter the probabilities are drawn with). */
   matchedRequests: Schema.Number
-}).annotate({ identifier: "SandboxFaultsView" })
+})
 export type SandboxFaultsView = typeof SandboxFaultsView.Type
 
 /** The stored rule set of a platform. */

@@ -5,7 +5,7 @@
  * the state a customer's record keeps for them (docs/sca.md).
  */
 import { Schema } from "effect"
-import { maxChars, NonEmpty } from "./common.js"
+import { maxChars, NamedLiterals, NamedStruct, NonEmpty } from "./common.js"
 
 const Text = (max: number) => NonEmpty.check(maxChars(max))
 const Opaque = Schema.Record(Schema.String, Schema.Unknown)
@@ -13,87 +13,85 @@ const nullable = <S extends Schema.Top>(s: S) => Schema.optionalKey(Schema.NullO
 
 // ---------------------------------------------------------------- contact verification
 
-export const ContactVerificationStatus = Schema.Literals(["PENDING", "VERIFIED"]).annotate({ identifier: "ContactVerificationStatus" })
+export const ContactVerificationStatus = NamedLiterals("ContactVerificationStatus", ["PENDING", "VERIFIED"])
 export type ContactVerificationStatus = typeof ContactVerificationStatus.Type
 
 /** Present only for customers whose provider requires contact verification (SCA regions). */
-export const ContactVerification = Schema.Struct({
+export const ContactVerification = NamedStruct("ContactVerification", {
   email: Schema.optionalKey(ContactVerificationStatus),
   phone: Schema.optionalKey(ContactVerificationStatus)
-}).annotate({ identifier: "ContactVerification" })
+})
 export type ContactVerification = typeof ContactVerification.Type
 
-export const ContactVerificationConfirmRequest = Schema.Struct({
+export const ContactVerificationConfirmRequest = NamedStruct("ContactVerificationConfirmRequest", {
   code: Text(64)
-}).annotate({ identifier: "ContactVerificationConfirmRequest" })
+})
 export type ContactVerificationConfirmRequest = typeof ContactVerificationConfirmRequest.Type
 
 // ---------------------------------------------------------------- factors
 
-export const ScaFactor = Schema.Literals(["SMS_OTP", "TOTP", "PASSKEY"]).annotate({ identifier: "ScaFactor" })
+/** The factors, in the order the reference lists them (quote requests name one inline). */
+export const SCA_FACTORS = ["SMS_OTP", "TOTP", "PASSKEY"] as const
+export const ScaFactor = Schema.Literals(SCA_FACTORS).annotate({ identifier: "ScaFactor" })
 export type ScaFactor = typeof ScaFactor.Type
 
-export const ScaFactorView = Schema.Struct({
+export const ScaFactorView = NamedStruct("ScaFactorView", {
   factor: ScaFactor,
   credentialId: Schema.optionalKey(Schema.String),
   name: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "ScaFactorView" })
+})
 export type ScaFactorView = typeof ScaFactorView.Type
 
-export const ScaFactorList = Schema.Struct({ factors: Schema.Array(ScaFactorView) }).annotate({ identifier: "ScaFactorList" })
+export const ScaFactorList = NamedStruct("ScaFactorList", { factors: Schema.Array(ScaFactorView) })
 
 export const ScaFactorEnrollRequest = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("TOTP") }).annotate({ identifier: "TotpFactorEnrollRequest" }),
-  Schema.Struct({ type: Schema.Literal("PASSKEY") }).annotate({ identifier: "PasskeyFactorEnrollRequest" })
+  NamedStruct("TotpFactorEnrollRequest", { type: Schema.Literal("TOTP") }),
+  NamedStruct("PasskeyFactorEnrollRequest", { type: Schema.Literal("PASSKEY") })
 ]).annotate({ identifier: "ScaFactorEnrollRequestOneOf" })
 export type ScaFactorEnrollRequest = typeof ScaFactorEnrollRequest.Type
 
-export const TotpEnrollmentStart = Schema.Struct({
+export const TotpEnrollmentStart = NamedStruct("TotpEnrollmentStart", {
   type: Schema.Literal("TOTP"),
   secret: Schema.String,
   secretBase32Encoded: Schema.String,
   totpUri: Schema.String
-}).annotate({ identifier: "TotpEnrollmentStart" })
+})
 
-export const PasskeyEnrollmentStart = Schema.Struct({
+export const PasskeyEnrollmentStart = NamedStruct("PasskeyEnrollmentStart", {
   type: Schema.Literal("PASSKEY"),
   options: Opaque,
   allowedOrigins: Schema.Array(Schema.String),
   relyingPartyId: Schema.String
-}).annotate({ identifier: "PasskeyEnrollmentStart" })
+})
 
 export const ScaFactorEnrollStart = Schema.Union([TotpEnrollmentStart, PasskeyEnrollmentStart])
   .annotate({ identifier: "ScaFactorEnrollStartOneOf" })
 export type ScaFactorEnrollStart = typeof ScaFactorEnrollStart.Type
 
 export const ScaFactorConfirmRequest = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("TOTP"), secret: Text(128), code: Text(64) })
-    .annotate({ identifier: "TotpEnrollmentConfirmRequest" }),
-  Schema.Struct({ type: Schema.Literal("PASSKEY"), origin: Text(2048), credential: Opaque })
-    .annotate({ identifier: "PasskeyEnrollmentConfirmRequest" })
+  NamedStruct("TotpEnrollmentConfirmRequest", { type: Schema.Literal("TOTP"), secret: Text(128), code: Text(64) }),
+  NamedStruct("PasskeyEnrollmentConfirmRequest", { type: Schema.Literal("PASSKEY"), origin: Text(2048), credential: Opaque })
 ]).annotate({ identifier: "ScaFactorConfirmRequestOneOf" })
 export type ScaFactorConfirmRequest = typeof ScaFactorConfirmRequest.Type
 
 export const ScaFactorConfirmResponse = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("TOTP"), recoveryCodes: Schema.Array(Schema.String) })
-    .annotate({ identifier: "TotpEnrollmentConfirmResponse" }),
-  Schema.Struct({ type: Schema.Literal("PASSKEY"), factor: ScaFactorView })
-    .annotate({ identifier: "PasskeyEnrollmentConfirmResponse" })
+  NamedStruct("TotpEnrollmentConfirmResponse", { type: Schema.Literal("TOTP"), recoveryCodes: Schema.Array(Schema.String) }),
+  NamedStruct("PasskeyEnrollmentConfirmResponse", { type: Schema.Literal("PASSKEY"), factor: ScaFactorView })
 ]).annotate({ identifier: "ScaFactorConfirmResponseOneOf" })
 export type ScaFactorConfirmResponse = typeof ScaFactorConfirmResponse.Type
 
 // ---------------------------------------------------------------- login
 
-export const ScaLoginStartRequest = Schema.Struct({ factor: ScaFactor }).annotate({ identifier: "ScaLoginStartRequest" })
+export const ScaLoginStartRequest = NamedStruct("ScaLoginStartRequest", { factor: ScaFactor })
 
-export const ScaLoginStart = Schema.Struct({
+export const ScaLoginStart = NamedStruct("ScaLoginStart", {
   factor: ScaFactor,
   challengeId: nullable(Schema.String),
   expiresAt: nullable(Schema.String),
   passkeyOptions: nullable(Opaque),
   allowedOrigins: nullable(Schema.Array(Schema.String)),
   relyingPartyId: nullable(Schema.String)
-}).annotate({ identifier: "ScaLoginStart" })
+})
 export type ScaLoginStart = typeof ScaLoginStart.Type
 
 /** An IPv4 or IPv6 address as text (at most 45 characters, the longest IPv6 form). */
@@ -108,79 +106,77 @@ const proofFields = {
   origin: nullable(Text(2048))
 }
 
-export const ScaLoginCompleteRequest = Schema.Struct({
+export const ScaLoginCompleteRequest = NamedStruct("ScaLoginCompleteRequest", {
   factor: ScaFactor,
   endUserIpAddress: IpAddress,
   challengeId: nullable(Text(255)),
   ...proofFields
-}).annotate({ identifier: "ScaLoginCompleteRequest" })
+})
 export type ScaLoginCompleteRequest = typeof ScaLoginCompleteRequest.Type
 
-export const ScaLoginComplete = Schema.Struct({
+export const ScaLoginComplete = NamedStruct("ScaLoginComplete", {
   status: Schema.String,
   sessionExpiresAt: nullable(Schema.String)
-}).annotate({ identifier: "ScaLoginComplete" })
+})
 
 // ---------------------------------------------------------------- security events
 
-export const SecurityEventType = Schema.Literals(["RESET_PASSWORD_COMPLETED", "FAILED_LOGIN_ATTEMPT"])
-  .annotate({ identifier: "SecurityEventType" })
+export const SecurityEventType = NamedLiterals("SecurityEventType", ["RESET_PASSWORD_COMPLETED", "FAILED_LOGIN_ATTEMPT"])
 
-export const RecordSecurityEventRequest = Schema.Struct({ eventType: SecurityEventType })
-  .annotate({ identifier: "RecordSecurityEventRequest" })
+export const RecordSecurityEventRequest = NamedStruct("RecordSecurityEventRequest", { eventType: SecurityEventType })
 
-export const RecordSecurityEventResponse = Schema.Struct({
+export const RecordSecurityEventResponse = NamedStruct("RecordSecurityEventResponse", {
   eventType: SecurityEventType,
   suspended: Schema.Boolean,
   lockedUntil: nullable(Schema.String),
   failedAttempts: Schema.Number
-}).annotate({ identifier: "RecordSecurityEventResponse" })
+})
 
 // ---------------------------------------------------------------- 2FA reset
 
-export const TwoFactorResetStartRequest = Schema.Struct({ factor: ScaFactor }).annotate({ identifier: "TwoFactorResetStartRequest" })
+export const TwoFactorResetStartRequest = NamedStruct("TwoFactorResetStartRequest", { factor: ScaFactor })
 
-export const TwoFactorResetStart = Schema.Struct({
+export const TwoFactorResetStart = NamedStruct("TwoFactorResetStart", {
   resetId: Schema.String,
   livenessAccessToken: nullable(Schema.String),
   verificationLink: nullable(Schema.String),
   expiresAt: nullable(Schema.String)
-}).annotate({ identifier: "TwoFactorResetStart" })
+})
 
 export const TwoFactorResetStatusValue = Schema.Literals(["INITIATED", "PENDING_REVIEW", "LIVENESS_PASSED", "COMPLETED", "REJECTED", "EXPIRED"])
 
-export const TwoFactorResetStatus = Schema.Struct({
+export const TwoFactorResetStatus = NamedStruct("TwoFactorResetStatus", {
   status: TwoFactorResetStatusValue,
   factor: ScaFactor,
   enrollmentStatus: nullable(Schema.Literals(["PENDING", "COMPLETED"])),
   expiresAt: Schema.String,
   completedAt: nullable(Schema.String)
-}).annotate({ identifier: "TwoFactorResetStatus" })
+})
 
-export const TwoFactorResetCompleteRequest = Schema.Struct({
+export const TwoFactorResetCompleteRequest = NamedStruct("TwoFactorResetCompleteRequest", {
   mobile: Schema.optionalKey(Schema.Struct({
     countryCode: Schema.String.check(Schema.isPattern(/^\+[1-9][0-9]{0,3}$/, { message: "must be a dialing code such as +33" })),
     number: Schema.String.check(Schema.isPattern(/^[0-9]{4,14}$/, { message: "must be 4 to 14 digits" }))
   }))
-}).annotate({ identifier: "TwoFactorResetCompleteRequest" })
+})
 export type TwoFactorResetCompleteRequest = typeof TwoFactorResetCompleteRequest.Type
 
 // ---------------------------------------------------------------- quote authorization
 
-export const ScaAuthorization = Schema.Struct({
+export const ScaAuthorization = NamedStruct("ScaAuthorization", {
   ...proofFields,
   endUserIpAddress: nullable(IpAddress)
-}).annotate({ identifier: "ScaAuthorization" })
+})
 export type ScaAuthorization = typeof ScaAuthorization.Type
 
-export const ScaChallenge = Schema.Struct({
+export const ScaChallenge = NamedStruct("ScaChallenge", {
   id: Schema.String,
   expiresAt: Schema.String,
   factor: ScaFactor,
   availableFactors: Schema.Array(ScaFactor),
   purpose: nullable(Schema.String),
   passkeyAssertionOptions: nullable(Opaque)
-}).annotate({ identifier: "ScaChallenge" })
+})
 export type ScaChallenge = typeof ScaChallenge.Type
 
 // ---------------------------------------------------------------- stored state

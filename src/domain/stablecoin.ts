@@ -5,68 +5,63 @@
  * unit (the reference's exception to integer minor units).
  */
 import { Schema } from "effect"
-import { ListResponse, MAX_ID_LENGTH, NonEmpty, NonEmptyTextUpTo, maxChars } from "./common.js"
+import { ListResponse, MAX_ID_LENGTH, maxChars, NamedLiterals, NamedStruct, NonEmpty, NonEmptyTextUpTo, Timestamps } from "./common.js"
 import { MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH, MAX_OPERATION_DESCRIPTION_LENGTH, MAX_PROVIDER_CREDENTIAL_LENGTH, MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH, MAX_STABLECOIN_AMOUNT_DIGITS } from "./limits.js"
 export { MAX_NETWORK_TOKEN_IDENTIFIER_LENGTH, MAX_OPERATION_DESCRIPTION_LENGTH, MAX_PROVIDER_CREDENTIAL_LENGTH, MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH, MAX_STABLECOIN_AMOUNT_DIGITS } from "./limits.js"
 
 const pattern = (regex: RegExp, message: string) => Schema.isPattern(regex, { message })
 
-export const StablecoinIssuanceStatus = Schema.Literals(["PENDING_REVIEW", "PROVISIONING", "PROVISIONED", "REJECTED", "FAILED"])
-  .annotate({ identifier: "StablecoinIssuanceStatus" })
+export const StablecoinIssuanceStatus = NamedLiterals("StablecoinIssuanceStatus", ["PENDING_REVIEW", "PROVISIONING", "PROVISIONED", "REJECTED", "FAILED"])
 export type StablecoinIssuanceStatus = typeof StablecoinIssuanceStatus.Type
 
 /** SPEC.md "Stablecoin Grid-operations enablement status". */
-export const StablecoinGridOperationsStatus = Schema.Literals(["NOT_ENABLED", "PENDING_APPROVAL", "ENABLING", "ENABLED", "DISABLED"])
-  .annotate({ identifier: "StablecoinGridOperationsStatus" })
+export const StablecoinGridOperationsStatus = NamedLiterals("StablecoinGridOperationsStatus", ["NOT_ENABLED", "PENDING_APPROVAL", "ENABLING", "ENABLED", "DISABLED"])
 export type StablecoinGridOperationsStatus = typeof StablecoinGridOperationsStatus.Type
 
-export const StablecoinProvider = Schema.Literals(["BRALE"]).annotate({ identifier: "StablecoinProvider" })
+export const StablecoinProvider = NamedLiterals("StablecoinProvider", ["BRALE"])
 export type StablecoinProvider = typeof StablecoinProvider.Type
 
-export const StablecoinNetwork = Schema.Literals(["SPARK"]).annotate({ identifier: "StablecoinNetwork" })
+export const StablecoinNetwork = NamedLiterals("StablecoinNetwork", ["SPARK"])
 export type StablecoinNetwork = typeof StablecoinNetwork.Type
 
-export const StablecoinProviderEnvironment = Schema.Literals(["SANDBOX", "PRODUCTION"]).annotate({ identifier: "StablecoinProviderEnvironment" })
+export const StablecoinProviderEnvironment = NamedLiterals("StablecoinProviderEnvironment", ["SANDBOX", "PRODUCTION"])
 export type StablecoinProviderEnvironment = typeof StablecoinProviderEnvironment.Type
 
-export const StablecoinProviderAccountStatus = Schema.Literals(["ACTIVE", "INVALID", "REVOKED"])
-  .annotate({ identifier: "StablecoinProviderAccountStatus" })
+export const StablecoinProviderAccountStatus = NamedLiterals("StablecoinProviderAccountStatus", ["ACTIVE", "INVALID", "REVOKED"])
 export type StablecoinProviderAccountStatus = typeof StablecoinProviderAccountStatus.Type
 
-export const StablecoinOperationType = Schema.Literals(["MINT", "BURN"]).annotate({ identifier: "StablecoinOperationType" })
+export const StablecoinOperationType = NamedLiterals("StablecoinOperationType", ["MINT", "BURN"])
 export type StablecoinOperationType = typeof StablecoinOperationType.Type
 
-export const StablecoinOperationStatus = Schema.Literals(["CREATED", "PENDING_FUNDING", "PENDING_PROVIDER", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
-  .annotate({ identifier: "StablecoinOperationStatus" })
+export const StablecoinOperationStatus = NamedLiterals("StablecoinOperationStatus", ["CREATED", "PENDING_FUNDING", "PENDING_PROVIDER", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
 export type StablecoinOperationStatus = typeof StablecoinOperationStatus.Type
 
 // ---------------------------------------------------------------- provider accounts
 
-export const StablecoinProviderAccount = Schema.Struct({
+export const StablecoinProviderAccount = NamedStruct("StablecoinProviderAccount", {
   id: Schema.String,
   provider: StablecoinProvider,
   providerAccountId: Schema.String,
   providerEnvironment: StablecoinProviderEnvironment,
   status: StablecoinProviderAccountStatus,
   lastVerifiedAt: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "StablecoinProviderAccount" })
+  ...Timestamps
+})
 export type StablecoinProviderAccount = typeof StablecoinProviderAccount.Type
 
-export const StablecoinProviderAccountLinkRequest = Schema.Struct({
+export const StablecoinProviderAccountLinkRequest = NamedStruct("StablecoinProviderAccountLinkRequest", {
   provider: StablecoinProvider,
   apiClientId: NonEmptyTextUpTo(MAX_PROVIDER_CREDENTIAL_LENGTH),
   apiClientSecret: NonEmptyTextUpTo(MAX_PROVIDER_CREDENTIAL_LENGTH),
   providerAccountId: Schema.optionalKey(NonEmptyTextUpTo(MAX_PROVIDER_CREDENTIAL_LENGTH))
-}).annotate({ identifier: "StablecoinProviderAccountLinkRequest" })
+})
 export type StablecoinProviderAccountLinkRequest = typeof StablecoinProviderAccountLinkRequest.Type
 
 export const StablecoinProviderAccountListResponse = ListResponse(StablecoinProviderAccount, "StablecoinProviderAccountListResponse")
 
 // ---------------------------------------------------------------- stablecoins
 
-export const Stablecoin = Schema.Struct({
+export const Stablecoin = NamedStruct("Stablecoin", {
   id: Schema.String,
   name: Schema.String,
   symbol: Schema.String,
@@ -81,9 +76,8 @@ export const Stablecoin = Schema.Struct({
   stablecoinProviderAccountId: Schema.String,
   providerEnvironment: StablecoinProviderEnvironment,
   providerTokenIdentifier: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "Stablecoin" })
+  ...Timestamps
+})
 export type Stablecoin = typeof Stablecoin.Type
 
 /** Brale's `value_type`: letters, digits, `_` and `-`. */
@@ -98,12 +92,12 @@ export const SparkTokenIdentifier = NonEmpty.check(
   pattern(/^btkn[a-z]{0,4}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/, "must be a Spark token identifier such as btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k")
 )
 
-export const StablecoinRegisterRequest = Schema.Struct({
+export const StablecoinRegisterRequest = NamedStruct("StablecoinRegisterRequest", {
   providerTokenIdentifier: ProviderTokenIdentifier,
   networkTokenIdentifier: SparkTokenIdentifier,
   network: StablecoinNetwork,
   stablecoinProviderAccountId: Schema.optionalKey(NonEmptyTextUpTo(MAX_ID_LENGTH))
-}).annotate({ identifier: "StablecoinRegisterRequest" })
+})
 export type StablecoinRegisterRequest = typeof StablecoinRegisterRequest.Type
 
 export const StablecoinListResponse = ListResponse(Stablecoin, "StablecoinListResponse")
@@ -118,19 +112,15 @@ export const StablecoinAmount = NonEmpty.check(
 
 const AccountRef = NonEmptyTextUpTo(MAX_ID_LENGTH)
 
-export const StablecoinWireFundingSource = Schema.Struct({ type: Schema.Literal("WIRE") })
-  .annotate({ identifier: "StablecoinWireFundingSource" })
-export const StablecoinAchDebitFundingSource = Schema.Struct({ type: Schema.Literal("ACH_DEBIT"), externalAccountId: AccountRef })
-  .annotate({ identifier: "StablecoinAchDebitFundingSource" })
-export const StablecoinSameDayAchDebitFundingSource = Schema.Struct({ type: Schema.Literal("SAME_DAY_ACH_DEBIT"), externalAccountId: AccountRef })
-  .annotate({ identifier: "StablecoinSameDayAchDebitFundingSource" })
-export const StablecoinGridInternalFundingSource = Schema.Struct({ type: Schema.Literal("GRID_INTERNAL_ACCOUNT"), accountId: AccountRef })
-  .annotate({ identifier: "StablecoinGridInternalFundingSource" })
-export const StablecoinProviderBalanceFundingSource = Schema.Struct({
+export const StablecoinWireFundingSource = NamedStruct("StablecoinWireFundingSource", { type: Schema.Literal("WIRE") })
+export const StablecoinAchDebitFundingSource = NamedStruct("StablecoinAchDebitFundingSource", { type: Schema.Literal("ACH_DEBIT"), externalAccountId: AccountRef })
+export const StablecoinSameDayAchDebitFundingSource = NamedStruct("StablecoinSameDayAchDebitFundingSource", { type: Schema.Literal("SAME_DAY_ACH_DEBIT"), externalAccountId: AccountRef })
+export const StablecoinGridInternalFundingSource = NamedStruct("StablecoinGridInternalFundingSource", { type: Schema.Literal("GRID_INTERNAL_ACCOUNT"), accountId: AccountRef })
+export const StablecoinProviderBalanceFundingSource = NamedStruct("StablecoinProviderBalanceFundingSource", {
   type: Schema.Literal("PROVIDER_INTERNAL_BALANCE"),
   sourceTokenIdentifier: NonEmptyTextUpTo(MAX_PROVIDER_TOKEN_IDENTIFIER_LENGTH),
   cryptoNetwork: NonEmptyTextUpTo(32)
-}).annotate({ identifier: "StablecoinProviderBalanceFundingSource" })
+})
 
 export const StablecoinMintFundingSource = Schema.Union([
   StablecoinWireFundingSource,
@@ -141,22 +131,26 @@ export const StablecoinMintFundingSource = Schema.Union([
 ]).annotate({ identifier: "StablecoinMintFundingSource" })
 export type StablecoinMintFundingSource = typeof StablecoinMintFundingSource.Type
 
-export const StablecoinMintDestination = Schema.Struct({ accountId: AccountRef }).annotate({ identifier: "StablecoinMintDestination" })
+export const StablecoinMintDestination = NamedStruct("StablecoinMintDestination", { accountId: AccountRef })
 
-export const StablecoinMintRequest = Schema.Struct({
-  amount: StablecoinAmount,
-  fundingSource: StablecoinMintFundingSource,
-  destination: StablecoinMintDestination,
-  description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
-}).annotate({ identifier: "StablecoinMintRequest" })
+/**
+ * A mint or burn request: the amount, where the money comes from (`fundingSource` for a
+ * mint, `source` for a burn), where it goes, and an optional memo.
+ */
+const operationRequest = <From extends Schema.Struct.Fields, To extends Schema.Top>(identifier: string, from: From, destination: To) =>
+  NamedStruct(identifier, {
+    amount: StablecoinAmount,
+    ...from,
+    destination,
+    description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
+  })
+
+export const StablecoinMintRequest = operationRequest("StablecoinMintRequest", { fundingSource: StablecoinMintFundingSource }, StablecoinMintDestination)
 export type StablecoinMintRequest = typeof StablecoinMintRequest.Type
 
-export const StablecoinExternalAccountBurnSource = Schema.Struct({ type: Schema.Literal("EXTERNAL_ACCOUNT") })
-  .annotate({ identifier: "StablecoinExternalAccountBurnSource" })
-export const StablecoinGridInternalBurnSource = Schema.Struct({ type: Schema.Literal("GRID_INTERNAL_ACCOUNT"), accountId: AccountRef })
-  .annotate({ identifier: "StablecoinGridInternalBurnSource" })
-export const StablecoinProviderBalanceBurnSource = Schema.Struct({ type: Schema.Literal("PROVIDER_INTERNAL_BALANCE") })
-  .annotate({ identifier: "StablecoinProviderBalanceBurnSource" })
+export const StablecoinExternalAccountBurnSource = NamedStruct("StablecoinExternalAccountBurnSource", { type: Schema.Literal("EXTERNAL_ACCOUNT") })
+export const StablecoinGridInternalBurnSource = NamedStruct("StablecoinGridInternalBurnSource", { type: Schema.Literal("GRID_INTERNAL_ACCOUNT"), accountId: AccountRef })
+export const StablecoinProviderBalanceBurnSource = NamedStruct("StablecoinProviderBalanceBurnSource", { type: Schema.Literal("PROVIDER_INTERNAL_BALANCE") })
 
 export const StablecoinBurnSource = Schema.Union([
   StablecoinExternalAccountBurnSource,
@@ -165,52 +159,46 @@ export const StablecoinBurnSource = Schema.Union([
 ]).annotate({ identifier: "StablecoinBurnSource" })
 export type StablecoinBurnSource = typeof StablecoinBurnSource.Type
 
-export const StablecoinPayoutRail = Schema.Literals(["WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"])
-  .annotate({ identifier: "StablecoinPayoutRail" })
+export const StablecoinPayoutRail = NamedLiterals("StablecoinPayoutRail", ["WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"])
 export type StablecoinPayoutRail = typeof StablecoinPayoutRail.Type
 
-export const StablecoinBurnDestination = Schema.Struct({
+export const StablecoinBurnDestination = NamedStruct("StablecoinBurnDestination", {
   type: Schema.Literal("EXTERNAL_ACCOUNT"),
   externalAccountId: AccountRef,
   rail: StablecoinPayoutRail
-}).annotate({ identifier: "StablecoinBurnDestination" })
+})
 
-export const StablecoinBurnRequest = Schema.Struct({
-  amount: StablecoinAmount,
-  source: StablecoinBurnSource,
-  destination: StablecoinBurnDestination,
-  description: Schema.optionalKey(Schema.String.check(maxChars(MAX_OPERATION_DESCRIPTION_LENGTH)))
-}).annotate({ identifier: "StablecoinBurnRequest" })
+export const StablecoinBurnRequest = operationRequest("StablecoinBurnRequest", { source: StablecoinBurnSource }, StablecoinBurnDestination)
 export type StablecoinBurnRequest = typeof StablecoinBurnRequest.Type
 
-export const StablecoinOperationSource = Schema.Struct({
+export const StablecoinOperationSource = NamedStruct("StablecoinOperationSource", {
   type: Schema.Literals(["WIRE", "ACH_DEBIT", "SAME_DAY_ACH_DEBIT", "EXTERNAL_ACCOUNT", "GRID_INTERNAL_ACCOUNT", "PROVIDER_INTERNAL_BALANCE"]),
   externalAccountId: Schema.optionalKey(Schema.String),
   accountId: Schema.optionalKey(Schema.String),
   sourceTokenIdentifier: Schema.optionalKey(Schema.String),
   cryptoNetwork: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "StablecoinOperationSource" })
+})
 export type StablecoinOperationSource = typeof StablecoinOperationSource.Type
 
 export const StablecoinFundingInstructions = Schema.Record(Schema.String, Schema.String)
   .annotate({ identifier: "StablecoinFundingInstructions" })
 export type StablecoinFundingInstructions = typeof StablecoinFundingInstructions.Type
 
-export const StablecoinOperationDestination = Schema.Struct({
+export const StablecoinOperationDestination = NamedStruct("StablecoinOperationDestination", {
   accountId: Schema.String,
   rail: Schema.optionalKey(StablecoinPayoutRail)
-}).annotate({ identifier: "StablecoinOperationDestination" })
+})
 export type StablecoinOperationDestination = typeof StablecoinOperationDestination.Type
 
-export const StablecoinEstimatedDelivery = Schema.Struct({
+export const StablecoinEstimatedDelivery = NamedStruct("StablecoinEstimatedDelivery", {
   rail: Schema.String,
   amount: Schema.String,
   currency: Schema.String,
   timing: Schema.String
-}).annotate({ identifier: "StablecoinEstimatedDelivery" })
+})
 export type StablecoinEstimatedDelivery = typeof StablecoinEstimatedDelivery.Type
 
-export const StablecoinOperation = Schema.Struct({
+export const StablecoinOperation = NamedStruct("StablecoinOperation", {
   id: Schema.String,
   stablecoinId: Schema.String,
   operationType: StablecoinOperationType,
@@ -227,9 +215,8 @@ export const StablecoinOperation = Schema.Struct({
   providerStatus: Schema.optionalKey(Schema.String),
   failureReason: Schema.optionalKey(Schema.String),
   description: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "StablecoinOperation" })
+  ...Timestamps
+})
 export type StablecoinOperation = typeof StablecoinOperation.Type
 
 export const StablecoinOperationListResponse = ListResponse(StablecoinOperation, "StablecoinOperationListResponse")

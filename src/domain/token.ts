@@ -3,7 +3,7 @@
  * with permissions. The reference's `ApiToken`, `ApiTokenCreateRequest` and `Permission`.
  */
 import { Schema } from "effect"
-import { NonEmptyTextUpTo } from "./common.js"
+import { NamedStruct, NonEmptyTextUpTo, Timestamps } from "./common.js"
 
 export const Permission = Schema.Literals(["VIEW", "TRANSACT", "MANAGE"]).annotate({
   identifier: "Permission",
@@ -13,25 +13,24 @@ export type Permission = typeof Permission.Type
 
 export const MAX_TOKEN_NAME_LENGTH = 255
 
-export const ApiTokenCreateRequest = Schema.Struct({
+export const ApiTokenCreateRequest = NamedStruct("ApiTokenCreateRequest", {
   name: NonEmptyTextUpTo(MAX_TOKEN_NAME_LENGTH),
   permissions: Schema.Array(Permission).check(
     Schema.isMinLength(1, { message: "must grant at least one permission" }),
     Schema.isMaxLength(3)
   )
-}).annotate({ identifier: "ApiTokenCreateRequest" })
+})
 export type ApiTokenCreateRequest = typeof ApiTokenCreateRequest.Type
 
-export const ApiToken = Schema.Struct({
+export const ApiToken = NamedStruct("ApiToken", {
   id: Schema.String,
   name: Schema.String,
   permissions: Schema.Array(Permission),
   clientId: Schema.String,
   /** Only in the create answer: the secret is stored as a hash and never shown again. */
   clientSecret: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "ApiToken" })
+  ...Timestamps
+})
 export type ApiToken = typeof ApiToken.Type
 
 /**

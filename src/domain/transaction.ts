@@ -5,15 +5,15 @@
  * MANUAL_REFUND) are not in the enum; TIMEOUT survives only as a refund reason.
  */
 import { Schema } from "effect"
-import { CurrencyCode } from "./common.js"
+import { CurrencyCode, NamedLiterals, NamedStruct } from "./common.js"
 import { PaymentRail } from "./external-account.js"
 import { PaymentInstructions } from "./internal-account.js"
-import { CurrencyAmount, MAX_AMOUNT } from "./money.js"
-import { OutgoingRateDetails, PurposeOfPayment } from "./quote.js"
+import { CurrencyAmount, PositiveAmount } from "./money.js"
+import { CustomerInfoValues, OutgoingRateDetails, PurposeOfPayment } from "./quote.js"
 
 const Id = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
 
-export const TransactionStatus = Schema.Literals([
+export const TransactionStatus = NamedLiterals("TransactionStatus", [
   "CREATED",
   "PENDING",
   "PENDING_AUTHORIZATION",
@@ -23,18 +23,17 @@ export const TransactionStatus = Schema.Literals([
   "FAILED",
   "REFUNDED",
   "EXPIRED"
-]).annotate({ identifier: "TransactionStatus" })
+])
 export type TransactionStatus = typeof TransactionStatus.Type
 
 /** The statuses an outgoing payment takes (reference `OutgoingTransactionStatus`). */
-export const OutgoingTransactionStatus = Schema.Literals(["PENDING", "PENDING_AUTHORIZATION", "EXPIRED", "PROCESSING", "COMPLETED", "FAILED"])
-  .annotate({ identifier: "OutgoingTransactionStatus" })
+export const OutgoingTransactionStatus = NamedLiterals("OutgoingTransactionStatus", ["PENDING", "PENDING_AUTHORIZATION", "EXPIRED", "PROCESSING", "COMPLETED", "FAILED"])
 export type OutgoingTransactionStatus = typeof OutgoingTransactionStatus.Type
 
-export const TransactionType = Schema.Literals(["INCOMING", "OUTGOING"]).annotate({ identifier: "TransactionType" })
+export const TransactionType = NamedLiterals("TransactionType", ["INCOMING", "OUTGOING"])
 export type TransactionType = typeof TransactionType.Type
 
-export const OutgoingTransactionFailureReason = Schema.Literals([
+export const OutgoingTransactionFailureReason = NamedLiterals("OutgoingTransactionFailureReason", [
   "QUOTE_EXPIRED",
   "QUOTE_RATE_UNAVAILABLE",
   "QUOTE_EXECUTION_FAILED",
@@ -45,10 +44,10 @@ export const OutgoingTransactionFailureReason = Schema.Literals([
   "ACCOUNT_CANNOT_RECEIVE",
   "ACCOUNT_INVALID",
   "COMPLIANCE_REJECTED"
-]).annotate({ identifier: "OutgoingTransactionFailureReason" })
+])
 export type OutgoingTransactionFailureReason = typeof OutgoingTransactionFailureReason.Type
 
-export const IncomingTransactionFailureReason = Schema.Literals([
+export const IncomingTransactionFailureReason = NamedLiterals("IncomingTransactionFailureReason", [
   "LNURLP_FAILED",
   "PAY_REQUEST_FAILED",
   "PAYMENT_APPROVAL_WEBHOOK_ERROR",
@@ -59,79 +58,74 @@ export const IncomingTransactionFailureReason = Schema.Literals([
   "QUOTE_EXECUTION_FAILED",
   "COMPLIANCE_REJECTED",
   "COLLECTION_FAILED"
-]).annotate({ identifier: "IncomingTransactionFailureReason" })
+])
 export type IncomingTransactionFailureReason = typeof IncomingTransactionFailureReason.Type
 
-export const TransactionPendingReason = Schema.Literals([
+export const TransactionPendingReason = NamedLiterals("TransactionPendingReason", [
   "COUNTERPARTY_DECLARATION_REQUIRED",
   "WALLET_VERIFICATION_REQUIRED",
   "COUNTERPARTY_INFORMATION_REQUIRED",
   "COMPLIANCE_REVIEW"
-]).annotate({ identifier: "TransactionPendingReason" })
+])
 export type TransactionPendingReason = typeof TransactionPendingReason.Type
 
-export const RefundStatus = Schema.Literals(["PENDING", "COMPLETED", "FAILED"]).annotate({ identifier: "RefundStatus" })
-export const RefundReason = Schema.Literals(["TRANSACTION_FAILED", "USER_CANCELLATION", "TIMEOUT"]).annotate({ identifier: "RefundReason" })
+export const RefundStatus = NamedLiterals("RefundStatus", ["PENDING", "COMPLETED", "FAILED"])
+export const RefundReason = NamedLiterals("RefundReason", ["TRANSACTION_FAILED", "USER_CANCELLATION", "TIMEOUT"])
 
-export const Refund = Schema.Struct({
+export const Refund = NamedStruct("Refund", {
   reference: Schema.String,
   initiatedAt: Schema.String,
   settledAt: Schema.optionalKey(Schema.String),
   status: RefundStatus,
   reason: Schema.optionalKey(RefundReason)
-}).annotate({ identifier: "Refund" })
+})
 export type Refund = typeof Refund.Type
 
-export const OnChainTransaction = Schema.Struct({
+export const OnChainTransaction = NamedStruct("OnChainTransaction", {
   transactionHash: Schema.String,
   network: Schema.String
-}).annotate({ identifier: "OnChainTransaction" })
+})
 
 /** `transactionHash` is deprecated for wallet transfers (use `onChainTransaction`), kept for UMA settlement. */
-export const ReconciliationInstructions = Schema.Struct({
+export const ReconciliationInstructions = NamedStruct("ReconciliationInstructions", {
   reference: Schema.optionalKey(Schema.String),
   transactionHash: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "ReconciliationInstructions" })
+})
 
 // ---------------------------------------------------------------- sources and destinations
 
-export const AccountTransactionSource = Schema.Struct({
-  sourceType: Schema.Literal("ACCOUNT"),
+/** An account end of a payment, source or destination alike (after its `sourceType` / `destinationType`). */
+const accountEndFields = {
   accountId: Schema.String,
   currency: Schema.optionalKey(Schema.String),
   onChainTransaction: Schema.optionalKey(OnChainTransaction)
-}).annotate({ identifier: "AccountTransactionSource" })
+}
 
-export const UmaAddressTransactionSource = Schema.Struct({
-  sourceType: Schema.Literal("UMA_ADDRESS"),
+/** An UMA address end of a payment, source or destination alike. */
+const umaAddressEndFields = {
   umaAddress: Schema.String,
   currency: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "UmaAddressTransactionSource" })
+}
 
-export const RealtimeFundingTransactionSource = Schema.Struct({
+export const AccountTransactionSource = NamedStruct("AccountTransactionSource", { sourceType: Schema.Literal("ACCOUNT"), ...accountEndFields })
+
+export const UmaAddressTransactionSource = NamedStruct("UmaAddressTransactionSource", { sourceType: Schema.Literal("UMA_ADDRESS"), ...umaAddressEndFields })
+
+export const RealtimeFundingTransactionSource = NamedStruct("RealtimeFundingTransactionSource", {
   sourceType: Schema.Literal("REALTIME_FUNDING"),
   currency: Schema.String,
   customerId: Schema.optionalKey(Schema.String),
   paymentRail: Schema.optionalKey(PaymentRail),
   onChainTransaction: Schema.optionalKey(OnChainTransaction)
-}).annotate({ identifier: "RealtimeFundingTransactionSource" })
+})
 
 export const TransactionSource = Schema.Union([AccountTransactionSource, UmaAddressTransactionSource, RealtimeFundingTransactionSource])
   .annotate({ identifier: "TransactionSourceOneOf" })
 export type TransactionSource = typeof TransactionSource.Type
 
-export const AccountTransactionDestination = Schema.Struct({
-  destinationType: Schema.Literal("ACCOUNT"),
-  accountId: Schema.String,
-  currency: Schema.optionalKey(Schema.String),
-  onChainTransaction: Schema.optionalKey(OnChainTransaction)
-}).annotate({ identifier: "AccountTransactionDestination" })
+export const AccountTransactionDestination = NamedStruct("AccountTransactionDestination", { destinationType: Schema.Literal("ACCOUNT"), ...accountEndFields })
 
-export const UmaAddressTransactionDestination = Schema.Struct({
-  destinationType: Schema.Literal("UMA_ADDRESS"),
-  umaAddress: Schema.String,
-  currency: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "UmaAddressTransactionDestination" })
+export const UmaAddressTransactionDestination = NamedStruct("UmaAddressTransactionDestination", { destinationType: Schema.Literal("UMA_ADDRESS"), ...umaAddressEndFields })
 
 export const TransactionDestination = Schema.Union([AccountTransactionDestination, UmaAddressTransactionDestination])
   .annotate({ identifier: "TransactionDestinationOneOf" })
@@ -159,7 +153,7 @@ const base = {
   counterpartyInformation: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 }
 
-export const OutgoingTransaction = Schema.Struct({
+export const OutgoingTransaction = NamedStruct("OutgoingTransaction", {
   ...base,
   type: Schema.Literal("OUTGOING"),
   /**
@@ -184,10 +178,10 @@ export const OutgoingTransaction = Schema.Struct({
   settlementTimelineSeconds: Schema.optionalKey(Schema.NullOr(Schema.Number)),
   remittanceInformation: Schema.optionalKey(Schema.String),
   purposeOfPayment: Schema.optionalKey(PurposeOfPayment)
-}).annotate({ identifier: "OutgoingTransaction" })
+})
 export type OutgoingTransaction = typeof OutgoingTransaction.Type
 
-export const IncomingTransaction = Schema.Struct({
+export const IncomingTransaction = NamedStruct("IncomingTransaction", {
   ...base,
   type: Schema.Literal("INCOMING"),
   direction: Schema.Literal("CREDIT"),
@@ -197,7 +191,7 @@ export const IncomingTransaction = Schema.Struct({
   receivedAmount: CurrencyAmount,
   fees: Schema.optionalKey(Schema.Number),
   failureReason: Schema.optionalKey(IncomingTransactionFailureReason)
-}).annotate({ identifier: "IncomingTransaction" })
+})
 export type IncomingTransaction = typeof IncomingTransaction.Type
 
 export const Transaction = Schema.Union([IncomingTransaction, OutgoingTransaction])
@@ -210,59 +204,54 @@ export type Transaction = typeof Transaction.Type
 const AccountRef = Schema.Struct({ accountId: Id })
 
 /** Deprecated (SPEC.md Versioning), still working: pull from an external account into an internal one. */
-export const TransferInRequest = Schema.Struct({
+export const TransferInRequest = NamedStruct("TransferInRequest", {
   source: AccountRef,
   destination: AccountRef,
-  amount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)))
-}).annotate({ identifier: "TransferInRequest" })
+  amount: Schema.optionalKey(PositiveAmount)
+})
 export type TransferInRequest = typeof TransferInRequest.Type
 
 /** Deprecated, still working: pay out from an internal account to an external one. */
-export const TransferOutRequest = Schema.Struct({
+export const TransferOutRequest = NamedStruct("TransferOutRequest", {
   source: AccountRef,
   destination: Schema.Struct({ accountId: Id, paymentRail: Schema.optionalKey(PaymentRail) }),
-  amount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))),
+  amount: Schema.optionalKey(PositiveAmount),
   remittanceInformation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(80))),
   purposeOfPayment: Schema.optionalKey(PurposeOfPayment)
-}).annotate({ identifier: "TransferOutRequest" })
+})
 export type TransferOutRequest = typeof TransferOutRequest.Type
 
-export const CancelTransactionRequest = Schema.Struct({
+export const CancelTransactionRequest = NamedStruct("CancelTransactionRequest", {
   reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255)))
-}).annotate({ identifier: "CancelTransactionRequest" })
+})
 
-export const SandboxSendRequest = Schema.Struct({
+export const SandboxSendRequest = NamedStruct("SandboxSendRequest", {
   quoteId: Id,
   currencyCode: CurrencyCode,
-  currencyAmount: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT)))
-}).annotate({ identifier: "SandboxSendRequest" })
+  currencyAmount: Schema.optionalKey(PositiveAmount)
+})
 export type SandboxSendRequest = typeof SandboxSendRequest.Type
 
-export const SandboxUmaReceiveRequest = Schema.Struct({
+export const SandboxUmaReceiveRequest = NamedStruct("SandboxUmaReceiveRequest", {
   senderUmaAddress: Schema.String.check(Schema.isMaxLength(255)),
   receiverUmaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
   customerId: Schema.optionalKey(Id),
   receivingCurrencyCode: CurrencyCode,
-  receivingCurrencyAmount: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_AMOUNT))
-}).annotate({ identifier: "SandboxUmaReceiveRequest" })
+  receivingCurrencyAmount: PositiveAmount
+})
 export type SandboxUmaReceiveRequest = typeof SandboxUmaReceiveRequest.Type
 
 /** POST /transactions/{id}/approve (optional body): the receiver's information the sender's VASP asked for, if any. */
-export const ApprovePaymentRequest = Schema.Struct({
+export const ApprovePaymentRequest = NamedStruct("ApprovePaymentRequest", {
   /** Receiver details the sender's institution asked for (field name → value), e.g. `FULL_NAME`. */
-  receiverCustomerInfo: Schema.optionalKey(
-    Schema.Record(
-      Schema.String.check(Schema.isMaxLength(64)),
-      Schema.Union([Schema.String.check(Schema.isMaxLength(1000)), Schema.Number, Schema.Boolean])
-    ).check(Schema.isMaxProperties(50))
-  )
-}).annotate({ identifier: "ApprovePaymentRequest" })
+  receiverCustomerInfo: Schema.optionalKey(CustomerInfoValues)
+})
 export type ApprovePaymentRequest = typeof ApprovePaymentRequest.Type
 
 /** POST /transactions/{id}/reject (optional body): why, for the platform's own purposes. */
-export const RejectPaymentRequest = Schema.Struct({
+export const RejectPaymentRequest = NamedStruct("RejectPaymentRequest", {
   reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1_024)))
-}).annotate({ identifier: "RejectPaymentRequest" })
+})
 export type RejectPaymentRequest = typeof RejectPaymentRequest.Type
 
 // ---------------------------------------------------------------- the money behind a payment

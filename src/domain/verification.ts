@@ -4,20 +4,20 @@
  * the `errors[]` entry fields.
  */
 import { Schema } from "effect"
-import { MAX_ID_LENGTH, NonEmptyTextUpTo } from "./common.js"
+import { MAX_ID_LENGTH, NamedLiterals, NamedStruct, NonEmptyTextUpTo } from "./common.js"
 import { DocumentType } from "./document.js"
 
-export const VerificationStatus = Schema.Literals([
+export const VerificationStatus = NamedLiterals("VerificationStatus", [
   "RESOLVE_ERRORS",
   "PENDING_MANUAL_REVIEW",
   "IN_PROGRESS",
   "APPROVED",
   "REJECTED",
   "READY_FOR_VERIFICATION"
-]).annotate({ identifier: "VerificationStatus" })
+])
 export type VerificationStatus = typeof VerificationStatus.Type
 
-export const VerificationErrorType = Schema.Literals([
+export const VerificationErrorType = NamedLiterals("VerificationErrorType", [
   "MISSING_FIELD",
   "INVALID_FIELD",
   "MISSING_LEGAL_PRESENCE_DOCUMENT",
@@ -40,11 +40,11 @@ export const VerificationErrorType = Schema.Literals([
   "MISSING_BENEFICIAL_OWNER",
   "MISSING_CONTROL_PERSON",
   "MISSING_GOOD_STANDING_DOCUMENT"
-]).annotate({ identifier: "VerificationErrorType" })
+])
 export type VerificationErrorType = typeof VerificationErrorType.Type
 
 /** One problem that keeps a submission from proceeding. */
-export const VerificationError = Schema.Struct({
+export const VerificationError = NamedStruct("VerificationError", {
   /** The Customer, BeneficialOwner or Document the problem is about. */
   resourceId: Schema.String,
   type: VerificationErrorType,
@@ -52,20 +52,20 @@ export const VerificationError = Schema.Struct({
   field: Schema.optionalKey(Schema.String),
   reason: Schema.String,
   acceptedDocumentTypes: Schema.optionalKey(Schema.Array(DocumentType))
-}).annotate({ identifier: "VerificationError" })
+})
 export type VerificationError = typeof VerificationError.Type
 
-export const Verification = Schema.Struct({
+export const Verification = NamedStruct("Verification", {
   id: Schema.String,
   customerId: Schema.String,
   verificationStatus: VerificationStatus,
   errors: Schema.Array(VerificationError),
   createdAt: Schema.String,
   updatedAt: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "Verification" })
+})
 export type Verification = typeof Verification.Type
 
-export const VerificationRequest = Schema.Struct({
+export const VerificationRequest = NamedStruct("VerificationRequest", {
   customerId: NonEmptyTextUpTo(MAX_ID_LENGTH)
-}).annotate({ identifier: "VerificationRequest" })
+})
 export type VerificationRequest = typeof VerificationRequest.Type

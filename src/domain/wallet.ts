@@ -5,11 +5,11 @@
  * Field maximums: docs/limits.md (the general JSON bounds cap any text at 4,096).
  */
 import { Schema } from "effect"
-import { IdText, NonEmptyTextUpTo, TextUpTo } from "./common.js"
+import { IdText, NamedLiterals, NamedStruct, NonEmptyTextUpTo, TextUpTo, Timestamps } from "./common.js"
 import { MAX_DELEGATED_KEY_NICKNAME_LENGTH } from "./limits.js"
 export { MAX_DELEGATED_KEY_NICKNAME_LENGTH } from "./limits.js"
 
-export const AuthMethodType = Schema.Literals(["OAUTH", "EMAIL_OTP", "SMS_OTP", "PASSKEY"]).annotate({ identifier: "AuthMethodType" })
+export const AuthMethodType = NamedLiterals("AuthMethodType", ["OAUTH", "EMAIL_OTP", "SMS_OTP", "PASSKEY"])
 export type AuthMethodType = typeof AuthMethodType.Type
 
 /** A P-256 public key in SEC1 hex: compressed (66) or uncompressed (130). */
@@ -21,130 +21,120 @@ export const ClientPublicKey = Schema.String.check(
 /** An OIDC id token (decoded by the operation: a malformed one is 400 INVALID_INPUT). */
 export const OidcToken = NonEmptyTextUpTo(4096)
 
-export const PasskeyAttestation = Schema.Struct({
+export const PasskeyAttestation = NamedStruct("PasskeyAttestation", {
   credentialId: NonEmptyTextUpTo(1024),
   clientDataJson: NonEmptyTextUpTo(4096),
   attestationObject: NonEmptyTextUpTo(4096),
   transports: Schema.optionalKey(Schema.Array(Schema.Literals(["usb", "nfc", "ble", "internal", "hybrid"])).check(Schema.isMaxLength(5)))
-}).annotate({ identifier: "PasskeyAttestation" })
+})
 
-export const PasskeyAssertion = Schema.Struct({
+export const PasskeyAssertion = NamedStruct("PasskeyAssertion", {
   credentialId: NonEmptyTextUpTo(1024),
   clientDataJson: NonEmptyTextUpTo(4096),
   authenticatorData: NonEmptyTextUpTo(4096),
   signature: NonEmptyTextUpTo(1024),
   userHandle: Schema.optionalKey(TextUpTo(1024))
-}).annotate({ identifier: "PasskeyAssertion" })
+})
 
 const accountId = IdText
 
 export const AuthCredentialCreateRequest = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("EMAIL_OTP"), accountId }).annotate({ identifier: "EmailOtpCredentialCreateRequest" }),
-  Schema.Struct({ type: Schema.Literal("SMS_OTP"), accountId }).annotate({ identifier: "SmsOtpCredentialCreateRequest" }),
-  Schema.Struct({ type: Schema.Literal("OAUTH"), accountId, oidcToken: OidcToken }).annotate({ identifier: "OauthCredentialCreateRequest" }),
-  Schema.Struct({
+  NamedStruct("EmailOtpCredentialCreateRequest", { type: Schema.Literal("EMAIL_OTP"), accountId }),
+  NamedStruct("SmsOtpCredentialCreateRequest", { type: Schema.Literal("SMS_OTP"), accountId }),
+  NamedStruct("OauthCredentialCreateRequest", { type: Schema.Literal("OAUTH"), accountId, oidcToken: OidcToken }),
+  NamedStruct("PasskeyCredentialCreateRequest", {
     type: Schema.Literal("PASSKEY"),
     accountId,
     nickname: NonEmptyTextUpTo(255),
     challenge: NonEmptyTextUpTo(1024),
     attestation: PasskeyAttestation
-  }).annotate({ identifier: "PasskeyCredentialCreateRequest" })
+  })
 ]).annotate({ identifier: "AuthCredentialCreateRequestOneOf" })
 export type AuthCredentialCreateRequest = typeof AuthCredentialCreateRequest.Type
 
 export const AuthCredentialVerifyRequest = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("EMAIL_OTP"), encryptedOtpBundle: NonEmptyTextUpTo(4096) })
-    .annotate({ identifier: "EmailOtpCredentialVerifyRequest" }),
-  Schema.Struct({ type: Schema.Literal("SMS_OTP"), encryptedOtpBundle: NonEmptyTextUpTo(4096) })
-    .annotate({ identifier: "SmsOtpCredentialVerifyRequest" }),
-  Schema.Struct({ type: Schema.Literal("OAUTH"), oidcToken: OidcToken, clientPublicKey: ClientPublicKey })
-    .annotate({ identifier: "OauthCredentialVerifyRequest" }),
-  Schema.Struct({ type: Schema.Literal("PASSKEY"), assertion: PasskeyAssertion }).annotate({ identifier: "PasskeyCredentialVerifyRequest" })
+  NamedStruct("EmailOtpCredentialVerifyRequest", { type: Schema.Literal("EMAIL_OTP"), encryptedOtpBundle: NonEmptyTextUpTo(4096) }),
+  NamedStruct("SmsOtpCredentialVerifyRequest", { type: Schema.Literal("SMS_OTP"), encryptedOtpBundle: NonEmptyTextUpTo(4096) }),
+  NamedStruct("OauthCredentialVerifyRequest", { type: Schema.Literal("OAUTH"), oidcToken: OidcToken, clientPublicKey: ClientPublicKey }),
+  NamedStruct("PasskeyCredentialVerifyRequest", { type: Schema.Literal("PASSKEY"), assertion: PasskeyAssertion })
 ]).annotate({ identifier: "AuthCredentialVerifyRequestOneOf" })
 export type AuthCredentialVerifyRequest = typeof AuthCredentialVerifyRequest.Type
 
-export const AuthCredentialChallengeRequest = Schema.Struct({
+export const AuthCredentialChallengeRequest = NamedStruct("AuthCredentialChallengeRequest", {
   clientPublicKey: Schema.optionalKey(ClientPublicKey)
-}).annotate({ identifier: "AuthCredentialChallengeRequest" })
+})
 
-export const AuthSessionRefreshRequest = Schema.Struct({ clientPublicKey: ClientPublicKey })
-  .annotate({ identifier: "AuthSessionRefreshRequest" })
+export const AuthSessionRefreshRequest = NamedStruct("AuthSessionRefreshRequest", { clientPublicKey: ClientPublicKey })
 
-export const InternalAccountUpdateRequest = Schema.Struct({ privateEnabled: Schema.optionalKey(Schema.Boolean) })
-  .annotate({ identifier: "InternalAccountUpdateRequest" })
+export const InternalAccountUpdateRequest = NamedStruct("InternalAccountUpdateRequest", { privateEnabled: Schema.optionalKey(Schema.Boolean) })
 
-export const InternalAccountExportRequest = Schema.Struct({ clientPublicKey: ClientPublicKey })
-  .annotate({ identifier: "InternalAccountExportRequest" })
+export const InternalAccountExportRequest = NamedStruct("InternalAccountExportRequest", { clientPublicKey: ClientPublicKey })
 
-export const AuthMethod = Schema.Struct({
+export const AuthMethod = NamedStruct("AuthMethod", {
   id: Schema.String,
   accountId: Schema.String,
   type: AuthMethodType,
   credentialId: Schema.optionalKey(Schema.String),
   nickname: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "AuthMethod" })
+  ...Timestamps
+})
 export type AuthMethod = typeof AuthMethod.Type
 
-export const AuthMethodResponse = Schema.Struct({
+export const AuthMethodResponse = NamedStruct("AuthMethodResponse", {
   ...AuthMethod.fields,
   otpEncryptionTargetBundle: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "AuthMethodResponse" })
+})
 export type AuthMethodResponse = typeof AuthMethodResponse.Type
 
-export const PasskeyAuthChallenge = Schema.Struct({
+export const PasskeyAuthChallenge = NamedStruct("PasskeyAuthChallenge", {
   ...AuthMethod.fields,
   credentialId: Schema.String,
   challenge: Schema.String,
   requestId: Schema.String,
   expiresAt: Schema.String
-}).annotate({ identifier: "PasskeyAuthChallenge" })
+})
 
 export const AuthCredentialResponse = Schema.Union([PasskeyAuthChallenge, AuthMethodResponse])
   .annotate({ identifier: "AuthCredentialResponseOneOf" })
 
-export const AuthCredentialListResponse = Schema.Struct({ data: Schema.Array(AuthMethod) })
-  .annotate({ identifier: "AuthCredentialListResponse" })
+export const AuthCredentialListResponse = NamedStruct("AuthCredentialListResponse", { data: Schema.Array(AuthMethod) })
 
-export const AuthSession = Schema.Struct({
+export const AuthSession = NamedStruct("AuthSession", {
   ...AuthMethod.fields,
   encryptedSessionSigningKey: Schema.optionalKey(Schema.String),
   expiresAt: Schema.String
-}).annotate({ identifier: "AuthSession" })
+})
 export type AuthSession = typeof AuthSession.Type
 
-export const SessionListResponse = Schema.Struct({ data: Schema.Array(AuthSession) }).annotate({ identifier: "SessionListResponse" })
+export const SessionListResponse = NamedStruct("SessionListResponse", { data: Schema.Array(AuthSession) })
 
 /** The first leg's answer (202): sign `payloadToSign`, retry with `Request-Id: <requestId>` before `expiresAt`. */
-export const SignedRequestChallenge = Schema.Struct({
+export const SignedRequestChallenge = NamedStruct("SignedRequestChallenge", {
   payloadToSign: Schema.String,
   requestId: Schema.String,
   expiresAt: Schema.String
-}).annotate({ identifier: "SignedRequestChallenge" })
+})
 export type SignedRequestChallenge = typeof SignedRequestChallenge.Type
 
-export const AuthSignedRequestChallenge = Schema.Struct({ ...SignedRequestChallenge.fields, type: AuthMethodType })
-  .annotate({ identifier: "AuthSignedRequestChallenge" })
+export const AuthSignedRequestChallenge = NamedStruct("AuthSignedRequestChallenge", { ...SignedRequestChallenge.fields, type: AuthMethodType })
 
-export const InternalAccountExportResponse = Schema.Struct({ id: Schema.String, encryptedWalletCredentials: Schema.String })
-  .annotate({ identifier: "InternalAccountExportResponse" })
+export const InternalAccountExportResponse = NamedStruct("InternalAccountExportResponse", { id: Schema.String, encryptedWalletCredentials: Schema.String })
 
 // ---------------------------------------------------------------- delegated keys
 
 /** PENDING (the signer exists, no policy yet: cannot sign), ACTIVE (may sign), REVOKED (deleted: never signs again). */
-export const DelegatedKeyStatus = Schema.Literals(["PENDING", "ACTIVE", "REVOKED"]).annotate({ identifier: "DelegatedKeyStatus" })
+export const DelegatedKeyStatus = NamedLiterals("DelegatedKeyStatus", ["PENDING", "ACTIVE", "REVOKED"])
 export type DelegatedKeyStatus = typeof DelegatedKeyStatus.Type
 
-export const DelegatedKeyCreateRequest = Schema.Struct({
+export const DelegatedKeyCreateRequest = NamedStruct("DelegatedKeyCreateRequest", {
   cardId: IdText,
   internalAccountId: IdText,
   nickname: NonEmptyTextUpTo(MAX_DELEGATED_KEY_NICKNAME_LENGTH)
-}).annotate({ identifier: "DelegatedKeyCreateRequest" })
+})
 export type DelegatedKeyCreateRequest = typeof DelegatedKeyCreateRequest.Type
 
 /** A custodied signing key delegated for a card funding source backed by an embedded wallet (the private key is never shown). */
-export const DelegatedKey = Schema.Struct({
+export const DelegatedKey = NamedStruct("DelegatedKey", {
   id: Schema.String,
   cardId: Schema.String,
   fundingSourceId: Schema.String,
@@ -153,12 +143,11 @@ export const DelegatedKey = Schema.Struct({
   publicKey: Schema.String,
   nickname: Schema.String,
   status: DelegatedKeyStatus,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "DelegatedKey" })
+  ...Timestamps
+})
 export type DelegatedKey = typeof DelegatedKey.Type
 
-export const DelegatedKeyListResponse = Schema.Struct({ data: Schema.Array(DelegatedKey) }).annotate({ identifier: "DelegatedKeyListResponse" })
+export const DelegatedKeyListResponse = NamedStruct("DelegatedKeyListResponse", { data: Schema.Array(DelegatedKey) })
 
 /** Both 202 answers of `POST /auth/delegated-keys` (after the first leg and after the first signed retry). */
 export const DelegatedKeySignedRequestChallenge = Schema.Struct(SignedRequestChallenge.fields)

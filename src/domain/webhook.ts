@@ -4,18 +4,19 @@
  * (ours: `GET /sandbox/webhooks/deliveries`).
  */
 import { Schema } from "effect"
+import { NamedLiterals, NamedStruct, Timestamps } from "./common.js"
 import { WebhookType } from "./events.js"
 
 /** Reference `TestWebhookResponse`: what the receiver answered to a `TEST` webhook. */
-export const TestWebhookResponse = Schema.Struct({
+export const TestWebhookResponse = NamedStruct("TestWebhookResponse", {
   url: Schema.String,
   response_status: Schema.Number,
   response_body: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "TestWebhookResponse" })
+})
 export type TestWebhookResponse = typeof TestWebhookResponse.Type
 
 /** The public half of the platform's webhook signing key (ours: `GET /webhooks/public-key`). */
-export const WebhookPublicKey = Schema.Struct({
+export const WebhookPublicKey = NamedStruct("WebhookPublicKey", {
   /** Uncompressed SEC1 hex (`04…`, 130 characters) of the P-256 public key. */
   publicKey: Schema.String,
   algorithm: Schema.Literal("ECDSA_P256_SHA256"),
@@ -23,24 +24,24 @@ export const WebhookPublicKey = Schema.Struct({
   header: Schema.String,
   /** How the header value is encoded: base64 of the DER signature over SHA-256 of the body. */
   signatureEncoding: Schema.Literal("BASE64_DER")
-}).annotate({ identifier: "WebhookPublicKey" })
+})
 export type WebhookPublicKey = typeof WebhookPublicKey.Type
 
-export const WebhookDeliveryStatus = Schema.Literals(["PENDING", "DELIVERED", "FAILED"]).annotate({ identifier: "WebhookDeliveryStatus" })
+export const WebhookDeliveryStatus = NamedLiterals("WebhookDeliveryStatus", ["PENDING", "DELIVERED", "FAILED"])
 export type WebhookDeliveryStatus = typeof WebhookDeliveryStatus.Type
 
 /** One POST to the receiver: when, how long, and what came back (a status code) or what went wrong (`error`). */
-export const WebhookAttempt = Schema.Struct({
+export const WebhookAttempt = NamedStruct("WebhookAttempt", {
   at: Schema.String,
   url: Schema.String,
   durationMs: Schema.Number,
   statusCode: Schema.optionalKey(Schema.Number),
   error: Schema.optionalKey(Schema.String)
-}).annotate({ identifier: "WebhookAttempt" })
+})
 export type WebhookAttempt = typeof WebhookAttempt.Type
 
 /** A webhook and its attempts, newest delivery first in the log. */
-export const WebhookDelivery = Schema.Struct({
+export const WebhookDelivery = NamedStruct("WebhookDelivery", {
   /** The webhook's `id` (`Webhook:<uuid>`): the same on every attempt and redelivery. */
   id: Schema.String,
   type: WebhookType,
@@ -50,7 +51,6 @@ export const WebhookDelivery = Schema.Struct({
   attempts: Schema.Array(WebhookAttempt),
   /** When the next attempt is due (PENDING only). */
   nextAttemptAt: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "WebhookDelivery" })
+  ...Timestamps
+})
 export type WebhookDelivery = typeof WebhookDelivery.Type
