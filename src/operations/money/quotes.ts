@@ -813,8 +813,9 @@ export const startPayment = Effect.fnUntraced(function*(
     ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
     ...(plan.destination.kind === "UMA" ? { umaSettlement: true } : {})
   }
+  // Written first by the PROCESS move below (nothing in between reads it; a refusal
+  // in between fails the whole unit of work): one write, not two.
   const record = { platformId: platform.id, transaction, plan: payment }
-  yield* uow.putTransaction(record)
   // The moves below keep the quote's status in the scope, written once at the end, and
   // read each internal account once.
   const scope = paymentScope(rec)
