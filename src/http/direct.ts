@@ -218,6 +218,9 @@ const mediaTypeOf = (contentType: string): string => {
 
 const keyOf = (method: string, path: string) => `${method} ${path}`
 
+/** A percent sign that does not start an encoded colon (`%3A` / `%3a`). */
+const ENCODED_OTHER_THAN_COLON = /%(?!3[aA])/
+
 /**
  * The lane over `routes`, running operations with `context` (the same services the
  * HttpApi app uses, with the clock its handlers see). `endpoints` lists every route
@@ -254,8 +257,10 @@ export const makeDirectLane = <R>(options: {
 
   /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): { route: DirectRoute<R>; params: Readonly<Record<string, string | undefined>> } | undefined => {
-    // Percent-encoded paths are left to the router's decoding.
-    if (path.includes("%")) return undefined
+    // Percent-encoded paths are left to the HttpApi app, but for an encoded colon (ids
+    // are `Type:uuid`, and clients encode the colon): the router decodes it in a
+    // parameter exactly as it does for the HttpApi app.
+    if (ENCODED_OTHER_THAN_COLON.test(path)) return undefined
     const routed = route(method, path)
     // Not the lane's, or a HEAD the router answers with the GET route.
     if (routed === undefined || routed._tag !== "Served" || routed.value === undefined || routed.value.method !== method) return undefined

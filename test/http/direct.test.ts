@@ -60,7 +60,7 @@ interface Call {
   readonly contentType?: string | undefined
   readonly raw?: string
   readonly body?: unknown
-  /** Replace `{id}` in the path with the n-th id created so far. */
+  /** Replace `{id}` in the path with the n-th id created so far (`{eid}`: that id with its colon percent-encoded). */
   readonly ref?: number
   readonly auth?: string
 }
@@ -75,10 +75,11 @@ const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g
 
 const send = async (handler: (r: Request) => Promise<Response>, call: Call, ids: ReadonlyArray<string>): Promise<Answer> => {
   const id = call.ref === undefined ? "" : ids.length === 0 ? "ExternalAccount:none" : ids[call.ref % ids.length]!
+  // `{eid}`: the id with its colon percent-encoded, as clients that encode path segments send it.
   const headers: Record<string, string> = { authorization: call.auth ?? basic(call.as) }
   if (call.contentType !== undefined) headers["content-type"] = call.contentType
   const body = call.raw ?? (call.body === undefined ? undefined : JSON.stringify(call.body))
-  const res = await handler(new Request(`${BASE}${call.path.replace("{id}", id)}`, {
+  const res = await handler(new Request(`${BASE}${call.path.replace("{id}", id).replace("{eid}", encodeURIComponent(id))}`, {
     method: call.method,
     headers,
     ...(body === undefined ? {} : { body })
@@ -120,7 +121,7 @@ const callArb: fc.Arbitrary<Call> = fc.oneof(
   // Execute: the body is optional (absent, empty, `null`, a request, damaged), with and without a JSON type.
   fc.record({
     method: fc.constant("POST"),
-    path: fc.constantFrom("/quotes/{id}/execute", "/quotes/Quote:none/execute"),
+    path: fc.constantFrom("/quotes/{id}/execute", "/quotes/{eid}/execute", "/quotes/Quote:none/execute", "/quotes/Quote%3anone/execute"),
     as: platformArb,
     ref: fc.nat(),
     contentType: fc.option(jsonType, { nil: undefined }),
@@ -143,7 +144,7 @@ const callArb: fc.Arbitrary<Call> = fc.oneof(
   }),
   fc.record({
     method: fc.constantFrom("GET", "DELETE"),
-    path: fc.constantFrom("/customers/external-accounts/{id}", "/platform/external-accounts/{id}", "/customers/external-accounts", "/customers/{id}"),
+    path: fc.constantFrom("/customers/external-accounts/{id}", "/customers/external-accounts/{eid}", "/platform/external-accounts/{eid}", "/platform/external-accounts/{id}", "/customers/external-accounts", "/customers/{id}"),
     as: platformArb,
     ref: fc.nat()
   }),
@@ -246,7 +247,7 @@ describe("the direct lane answers as the HttpApi app does", () => {
             lockedCurrencyAmount: amount
           })
         const first = JSON.parse((await quote(1_000)).body).id
-        await call("POST", `/quotes/${first}/execute`)
+        await call("POST", `/quotes/${encodeURIComponent(first)}/execute`)
         await call("POST", `/quotes/${first}/execute`)
         const second = JSON.parse((await quote(2_000)).body).id
         await call("POST", `/quotes/${second}/execute`, "{nope")
@@ -305,6 +306,8 @@ describe("what the lane takes and declines", () => {
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/abc", get)).toBeTypeOf("function")
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/abc?x=1", get)).toBeTypeOf("function")
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/a%20b", get)).toBeUndefined()
+    expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/ExternalAccount%3Aabc", get)).toBeTypeOf("function")
+    expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/ExternalAccount%3Aa%2Fb", get)).toBeUndefined()
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/", get)).toBeUndefined()
     expect(lane.accept("DELETE", "/2025-10-13/customers/external-accounts/abc", get)).toBeUndefined()
     expect(lane.accept("GET", "/2025-10-13/customers/Customer:1", get)).toBeUndefined()
