@@ -125,6 +125,8 @@ const asMove = (step: PaymentStepRecord): Machine.PaymentMove | undefined => {
  *   not written yet (`flushQuote` writes it, once, at the end of the request's work);
  * - `accounts`: the internal accounts the balance events render (their records do not
  *   change while a payment moves).
+ * Moves made with a scope do not write the payment either: the caller writes the record
+ * the last move returned, once (`runDueSteps` does, at its end).
  * Lives for one unit of work only: nothing in it outlives the request.
  */
 export interface PaymentScope {
@@ -146,8 +148,9 @@ export const flushQuote = Effect.fnUntraced(function*(uow: UnitOfWork, scope: Pa
 
 /**
  * Applies one move to an outgoing payment inside `uow` and writes everything it causes.
- * Returns the record after the move. With a `scope`, the quote's new status is kept in
- * it (the caller flushes it) and the accounts it reads are remembered there.
+ * Returns the record after the move. With a `scope`, the payment is not written (the
+ * caller writes the record returned), the quote's new status is kept in the scope (the
+ * caller flushes it) and the accounts it reads are remembered there.
  */
 export const movePayment = Effect.fnUntraced(function*(
   uow: UnitOfWork,
@@ -181,7 +184,7 @@ export const movePayment = Effect.fnUntraced(function*(
     yield* postMove(uow, platform.id, t.id, plan, intent, now).pipe(Effect.orDie)
   }
   const next: TransactionRecord = { ...rec, transaction, plan }
-  yield* uow.putTransaction(next)
+  if (scope === undefined) yield* uow.putTransaction(next)
   yield* announce(uow, platform, transaction, events, now)
   if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now, scope)
   if (plan.quoteId !== undefined) {
@@ -249,7 +252,7 @@ export const runDueSteps = Effect.fnUntraced(function*(
 ) {
   const nowMs = yield* Clock.currentTimeMillis
   let current = rec
-  // Whether `current` is what the store holds (a move writes the record it returns).
+  // Whether `current` is what the store holds (a move without a scope writes the record it returns).
   let written = false
   while (current.plan.steps.length > 0) {
     const [step, ...rest] = current.plan.steps
@@ -263,7 +266,7 @@ export const runDueSteps = Effect.fnUntraced(function*(
       // A step the payment no longer accepts (cancelled meanwhile, say) is dropped.
       Effect.catch(() => Effect.succeed(before))
     )
-    written = current !== before
+    written = current !== before && options?.scope === undefined
   }
   if (!written) yield* uow.putTransaction(current)
   const next = current.plan.steps[0]

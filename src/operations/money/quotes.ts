@@ -813,8 +813,8 @@ export const startPayment = Effect.fnUntraced(function*(
     ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
     ...(plan.destination.kind === "UMA" ? { umaSettlement: true } : {})
   }
-  // Written first by the PROCESS move below (nothing in between reads it; a refusal
-  // in between fails the whole unit of work): one write, not two.
+  // Written once, after the moves below (nothing in between reads it; a refusal in
+  // between fails the whole unit of work).
   const record = { platformId: platform.id, transaction, plan: payment }
   // The moves below keep the quote's status in the scope, written once at the end, and
   // read each internal account once.
@@ -831,7 +831,9 @@ export const startPayment = Effect.fnUntraced(function*(
   // A payment held for approval is debited (its money in flight) but takes no sandbox
   // step until approved: POST /transactions/{id}/approve starts its steps from then on.
   // A payment created here has no timer yet (one held for SCA had its expiry's: not fresh).
-  if (holdForApproval !== true) yield* runDueSteps(uow, platform, processed, { scope, fresh: createdAt === undefined })
+  // Either way the payment is written once, as the last move left it.
+  if (holdForApproval === true) yield* uow.putTransaction(processed)
+  else yield* runDueSteps(uow, platform, processed, { scope, fresh: createdAt === undefined })
   const after = yield* flushQuote(uow, scope)
   return after?.quote ?? q
 })
