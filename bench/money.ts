@@ -7,8 +7,7 @@
  */
 import autocannon from "autocannon"
 import { cpuOf, type LoadResult, type ServerResult, start, type Started, WARM_UP_SECONDS } from "./http.js"
-import { RAW_ACCOUNT_PAIRS } from "./servers/raw-money.js"
-import { API_PREFIX, benchMoneyAuth, benchMoneyPlatform, moneyApi } from "./servers/platform.js"
+import { API_PREFIX, benchMoneyAuth, benchMoneyPlatform, moneyApi, RAW_ACCOUNT_PAIRS } from "./servers/platform.js"
 
 const auth = benchMoneyAuth
 const PREFIX = API_PREFIX

@@ -27,3 +27,10 @@ export const moneyApi = async (port: number, method: string, path: string, body?
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
   return JSON.parse(text) as Record<string, unknown>
 }
+
+/**
+ * The raw money ledger's accounts: sources `raw-src-<i>` (funded) and destinations
+ * `raw-dst-<i>`, one pair per connection. Here, not in raw-money.ts, so that the bench
+ * reads it without importing (and so starting) the raw server in its own process.
+ */
+export const RAW_ACCOUNT_PAIRS = 64

@@ -15,9 +15,8 @@ import { randomUUID } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { join } from "node:path"
+import { RAW_ACCOUNT_PAIRS } from "./platform.js"
 
-/** Source accounts `raw-src-<i>` (funded) and destinations `raw-dst-<i>`, one pair per connection. */
-export const RAW_ACCOUNT_PAIRS = 64
 const FUNDING = 1_000_000_000_000_000
 
 interface Quote {

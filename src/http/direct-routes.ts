@@ -1,6 +1,6 @@
 /**
  * The endpoints the direct lane serves: the hot path of registering and reading
- * external accounts, and creating customers. Each is derived from its HttpApi endpoint
+ * external accounts, creating customers, and moving money (a quote and its execution). Each is derived from its HttpApi endpoint
  * definition and the handler its group registers (src/http/handlers/): the lane
  * restates no path, schema or operation. The success status is read from the API's
  * OpenAPI description. test/http/direct.test.ts holds both paths to the same answers.
@@ -16,6 +16,7 @@ import {
   getCustomerExternalAccount,
   getPlatformExternalAccount
 } from "./handlers/external-accounts.js"
+import { createQuote, executeQuote } from "./handlers/money.js"
 
 const spec = OpenApi.fromApi(PaymentsApi)
 
@@ -41,11 +42,14 @@ const lane = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(endpoin
 const customers = PaymentsApi.groups.customers.endpoints
 const customerAccounts = PaymentsApi.groups.customerExternalAccounts.endpoints
 const platformAccounts = PaymentsApi.groups.platformExternalAccounts.endpoints
+const quotes = PaymentsApi.groups.quotes.endpoints
 
 export const DIRECT_ROUTES = [
   lane(customers.createCustomer, createCustomer),
   lane(customerAccounts.createCustomerExternalAccount, createCustomerExternalAccount),
   lane(customerAccounts.getCustomerExternalAccount, getCustomerExternalAccount),
   lane(platformAccounts.createPlatformExternalAccount, createPlatformExternalAccount),
-  lane(platformAccounts.getPlatformExternalAccount, getPlatformExternalAccount)
+  lane(platformAccounts.getPlatformExternalAccount, getPlatformExternalAccount),
+  lane(quotes.createQuote, createQuote),
+  lane(quotes.executeQuote, executeQuote)
 ]

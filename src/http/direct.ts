@@ -59,6 +59,11 @@ export interface DirectRoute<R> {
   /** The HttpApi endpoint's full path (version base included), `:name` for a parameter. */
   readonly path: string
   readonly hasPayload: boolean
+  /**
+   * The payload may be absent (one of its schemas is `null`): as the HttpApi builder
+   * does, an empty body decodes as `null`, with or without a JSON content type.
+   */
+  readonly nullOnEmpty: boolean
   readonly handle: (
     platform: Platform,
     params: Readonly<Record<string, string | undefined>>,
@@ -124,6 +129,8 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const decodePayload = json === undefined
     ? undefined
     : Schema.decodeUnknownExit(plainCodec(Schema.Union(json.schemas)), PAYLOAD_PARSE_OPTIONS)
+  // As the HttpApi builder decides it (`buildPayloadDecoders`).
+  const nullOnEmpty = json !== undefined && json.schemas.some((s) => SchemaAST.isNull(SchemaAST.toEncoded(s.ast)))
   const success = [...endpoint.success][0]
   if (success === undefined) throw new Error(`Endpoint ${endpoint.identifier} declares no success schema`)
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
@@ -141,6 +148,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
     method,
     path: endpoint.path,
     hasPayload,
+    nullOnEmpty,
     handle: (platform, rawParams, body, header) => {
       const params = decodeParams(rawParams)
       if (Exit.isFailure(params)) return Effect.succeed(issueReply(params.cause, undefined, PART_NAMES.Params))
@@ -156,7 +164,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
         const json = readJsonBody(body)
         if (json._tag === "Refused") return Effect.succeed(errorReply(json.error))
         if (json._tag === "Malformed") return Effect.succeed(errorReply(malformedJson()))
-        const decoded = decodePayload(json.value)
+        const decoded = decodePayload(body === "" && nullOnEmpty ? null : json.value)
         if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, json.value, PART_NAMES.Payload))
         payload = decoded.value
       }
@@ -211,6 +219,9 @@ const mediaTypeOf = (contentType: string): string => {
 
 const keyOf = (method: string, path: string) => `${method} ${path}`
 
+/** A percent sign that does not start an encoded colon (`%3A` / `%3a`). */
+const ENCODED_OTHER_THAN_COLON = /%(?!3[aA])/
+
 /**
  * The lane over `routes`, running operations with `context` (the same services the
  * HttpApi app uses, with the clock its handlers see). `endpoints` lists every route
@@ -247,8 +258,10 @@ export const makeDirectLane = <R>(options: {
 
   /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): { route: DirectRoute<R>; params: Readonly<Record<string, string | undefined>> } | undefined => {
-    // Percent-encoded paths are left to the router's decoding.
-    if (path.includes("%")) return undefined
+    // Percent-encoded paths are left to the HttpApi app, but for an encoded colon (ids
+    // are `Type:uuid`, and clients encode the colon): the router decodes it in a
+    // parameter exactly as it does for the HttpApi app.
+    if (ENCODED_OTHER_THAN_COLON.test(path)) return undefined
     const routed = route(method, path)
     // Not the lane's, or a HEAD the router answers with the GET route.
     if (routed === undefined || routed._tag !== "Served" || routed.value === undefined || routed.value.method !== method) return undefined
@@ -279,7 +292,11 @@ export const makeDirectLane = <R>(options: {
       if (platform === undefined) return undefined
       const length = header("content-length")
       const type = header("content-type")
-      if (matched.route.hasPayload) {
+      const bodyless = (length === undefined || length === "0") && header("transfer-encoding") === undefined
+      if (matched.route.hasPayload && matched.route.nullOnEmpty && bodyless) {
+        // No body where the payload may be absent: `null`, whatever JSON type is declared.
+        if (type !== undefined && mediaTypeOf(type) !== "application/json") return undefined
+      } else if (matched.route.hasPayload) {
         if (length === undefined || !/^\d+$/.test(length) || Number(length) > MAX_JSON_BODY_BYTES) return undefined
         if (type === undefined || mediaTypeOf(type) !== "application/json") return undefined
       } else if ((length !== undefined && length !== "0") || header("transfer-encoding") !== undefined) {

@@ -10,6 +10,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { CustomerCreateRequest } from "../../src/domain/customer.js"
 import { CustomerExternalAccountCreateRequest, PlatformExternalAccountCreateRequest } from "../../src/domain/external-account.js"
+import { ExecuteQuoteRequest, QuoteRequest } from "../../src/domain/quote.js"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { appServices, directWebHandler, laneOver, routesOver } from "../../src/http/app.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
@@ -56,10 +57,10 @@ interface Call {
   readonly method: string
   readonly path: string
   readonly as: Platform
-  readonly contentType?: string
+  readonly contentType?: string | undefined
   readonly raw?: string
   readonly body?: unknown
-  /** Replace `{id}` in the path with the n-th id created so far. */
+  /** Replace `{id}` in the path with the n-th id created so far (`{eid}`: that id with its colon percent-encoded). */
   readonly ref?: number
   readonly auth?: string
 }
@@ -74,10 +75,11 @@ const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g
 
 const send = async (handler: (r: Request) => Promise<Response>, call: Call, ids: ReadonlyArray<string>): Promise<Answer> => {
   const id = call.ref === undefined ? "" : ids.length === 0 ? "ExternalAccount:none" : ids[call.ref % ids.length]!
+  // `{eid}`: the id with its colon percent-encoded, as clients that encode path segments send it.
   const headers: Record<string, string> = { authorization: call.auth ?? basic(call.as) }
   if (call.contentType !== undefined) headers["content-type"] = call.contentType
   const body = call.raw ?? (call.body === undefined ? undefined : JSON.stringify(call.body))
-  const res = await handler(new Request(`${BASE}${call.path.replace("{id}", id)}`, {
+  const res = await handler(new Request(`${BASE}${call.path.replace("{id}", id).replace("{eid}", encodeURIComponent(id))}`, {
     method: call.method,
     headers,
     ...(body === undefined ? {} : { body })
@@ -90,7 +92,7 @@ const idsOf = (answer: Answer): Array<string> => {
   if (answer.status !== 201) return []
   const parsed: unknown = JSON.parse(answer.body)
   const id = typeof parsed === "object" && parsed !== null && "id" in parsed ? parsed.id : undefined
-  return typeof id === "string" && id.startsWith("ExternalAccount:") ? [id] : []
+  return typeof id === "string" && (id.startsWith("ExternalAccount:") || id.startsWith("Quote:")) ? [id] : []
 }
 
 const platformArb = fc.constantFrom(platformA, platformB)
@@ -115,16 +117,34 @@ const callArb: fc.Arbitrary<Call> = fc.oneof(
     body: damaged(arbitraryFor(PlatformExternalAccountCreateRequest))
   }),
   fc.record({ method: fc.constant("POST"), path: fc.constant("/customers"), as: platformArb, contentType: jsonType, body: damaged(arbitraryFor(CustomerCreateRequest)) }),
+  fc.record({ method: fc.constant("POST"), path: fc.constant("/quotes"), as: platformArb, contentType: jsonType, body: damaged(arbitraryFor(QuoteRequest)) }),
+  // Execute: the body is optional (absent, empty, `null`, a request, damaged), with and without a JSON type.
+  fc.record({
+    method: fc.constant("POST"),
+    path: fc.constantFrom("/quotes/{id}/execute", "/quotes/{eid}/execute", "/quotes/Quote:none/execute", "/quotes/Quote%3anone/execute"),
+    as: platformArb,
+    ref: fc.nat(),
+    contentType: fc.option(jsonType, { nil: undefined }),
+    body: fc.option(damaged(arbitraryFor(ExecuteQuoteRequest)), { nil: undefined })
+  }),
+  fc.record({
+    method: fc.constant("POST"),
+    path: fc.constant("/quotes/{id}/execute"),
+    as: platformArb,
+    ref: fc.nat(),
+    contentType: fc.option(jsonType, { nil: undefined }),
+    raw: fc.constantFrom("", "{", "null", "[]", "{}", "{\"scaFactor\":\"SMS_OTP\"}", "{\"scaFactor\":7}")
+  }),
   fc.record({
     method: fc.constantFrom("POST", "PATCH"),
-    path: fc.constantFrom("/customers", "/customers/external-accounts", "/platform/external-accounts"),
+    path: fc.constantFrom("/customers", "/customers/external-accounts", "/platform/external-accounts", "/quotes"),
     as: platformArb,
     contentType: jsonType,
     raw: fc.constantFrom("", "{", "null", "[]", "\"x\"", "{\"customerId\":1}", "\uFEFF{}", "{}")
   }),
   fc.record({
     method: fc.constantFrom("GET", "DELETE"),
-    path: fc.constantFrom("/customers/external-accounts/{id}", "/platform/external-accounts/{id}", "/customers/external-accounts", "/customers/{id}"),
+    path: fc.constantFrom("/customers/external-accounts/{id}", "/customers/external-accounts/{eid}", "/platform/external-accounts/{eid}", "/platform/external-accounts/{id}", "/customers/external-accounts", "/customers/{id}"),
     as: platformArb,
     ref: fc.nat()
   }),
@@ -215,6 +235,27 @@ describe("the direct lane answers as the HttpApi app does", () => {
         await call("GET", "/customers/external-accounts/ExternalAccount:missing")
         await call("GET", `/platform/external-accounts/${created.id}`)
         await call("POST", "/platform/external-accounts", { currency: "USDC", accountInfo: { accountType: "ETHEREUM_WALLET", address: "0x0000000000000000000000000000000000000001" } })
+        // Money: payouts from the platform's funded USD account to the external account
+        // (executed, executed again, refused bodies, an empty JSON body, short of funds).
+        const usd = (JSON.parse((await call("GET", "/platform/internal-accounts?currency=USD")).body).data as Array<{ id: string }>)[0]!.id
+        await call("POST", `/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 })
+        const quote = (amount: number) =>
+          call("POST", "/quotes", {
+            source: { sourceType: "ACCOUNT", accountId: usd },
+            destination: { destinationType: "ACCOUNT", accountId: created.id },
+            lockedCurrencySide: "SENDING",
+            lockedCurrencyAmount: amount
+          })
+        const first = JSON.parse((await quote(1_000)).body).id
+        await call("POST", `/quotes/${encodeURIComponent(first)}/execute`)
+        await call("POST", `/quotes/${first}/execute`)
+        const second = JSON.parse((await quote(2_000)).body).id
+        await call("POST", `/quotes/${second}/execute`, "{nope")
+        await call("POST", `/quotes/${second}/execute`, { scaFactor: 7 })
+        await call("POST", `/quotes/${second}/execute`, "", "text/plain")
+        await call("POST", `/quotes/${second}/execute`, {})
+        await quote(10_000_000)
+        await call("POST", "/quotes/Quote:missing/execute")
         return out
       }
       expect(await run(origin(withLane))).toEqual(await run(origin(without)))
@@ -248,6 +289,14 @@ describe("what the lane takes and declines", () => {
     expect(lane.accept("POST", path, json({ "content-length": String(1024 * 1024 + 1) }))).toBeUndefined()
     expect(lane.accept("POST", path, json({ "content-length": "12abc" }))).toBeUndefined()
     expect(lane.accept("GET", `${path}/x`, json({ "content-length": "5" }))).toBeUndefined()
+    // An optional body (execute): absent is taken (it decodes as null), other types are not.
+    const execute = "/2025-10-13/quotes/Quote:x/execute"
+    const bare = header({ authorization: basic(platformA) })
+    expect(lane.accept("POST", execute, bare)).toBeTypeOf("function")
+    expect(lane.accept("POST", execute, json({ "content-length": "0" }))).toBeTypeOf("function")
+    expect(lane.accept("POST", execute, header({ authorization: basic(platformA), "content-type": "text/plain" }))).toBeUndefined()
+    expect(lane.accept("POST", execute, header({ authorization: basic(platformA), "transfer-encoding": "chunked" }))).toBeUndefined()
+    expect(lane.accept("POST", path, bare)).toBeUndefined()
   })
 
   it("routes as the HttpApi router does: static segments first, other routes and encoded parameters declined", () => {
@@ -257,6 +306,8 @@ describe("what the lane takes and declines", () => {
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/abc", get)).toBeTypeOf("function")
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/abc?x=1", get)).toBeTypeOf("function")
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/a%20b", get)).toBeUndefined()
+    expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/ExternalAccount%3Aabc", get)).toBeTypeOf("function")
+    expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/ExternalAccount%3Aa%2Fb", get)).toBeUndefined()
     expect(lane.accept("GET", "/2025-10-13/customers/external-accounts/", get)).toBeUndefined()
     expect(lane.accept("DELETE", "/2025-10-13/customers/external-accounts/abc", get)).toBeUndefined()
     expect(lane.accept("GET", "/2025-10-13/customers/Customer:1", get)).toBeUndefined()

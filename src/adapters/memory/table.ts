@@ -114,15 +114,51 @@ export class MemoryTable<R> {
   put(r: R): R | undefined {
     const id = this.def.id(r)
     const previous = this.rows.get(id)
-    if (previous !== undefined) this.unindex(previous)
-    else {
-      const key = { createdAt: this.def.createdAt(r), id }
-      this.keys.set(id, key)
-      insertSorted(this.order, key)
+    if (previous !== undefined) {
+      this.rows.set(id, r)
+      this.reindex(previous, r)
+      return previous
     }
+    const key = { createdAt: this.def.createdAt(r), id }
+    this.keys.set(id, key)
+    insertSorted(this.order, key)
     this.rows.set(id, r)
     this.index(r)
     return previous
+  }
+
+  /**
+   * Moves a rewritten row between the index entries whose keys changed, and leaves the
+   * others alone (a payment rewritten several times in one request mostly keeps its
+   * groups; its sort key never changes).
+   */
+  private reindex(previous: R, r: R) {
+    const id = this.def.id(r)
+    for (const u of this.uniques) {
+      const before = u.key(previous)
+      const after = u.key(r)
+      if (before !== undefined && before !== after && u.map.get(before) === id) u.map.delete(before)
+      if (after !== undefined) u.map.set(after, id)
+    }
+    if (this.groups.length === 0) return
+    const sortKey = this.keyOf(r)
+    for (const g of this.groups) {
+      const before = keysOf(g.key(previous))
+      const after = keysOf(g.key(r))
+      for (const key of before) {
+        if (after.includes(key)) continue
+        const members = g.map.get(key)
+        if (members === undefined) continue
+        removeSorted(members, sortKey)
+        if (members.length === 0) g.map.delete(key)
+      }
+      for (const key of after) {
+        if (before.includes(key)) continue
+        let members = g.map.get(key)
+        if (members === undefined) g.map.set(key, members = [])
+        insertSorted(members, sortKey)
+      }
+    }
   }
 
   /** Removes the row; returns it. */

@@ -6,7 +6,9 @@ import * as Rates from "../../operations/money/rates.js"
 import * as SandboxMoney from "../../operations/money/sandbox.js"
 import * as Transactions from "../../operations/money/transactions.js"
 import * as Transfers from "../../operations/money/transfers.js"
+import { PaymentsApi } from "../api.js"
 import { group } from "../concerns.js"
+import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 import { CurrentPlatform } from "../middleware.js"
 import type { PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
@@ -49,13 +51,21 @@ export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
         })))
   ))
 
+const quoteEndpoints = PaymentsApi.groups.quotes.endpoints
+
+// The handlers the direct lane serves as well (src/http/direct-routes.ts): one function, both paths.
+
+export const createQuote = ({ payload }: LaneRequest<typeof quoteEndpoints.createQuote>) => run((p) => Quotes.createQuote(p, payload))
+
+export const executeQuote = ({ headers, params, payload }: LaneRequest<typeof quoteEndpoints.executeQuote>) =>
+  run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor))
+
 export const QuotesHandlers = group("quotes", (handlers) =>
   Effect.sync(() =>
     handlers
-      .handle("createQuote", ({ payload }) => run((p) => Quotes.createQuote(p, payload)))
+      .handle("createQuote", createQuote)
       .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
-      .handle("executeQuote", ({ headers, params, payload }) =>
-        run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor)))
+      .handle("executeQuote", executeQuote)
   ))
 
 export const TransactionsHandlers = group("transactions", (handlers) =>

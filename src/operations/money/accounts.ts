@@ -31,8 +31,27 @@ const digitsOf = (seed: string, length: number): string => {
   return out
 }
 
+/**
+ * The funding instructions of the accounts rendered lately, by id. They are a pure
+ * function of the account's id, currency and owner kind, and every balance event of a
+ * payment renders its accounts (each a few SHA-256 digests): kept, not recomputed.
+ * Bounded: cleared when it reaches FUNDING_CACHE_SIZE accounts.
+ */
+const fundingCache = new Map<string, ReadonlyArray<PaymentInstructions>>()
+const FUNDING_CACHE_SIZE = 10_000
+
 /** Where to send money to fund an account, by currency (sandbox bank details, stable per account). */
 export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
+  const key = `${rec.customerId === null ? "P" : "C"}${rec.currency}:${rec.id}`
+  const cached = fundingCache.get(key)
+  if (cached !== undefined) return cached
+  const computed = computeFundingInstructions(rec)
+  if (fundingCache.size >= FUNDING_CACHE_SIZE) fundingCache.clear()
+  fundingCache.set(key, computed)
+  return computed
+}
+
+const computeFundingInstructions = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
   const reference = `FUND-${digitsOf(rec.id, 8)}`
   const isPlatformAccount = rec.customerId === null
   const note = "Include the reference so the payment is credited to this account."

@@ -13,11 +13,11 @@ import type { Platform } from "../../domain/platform.js"
 import type { QuoteStatus } from "../../domain/quote.js"
 import type { OutgoingTransaction, OutgoingTransactionFailureReason, PaymentPlan, PaymentStepRecord } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
-import { Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
+import { type InternalAccountRecord, type QuoteRecord, Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
 import * as Machine from "../../rules/money/payment.js"
 import { isoOf } from "../time.js"
 import { emit, schedule } from "../transition.js"
-import { balanceUpdated } from "./accounts.js"
+import { renderAccount } from "./accounts.js"
 import { postMove } from "./ledger.js"
 import { rejected } from "../rejection.js"
 
@@ -118,14 +118,46 @@ const asMove = (step: PaymentStepRecord): Machine.PaymentMove | undefined => {
 }
 
 /**
+ * What one request that moves a payment several times (an execution: the debit, PROCESS,
+ * then the sandbox steps due at once) has read or written already, so that it reads each
+ * row once and writes its quote once:
+ * - `quote`: the payment's quote as this request last made it; `quoteDirty` when that is
+ *   not written yet (`flushQuote` writes it, once, at the end of the request's work);
+ * - `accounts`: the internal accounts the balance events render (their records do not
+ *   change while a payment moves).
+ * Moves made with a scope do not write the payment either: the caller writes the record
+ * the last move returned, once (`runDueSteps` does, at its end).
+ * Lives for one unit of work only: nothing in it outlives the request.
+ */
+export interface PaymentScope {
+  quote: QuoteRecord | undefined
+  quoteDirty: boolean
+  readonly accounts: Map<string, InternalAccountRecord>
+}
+
+export const paymentScope = (quote?: QuoteRecord): PaymentScope => ({ quote, quoteDirty: false, accounts: new Map() })
+
+/** Writes the scope's quote if a move changed it; returns it. */
+export const flushQuote = Effect.fnUntraced(function*(uow: UnitOfWork, scope: PaymentScope) {
+  if (scope.quote !== undefined && scope.quoteDirty) {
+    yield* uow.putQuote(scope.quote)
+    scope.quoteDirty = false
+  }
+  return scope.quote
+})
+
+/**
  * Applies one move to an outgoing payment inside `uow` and writes everything it causes.
- * Returns the record after the move.
+ * Returns the record after the move. With a `scope`, the payment is not written (the
+ * caller writes the record returned), the quote's new status is kept in the scope (the
+ * caller flushes it) and the accounts it reads are remembered there.
  */
 export const movePayment = Effect.fnUntraced(function*(
   uow: UnitOfWork,
   platform: Platform,
   rec: TransactionRecord,
-  move: Machine.PaymentMove
+  move: Machine.PaymentMove,
+  scope?: PaymentScope
 ): Effect.fn.Return<TransactionRecord, Error409, Store | Ids> {
   const t = rec.transaction
   if (t.type !== "OUTGOING") return yield* Effect.die(new Error(`movePayment on an ${t.type} transaction`))
@@ -152,16 +184,21 @@ export const movePayment = Effect.fnUntraced(function*(
     yield* postMove(uow, platform.id, t.id, plan, intent, now).pipe(Effect.orDie)
   }
   const next: TransactionRecord = { ...rec, transaction, plan }
-  yield* uow.putTransaction(next)
+  if (scope === undefined) yield* uow.putTransaction(next)
   yield* announce(uow, platform, transaction, events, now)
-  if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now)
+  if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now, scope)
   if (plan.quoteId !== undefined) {
     const store = yield* Store
-    const q = yield* store.quotes.get(platform.id, plan.quoteId)
+    const q = scope?.quote?.quote.id === plan.quoteId ? scope.quote : yield* store.quotes.get(platform.id, plan.quoteId)
     if (q !== undefined) {
       // A move leaves PENDING_AUTHORIZATION behind: the quote's SCA challenge goes with it.
       const { scaChallenge: _challenge, ...quote } = q.quote
-      yield* uow.putQuote({ ...q, quote: { ...quote, status: quoteStatusOf(transaction) }, authorization: undefined })
+      const updated: QuoteRecord = { ...q, quote: { ...quote, status: quoteStatusOf(transaction) }, authorization: undefined }
+      if (scope === undefined) yield* uow.putQuote(updated)
+      else {
+        scope.quote = updated
+        scope.quoteDirty = true
+      }
     }
   }
   return next
@@ -177,12 +214,24 @@ const announce = Effect.fnUntraced(function*(
   for (const type of types) yield* emit(uow, platform, type, { timestamp: now, data: transaction })
 })
 
-/** INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves. */
-export const announceBalances = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, plan: PaymentPlan, now: string) {
+/**
+ * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves: their
+ * balances read in one batch; their records from `scope` when read already.
+ */
+export const announceBalances = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, plan: PaymentPlan, now: string, scope?: PaymentScope) {
   const store = yield* Store
+  const accounts: Array<InternalAccountRecord> = []
   for (const id of plan.internalAccounts) {
-    const account = yield* store.internalAccounts.get(platform.id, id)
-    if (account !== undefined) yield* balanceUpdated(uow, platform, account, now)
+    const known = scope?.accounts.get(id)
+    const account = known ?? (yield* store.internalAccounts.get(platform.id, id))
+    if (account === undefined) continue
+    if (known === undefined) scope?.accounts.set(id, account)
+    accounts.push(account)
+  }
+  if (accounts.length === 0) return
+  const balances = yield* store.ledger.balances(platform.id, accounts.map((a) => a.id))
+  for (const account of accounts) {
+    yield* emit(uow, platform, "INTERNAL_ACCOUNT.BALANCE_UPDATED", { timestamp: now, data: renderAccount(account, balances.get(account.id) ?? 0) })
   }
 })
 
@@ -190,23 +239,38 @@ export const announceBalances = Effect.fnUntraced(function*(uow: UnitOfWork, pla
  * Applies every step of the payment due by now, in order, then schedules the next one
  * (if any) as the payment's timer. Returns the record after the steps.
  */
-export const runDueSteps = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, rec: TransactionRecord) {
+export const runDueSteps = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  rec: TransactionRecord,
+  options?: {
+    /** The request's scope (see PaymentScope): moves keep the quote there. */
+    readonly scope?: PaymentScope | undefined
+    /** The payment was created by this unit of work: it has no timer to cancel yet. */
+    readonly fresh?: boolean | undefined
+  }
+) {
   const nowMs = yield* Clock.currentTimeMillis
   let current = rec
+  // Whether `current` is what the store holds (a move without a scope writes the record it returns).
+  let written = false
   while (current.plan.steps.length > 0) {
     const [step, ...rest] = current.plan.steps
     if (step === undefined || step.at > nowMs) break
     current = { ...current, plan: { ...current.plan, steps: rest } }
+    written = false
     const move = asMove(step)
     if (move === undefined) continue
-    current = yield* movePayment(uow, platform, current, move).pipe(
+    const before = current
+    current = yield* movePayment(uow, platform, current, move, options?.scope).pipe(
       // A step the payment no longer accepts (cancelled meanwhile, say) is dropped.
-      Effect.catch(() => Effect.succeed(current))
+      Effect.catch(() => Effect.succeed(before))
     )
+    written = current !== before && options?.scope === undefined
   }
-  yield* uow.putTransaction(current)
+  if (!written) yield* uow.putTransaction(current)
   const next = current.plan.steps[0]
-  yield* uow.cancelTimers(platform.id, current.transaction.id, PAYMENT_TIMER)
+  if (options?.fresh !== true) yield* uow.cancelTimers(platform.id, current.transaction.id, PAYMENT_TIMER)
   if (next !== undefined) yield* schedule(uow, platform, PAYMENT_TIMER, current.transaction.id, { at: next.at, event: next.move.type })
   return current
 })

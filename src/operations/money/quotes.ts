@@ -49,7 +49,7 @@ import { fundingInstructionsOf, openAccounts } from "./accounts.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
 import { configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
-import { announceBalances, movePayment, PAYMENT_TIMER, runDueSteps } from "./payments.js"
+import { announceBalances, flushQuote, movePayment, PAYMENT_TIMER, paymentScope, runDueSteps } from "./payments.js"
 import { AUTHORIZATION_TTL_MS, requiresSca } from "../../rules/sca.js"
 import { issueCode, randomBytes } from "../sca/common.js"
 import { rejected } from "../rejection.js"
@@ -232,6 +232,8 @@ interface Resolved {
   readonly outcome: string
   /** The external destination to re-check at execution. */
   readonly externalDestination?: ExternalAccountRecord | undefined
+  /** The source is an embedded wallet (its quote carries what the wallet signs). */
+  readonly sourceIsWallet: boolean
 }
 
 const railOf = (req: QuoteRequest): PaymentRail | undefined =>
@@ -391,7 +393,8 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
     railSelectionMode,
     steps,
     outcome,
-    externalDestination
+    externalDestination,
+    sourceIsWallet: sourceSide?.kind === "INTERNAL" && sourceSide.account.type === "EMBEDDED_WALLET"
   }
   return resolved
 })
@@ -463,9 +466,13 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
       const id = yield* ids.make("Quote")
       const transactionId = yield* ids.make("Transaction")
       const now = isoOf(nowMs)
+      // Only an embedded wallet's quote carries instructions (what the wallet signs); the
+      // source account was read by `resolve`, in this unit of work.
       const instructions = r.source.kind === "REALTIME"
         ? yield* realtimeInstructions(uow, platform, r.sending.code)
-        : yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
+        : r.sourceIsWallet
+        ? yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
+        : undefined
       if (instructions !== undefined && r.source.kind !== "REALTIME" && req.immediatelyExecute === true) {
         return yield* invalidInput("A quote from an embedded wallet is executed with a Service-Wallet-Signature over its payloadToSign", [{
           field: "immediatelyExecute",
@@ -547,7 +554,11 @@ export const executeQuote = (platform: Platform, quoteId: string, walletSignatur
       Effect.gen(function*() {
         const rec = yield* quoteRecordOf(platform, quoteId)
         // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
-        if (rec.quote.status === "PENDING") yield* checkWalletSignature(platform, rec.quote, walletSignature)
+        // Every quote from a wallet carries instructions (createQuote gives them; no other
+        // source's quote has any), so a quote without them needs no read of its source.
+        if (rec.quote.status === "PENDING" && rec.quote.paymentInstructions !== undefined) {
+          yield* checkWalletSignature(platform, rec.quote, walletSignature)
+        }
         return yield* executeIn(uow, platform, rec, scaFactor)
       })
     ))
@@ -707,7 +718,7 @@ const holdForAuthorization = Effect.fnUntraced(function*(
     authorization: { id: challengeId, factor, code, webauthnChallenge, expiresAt, wrongCodes: 0, sends: factor === "SMS_OTP" ? [nowMs] : [] }
   })
   // The expiry is the payment's scheduled move (the scheduler applies it on the platform clock).
-  yield* runDueSteps(uow, platform, record)
+  yield* runDueSteps(uow, platform, record, { fresh: true })
   return quote
 })
 
@@ -802,21 +813,28 @@ export const startPayment = Effect.fnUntraced(function*(
     ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
     ...(plan.destination.kind === "UMA" ? { umaSettlement: true } : {})
   }
+  // Written once, after the moves below (nothing in between reads it; a refusal in
+  // between fails the whole unit of work).
   const record = { platformId: platform.id, transaction, plan: payment }
-  yield* uow.putTransaction(record)
+  // The moves below keep the quote's status in the scope, written once at the end, and
+  // read each internal account once.
+  const scope = paymentScope(rec)
   // PROCESS: the debit moves the source's money into flight.
   yield* postMove(uow, platform.id, transaction.id, payment, "DEBIT", now).pipe(
     Effect.catchTag("LedgerRejected", () => insufficient(payment.debit.account, 0, payment.debit.amount))
   )
-  yield* announceBalances(uow, platform, payment, now)
+  yield* announceBalances(uow, platform, payment, now, scope)
   const processed = yield* movePayment(uow, platform, { ...record, plan: { ...payment, money: "NONE" } }, {
     type: "PROCESS",
     ...(holdForApproval === true ? { awaitingPlatformApproval: true } : {})
-  })
+  }, scope)
   // A payment held for approval is debited (its money in flight) but takes no sandbox
   // step until approved: POST /transactions/{id}/approve starts its steps from then on.
-  if (holdForApproval !== true) yield* runDueSteps(uow, platform, processed)
-  const after = yield* store.quotes.get(platform.id, q.id)
+  // A payment created here has no timer yet (one held for SCA had its expiry's: not fresh).
+  // Either way the payment is written once, as the last move left it.
+  if (holdForApproval === true) yield* uow.putTransaction(processed)
+  else yield* runDueSteps(uow, platform, processed, { scope, fresh: createdAt === undefined })
+  const after = yield* flushQuote(uow, scope)
   return after?.quote ?? q
 })
 

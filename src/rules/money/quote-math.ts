@@ -82,8 +82,12 @@ const largestConvertible = (fee: QuoteFee, total: bigint): bigint | undefined | 
   const at0 = feeAt(fee, 0n)
   if (at0 === undefined) return "bad-fee"
   if (at0 > total) return undefined
-  // c + fee(c) is strictly increasing when fee is non-decreasing: binary search.
-  let lo = 0n
+  // c + fee(c) is strictly increasing when fee is non-decreasing: binary search. Since
+  // fee(c) ≤ fee(total) for c ≤ total, c = total − fee(total) already fits: the answer
+  // lies in [total − fee(total), total], a range as wide as the fee, not the amount.
+  const atTotal = feeAt(fee, total)
+  if (atTotal === undefined) return "bad-fee"
+  let lo = total - atTotal > 0n ? total - atTotal : 0n
   let hi = total
   while (lo < hi) {
     const mid = (lo + hi + 1n) / 2n
