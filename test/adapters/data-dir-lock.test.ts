@@ -76,23 +76,29 @@ describe("several processes taking over one stale lock at once", () => {
     const gone = spawnSync(process.execPath, ["-e", ""]).pid
     writeFileSync(path, String(gone))
     const module = fileURLToPath(new URL("../../src/adapters/sql/pglite.ts", import.meta.url))
-    // Each child waits for the same start time, tries once, and holds what it got for a while.
+    // Each child waits for the same start time, tries once, says what it got, and holds it
+    // until every child has answered: a winner that exited early would leave a stale lock
+    // that a child slower to start (a loaded machine) rightly takes over.
     const startAt = Date.now() + 1500
     const script = `
       const { acquireDataDirLock } = await import(${JSON.stringify(module)})
       while (Date.now() < ${startAt}) {}
       try { acquireDataDirLock(${JSON.stringify(dir)}); console.log("won") } catch (e) { console.log("refused: " + e.message) }
-      await new Promise((r) => setTimeout(r, 1500))
+      setInterval(() => {}, 1000)
     `
-    const runs = Array.from({ length: 6 }, () =>
+    const children = Array.from({ length: 6 }, () => spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] }))
+    const outcomes = await Promise.all(children.map((child) =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] })
         let out = ""
-        child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString()
+          if (out.includes("\n")) resolve(out.trim())
+        })
         child.on("error", reject)
         child.on("exit", () => resolve(out.trim()))
-      }))
-    const outcomes = await Promise.all(runs)
+      }))).finally(() => {
+      for (const child of children) child.kill("SIGKILL")
+    })
     expect(outcomes.filter((o) => o === "won"), outcomes.join("\n")).toHaveLength(1)
     for (const o of outcomes.filter((x) => x !== "won")) expect(o).toMatch(/^refused: PAYMENTS_DATA_DIR .* is in use by process \d+/)
   }, 30_000)
