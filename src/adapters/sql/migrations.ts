@@ -527,6 +527,43 @@ const v16_api_tokens = statements(
   `create index api_tokens_platform_created on api_tokens (platform_id, created_ms, id)`
 )
 
+/**
+ * Sandbox snapshots (docs/sandbox.md#snapshots, ./snapshots.ts): a record per snapshot
+ * and, per table of the platform's state, its rows as one JSON array; and the function a
+ * restore calls, which rewrites the given tables of one platform from a snapshot in one
+ * round trip (inside the caller's transaction).
+ */
+const v18_sandbox_snapshots = statements(
+  `create table sandbox_snapshots (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index sandbox_snapshots_keyset on sandbox_snapshots (platform_id, created_ms, id)`,
+  `create table sandbox_snapshot_tables (
+    platform_id text collate "C" not null,
+    snapshot_id text collate "C" not null,
+    table_name text collate "C" not null,
+    rows jsonb not null,
+    primary key (platform_id, snapshot_id, table_name)
+  )`,
+  `create function payments_restore_snapshot(p_platform text, p_snapshot text, p_tables text[]) returns void language plpgsql as $$
+  declare
+    t text;
+  begin
+    foreach t in array p_tables loop
+      execute format('delete from %I where platform_id = $1', t) using p_platform;
+      execute format(
+        'insert into %I select * from jsonb_populate_recordset(null::%I, (select rows from sandbox_snapshot_tables where platform_id = $1 and snapshot_id = $2 and table_name = $3))',
+        t, t
+      ) using p_platform, p_snapshot, t;
+    end loop;
+  end
+  $$`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -543,7 +580,8 @@ export const MIGRATIONS = {
   "13_sandbox_faults": v13_sandbox_faults,
   "14_list_indexes": v14_list_indexes,
   "15_bulk_jobs": v15_bulk_jobs,
-  "16_api_tokens": v16_api_tokens
+  "16_api_tokens": v16_api_tokens,
+  "18_sandbox_snapshots": v18_sandbox_snapshots
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */
