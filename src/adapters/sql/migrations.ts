@@ -531,7 +531,8 @@ const v16_api_tokens = statements(
  * Sandbox snapshots (docs/sandbox.md#snapshots, ./snapshots.ts): a record per snapshot
  * and, per table of the platform's state, its rows as one JSON array; and the function a
  * restore calls, which rewrites the given tables of one platform from a snapshot in one
- * round trip (inside the caller's transaction).
+ * round trip (inside the caller's transaction): every table emptied first, then each
+ * emptied again and refilled, in the order given.
  */
 const v18_sandbox_snapshots = statements(
   `create table sandbox_snapshots (
@@ -553,6 +554,11 @@ const v18_sandbox_snapshots = statements(
   declare
     t text;
   begin
+    foreach t in array p_tables loop
+      execute format('delete from %I where platform_id = $1', t) using p_platform;
+    end loop;
+    -- Each table emptied again just before its rows go back: what the triggers of the
+    -- tables restored before it wrote there (journal_account_postings, sent_volumes) goes.
     foreach t in array p_tables loop
       execute format('delete from %I where platform_id = $1', t) using p_platform;
       execute format(

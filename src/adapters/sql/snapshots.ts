@@ -4,8 +4,8 @@
  * A snapshot is a row of `sandbox_snapshots` (its record) and one row of
  * `sandbox_snapshot_tables` per table the platform's state lives in: every row the
  * platform has there, as a JSON array of `to_jsonb(row)`, taken in one statement. A
- * restore is one call of `payments_restore_snapshot`, which, table by table in the
- * order given, deletes the platform's rows and inserts the saved ones
+ * restore is one call of `payments_restore_snapshot`, which deletes the platform's rows
+ * of every table, then, table by table in the order given, inserts the saved ones
  * (`jsonb_populate_recordset`), inside the caller's unit of work: one SERIALIZABLE
  * transaction, so every server process sharing the database sees the platform before or
  * after it, never in between, and a failed restore changes nothing.
@@ -14,8 +14,9 @@
  * outcomes): the sequences behind them only move forward, so a restored row's `seq` is
  * never handed out again, and the webhook cursor still points into the restored outbox.
  * Tables kept by triggers (`journal_account_postings`, `sent_volumes`) come after the
- * tables whose triggers write them (the order `resetPlatform` clears them in), so their
- * saved rows replace whatever the triggers wrote while the earlier tables were restored.
+ * tables whose triggers write them (the order `resetPlatform` clears them in), and each
+ * table is emptied again just before its rows go in, so their saved rows replace whatever
+ * the triggers wrote while the earlier tables were restored.
  * Nothing of a platform's state is cached by a process but its clock offset, which
  * every request checks against the stored one (./one-round-trip.ts).
  */
