@@ -60,7 +60,7 @@ describe(`snapshot, any commands, restore (${storeKind})`, () => {
           for (const [pick, amount] of [[0, 400_000], [1, 200_000], [3, 300_000]] as const) await new Fund(pick, amount).run(model, real)
           await fc.asyncModelRun(() => ({ model, real }), before)
 
-          const snapshot = await ok("POST", "/sandbox/snapshots", { name: "property" })
+          const snapshot = (await ok("POST", "/sandbox/snapshots", { name: "property" })) as { readonly id: string }
           const saved = await state()
           expect(await auditLedger(real.audit!)).toEqual([])
 
@@ -68,10 +68,10 @@ describe(`snapshot, any commands, restore (${storeKind})`, () => {
           for (let i = 0; i < newCustomers; i++) await ok("POST", "/customers", { customerType: "INDIVIDUAL", fullName: `After ${i}` })
           await ok("POST", "/sandbox/clock/advance", { seconds: 86_401 })
 
-          await ok("POST", `/sandbox/snapshots/${encodeURIComponent(String(snapshot.id))}/restore`)
+          await ok("POST", `/sandbox/snapshots/${encodeURIComponent(snapshot.id)}/restore`)
           expect(await state()).toEqual(saved)
           expect(await auditLedger(real.audit!)).toEqual([])
-          await ok("DELETE", `/sandbox/snapshots/${encodeURIComponent(String(snapshot.id))}`)
+          await ok("DELETE", `/sandbox/snapshots/${encodeURIComponent(snapshot.id)}`)
         }
       ),
       {
