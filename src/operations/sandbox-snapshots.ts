@@ -7,7 +7,7 @@
  */
 import { Clock, Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
-import { forbidden, notFound } from "../domain/errors.js"
+import { conflict, forbidden, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import type { SandboxSnapshot, SandboxSnapshotCreateRequest } from "../domain/sandbox-snapshot.js"
 import { Ids } from "../ports/ids.js"
@@ -74,14 +74,16 @@ export const restoreSandboxSnapshot = Effect.fnUntraced(function*(platform: Plat
   yield* sandboxOnly(platform)
   const store = yield* Store
   const base = yield* Clock.currentTimeMillis
-  const restored = yield* store.transact((uow) =>
+  return yield* store.transact((uow) =>
     Effect.gen(function*() {
       const found = yield* store.snapshots.get(platform.id, id)
-      if (found === undefined || !(yield* uow.restoreSnapshot(platform.id, id))) return undefined
+      const outcome = found === undefined ? "missing" : yield* uow.restoreSnapshot(platform.id, id)
+      if (found === undefined || outcome === "missing") return yield* snapshotNotFound(id)
+      if (outcome === "otherSchema") {
+        return yield* conflict("CONFLICT", `Sandbox snapshot ${id} was taken by another version of the store's schema and cannot be restored; take a new one`)
+      }
       yield* uow.setClockOffset(platform.id, Date.parse(found.snapshot.platformTime) - base)
       return found.snapshot
     })
   )
-  if (restored === undefined) return yield* snapshotNotFound(id)
-  return restored
 })

@@ -23,6 +23,8 @@ export interface SnapshotRepository extends RecordById<SnapshotRecord> {
   readonly list: (platformId: string, page: Page) => Effect.Effect<PageResult<SnapshotRecord>, InvalidCursor>
 }
 
+export type SnapshotRestore = "restored" | "missing" | "otherSchema"
+
 export interface SnapshotWrites {
   /** Stores `record` with a copy of the platform's current state (as this unit of work sees it). */
   readonly createSnapshot: (record: SnapshotRecord) => Effect.Effect<void>
@@ -30,9 +32,10 @@ export interface SnapshotWrites {
   readonly deleteSnapshot: (platformId: string, id: string) => Effect.Effect<boolean>
   /**
    * Replaces everything the platform holds (but its credentials) with the snapshot's
-   * copy, as part of this unit of work; false (and nothing changed) when the platform has
-   * no such snapshot. The clock offset comes back as it was saved: the caller sets the one
-   * it wants after this.
+   * copy, as part of this unit of work. Nothing changes when the platform has no such
+   * snapshot (`missing`) or it was saved by a store whose schema differs from this one's
+   * (`otherSchema`: a persistent store upgraded since). The clock offset comes back as it
+   * was saved: the caller sets the one it wants after this.
    */
-  readonly restoreSnapshot: (platformId: string, id: string) => Effect.Effect<boolean>
+  readonly restoreSnapshot: (platformId: string, id: string) => Effect.Effect<SnapshotRestore>
 }

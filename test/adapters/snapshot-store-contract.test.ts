@@ -68,7 +68,7 @@ describe.each(KINDS)("Snapshot store contract on %s", (kind) => {
       expect(yield* store.transact((uow) => uow.deleteSnapshot(p, rs[1]!.snapshot.id))).toBe(true)
       expect(yield* store.transact((uow) => uow.deleteSnapshot(p, rs[1]!.snapshot.id))).toBe(false)
       expect(yield* store.snapshots.get(p, rs[1]!.snapshot.id)).toBeUndefined()
-      expect(yield* store.transact((uow) => uow.restoreSnapshot(p, rs[1]!.snapshot.id))).toBe(false)
+      expect(yield* store.transact((uow) => uow.restoreSnapshot(p, rs[1]!.snapshot.id))).toBe("missing")
       expect(yield* walk((page) => store.snapshots.list(p, page), 5, 2)).toEqual([rs[0], rs[2]])
     }))
 
@@ -98,7 +98,7 @@ describe.each(KINDS)("Snapshot store contract on %s", (kind) => {
         ])
       )
       const otherBefore = yield* stateOf(store, q)
-      expect(yield* store.transact((uow) => uow.restoreSnapshot(p, s.snapshot.id))).toBe(true)
+      expect(yield* store.transact((uow) => uow.restoreSnapshot(p, s.snapshot.id))).toBe("restored")
       expect(yield* stateOf(store, p)).toEqual(saved)
       expect(yield* stateOf(store, q)).toEqual(otherBefore)
       // Credentials are not part of a snapshot: the deleted token stays deleted, the new one stays.

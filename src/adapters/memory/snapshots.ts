@@ -96,9 +96,9 @@ export const makeSnapshotArea = <T extends TokenTables>(
       restoreSnapshot: (platformId, id) =>
         m.claim("snapshots.restoreSnapshot", () => {
           const stored = byPlatform.get(platformId)?.get(id)
-          if (stored === undefined) return false
+          if (stored === undefined) return "missing" as const
           tenancy.replace(platformId, copyOf(stored.state, m.peek(platformId) ?? tokenTables()))
-          return true
+          return "restored" as const
         })
     }
   }

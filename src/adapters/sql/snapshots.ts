@@ -1,14 +1,17 @@
 /**
  * Sandbox snapshots on a SQL store (migration `18_sandbox_snapshots`, ports/snapshots.ts).
  *
- * A snapshot is a row of `sandbox_snapshots` (its record) and one row of
- * `sandbox_snapshot_tables` per table the platform's state lives in: every row the
- * platform has there, as a JSON array of `to_jsonb(row)`, taken in one statement. A
- * restore is one call of `payments_restore_snapshot`, which deletes the platform's rows
- * of every table, then, table by table in the order given, inserts the saved ones
- * (`jsonb_populate_recordset`), inside the caller's unit of work: one SERIALIZABLE
- * transaction, so every server process sharing the database sees the platform before or
- * after it, never in between, and a failed restore changes nothing.
+ * A snapshot is a row of `sandbox_snapshots` (its record, and the schema it was taken on)
+ * and, in `sandbox_snapshot_rows`, every row the platform has in the tables its state
+ * lives in, each as its row text (`r::text`), taken in one statement. A restore is one
+ * call of `payments_restore_snapshot`, which deletes the platform's rows of every table,
+ * then, table by table in the order given, inserts the saved ones (`row::table`), inside
+ * the caller's unit of work: one SERIALIZABLE transaction, so every server process
+ * sharing the database sees the platform before or after it, never in between, and a
+ * failed restore changes nothing. Row text rather than JSON: `to_jsonb`/`jsonb_agg` and
+ * `jsonb_populate_recordset` rebuilt every `doc` and cost several times more (measured:
+ * docs/performance.md#sandbox-snapshots). Row text is the row type's, so a snapshot taken
+ * on another schema (a store upgraded since) is refused (`otherSchema`), never half read.
  *
  * Rows keep their own keys, `seq` values included (events, journal entries, timer
  * outcomes): the sequences behind them only move forward, so a restored row's `seq` is
@@ -23,7 +26,12 @@
 import { Effect } from "effect"
 import type { SnapshotRecord, SnapshotWrites } from "../../ports/snapshots.js"
 import { millisOf } from "../cursor.js"
+import { createHash } from "node:crypto"
 import { documentReads, type Query, type SqlArea, Where } from "./documents.js"
+import { MIGRATIONS } from "./migrations.js"
+
+/** The schema this code writes and reads: its migrations, by name. */
+const SCHEMA = createHash("sha256").update(Object.keys(MIGRATIONS).join("\n")).digest("hex").slice(0, 16)
 
 /** Only SQL identifiers of ours ever reach a statement's text. */
 const identifier = (table: string): string => {
@@ -39,9 +47,7 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>): 
   const { one, page } = documentReads(query)
   const names = tables.map(identifier)
   const capture = names
-    .map((t) =>
-      `select $1::text, $2::text, '${t}'::text, coalesce((select jsonb_agg(to_jsonb(r)) from ${t} r where r.platform_id = $1), '[]'::jsonb)`
-    )
+    .map((t) => `select $1::text, $2::text, '${t}'::text, r::text from ${t} r where r.platform_id = $1`)
     .join("\n union all ")
   return {
     // The snapshots are not the platform's state: a sandbox reset keeps them.
@@ -50,15 +56,15 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>): 
       createSnapshot: (r: SnapshotRecord) =>
         Effect.andThen(
           query(
-            `insert into sandbox_snapshots (platform_id, id, created_ms, doc) values ($1, $2, $3::bigint, $4::jsonb)`,
-            [r.platformId, r.snapshot.id, millisOf(r.snapshot.createdAt), JSON.stringify(r)]
+            `insert into sandbox_snapshots (platform_id, id, created_ms, schema, doc) values ($1, $2, $3::bigint, $4, $5::jsonb)`,
+            [r.platformId, r.snapshot.id, millisOf(r.snapshot.createdAt), SCHEMA, JSON.stringify(r)]
           ),
-          query(`insert into sandbox_snapshot_tables (platform_id, snapshot_id, table_name, rows) ${capture}`, [r.platformId, r.snapshot.id])
+          query(`insert into sandbox_snapshot_rows (platform_id, snapshot_id, table_name, row) ${capture}`, [r.platformId, r.snapshot.id])
         ).pipe(Effect.asVoid),
       deleteSnapshot: (platformId, id) =>
         Effect.map(
           Effect.andThen(
-            query(`delete from sandbox_snapshot_tables where platform_id = $1 and snapshot_id = $2`, [platformId, id]),
+            query(`delete from sandbox_snapshot_rows where platform_id = $1 and snapshot_id = $2`, [platformId, id]),
             query<{ readonly id: string }>(`delete from sandbox_snapshots where platform_id = $1 and id = $2 returning id`, [platformId, id])
           ),
           (rows) => rows.length > 0
@@ -66,10 +72,14 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>): 
       restoreSnapshot: (platformId, id) =>
         Effect.gen(function*() {
           // Locks the snapshot's row: a concurrent delete of it waits for the restore (or the restore sees it gone).
-          const held = yield* query(`select 1 from sandbox_snapshots where platform_id = $1 and id = $2 for share`, [platformId, id])
-          if (held.length === 0) return false
+          const held = yield* query<{ readonly schema: string }>(
+            `select schema from sandbox_snapshots where platform_id = $1 and id = $2 for share`,
+            [platformId, id]
+          )
+          if (held[0] === undefined) return "missing" as const
+          if (held[0].schema !== SCHEMA) return "otherSchema" as const
           yield* query(`select payments_restore_snapshot($1, $2, $3::text[])`, [platformId, id, names])
-          return true
+          return "restored" as const
         })
     },
     repositories: {

@@ -59,10 +59,10 @@ export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
     HttpApiEndpoint.post("restoreSandboxSnapshot", "/sandbox/snapshots/:snapshotId/restore", {
       params: { snapshotId: IdText },
       success: SandboxSnapshot,
-      error: [Error403, Error404]
+      error: [Error403, Error404, Error409]
     }).annotate(
       OpenApi.Description,
-      "Ours: puts the calling sandbox platform back exactly as the snapshot saved it, at once and whole (a failed restore changes nothing), and its clock back to the snapshot's `platformTime`, from which it runs on. Other platforms, and the snapshots, are untouched."
+      "Ours: puts the calling sandbox platform back exactly as the snapshot saved it, at once and whole (a failed restore changes nothing), and its clock back to the snapshot's `platformTime`, from which it runs on. Other platforms, and the snapshots, are untouched. 409 CONFLICT: the snapshot was taken on another version of the store's schema."
     )
   )
   .annotateMerge(OpenApi.annotations({ title: "Sandbox controls", description: "Ours: fault injection, seed documents and snapshots on sandbox platforms." }))
