@@ -5,11 +5,12 @@
  * back the platform's state as the snapshot saw it (here: scheduled moves, the clock
  * offset, the webhook cursor), keeps its API tokens as they are now, leaves other
  * platforms alone, and inside a failed unit of work changes nothing; snapshots survive
- * restores and resetPlatform.
+ * restores and resetPlatform. On PostgreSQL, a snapshot of another schema is refused.
  */
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import type { SnapshotRecord, StoreService, TimerRecord, TokenRecord } from "../../src/ports/store.js"
+import { psql } from "../support/postgres.js"
 import { KINDS, storeSuite, walk } from "../support/store-harness.js"
 
 let seq = 0
@@ -140,5 +141,23 @@ describe.each(KINDS)("Snapshot store contract on %s", (kind) => {
       expect(yield* store.snapshots.get(p, s.snapshot.id)).toEqual(s)
       yield* store.transact((uow) => uow.restoreSnapshot(p, s.snapshot.id))
       expect(yield* stateOf(store, p)).toEqual(saved)
+    }))
+})
+
+describe("Snapshot store on postgres: a snapshot taken on another schema", () => {
+  const { storeIt, databaseUrl } = storeSuite("postgres")
+
+  storeIt("is refused whole (otherSchema): its rows are another row type's, so nothing of it is read", (store, p) =>
+    Effect.gen(function*() {
+      yield* store.transact((uow) => Effect.all([uow.schedule(timer(p, "a", 1)), uow.setClockOffset(p, 5_000)]))
+      const s = snapshot(p)
+      yield* store.transact((uow) => uow.createSnapshot(s))
+      yield* store.transact((uow) => Effect.all([uow.schedule(timer(p, "b", 2)), uow.setClockOffset(p, 9_000)]))
+      const now = yield* stateOf(store, p)
+      const url = databaseUrl()
+      if (url === undefined) return expect.fail("no database")
+      yield* Effect.promise(() => psql(url, `update sandbox_snapshots set schema = 'an older schema' where id = '${s.snapshot.id}'`))
+      expect(yield* store.transact((uow) => uow.restoreSnapshot(p, s.snapshot.id))).toBe("otherSchema")
+      expect(yield* stateOf(store, p)).toEqual(now)
     }))
 })
