@@ -5,6 +5,12 @@
 import { Schema } from "effect"
 import { DateTimeString, NonEmptyTextUpTo } from "./common.js"
 
+/**
+ * Snapshots a platform may hold at once: each holds a copy of the platform's state (in
+ * memory, of its tables' indexes; on SQL, of its rows), so their number is bounded.
+ */
+export const MAX_SNAPSHOTS_PER_PLATFORM = 50
+
 /** Longest snapshot name. */
 export const MAX_SNAPSHOT_NAME_LENGTH = 200
 

@@ -9,7 +9,7 @@ import { Clock, Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { conflict, forbidden, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
-import type { SandboxSnapshot, SandboxSnapshotCreateRequest } from "../domain/sandbox-snapshot.js"
+import { MAX_SNAPSHOTS_PER_PLATFORM, type SandboxSnapshot, type SandboxSnapshotCreateRequest } from "../domain/sandbox-snapshot.js"
 import { Ids } from "../ports/ids.js"
 import { type PageResult, Store } from "../ports/store.js"
 import { pageOf } from "./paging.js"
@@ -28,6 +28,10 @@ export const createSandboxSnapshot = Effect.fnUntraced(function*(platform: Platf
   const base = yield* Clock.currentTimeMillis
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
+      const held = yield* Effect.orDie(store.snapshots.list(platform.id, { limit: 1 }))
+      if ((held.totalCount ?? Number.POSITIVE_INFINITY) >= MAX_SNAPSHOTS_PER_PLATFORM) {
+        return yield* conflict("CONFLICT", `The platform holds ${MAX_SNAPSHOTS_PER_PLATFORM} snapshots, the most it may; delete one first`)
+      }
       // Read in the unit of work that copies the state, so the instant and the state agree.
       const offset = yield* store.clocks.offset(platform.id)
       const snapshot: SandboxSnapshot = { id, name: req.name, createdAt: isoOf(base), platformTime: isoOf(base + offset) }

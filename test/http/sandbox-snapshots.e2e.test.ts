@@ -9,6 +9,7 @@
 import { Context } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { platformFromConfig } from "../../src/domain/platform.js"
+import { MAX_SNAPSHOTS_PER_PLATFORM } from "../../src/domain/sandbox-snapshot.js"
 import { Store } from "../../src/ports/store.js"
 import { makeApi } from "../support/api.js"
 import { accountNumberEnding, moneyClient, moneyPlatform } from "../support/money.js"
@@ -156,6 +157,18 @@ describe("sandbox snapshots", () => {
       expect(r.status, JSON.stringify(body)).toBe(400)
       expect(r.body.code).toBe("INVALID_INPUT")
     }
+  })
+
+  it(`a platform holds at most ${MAX_SNAPSHOTS_PER_PLATFORM} snapshots: one more is 409 CONFLICT until one is deleted`, async () => {
+    const { a } = await setup()
+    const made = []
+    for (let i = 0; i < MAX_SNAPSHOTS_PER_PLATFORM; i++) made.push(await a.ok("POST", "/sandbox/snapshots", { name: `s${i}` }, 201))
+    const refused = await a.call("POST", "/sandbox/snapshots", { name: "one too many" })
+    expect(refused.status).toBe(409)
+    expect(refused.body.code).toBe("CONFLICT")
+    expect((await a.ok("GET", "/sandbox/snapshots?limit=1")).totalCount).toBe(MAX_SNAPSHOTS_PER_PLATFORM)
+    await a.ok("DELETE", `/sandbox/snapshots/${encodeURIComponent(made[0].id)}`, undefined, 204)
+    await a.ok("POST", "/sandbox/snapshots", { name: "in its place" }, 201)
   })
 
   it("every snapshot endpoint answers 403 to a production platform", async () => {

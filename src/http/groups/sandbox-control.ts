@@ -36,10 +36,10 @@ export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
     HttpApiEndpoint.post("createSandboxSnapshot", "/sandbox/snapshots", {
       payload: SandboxSnapshotCreateRequest,
       success: SandboxSnapshot.pipe(HttpApiSchema.status(201)),
-      error: [Error400, Error403]
+      error: [Error400, Error403, Error409]
     }).annotate(
       OpenApi.Description,
-      "Ours: saves the calling sandbox platform's whole state (every resource, the ledger, idempotency records, scheduled moves, webhook deliveries and outbox position, config) with its clock's instant (`platformTime`). Its credentials (API tokens, webhook signing key) and fault rules are not part of it."
+      "Ours: saves the calling sandbox platform's whole state (every resource, the ledger, idempotency records, scheduled moves, webhook deliveries and outbox position, config) with its clock's instant (`platformTime`). Its credentials (API tokens, webhook signing key) and fault rules are not part of it. 409 CONFLICT when the platform already holds 50 snapshots."
     ),
     HttpApiEndpoint.get("listSandboxSnapshots", "/sandbox/snapshots", {
       query: PageQuery,
