@@ -23,10 +23,10 @@
  * Nothing of a platform's state is cached by a process but its clock offset, which
  * every request checks against the stored one (./one-round-trip.ts).
  */
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import type { SnapshotRecord, SnapshotWrites } from "../../ports/snapshots.js"
 import { millisOf } from "../cursor.js"
-import { createHash } from "node:crypto"
 import { documentReads, type Query, type SqlArea, Where } from "./documents.js"
 import { MIGRATIONS } from "./migrations.js"
 
