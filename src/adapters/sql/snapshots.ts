@@ -8,10 +8,11 @@
  * then, table by table in the order given, inserts the saved ones (`row::table`), inside
  * the caller's unit of work: one SERIALIZABLE transaction, so every server process
  * sharing the database sees the platform before or after it, never in between, and a
- * failed restore changes nothing. Row text rather than JSON: `to_jsonb`/`jsonb_agg` and
- * `jsonb_populate_recordset` rebuilt every `doc` and cost several times more (measured:
- * docs/performance.md#sandbox-snapshots). Row text is the row type's, so a snapshot taken
- * on another schema (a store upgraded since) is refused (`otherSchema`), never half read.
+ * failed restore changes nothing. Row text rather than JSON: reading it back is a cast
+ * (`jsonb_populate_recordset` of the same rows took about 40 times longer, measured alone),
+ * though end to end the restore's own deletes and inserts dominate either way
+ * (docs/performance.md#sandbox-snapshots). Row text is the row type's, so a snapshot
+ * taken on another schema (a store upgraded since) is refused (`otherSchema`), never half read.
  *
  * Rows keep their own keys, `seq` values included (events, journal entries, timer
  * outcomes): the sequences behind them only move forward, so a restored row's `seq` is
