@@ -27,6 +27,7 @@ run example:server npm run --silent example:server
 run example:property npm run --silent example:property
 run example:webhook npm run --silent example:webhook
 run example:wallet npm run --silent example:wallet
+run example:snapshots npm run --silent example:snapshots
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "examples failed: ${failed[*]}" >&2

@@ -29,7 +29,8 @@ export const ResourcePrefixes = [
   "StablecoinOperation",
   "StablecoinProviderAccount",
   "Job",
-  "Token"
+  "Token",
+  "Snapshot"
 ] as const
 export type ResourcePrefix = (typeof ResourcePrefixes)[number]
 

@@ -36,6 +36,7 @@ import type {
   QuoteRepository,
   TransactionRepository
 } from "./money.js"
+import type { SnapshotRepository, SnapshotWrites } from "./snapshots.js"
 import type { StablecoinRepository, StablecoinWrites } from "./stablecoins.js"
 import type { ClockRepository, TimerRepository, TimerWrites } from "./timers.js"
 import type { VerificationRepository, VerificationWrites } from "./verifications.js"
@@ -58,6 +59,7 @@ export * from "./bulk-jobs.js"
 export * from "./tokens.js"
 export * from "./money.js"
 export * from "./shared.js"
+export * from "./snapshots.js"
 export * from "./stablecoins.js"
 export * from "./timers.js"
 export * from "./verifications.js"
@@ -89,7 +91,8 @@ export interface UnitOfWork
     AgentWrites,
     InvitationWrites,
     BulkJobWrites,
-    TokenWrites
+    TokenWrites,
+    SnapshotWrites
 {
   /**
    * Deletes every record, ledger entry, event, timer, clock and idempotency key of the
@@ -123,6 +126,7 @@ export type StoreRepositories = {
   readonly invitations: InvitationRepository
   readonly bulkJobs: BulkJobRepository
   readonly tokens: TokenRepository
+  readonly snapshots: SnapshotRepository
 }
 
 export interface StoreInfo {

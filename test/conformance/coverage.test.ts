@@ -35,7 +35,7 @@ const NO_REFERENCE_OPERATION = [
   "GET /sandbox/kyc-link", "POST /sandbox/kyc-link",
   // Ours: fault injection and seed documents (sandbox-faults and sandbox-seed e2e tests check them)
   "PUT /sandbox/faults", "GET /sandbox/faults", "DELETE /sandbox/faults", "POST /sandbox/seed",
-  // Ours, answering 501 until snapshots are built
+  // Ours: snapshots (sandbox-snapshots e2e tests check them)
   "POST /sandbox/snapshots", "GET /sandbox/snapshots", "GET /sandbox/snapshots/{}", "DELETE /sandbox/snapshots/{}",
   "POST /sandbox/snapshots/{}/restore",
   // SPEC.md's card PIN and tokenization endpoints, and our sandbox PIN entry (cards.test.ts

@@ -104,16 +104,7 @@ describe("OpenAPI and docs", () => {
   })
 })
 
-describe("endpoints of the API that are not built yet", () => {
-  it("answer 501 NOT_IMPLEMENTED, not 404", async () => {
-    // Every reference operation is built; the sandbox snapshots (ours) are not yet.
-    for (const [method, path] of [["GET", "/sandbox/snapshots"], ["GET", "/sandbox/snapshots/Snapshot:1"]] as const) {
-      const r = await api.call(method, path)
-      expect(r.status).toBe(501)
-      expect(r.body.code).toBe("NOT_IMPLEMENTED")
-      expect(isErrorShape(r.body)).toBe(true)
-    }
-  })
+describe("paths outside the API", () => {
   it("a path outside the API stays 404", async () => {
     expect((await api.call("GET", "/quotes/Quote:1/nonsense")).status).toBe(404)
   })

@@ -425,9 +425,6 @@ const send = async (method: string, path: string, raw: string | undefined, heade
 
 const short = (s: string | undefined, n = 300) => (s === undefined ? "<none>" : s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s)
 
-/** Routed endpoints that answer 501 NOT_IMPLEMENTED until they are built (docs/sandbox.md#snapshots). */
-const NOT_BUILT = new Set(["createSandboxSnapshot", "listSandboxSnapshots", "getSandboxSnapshot", "deleteSandboxSnapshot", "restoreSandboxSnapshot"])
-
 /** Distinct invariant violations per endpoint ("what" → first example), reported at the end of its test. */
 const violations = new Map<string, Map<string, string>>()
 const violation = (e: Endpoint, what: string, example: string) => {
@@ -442,7 +439,7 @@ const check = async (e: Endpoint, path: string, raw: string | undefined, headers
   const text = JSON.stringify(r.body) ?? ""
   const where = `${e.method} ${short(path, 200)} headers=${JSON.stringify(headers).slice(0, 200)} body=${short(raw)} -> ${r.status} ${short(text, 400)}`
   if (r.status === 0) violation(e, "handler threw instead of answering", where)
-  if (r.status >= 500 && !(r.status === 501 && NOT_BUILT.has(e.id))) violation(e, `${r.status} answer`, where)
+  if (r.status >= 500) violation(e, `${r.status} answer`, where)
   if (r.status !== 0 && (r.status < 200 || r.status >= 300) && !isErrorShape(r.body)) violation(e, `${r.status} not in the error shape`, where)
   if (r.size >= MAX_BODY_BYTES) violation(e, `answer >= 100 KB (${r.status})`, `${r.size} bytes: ${where}`)
   const request = `${path} ${raw ?? ""} ${JSON.stringify(headers)}`

@@ -180,16 +180,3 @@ describe("POST /sandbox/seed", () => {
     expect(prod.status).toBe(403)
   })
 })
-
-describe("snapshots (not built yet)", () => {
-  it("every snapshot endpoint answers 501 NOT_IMPLEMENTED on a sandbox platform and 403 on a production one", async () => {
-    const { api } = setup()
-    const calls = [["POST", "/sandbox/snapshots"], ["GET", "/sandbox/snapshots"], ["GET", "/sandbox/snapshots/Snapshot:1"], ["DELETE", "/sandbox/snapshots/Snapshot:1"], ["POST", "/sandbox/snapshots/Snapshot:1/restore"]] as const
-    for (const [method, path] of calls) {
-      const r = await api.call(method, path, { as: sandbox })
-      expect(r.status, `${method} ${path}`).toBe(501)
-      expect(r.body.code).toBe("NOT_IMPLEMENTED")
-      expect((await api.call(method, path, { as: production })).status).toBe(403)
-    }
-  })
-})

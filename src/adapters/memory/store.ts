@@ -28,6 +28,7 @@ import { makeTokenArea, type TokenTables, tokenTables } from "./tokens.js"
 import { type KycTables, kycTables, makeKycArea } from "./kyc.js"
 import { makeMoneyArea, type MoneyTables, moneyTables } from "./money.js"
 import { makeMutex } from "./mutex.js"
+import { makeSnapshotArea } from "./snapshots.js"
 import { makeStablecoinArea, type StablecoinTables, stablecoinTables } from "./stablecoins.js"
 import type { MemoryTable } from "./table.js"
 import { makeTimerArea, type TimerTables, timerTables } from "./timers.js"
@@ -152,6 +153,14 @@ export const makeMemoryStore = Effect.sync(() => {
   const invitations = makeInvitationArea(m)
   const bulkJobs = makeBulkJobArea(m)
   const tokens = makeTokenArea(m)
+  const snapshots = makeSnapshotArea(m, {
+    fresh: newTenant,
+    replace: (platformId, tenant) => {
+      const previous = tenants.get(platformId)
+      tenants.set(platformId, tenant)
+      undo(() => void (previous === undefined ? tenants.delete(platformId) : tenants.set(platformId, previous)))
+    }
+  })
 
   const uow: UnitOfWork = {
     ...customers.writes,
@@ -168,6 +177,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...invitations.writes,
     ...bulkJobs.writes,
     ...tokens.writes,
+    ...snapshots.writes,
     resetPlatform: (platformId) =>
       Effect.sync(() => {
         const previous = tenants.get(platformId)
@@ -212,6 +222,7 @@ export const makeMemoryStore = Effect.sync(() => {
     ...invitations.repositories,
     ...bulkJobs.repositories,
     ...tokens.repositories,
+    ...snapshots.repositories,
     transact
   })
 })

@@ -54,6 +54,24 @@ export class MemoryTable<R> {
     this.groups = (def.groups ?? []).map((g) => ({ ...g, map: new Map() }))
   }
 
+  /**
+   * An independent copy (a sandbox snapshot's): its own indexes, the same row objects
+   * (records are immutable values: a write puts a new one).
+   */
+  clone(): MemoryTable<R> {
+    const copy = new MemoryTable<R>(this.def)
+    for (const [id, r] of this.rows) copy.rows.set(id, r)
+    for (const [id, k] of this.keys) copy.keys.set(id, k)
+    for (const k of this.order) copy.order.push(k)
+    this.uniques.forEach((u, i) => {
+      for (const [key, id] of u.map) copy.uniques[i]!.map.set(key, id)
+    })
+    this.groups.forEach((g, i) => {
+      for (const [key, members] of g.map) copy.groups[i]!.map.set(key, members.slice())
+    })
+    return copy
+  }
+
   get size(): number {
     return this.rows.size
   }

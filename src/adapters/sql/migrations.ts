@@ -527,6 +527,52 @@ const v16_api_tokens = statements(
   `create index api_tokens_platform_created on api_tokens (platform_id, created_ms, id)`
 )
 
+/**
+ * Sandbox snapshots (docs/sandbox.md#snapshots, ./snapshots.ts): a record per snapshot
+ * (with the schema it was taken on) and each saved row of the platform's tables as its
+ * row text (`row::text`, read back with a cast to the table's row type); and the function
+ * a restore calls, which rewrites the given tables of one platform from a snapshot in one
+ * round trip (inside the caller's transaction): every table emptied first, then each
+ * emptied again and refilled, in the order given.
+ */
+const v18_sandbox_snapshots = statements(
+  `create table sandbox_snapshots (
+    platform_id text collate "C" not null,
+    id text collate "C" not null,
+    created_ms bigint not null,
+    schema text not null,
+    doc jsonb not null,
+    primary key (platform_id, id)
+  )`,
+  `create index sandbox_snapshots_keyset on sandbox_snapshots (platform_id, created_ms, id)`,
+  `create table sandbox_snapshot_rows (
+    platform_id text collate "C" not null,
+    snapshot_id text collate "C" not null,
+    table_name text collate "C" not null,
+    row text not null
+  )`,
+  `create index sandbox_snapshot_rows_table on sandbox_snapshot_rows (platform_id, snapshot_id, table_name)`,
+  `create function payments_restore_snapshot(p_platform text, p_snapshot text, p_tables text[]) returns void language plpgsql as $$
+  declare
+    t text;
+  begin
+    foreach t in array p_tables loop
+      execute format('delete from %I where platform_id = $1', t) using p_platform;
+    end loop;
+    -- Each table emptied again just before its rows go back: what the triggers of the
+    -- tables restored before it wrote there (journal_account_postings, sent_volumes) goes.
+    -- "offset 0" keeps the cast one per row (not one per column of "(r).*").
+    foreach t in array p_tables loop
+      execute format('delete from %I where platform_id = $1', t) using p_platform;
+      execute format(
+        'insert into %I select (q.r).* from (select s.row::%I as r from sandbox_snapshot_rows s where s.platform_id = $1 and s.snapshot_id = $2 and s.table_name = $3 offset 0) q',
+        t, t
+      ) using p_platform, p_snapshot, t;
+    end loop;
+  end
+  $$`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -543,7 +589,8 @@ export const MIGRATIONS = {
   "13_sandbox_faults": v13_sandbox_faults,
   "14_list_indexes": v14_list_indexes,
   "15_bulk_jobs": v15_bulk_jobs,
-  "16_api_tokens": v16_api_tokens
+  "16_api_tokens": v16_api_tokens,
+  "18_sandbox_snapshots": v18_sandbox_snapshots
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

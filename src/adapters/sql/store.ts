@@ -31,7 +31,8 @@ import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
-import { makeTokenStore } from "./tokens.js"
+import { makeSnapshotStore } from "./snapshots.js"
+import { makeTokenStore, TOKEN_TABLES } from "./tokens.js"
 import { makeKycStore } from "./kyc.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
@@ -104,6 +105,8 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     /** Every area's tables, in the order `resetPlatform` clears them. */
     const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations, bulkJobs, tokens]
       .flatMap((area) => area.tables)
+    /** Snapshots hold every table of the platform's state but its credentials (ports/snapshots.ts). */
+    const snapshots = makeSnapshotStore(query, tables.filter((table) => !TOKEN_TABLES.includes(table)))
 
     const uow: UnitOfWork = {
       ...customers.writes,
@@ -121,6 +124,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...invitations.writes,
       ...bulkJobs.writes,
       ...tokens.writes,
+      ...snapshots.writes,
       resetPlatform: (platformId) =>
         Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })
     }
@@ -179,6 +183,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...invitations.repositories,
       ...bulkJobs.repositories,
       ...tokens.repositories,
+      ...snapshots.repositories,
       transact
     }))
   })

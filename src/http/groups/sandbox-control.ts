@@ -1,12 +1,13 @@
 /**
- * Sandbox controls beyond the clock (ours; docs/sandbox.md): fault injection and seed documents. Sandbox
- * platforms only: a production platform gets 403 from every one.
+ * Sandbox controls beyond the clock (ours; docs/sandbox.md): fault injection, seed documents
+ * and snapshots. Sandbox platforms only: a production platform gets 403 from every one.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdText } from "../../domain/common.js"
-import { Error400, Error403, Error409, Error429, Error501 } from "../../domain/errors.js"
+import { IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { Error400, Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
 import { SandboxFaults, SandboxFaultsView } from "../../domain/sandbox-faults.js"
 import { SeedDocument, SeedResult } from "../../domain/sandbox-seed.js"
+import { SandboxSnapshot, SandboxSnapshotCreateRequest } from "../../domain/sandbox-snapshot.js"
 import { Concerns } from "../declarations.js"
 
 export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
@@ -32,26 +33,37 @@ export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
       OpenApi.Description,
       "Ours: brings the calling sandbox platform to what a seed document describes (customers, their external accounts and balances, platform external accounts and balances, config); applying it again creates nothing new."
     ),
-    // Snapshots (issue #23) are not built yet: every one answers 501 on a sandbox platform (403 on production).
-    HttpApiEndpoint.post("createSandboxSnapshot", "/sandbox/snapshots", { success: HttpApiSchema.NoContent, error: [Error403, Error501] })
-      .annotate(OpenApi.Description, "Ours, not built yet (501): would save the calling sandbox platform's whole state."),
-    HttpApiEndpoint.get("listSandboxSnapshots", "/sandbox/snapshots", { success: HttpApiSchema.NoContent, error: [Error403, Error501] })
-      .annotate(OpenApi.Description, "Ours, not built yet (501)."),
+    HttpApiEndpoint.post("createSandboxSnapshot", "/sandbox/snapshots", {
+      payload: SandboxSnapshotCreateRequest,
+      success: SandboxSnapshot.pipe(HttpApiSchema.status(201)),
+      error: [Error400, Error403, Error409]
+    }).annotate(
+      OpenApi.Description,
+      "Ours: saves the calling sandbox platform's whole state (every resource, the ledger, idempotency records, scheduled moves, webhook deliveries and outbox position, config) with its clock's instant (`platformTime`). Its credentials (API tokens, webhook signing key) and fault rules are not part of it. 409 CONFLICT when the platform already holds 50 snapshots."
+    ),
+    HttpApiEndpoint.get("listSandboxSnapshots", "/sandbox/snapshots", {
+      query: PageQuery,
+      success: ListResponse(SandboxSnapshot, "SandboxSnapshotListResponse"),
+      error: [Error400, Error403]
+    }).annotate(OpenApi.Description, "Ours: the calling sandbox platform's snapshots, oldest first."),
     HttpApiEndpoint.get("getSandboxSnapshot", "/sandbox/snapshots/:snapshotId", {
       params: { snapshotId: IdText },
-      success: HttpApiSchema.NoContent,
-      error: [Error403, Error501]
-    }).annotate(OpenApi.Description, "Ours, not built yet (501)."),
+      success: SandboxSnapshot,
+      error: [Error403, Error404]
+    }).annotate(OpenApi.Description, "Ours: one snapshot of the calling sandbox platform."),
     HttpApiEndpoint.delete("deleteSandboxSnapshot", "/sandbox/snapshots/:snapshotId", {
       params: { snapshotId: IdText },
       success: HttpApiSchema.NoContent,
-      error: [Error403, Error501]
-    }).annotate(OpenApi.Description, "Ours, not built yet (501)."),
+      error: [Error403, Error404]
+    }).annotate(OpenApi.Description, "Ours: deletes the snapshot (the platform's state is untouched)."),
     HttpApiEndpoint.post("restoreSandboxSnapshot", "/sandbox/snapshots/:snapshotId/restore", {
       params: { snapshotId: IdText },
-      success: HttpApiSchema.NoContent,
-      error: [Error403, Error501]
-    }).annotate(OpenApi.Description, "Ours, not built yet (501): would put the calling sandbox platform back as the snapshot saved it.")
+      success: SandboxSnapshot,
+      error: [Error403, Error404, Error409]
+    }).annotate(
+      OpenApi.Description,
+      "Ours: puts the calling sandbox platform back exactly as the snapshot saved it, at once and whole (a failed restore changes nothing), and its clock back to the snapshot's `platformTime`, from which it runs on. Other platforms, and the snapshots, are untouched. 409 CONFLICT: the snapshot was taken on another version of the store's schema."
+    )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Sandbox controls", description: "Ours: fault injection and seed documents on sandbox platforms (snapshots: 501, not built yet)." }))
+  .annotateMerge(OpenApi.annotations({ title: "Sandbox controls", description: "Ours: fault injection, seed documents and snapshots on sandbox platforms." }))
 {}
