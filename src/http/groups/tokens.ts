@@ -4,11 +4,12 @@
  * Managing tokens needs MANAGE; reading them, as every GET, VIEW.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { DateTimeString, IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { IdText, ListResponse } from "../../domain/common.js"
 import { Error403, Error404 } from "../../domain/errors.js"
 import { ApiToken, ApiTokenCreateRequest, MAX_TOKEN_NAME_LENGTH } from "../../domain/token.js"
 import { Concerns } from "../declarations.js"
+import { byId, created, CreatedUpdatedFilters, deletes, page } from "../endpoints.js"
 
 const tokenParams = { tokenId: IdText }
 
@@ -17,33 +18,18 @@ export class TokensGroup extends HttpApiGroup.make("tokens")
   .add(
     HttpApiEndpoint.post("createToken", "/tokens", {
       payload: ApiTokenCreateRequest,
-      success: ApiToken.pipe(HttpApiSchema.status(201)),
+      success: created(ApiToken),
       error: Error403
     }).annotate(
       OpenApi.Description,
       "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored). A token may grant only permissions it holds (403 FORBIDDEN)."
     ),
     HttpApiEndpoint.get("listTokens", "/tokens", {
-      query: {
-        ...PageQuery,
-        name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(MAX_TOKEN_NAME_LENGTH))),
-        createdAfter: Schema.optionalKey(DateTimeString),
-        createdBefore: Schema.optionalKey(DateTimeString),
-        updatedAfter: Schema.optionalKey(DateTimeString),
-        updatedBefore: Schema.optionalKey(DateTimeString)
-      },
+      query: page({ name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(MAX_TOKEN_NAME_LENGTH))), ...CreatedUpdatedFilters }),
       success: ListResponse(ApiToken, "TokenListResponse")
     }),
-    HttpApiEndpoint.get("getToken", "/tokens/:tokenId", {
-      params: tokenParams,
-      success: ApiToken,
-      error: Error404
-    }),
-    HttpApiEndpoint.delete("deleteToken", "/tokens/:tokenId", {
-      params: tokenParams,
-      success: HttpApiSchema.NoContent,
-      error: Error404
-    }).annotate(OpenApi.Description, "Revokes the token at once, in every server process.")
+    HttpApiEndpoint.get("getToken", "/tokens/:tokenId", byId(tokenParams, ApiToken)),
+    HttpApiEndpoint.delete("deleteToken", "/tokens/:tokenId", deletes(tokenParams, Error404)).annotate(OpenApi.Description, "Revokes the token at once, in every server process.")
   )
   .annotateMerge(OpenApi.annotations({ title: "API Tokens" }))
 {}

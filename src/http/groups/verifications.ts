@@ -1,10 +1,10 @@
 /** KYC/KYB verification submissions. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
-import { Error404, Error409 } from "../../domain/errors.js"
+import { IdempotencyHeaders, IdText, ListResponse } from "../../domain/common.js"
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
-import { Concerns, declare } from "../declarations.js"
+import { Concerns } from "../declarations.js"
+import { byId, NotFoundOrConflict, page } from "../endpoints.js"
 
 export class VerificationsGroup extends HttpApiGroup.make("verifications")
   .annotate(Concerns, { permission: "MANAGE" })
@@ -13,21 +13,13 @@ export class VerificationsGroup extends HttpApiGroup.make("verifications")
       headers: IdempotencyHeaders,
       payload: VerificationRequest,
       success: Verification,
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }),
     HttpApiEndpoint.get("listVerifications", "/verifications", {
-      query: {
-        ...PageQuery,
-        customerId: Schema.optionalKey(IdText),
-        verificationStatus: Schema.optionalKey(VerificationStatus)
-      },
+      query: page({ customerId: Schema.optionalKey(IdText), verificationStatus: Schema.optionalKey(VerificationStatus) }),
       success: ListResponse(Verification, "VerificationListResponse")
     }),
-    HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", {
-      params: { verificationId: IdText },
-      success: Verification,
-      error: Error404
-    })
+    HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", byId({ verificationId: IdText }, Verification))
   )
   .annotateMerge(OpenApi.annotations({ title: "KYC/KYB Verifications" }))
 {}
