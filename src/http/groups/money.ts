@@ -3,10 +3,10 @@
  * quotes, transactions, the deprecated transfers and the sandbox money simulations.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { TransactionWithCard } from "../../domain/card-transaction.js"
-import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery, QueryList } from "../../domain/common.js"
-import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
+import { CurrencyCode, IdempotencyHeaders, IdText, ListResponse, QueryList } from "../../domain/common.js"
+import { Error403, Error404 } from "../../domain/errors.js"
 import { ExchangeRateListResponse } from "../../domain/exchange-rate.js"
 import { InternalAccount, InternalAccountType, SandboxFundRequest } from "../../domain/internal-account.js"
 import { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
@@ -23,19 +23,13 @@ import {
   TransferInRequest,
   TransferOutRequest
 } from "../../domain/transaction.js"
-import { Concerns, declare } from "../declarations.js"
-
-const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
+import { Concerns } from "../declarations.js"
+import { AccountIdentifierFilters, acts, byId, creates, DateRangeFilters, MoneyErrors, NotFoundOrConflict, page } from "../endpoints.js"
 
 export class InternalAccountsGroup extends HttpApiGroup.make("internalAccounts")
   .add(
     HttpApiEndpoint.get("listCustomerInternalAccounts", "/customers/internal-accounts", {
-      query: {
-        ...PageQuery,
-        currency: Schema.optionalKey(CurrencyCode),
-        customerId: Schema.optionalKey(IdText),
-        type: Schema.optionalKey(InternalAccountType)
-      },
+      query: page({ currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText), type: Schema.optionalKey(InternalAccountType) }),
       success: ListResponse(InternalAccount, "InternalAccountListResponse")
     }),
     HttpApiEndpoint.get("listPlatformInternalAccounts", "/platform/internal-accounts", {
@@ -78,20 +72,15 @@ const quoteParams = { quoteId: IdText }
 export class QuotesGroup extends HttpApiGroup.make("quotes")
   .annotate(Concerns, { permission: "TRANSACT" })
   .add(
-    HttpApiEndpoint.post("createQuote", "/quotes", {
-      headers: IdempotencyHeaders,
-      payload: QuoteRequest,
-      success: created(Quote),
-      error: [Error403, Error404, Error409, Error429]
-    }),
-    HttpApiEndpoint.get("getQuote", "/quotes/:quoteId", { params: quoteParams, success: Quote, error: Error404 }),
+    HttpApiEndpoint.post("createQuote", "/quotes", creates(QuoteRequest, Quote, MoneyErrors)),
+    HttpApiEndpoint.get("getQuote", "/quotes/:quoteId", byId(quoteParams, Quote)),
     HttpApiEndpoint.post("executeQuote", "/quotes/:quoteId/execute", {
       params: quoteParams,
       headers: { ...IdempotencyHeaders, "service-wallet-signature": SignedRequestHeaders["service-wallet-signature"] },
       // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
       payload: [ExecuteQuoteRequest, Schema.Null],
       success: Quote,
-      error: [Error403, Error404, Error409, Error429]
+      error: MoneyErrors
     })
   )
   .annotateMerge(OpenApi.annotations({ title: "Cross-Currency Transfers" }))
@@ -103,47 +92,28 @@ export class TransactionsGroup extends HttpApiGroup.make("transactions")
   .annotate(Concerns, { permission: "TRANSACT" })
   .add(
     HttpApiEndpoint.get("listTransactions", "/transactions", {
-      query: {
-        ...PageQuery,
+      query: page({
         customerId: Schema.optionalKey(IdText),
         platformCustomerId: Schema.optionalKey(IdText),
-        accountIdentifier: Schema.optionalKey(IdText),
-        senderAccountIdentifier: Schema.optionalKey(IdText),
-        receiverAccountIdentifier: Schema.optionalKey(IdText),
+        ...AccountIdentifierFilters,
         status: Schema.optionalKey(TransactionStatus),
         type: Schema.optionalKey(Schema.Literals(["INCOMING", "OUTGOING", "CARD"])),
         reference: Schema.optionalKey(IdText),
-        startDate: Schema.optionalKey(DateTimeString),
-        endDate: Schema.optionalKey(DateTimeString),
-        sortOrder: Schema.optionalKey(Schema.Literals(["asc", "desc"])),
+        ...DateRangeFilters,
         cardId: Schema.optionalKey(IdText)
-      },
+      }),
       success: ListResponse(TransactionWithCard, "TransactionListResponse")
     }),
-    HttpApiEndpoint.get("getTransaction", "/transactions/:transactionId", { params: transactionParams, success: TransactionWithCard, error: Error404 }),
+    HttpApiEndpoint.get("getTransaction", "/transactions/:transactionId", byId(transactionParams, TransactionWithCard)),
     HttpApiEndpoint.post("cancelTransaction", "/transactions/:transactionId/cancel", {
       params: transactionParams,
       success: Transaction,
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }),
-    HttpApiEndpoint.post("approveTransaction", "/transactions/:transactionId/approve", {
-      params: transactionParams,
-      // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
-      payload: [ApprovePaymentRequest, Schema.Null],
-      success: Transaction,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("rejectTransaction", "/transactions/:transactionId/reject", {
-      params: transactionParams,
-      payload: [RejectPaymentRequest, Schema.Null],
-      success: Transaction,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmReceiptDelivery", "/transactions/:transactionId/confirm", {
-      params: transactionParams,
-      success: Transaction,
-      error: Error404
-    })
+    // The bodies are optional (the reference's `requestBody.required: false`): an empty body decodes as null.
+    HttpApiEndpoint.post("approveTransaction", "/transactions/:transactionId/approve", acts(transactionParams, [ApprovePaymentRequest, Schema.Null], Transaction, NotFoundOrConflict)),
+    HttpApiEndpoint.post("rejectTransaction", "/transactions/:transactionId/reject", acts(transactionParams, [RejectPaymentRequest, Schema.Null], Transaction, NotFoundOrConflict)),
+    HttpApiEndpoint.post("confirmReceiptDelivery", "/transactions/:transactionId/confirm", byId(transactionParams, Transaction))
   )
   .annotateMerge(OpenApi.annotations({ title: "Transactions" }))
 {}
@@ -151,18 +121,8 @@ export class TransactionsGroup extends HttpApiGroup.make("transactions")
 export class TransfersGroup extends HttpApiGroup.make("transfers")
   .annotate(Concerns, { permission: "TRANSACT" })
   .add(
-    HttpApiEndpoint.post("createTransferIn", "/transfer-in", {
-      headers: IdempotencyHeaders,
-      payload: TransferInRequest,
-      success: created(Transaction),
-      error: [Error403, Error404, Error409, Error429]
-    }).annotate(OpenApi.Deprecated, true),
-    HttpApiEndpoint.post("createTransferOut", "/transfer-out", {
-      headers: IdempotencyHeaders,
-      payload: TransferOutRequest,
-      success: created(Transaction),
-      error: [Error403, Error404, Error409, Error429]
-    }).annotate(OpenApi.Deprecated, true)
+    HttpApiEndpoint.post("createTransferIn", "/transfer-in", creates(TransferInRequest, Transaction, MoneyErrors)).annotate(OpenApi.Deprecated, true),
+    HttpApiEndpoint.post("createTransferOut", "/transfer-out", creates(TransferOutRequest, Transaction, MoneyErrors)).annotate(OpenApi.Deprecated, true)
   )
   .annotateMerge(OpenApi.annotations({ title: "Same-Currency Transfers" }))
 {}
@@ -176,11 +136,7 @@ export class SandboxMoneyGroup extends HttpApiGroup.make("sandboxMoney")
       success: InternalAccount,
       error: [Error403, Error404]
     }),
-    HttpApiEndpoint.post("sandboxSend", "/sandbox/send", {
-      payload: SandboxSendRequest,
-      success: Transaction,
-      error: [Error403, Error404, Error409, Error429]
-    }),
+    HttpApiEndpoint.post("sandboxSend", "/sandbox/send", { payload: SandboxSendRequest, success: Transaction, error: MoneyErrors }),
     HttpApiEndpoint.post("sandboxReceive", "/sandbox/uma/receive", {
       payload: SandboxUmaReceiveRequest,
       success: IncomingTransaction,

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { Concerns, declare } from "../declarations.js"
+import { acts, created, InvalidOrConflict, NotFoundOrConflict } from "../endpoints.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { CustomerResponse } from "../../domain/customer.js"
@@ -32,31 +33,25 @@ import {
 const customerParams = { customerId: IdText }
 const customerQuery = { customerId: IdText }
 
+/** A contact verification leg on the customer the path names. */
+const sendsCode = { params: customerParams, success: HttpApiSchema.NoContent, error: NotFoundOrConflict }
+const confirmsCode = acts(customerParams, ContactVerificationConfirmRequest, CustomerResponse, InvalidOrConflict)
+
+/** An SCA step for the customer the query names (`?customerId=`). */
+const forCustomer = <
+  const B extends Schema.Top | ReadonlyArray<Schema.Top>,
+  const S extends Schema.Top,
+  const E extends Schema.Top | ReadonlyArray<Schema.Top>
+>(payload: B, success: S, error: E) => ({ query: customerQuery, payload, success, error })
+const LockableErrors = [Error400, Error404, Error409, Error423]
+
 export class ContactVerificationGroup extends HttpApiGroup.make("contactVerification")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("sendCustomerEmailVerification", "/customers/:customerId/verify-email", {
-      params: customerParams,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmCustomerEmailVerification", "/customers/:customerId/verify-email/confirm", {
-      params: customerParams,
-      payload: ContactVerificationConfirmRequest,
-      success: CustomerResponse,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("sendCustomerPhoneVerification", "/customers/:customerId/verify-phone", {
-      params: customerParams,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmCustomerPhoneVerification", "/customers/:customerId/verify-phone/confirm", {
-      params: customerParams,
-      payload: ContactVerificationConfirmRequest,
-      success: CustomerResponse,
-      error: [Error400, Error404, Error409]
-    })
+    HttpApiEndpoint.post("sendCustomerEmailVerification", "/customers/:customerId/verify-email", sendsCode),
+    HttpApiEndpoint.post("confirmCustomerEmailVerification", "/customers/:customerId/verify-email/confirm", confirmsCode),
+    HttpApiEndpoint.post("sendCustomerPhoneVerification", "/customers/:customerId/verify-phone", sendsCode),
+    HttpApiEndpoint.post("confirmCustomerPhoneVerification", "/customers/:customerId/verify-phone/confirm", confirmsCode)
   )
   .annotateMerge(OpenApi.annotations({
     title: "Contact Verification",
@@ -67,66 +62,33 @@ export class ContactVerificationGroup extends HttpApiGroup.make("contactVerifica
 export class ScaGroup extends HttpApiGroup.make("sca")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.get("listScaFactors", "/sca/factors", {
-      query: customerQuery,
-      success: ScaFactorList,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("startScaFactorEnrollment", "/sca/factors", {
-      query: customerQuery,
-      payload: ScaFactorEnrollRequest,
-      success: ScaFactorEnrollStart,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmScaFactorEnrollment", "/sca/factors/confirm", {
-      query: customerQuery,
-      payload: ScaFactorConfirmRequest,
-      success: ScaFactorConfirmResponse,
-      error: [Error400, Error404, Error409]
-    }),
+    HttpApiEndpoint.get("listScaFactors", "/sca/factors", { query: customerQuery, success: ScaFactorList, error: NotFoundOrConflict }),
+    HttpApiEndpoint.post("startScaFactorEnrollment", "/sca/factors", forCustomer(ScaFactorEnrollRequest, ScaFactorEnrollStart, InvalidOrConflict)),
+    HttpApiEndpoint.post("confirmScaFactorEnrollment", "/sca/factors/confirm", forCustomer(ScaFactorConfirmRequest, ScaFactorConfirmResponse, InvalidOrConflict)),
     HttpApiEndpoint.delete("deleteScaFactor", "/sca/factors/:credentialId", {
       params: { credentialId: IdText },
       query: customerQuery,
       success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }),
-    HttpApiEndpoint.post("startScaLogin", "/sca/login/start", {
-      query: customerQuery,
-      payload: ScaLoginStartRequest,
-      success: ScaLoginStart,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("completeScaLogin", "/sca/login/complete", {
-      query: customerQuery,
-      payload: ScaLoginCompleteRequest,
-      success: ScaLoginComplete,
-      error: [Error400, Error404, Error409, Error423]
-    }),
-    HttpApiEndpoint.post("recordSecurityEvent", "/sca/record-event", {
-      query: customerQuery,
-      payload: RecordSecurityEventRequest,
-      success: RecordSecurityEventResponse,
-      error: [Error400, Error404, Error409, Error423]
-    }),
-    HttpApiEndpoint.post("startTwoFactorReset", "/sca/factors/reset", {
-      query: customerQuery,
-      payload: TwoFactorResetStartRequest,
-      success: TwoFactorResetStart.pipe(HttpApiSchema.status(201)),
-      error: [Error400, Error404, Error409, Error429]
-    }).pipe(declare({ retryAfter: true })),
+    HttpApiEndpoint.post("startScaLogin", "/sca/login/start", forCustomer(ScaLoginStartRequest, ScaLoginStart, InvalidOrConflict)),
+    HttpApiEndpoint.post("completeScaLogin", "/sca/login/complete", forCustomer(ScaLoginCompleteRequest, ScaLoginComplete, LockableErrors)),
+    HttpApiEndpoint.post("recordSecurityEvent", "/sca/record-event", forCustomer(RecordSecurityEventRequest, RecordSecurityEventResponse, LockableErrors)),
+    HttpApiEndpoint.post(
+      "startTwoFactorReset",
+      "/sca/factors/reset",
+      forCustomer(TwoFactorResetStartRequest, created(TwoFactorResetStart), [Error400, Error404, Error409, Error429])
+    ).pipe(declare({ retryAfter: true })),
     HttpApiEndpoint.get("getTwoFactorResetStatus", "/sca/factors/reset/:resetId", {
       params: { resetId: IdText },
       query: customerQuery,
       success: TwoFactorResetStatus,
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }),
     HttpApiEndpoint.post("completeTwoFactorReset", "/sca/factors/reset/:resetId/complete", {
       params: { resetId: IdText },
-      query: customerQuery,
       // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
-      payload: [TwoFactorResetCompleteRequest, Schema.Null],
-      success: HttpApiSchema.NoContent,
-      error: [Error400, Error404, Error409]
+      ...forCustomer([TwoFactorResetCompleteRequest, Schema.Null], HttpApiSchema.NoContent, InvalidOrConflict)
     }),
     HttpApiEndpoint.post("authorizeQuote", "/quotes/:quoteId/authorize", {
       params: { quoteId: IdText },
