@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CountryCode, CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../domain/common.js"
+import { CountryCode, CurrencyCode, IdText, ListResponse } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
 import { MAX_ADVANCE_SECONDS } from "../domain/limits.js"
@@ -46,14 +46,13 @@ import { WebhooksGroup } from "./groups/webhooks.js"
 import { SandboxInsightGroup } from "./groups/insight.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
-import { Concerns, declare } from "./declarations.js"
+import { Concerns } from "./declarations.js"
+import { acts, byId, created, CreatedUpdatedFilters, creates, deletes, NotFoundOrConflict, page } from "./endpoints.js"
 
 export const API_VERSION = "2025-10-13"
 
 /** How request bodies are decoded: every invalid field is reported, not just the first. */
 export const PAYLOAD_PARSE_OPTIONS = { errors: "all" } as const
-
-const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
 
 const BooleanFromString = Schema.Literals(["true", "false"])
 
@@ -62,39 +61,26 @@ const BooleanFromString = Schema.Literals(["true", "false"])
 export class CustomersGroup extends HttpApiGroup.make("customers")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("createCustomer", "/customers", {
-      headers: IdempotencyHeaders,
-      payload: CustomerCreateRequest,
-      success: created(CustomerResponse),
-      error: Error409
-    }),
+    HttpApiEndpoint.post("createCustomer", "/customers", creates(CustomerCreateRequest, CustomerResponse, Error409)),
     HttpApiEndpoint.get("listCustomers", "/customers", {
-      query: {
-        ...PageQuery,
+      query: page({
         platformCustomerId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
         customerType: Schema.optionalKey(CustomerType),
-        createdAfter: Schema.optionalKey(DateTimeString),
-        createdBefore: Schema.optionalKey(DateTimeString),
-        updatedAfter: Schema.optionalKey(DateTimeString),
-        updatedBefore: Schema.optionalKey(DateTimeString),
+        ...CreatedUpdatedFilters,
         region: Schema.optionalKey(CountryCode),
         currency: Schema.optionalKey(CurrencyCode),
         umaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
         isIncludingDeleted: Schema.optionalKey(BooleanFromString)
-      },
+      }),
       success: ListResponse(CustomerResponse, "CustomerListResponse")
     }),
-    HttpApiEndpoint.get("getCustomer", "/customers/:customerId", {
-      params: { customerId: IdText },
-      success: CustomerResponse,
-      error: Error404
-    }),
+    HttpApiEndpoint.get("getCustomer", "/customers/:customerId", byId({ customerId: IdText }, CustomerResponse)),
     HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
       params: { customerId: IdText },
       headers: SignedRequestHeaders,
       payload: CustomerUpdateRequest,
       success: [CustomerResponse, SignedRequestChallenge.pipe(HttpApiSchema.status(202))],
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }).annotate(
       OpenApi.Description,
       "Changing email (phoneNumber) of a customer whose embedded wallet has an EMAIL_OTP (SMS_OTP) credential is a signed wallet action: 202 with payloadToSign, then the same request with Service-Wallet-Signature and Request-Id. Every other update completes at once."
@@ -134,63 +120,49 @@ const TrustConfirmRequest = Schema.Struct({
 
 const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ identifier: "BeneficiaryTrustConfirm" })
 
+/** The two legs of changing a beneficiary's trust (SCA challenge, then its proof). */
+const startsTrustChange = { params: accountParams, success: TrustStart, error: NotFoundOrConflict }
+const confirmsTrustChange = acts(accountParams, TrustConfirmRequest, TrustConfirm, NotFoundOrConflict)
+
+/**
+ * The endpoints of one external account, the same for a customer's and the platform's
+ * (`base` and the identifiers differ): read, delete, and prove ownership.
+ */
+const accountEndpoints = <
+  const Base extends `/${string}`,
+  const Get extends string,
+  const Delete extends string,
+  const Challenge extends string,
+  const Verify extends string
+>(base: Base, names: { readonly get: Get; readonly delete: Delete; readonly challenge: Challenge; readonly verify: Verify }) => [
+  HttpApiEndpoint.get(names.get, `${base}/:externalAccountId`, byId(accountParams, ExternalAccount)),
+  HttpApiEndpoint.delete(names.delete, `${base}/:externalAccountId`, deletes(accountParams, NotFoundOrConflict)),
+  HttpApiEndpoint.post(
+    names.challenge,
+    `${base}/:externalAccountId/challenge`,
+    acts(accountParams, OwnershipChallengeRequest, created(OwnershipChallenge), NotFoundOrConflict)
+  ),
+  HttpApiEndpoint.post(names.verify, `${base}/:externalAccountId/verify`, acts(accountParams, OwnershipVerifyRequest, ExternalAccount, NotFoundOrConflict))
+] as const
+
 export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerExternalAccounts")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", {
-      headers: IdempotencyHeaders,
-      payload: CustomerExternalAccountCreateRequest,
-      success: created(ExternalAccount),
-      error: Error409
-    }),
+    HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", creates(CustomerExternalAccountCreateRequest, ExternalAccount, Error409)),
     HttpApiEndpoint.get("listCustomerExternalAccounts", "/customers/external-accounts", {
-      query: { ...PageQuery, currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) },
+      query: page({ currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) }),
       success: ListResponse(ExternalAccount, "ExternalAccountListResponse")
     }),
-    HttpApiEndpoint.get("getCustomerExternalAccount", "/customers/external-accounts/:externalAccountId", {
-      params: accountParams,
-      success: ExternalAccount,
-      error: Error404
+    ...accountEndpoints("/customers/external-accounts", {
+      get: "getCustomerExternalAccount",
+      delete: "deleteCustomerExternalAccount",
+      challenge: "createExternalAccountOwnershipChallenge",
+      verify: "verifyExternalAccountOwnership"
     }),
-    HttpApiEndpoint.delete("deleteCustomerExternalAccount", "/customers/external-accounts/:externalAccountId", {
-      params: accountParams,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("createExternalAccountOwnershipChallenge", "/customers/external-accounts/:externalAccountId/challenge", {
-      params: accountParams,
-      payload: OwnershipChallengeRequest,
-      success: created(OwnershipChallenge),
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("verifyExternalAccountOwnership", "/customers/external-accounts/:externalAccountId/verify", {
-      params: accountParams,
-      payload: OwnershipVerifyRequest,
-      success: ExternalAccount,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("startBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust", {
-      params: accountParams,
-      success: TrustStart,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust/confirm", {
-      params: accountParams,
-      payload: TrustConfirmRequest,
-      success: TrustConfirm,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("startBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust", {
-      params: accountParams,
-      success: TrustStart,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust/confirm", {
-      params: accountParams,
-      payload: TrustConfirmRequest,
-      success: TrustConfirm,
-      error: [Error404, Error409]
-    })
+    HttpApiEndpoint.post("startBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust", startsTrustChange),
+    HttpApiEndpoint.post("confirmBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust/confirm", confirmsTrustChange),
+    HttpApiEndpoint.post("startBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust", startsTrustChange),
+    HttpApiEndpoint.post("confirmBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust/confirm", confirmsTrustChange)
   )
   .annotateMerge(OpenApi.annotations({ title: "External Accounts (customer)" }))
 {}
@@ -198,37 +170,16 @@ export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerEx
 export class PlatformExternalAccountsGroup extends HttpApiGroup.make("platformExternalAccounts")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", {
-      headers: IdempotencyHeaders,
-      payload: PlatformExternalAccountCreateRequest,
-      success: created(ExternalAccount),
-      error: Error409
-    }),
+    HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", creates(PlatformExternalAccountCreateRequest, ExternalAccount, Error409)),
     HttpApiEndpoint.get("listPlatformExternalAccounts", "/platform/external-accounts", {
-      query: { ...PageQuery, currency: Schema.optionalKey(CurrencyCode) },
+      query: page({ currency: Schema.optionalKey(CurrencyCode) }),
       success: ListResponse(ExternalAccount, "PlatformExternalAccountListResponse")
     }),
-    HttpApiEndpoint.get("getPlatformExternalAccount", "/platform/external-accounts/:externalAccountId", {
-      params: accountParams,
-      success: ExternalAccount,
-      error: Error404
-    }),
-    HttpApiEndpoint.delete("deletePlatformExternalAccount", "/platform/external-accounts/:externalAccountId", {
-      params: accountParams,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("createPlatformExternalAccountOwnershipChallenge", "/platform/external-accounts/:externalAccountId/challenge", {
-      params: accountParams,
-      payload: OwnershipChallengeRequest,
-      success: created(OwnershipChallenge),
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("verifyPlatformExternalAccountOwnership", "/platform/external-accounts/:externalAccountId/verify", {
-      params: accountParams,
-      payload: OwnershipVerifyRequest,
-      success: ExternalAccount,
-      error: [Error404, Error409]
+    ...accountEndpoints("/platform/external-accounts", {
+      get: "getPlatformExternalAccount",
+      delete: "deletePlatformExternalAccount",
+      challenge: "createPlatformExternalAccountOwnershipChallenge",
+      verify: "verifyPlatformExternalAccountOwnership"
     })
   )
   .annotateMerge(OpenApi.annotations({ title: "External Accounts (platform)" }))

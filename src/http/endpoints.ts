@@ -8,7 +8,7 @@
  *   HttpApiEndpoint.post("createCard", "/cards", creates(CardCreateRequest, Card, CardErrors))
  */
 import { Schema } from "effect"
-import { HttpApiSchema } from "effect/http-api"
+import { type HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DateTimeString, IdempotencyHeaders, IdText, PageQuery } from "../domain/common.js"
 import { Error400, Error403, Error404, Error409, Error429 } from "../domain/errors.js"
 
@@ -77,3 +77,17 @@ export const acts = <
   const S extends Schema.Top,
   const E extends Schema.Top | ReadonlyArray<Schema.Top>
 >(params: P, payload: B, success: S, error: E) => ({ params, payload, success, error })
+
+/**
+ * A group of one endpoint that reads a static directory: its OpenAPI description and the
+ * group's tag title.
+ */
+export const directoryGroup = <
+  const Id extends string,
+  const E extends HttpApiEndpoint.Constraint & { readonly annotate: (key: typeof OpenApi.Description, value: string) => E }
+>(
+  identifier: Id,
+  title: string,
+  endpoint: E,
+  description: string
+) => HttpApiGroup.make(identifier).add(endpoint.annotate(OpenApi.Description, description)).annotateMerge(OpenApi.annotations({ title }))

@@ -14,32 +14,25 @@ import {
   VaspListResponse
 } from "../../domain/directory.js"
 import { Error404 } from "../../domain/errors.js"
-import { Concerns, declare } from "../declarations.js"
+import { Concerns } from "../declarations.js"
+import { directoryGroup } from "../endpoints.js"
 
-export class VaspsGroup extends HttpApiGroup.make("vasps")
-  .add(
-    HttpApiEndpoint.get("listVasps", "/vasps", { query: PageQuery, success: VaspListResponse })
-      .annotate(
-        OpenApi.Description,
-        "The VASPs (exchanges and other custodial platforms) recognized for counterparty declarations, by name: pass `vaspName` as a " +
-          "wallet's `vaspName`. The reference server answers from a static directory of sandbox data."
-      )
-  )
-  .annotateMerge(OpenApi.annotations({ title: "VASPs" }))
-{}
+export class VaspsGroup extends directoryGroup(
+  "vasps",
+  "VASPs",
+  HttpApiEndpoint.get("listVasps", "/vasps", { query: PageQuery, success: VaspListResponse }),
+  "The VASPs (exchanges and other custodial platforms) recognized for counterparty declarations, by name: pass `vaspName` as a " +
+    "wallet's `vaspName`. The reference server answers from a static directory of sandbox data."
+) {}
 
-export class UmaProvidersGroup extends HttpApiGroup.make("umaProviders")
-  .add(
-    HttpApiEndpoint.get("listUmaProviders", "/uma-providers", { query: UmaProviderQuery, success: UmaProviderListResponse })
-      .annotate(
-        OpenApi.Description,
-        "The UMA providers this platform can pay: the sandbox counterparties (sandbox platforms), the platform's own UMA domain, and " +
-          "providers this server cannot reach, listed off the allow list (`hasBlockedProviders=false` leaves them out). By name, " +
-          "descending unless `sortOrder=asc`."
-      )
-  )
-  .annotateMerge(OpenApi.annotations({ title: "Available UMA Providers" }))
-{}
+export class UmaProvidersGroup extends directoryGroup(
+  "umaProviders",
+  "Available UMA Providers",
+  HttpApiEndpoint.get("listUmaProviders", "/uma-providers", { query: UmaProviderQuery, success: UmaProviderListResponse }),
+  "The UMA providers this platform can pay: the sandbox counterparties (sandbox platforms), the platform's own UMA domain, and " +
+    "providers this server cannot reach, listed off the allow list (`hasBlockedProviders=false` leaves them out). By name, " +
+    "descending unless `sortOrder=asc`."
+) {}
 
 export class CryptoWithdrawalsGroup extends HttpApiGroup.make("cryptoWithdrawals")
   .annotate(Concerns, { permission: "VIEW" })
