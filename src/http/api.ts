@@ -3,7 +3,7 @@
  * the response encoding and the generated OpenAPI document.
  */
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CountryCode, CurrencyCode, IdText, ListResponse } from "../domain/common.js"
 import { CustomerCreateRequest, CustomerResponse, CustomerType, CustomerUpdateRequest } from "../domain/customer.js"
 import { Error403, Error404, Error409, Error410 } from "../domain/errors.js"
@@ -46,8 +46,17 @@ import { WebhooksGroup } from "./groups/webhooks.js"
 import { SandboxInsightGroup } from "./groups/insight.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
-import { Concerns } from "./declarations.js"
-import { acts, byId, created, CreatedUpdatedFilters, creates, deletes, NotFoundOrConflict, page } from "./endpoints.js"
+import {
+  acts,
+  apiGroup,
+  byId,
+  created,
+  CreatedUpdatedFilters,
+  creates,
+  deletes,
+  NotFoundOrConflict,
+  page
+} from "./endpoints.js"
 
 export const API_VERSION = "2025-10-13"
 
@@ -58,41 +67,39 @@ const BooleanFromString = Schema.Literals(["true", "false"])
 
 // ---------------------------------------------------------------- customers
 
-export class CustomersGroup extends HttpApiGroup.make("customers")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createCustomer", "/customers", creates(CustomerCreateRequest, CustomerResponse, Error409)),
-    HttpApiEndpoint.get("listCustomers", "/customers", {
-      query: page({
-        platformCustomerId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
-        customerType: Schema.optionalKey(CustomerType),
-        ...CreatedUpdatedFilters,
-        region: Schema.optionalKey(CountryCode),
-        currency: Schema.optionalKey(CurrencyCode),
-        umaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
-        isIncludingDeleted: Schema.optionalKey(BooleanFromString)
-      }),
-      success: ListResponse(CustomerResponse, "CustomerListResponse")
+export class CustomersGroup extends apiGroup(
+  "customers",
+  { title: "Customers", permission: "MANAGE" },
+  HttpApiEndpoint.post("createCustomer", "/customers", creates(CustomerCreateRequest, CustomerResponse, Error409)),
+  HttpApiEndpoint.get("listCustomers", "/customers", {
+    query: page({
+      platformCustomerId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
+      customerType: Schema.optionalKey(CustomerType),
+      ...CreatedUpdatedFilters,
+      region: Schema.optionalKey(CountryCode),
+      currency: Schema.optionalKey(CurrencyCode),
+      umaAddress: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))),
+      isIncludingDeleted: Schema.optionalKey(BooleanFromString)
     }),
-    HttpApiEndpoint.get("getCustomer", "/customers/:customerId", byId({ customerId: IdText }, CustomerResponse)),
-    HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
-      params: { customerId: IdText },
-      headers: SignedRequestHeaders,
-      payload: CustomerUpdateRequest,
-      success: [CustomerResponse, SignedRequestChallenge.pipe(HttpApiSchema.status(202))],
-      error: NotFoundOrConflict
-    }).annotate(
-      OpenApi.Description,
-      "Changing email (phoneNumber) of a customer whose embedded wallet has an EMAIL_OTP (SMS_OTP) credential is a signed wallet action: 202 with payloadToSign, then the same request with Service-Wallet-Signature and Request-Id. Every other update completes at once."
-    ),
-    HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
-      params: { customerId: IdText },
-      success: CustomerResponse,
-      error: [Error404, Error410]
-    })
-  )
-  .annotateMerge(OpenApi.annotations({ title: "Customers" }))
-{}
+    success: ListResponse(CustomerResponse, "CustomerListResponse")
+  }),
+  HttpApiEndpoint.get("getCustomer", "/customers/:customerId", byId({ customerId: IdText }, CustomerResponse)),
+  HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
+    params: { customerId: IdText },
+    headers: SignedRequestHeaders,
+    payload: CustomerUpdateRequest,
+    success: [CustomerResponse, SignedRequestChallenge.pipe(HttpApiSchema.status(202))],
+    error: NotFoundOrConflict
+  }).annotate(
+    OpenApi.Description,
+    "Changing email (phoneNumber) of a customer whose embedded wallet has an EMAIL_OTP (SMS_OTP) credential is a signed wallet action: 202 with payloadToSign, then the same request with Service-Wallet-Signature and Request-Id. Every other update completes at once."
+  ),
+  HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
+    params: { customerId: IdText },
+    success: CustomerResponse,
+    error: [Error404, Error410]
+  })
+) {}
 
 // ---------------------------------------------------------------- external accounts
 
@@ -145,67 +152,61 @@ const accountEndpoints = <
   HttpApiEndpoint.post(names.verify, `${base}/:externalAccountId/verify`, acts(accountParams, OwnershipVerifyRequest, ExternalAccount, NotFoundOrConflict))
 ] as const
 
-export class CustomerExternalAccountsGroup extends HttpApiGroup.make("customerExternalAccounts")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", creates(CustomerExternalAccountCreateRequest, ExternalAccount, Error409)),
-    HttpApiEndpoint.get("listCustomerExternalAccounts", "/customers/external-accounts", {
-      query: page({ currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) }),
-      success: ListResponse(ExternalAccount, "ExternalAccountListResponse")
-    }),
-    ...accountEndpoints("/customers/external-accounts", {
-      get: "getCustomerExternalAccount",
-      delete: "deleteCustomerExternalAccount",
-      challenge: "createExternalAccountOwnershipChallenge",
-      verify: "verifyExternalAccountOwnership"
-    }),
-    HttpApiEndpoint.post("startBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust", startsTrustChange),
-    HttpApiEndpoint.post("confirmBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust/confirm", confirmsTrustChange),
-    HttpApiEndpoint.post("startBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust", startsTrustChange),
-    HttpApiEndpoint.post("confirmBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust/confirm", confirmsTrustChange)
-  )
-  .annotateMerge(OpenApi.annotations({ title: "External Accounts (customer)" }))
-{}
+export class CustomerExternalAccountsGroup extends apiGroup(
+  "customerExternalAccounts",
+  { title: "External Accounts (customer)", permission: "MANAGE" },
+  HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", creates(CustomerExternalAccountCreateRequest, ExternalAccount, Error409)),
+  HttpApiEndpoint.get("listCustomerExternalAccounts", "/customers/external-accounts", {
+    query: page({ currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) }),
+    success: ListResponse(ExternalAccount, "ExternalAccountListResponse")
+  }),
+  ...accountEndpoints("/customers/external-accounts", {
+    get: "getCustomerExternalAccount",
+    delete: "deleteCustomerExternalAccount",
+    challenge: "createExternalAccountOwnershipChallenge",
+    verify: "verifyExternalAccountOwnership"
+  }),
+  HttpApiEndpoint.post("startBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust", startsTrustChange),
+  HttpApiEndpoint.post("confirmBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust/confirm", confirmsTrustChange),
+  HttpApiEndpoint.post("startBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust", startsTrustChange),
+  HttpApiEndpoint.post("confirmBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust/confirm", confirmsTrustChange)
+) {}
 
-export class PlatformExternalAccountsGroup extends HttpApiGroup.make("platformExternalAccounts")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", creates(PlatformExternalAccountCreateRequest, ExternalAccount, Error409)),
-    HttpApiEndpoint.get("listPlatformExternalAccounts", "/platform/external-accounts", {
-      query: page({ currency: Schema.optionalKey(CurrencyCode) }),
-      success: ListResponse(ExternalAccount, "PlatformExternalAccountListResponse")
-    }),
-    ...accountEndpoints("/platform/external-accounts", {
-      get: "getPlatformExternalAccount",
-      delete: "deletePlatformExternalAccount",
-      challenge: "createPlatformExternalAccountOwnershipChallenge",
-      verify: "verifyPlatformExternalAccountOwnership"
-    })
-  )
-  .annotateMerge(OpenApi.annotations({ title: "External Accounts (platform)" }))
-{}
+export class PlatformExternalAccountsGroup extends apiGroup(
+  "platformExternalAccounts",
+  { title: "External Accounts (platform)", permission: "MANAGE" },
+  HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", creates(PlatformExternalAccountCreateRequest, ExternalAccount, Error409)),
+  HttpApiEndpoint.get("listPlatformExternalAccounts", "/platform/external-accounts", {
+    query: page({ currency: Schema.optionalKey(CurrencyCode) }),
+    success: ListResponse(ExternalAccount, "PlatformExternalAccountListResponse")
+  }),
+  ...accountEndpoints("/platform/external-accounts", {
+    get: "getPlatformExternalAccount",
+    delete: "deletePlatformExternalAccount",
+    challenge: "createPlatformExternalAccountOwnershipChallenge",
+    verify: "verifyPlatformExternalAccountOwnership"
+  })
+) {}
 
 // ---------------------------------------------------------------- sandbox
 
 export const SandboxClock = Schema.Struct({ now: Schema.String, offsetSeconds: Schema.Number })
   .annotate({ identifier: "SandboxClock" })
 
-export class SandboxGroup extends HttpApiGroup.make("sandbox")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
-      payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_SECONDS })) }),
-      success: SandboxClock,
-      error: Error403
-    }),
-    HttpApiEndpoint.get("getClock", "/sandbox/clock", { success: SandboxClock, error: Error403 }),
-    HttpApiEndpoint.post("resetSandbox", "/sandbox/reset", {
-      success: HttpApiSchema.NoContent,
-      error: Error403
-    }).annotate(OpenApi.Description, "Deletes every resource, event, scheduled move, idempotency key and the clock offset of the calling sandbox platform.")
-  )
-  .annotateMerge(OpenApi.annotations({ title: "Sandbox", description: "Sandbox-only controls of the reference server." }))
-{}
+export class SandboxGroup extends apiGroup(
+  "sandbox",
+  { title: "Sandbox", description: "Sandbox-only controls of the reference server.", permission: "MANAGE" },
+  HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
+    payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_SECONDS })) }),
+    success: SandboxClock,
+    error: Error403
+  }),
+  HttpApiEndpoint.get("getClock", "/sandbox/clock", { success: SandboxClock, error: Error403 }),
+  HttpApiEndpoint.post("resetSandbox", "/sandbox/reset", {
+    success: HttpApiSchema.NoContent,
+    error: Error403
+  }).annotate(OpenApi.Description, "Deletes every resource, event, scheduled move, idempotency key and the clock offset of the calling sandbox platform.")
+) {}
 
 export class PaymentsApi extends HttpApi.make("payments-service")
   .add(AgreementsGroup)

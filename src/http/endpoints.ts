@@ -8,9 +8,12 @@
  *   HttpApiEndpoint.post("createCard", "/cards", creates(CardCreateRequest, Card, CardErrors))
  */
 import { Schema } from "effect"
+import type { NonEmptyReadonlyArray } from "effect/Array"
 import { type HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DateTimeString, IdempotencyHeaders, IdText, PageQuery } from "../domain/common.js"
 import { Error400, Error403, Error404, Error409, Error429 } from "../domain/errors.js"
+import type { Permission } from "../domain/token.js"
+import { Concerns } from "./declarations.js"
 
 /** A success schema answered with 201 Created. */
 export const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
@@ -63,12 +66,19 @@ export const deletes = <const P extends Schema.Struct.Fields, const E extends Sc
   error
 })
 
+/** Creating a resource: 201 with it. */
+export const creation = <const P extends Schema.Top, const S extends Schema.Top, const E extends Schema.Top | ReadonlyArray<Schema.Top>>(
+  payload: P,
+  success: S,
+  error: E
+) => ({ payload, success: created(success), error })
+
 /** Creating a resource under an optional `Idempotency-Key`: 201 with it. */
 export const creates = <const P extends Schema.Top, const S extends Schema.Top, const E extends Schema.Top | ReadonlyArray<Schema.Top>>(
   payload: P,
   success: S,
   error: E
-) => ({ headers: IdempotencyHeaders, payload, success: created(success), error })
+) => ({ headers: IdempotencyHeaders, ...creation(payload, success, error) })
 
 /** An action on the resource its path names, with the endpoint's payload, answer and errors. */
 export const acts = <
@@ -78,10 +88,25 @@ export const acts = <
   const E extends Schema.Top | ReadonlyArray<Schema.Top>
 >(params: P, payload: B, success: S, error: E) => ({ params, payload, success, error })
 
-/**
- * A group of one endpoint that reads a static directory: its OpenAPI description and the
- * group's tag title.
- */
+/** What a group says about itself: its OpenAPI tag, and the permission its endpoints default to (declarations.ts). */
+export interface GroupTag {
+  readonly title: string
+  readonly description?: string
+  readonly permission?: Permission
+}
+
+/** A group of endpoints under one OpenAPI tag, with its default permission. */
+export const apiGroup = <const Id extends string, const A extends NonEmptyReadonlyArray<HttpApiEndpoint.Constraint>>(
+  identifier: Id,
+  tag: GroupTag,
+  ...endpoints: A
+) => {
+  const made = HttpApiGroup.make(identifier)
+  const declared = tag.permission === undefined ? made : made.annotate(Concerns, { permission: tag.permission })
+  return declared.add(...endpoints).annotateMerge(OpenApi.annotations({ title: tag.title, description: tag.description }))
+}
+
+/** A group of one endpoint that reads a static directory, with its OpenAPI description. */
 export const directoryGroup = <
   const Id extends string,
   const E extends HttpApiEndpoint.Constraint & { readonly annotate: (key: typeof OpenApi.Description, value: string) => E }
@@ -90,4 +115,4 @@ export const directoryGroup = <
   title: string,
   endpoint: E,
   description: string
-) => HttpApiGroup.make(identifier).add(endpoint.annotate(OpenApi.Description, description)).annotateMerge(OpenApi.annotations({ title }))
+) => apiGroup(identifier, { title }, endpoint.annotate(OpenApi.Description, description))

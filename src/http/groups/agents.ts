@@ -39,6 +39,7 @@ import {
   created,
   CreatedUpdatedFilters,
   creates,
+  creation,
   DateRangeFilters,
   deletes,
   MoneyErrors,
@@ -103,11 +104,7 @@ const agentMoves = <const P extends Schema.Top>(payload: P) => creates(payload, 
 export class AgentsGroup extends HttpApiGroup.make("agents")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("createAgent", "/agents", {
-      payload: AgentCreateRequest,
-      success: created(AgentCreateResponse),
-      error: Error404
-    }).annotate(
+    HttpApiEndpoint.post("createAgent", "/agents", creation(AgentCreateRequest, AgentCreateResponse, Error404)).annotate(
       OpenApi.Description,
       "Creates an agent for one customer under a policy, and its first device code (good for 24 hours, redeemable once)."
     ),
@@ -209,11 +206,7 @@ export class AgentOperationsGroup extends HttpApiGroup.make("agentOperations")
       success: AgentExternalAccountListResponse,
       error: AgentReadErrors
     }),
-    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", {
-      payload: AgentExternalAccountCreateRequest,
-      success: created(ExternalAccount),
-      error: [Error403, Error404, Error409]
-    }),
+    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", creation(AgentExternalAccountCreateRequest, ExternalAccount, [Error403, Error404, Error409])),
     HttpApiEndpoint.get("agentGetExternalAccount", "/agents/me/external-accounts/:externalAccountId", {
       params: { externalAccountId: IdText },
       success: ExternalAccount,

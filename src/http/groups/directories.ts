@@ -4,7 +4,7 @@
  * POST /crypto/estimate-withdrawal-fee (network and application fees of a crypto
  * withdrawal). Sandbox directories and fee models; nothing is stored.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { PageQuery } from "../../domain/common.js"
 import {
   EstimateCryptoWithdrawalFeeRequest,
@@ -14,8 +14,7 @@ import {
   VaspListResponse
 } from "../../domain/directory.js"
 import { Error404 } from "../../domain/errors.js"
-import { Concerns } from "../declarations.js"
-import { directoryGroup } from "../endpoints.js"
+import { apiGroup, directoryGroup } from "../endpoints.js"
 
 export class VaspsGroup extends directoryGroup(
   "vasps",
@@ -34,19 +33,17 @@ export class UmaProvidersGroup extends directoryGroup(
     "descending unless `sortOrder=asc`."
 ) {}
 
-export class CryptoWithdrawalsGroup extends HttpApiGroup.make("cryptoWithdrawals")
-  .annotate(Concerns, { permission: "VIEW" })
-  .add(
-    HttpApiEndpoint.post("estimateCryptoWithdrawalFee", "/crypto/estimate-withdrawal-fee", {
-      payload: EstimateCryptoWithdrawalFeeRequest,
-      success: EstimateCryptoWithdrawalFeeResponse,
-      error: Error404
-    }).annotate(
-      OpenApi.Description,
-      "The network fee (in the network's own asset) and application fee of withdrawing `amount` from a crypto internal account to " +
-        "an address on `cryptoNetwork`, and what the recipient nets. Fixed sandbox fee models; conversion at the server's rates on " +
-        "the platform clock. Nothing is moved or stored."
-    )
+export class CryptoWithdrawalsGroup extends apiGroup(
+  "cryptoWithdrawals",
+  { title: "Cross-Currency Transfers", permission: "VIEW" },
+  HttpApiEndpoint.post("estimateCryptoWithdrawalFee", "/crypto/estimate-withdrawal-fee", {
+    payload: EstimateCryptoWithdrawalFeeRequest,
+    success: EstimateCryptoWithdrawalFeeResponse,
+    error: Error404
+  }).annotate(
+    OpenApi.Description,
+    "The network fee (in the network's own asset) and application fee of withdrawing `amount` from a crypto internal account to " +
+      "an address on `cryptoNetwork`, and what the recipient nets. Fixed sandbox fee models; conversion at the server's rates on " +
+      "the platform clock. Nothing is moved or stored."
   )
-  .annotateMerge(OpenApi.annotations({ title: "Cross-Currency Transfers" }))
-{}
+) {}

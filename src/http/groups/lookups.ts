@@ -3,8 +3,8 @@
  * country and currency corridor), GET /receiver/uma/{receiverUmaAddress} and
  * GET /receiver/external-account/{accountId} (what a sender can pay a receiver).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { byId, directoryGroup } from "../endpoints.js"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { apiGroup, byId, directoryGroup } from "../endpoints.js"
 import { IdText, TextUpTo } from "../../domain/common.js"
 import { DiscoveryListResponse, DiscoveryQuery } from "../../domain/discovery.js"
 import {
@@ -22,19 +22,15 @@ export class DiscoveriesGroup extends directoryGroup(
     "entry. The reference server answers from a static catalogue of sandbox data (illustrative names, not a live directory)."
 ) {}
 
-export class ReceiverLookupsGroup extends HttpApiGroup.make("receiverLookups")
-  .add(
-    HttpApiEndpoint.get("lookupUma", "/receiver/uma/:receiverUmaAddress", {
-      ...byId({ receiverUmaAddress: TextUpTo(MAX_UMA_ADDRESS_LENGTH) }, ReceiverUmaLookupResponse),
-      query: ReceiverLookupQuery
-    }),
-    HttpApiEndpoint.get("lookupExternalAccount", "/receiver/external-account/:accountId", {
-      ...byId({ accountId: IdText }, ReceiverExternalAccountLookupResponse),
-      query: ReceiverLookupQuery
-    })
-  )
-  .annotateMerge(OpenApi.annotations({
-    title: "Receiver Lookups",
-    description: "What a sender can pay a UMA address or an external account (the reference files these under Cross-Currency Transfers)."
-  }))
-{}
+export class ReceiverLookupsGroup extends apiGroup(
+  "receiverLookups",
+  { title: "Receiver Lookups", description: "What a sender can pay a UMA address or an external account (the reference files these under Cross-Currency Transfers)." },
+  HttpApiEndpoint.get("lookupUma", "/receiver/uma/:receiverUmaAddress", {
+    ...byId({ receiverUmaAddress: TextUpTo(MAX_UMA_ADDRESS_LENGTH) }, ReceiverUmaLookupResponse),
+    query: ReceiverLookupQuery
+  }),
+  HttpApiEndpoint.get("lookupExternalAccount", "/receiver/external-account/:accountId", {
+    ...byId({ accountId: IdText }, ReceiverExternalAccountLookupResponse),
+    query: ReceiverLookupQuery
+  })
+) {}

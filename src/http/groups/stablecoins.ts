@@ -4,7 +4,7 @@
  * POSTs require `Idempotency-Key`.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { Error404, Error409, Error503 } from "../../domain/errors.js"
 import {
@@ -25,8 +25,8 @@ import {
   StablecoinProviderAccountStatus,
   StablecoinRegisterRequest
 } from "../../domain/stablecoin.js"
-import { Concerns, declare } from "../declarations.js"
-import { byId, created, NotFoundOrConflict, page } from "../endpoints.js"
+import { declare } from "../declarations.js"
+import { apiGroup, byId, created, NotFoundOrConflict, page } from "../endpoints.js"
 
 const stablecoinParams = { stablecoinId: IdText }
 
@@ -43,50 +43,48 @@ const operation = <const P extends Schema.Top>(payload: P) => ({
   ...createsOnce(payload, StablecoinOperation, [Error404, Error409, Error503])
 })
 
-export class StablecoinsGroup extends HttpApiGroup.make("stablecoins")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post(
-      "linkStablecoinProviderAccount",
-      "/stablecoin-provider-accounts",
-      createsOnce(StablecoinProviderAccountLinkRequest, StablecoinProviderAccount, Error409)
-    ),
-    HttpApiEndpoint.get("listStablecoinProviderAccounts", "/stablecoin-provider-accounts", {
-      query: page({ provider: Schema.optionalKey(StablecoinProvider), status: Schema.optionalKey(StablecoinProviderAccountStatus) }),
-      success: StablecoinProviderAccountListResponse
+export class StablecoinsGroup extends apiGroup(
+  "stablecoins",
+  { title: "Stablecoins", permission: "MANAGE" },
+  HttpApiEndpoint.post(
+    "linkStablecoinProviderAccount",
+    "/stablecoin-provider-accounts",
+    createsOnce(StablecoinProviderAccountLinkRequest, StablecoinProviderAccount, Error409)
+  ),
+  HttpApiEndpoint.get("listStablecoinProviderAccounts", "/stablecoin-provider-accounts", {
+    query: page({ provider: Schema.optionalKey(StablecoinProvider), status: Schema.optionalKey(StablecoinProviderAccountStatus) }),
+    success: StablecoinProviderAccountListResponse
+  }),
+  HttpApiEndpoint.get(
+    "getStablecoinProviderAccount",
+    "/stablecoin-provider-accounts/:stablecoinProviderAccountId",
+    byId({ stablecoinProviderAccountId: IdText }, StablecoinProviderAccount)
+  ),
+  HttpApiEndpoint.post("registerStablecoin", "/stablecoins", createsOnce(StablecoinRegisterRequest, Stablecoin, NotFoundOrConflict)),
+  HttpApiEndpoint.get("listStablecoins", "/stablecoins", {
+    query: page({
+      issuanceStatus: Schema.optionalKey(StablecoinIssuanceStatus),
+      gridOperationsStatus: Schema.optionalKey(StablecoinGridOperationsStatus),
+      provider: Schema.optionalKey(StablecoinProvider)
     }),
-    HttpApiEndpoint.get(
-      "getStablecoinProviderAccount",
-      "/stablecoin-provider-accounts/:stablecoinProviderAccountId",
-      byId({ stablecoinProviderAccountId: IdText }, StablecoinProviderAccount)
-    ),
-    HttpApiEndpoint.post("registerStablecoin", "/stablecoins", createsOnce(StablecoinRegisterRequest, Stablecoin, NotFoundOrConflict)),
-    HttpApiEndpoint.get("listStablecoins", "/stablecoins", {
-      query: page({
-        issuanceStatus: Schema.optionalKey(StablecoinIssuanceStatus),
-        gridOperationsStatus: Schema.optionalKey(StablecoinGridOperationsStatus),
-        provider: Schema.optionalKey(StablecoinProvider)
-      }),
-      success: StablecoinListResponse
-    }),
-    HttpApiEndpoint.get("getStablecoin", "/stablecoins/:stablecoinId", byId(stablecoinParams, Stablecoin)),
-    HttpApiEndpoint.post("requestStablecoinGridOperationsEnablement", "/stablecoins/:stablecoinId/grid-operations-enablement", {
-      params: stablecoinParams,
-      success: Stablecoin,
-      error: NotFoundOrConflict
-    }).annotate(
-      OpenApi.Description,
-      "Ours (the reference has no such endpoint; SPEC.md's enablement machine): requests Grid-operations enablement. Accepted while NOT_ENABLED (to PENDING_APPROVAL), repeated while PENDING_APPROVAL; otherwise 409 STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE."
-    ),
-    HttpApiEndpoint.post("createStablecoinMint", "/stablecoins/:stablecoinId/mints", operation(StablecoinMintRequest))
-      .pipe(declare({ permission: "TRANSACT" })),
-    HttpApiEndpoint.post("createStablecoinBurn", "/stablecoins/:stablecoinId/burns", operation(StablecoinBurnRequest))
-      .pipe(declare({ permission: "TRANSACT" })),
-    HttpApiEndpoint.get("listStablecoinOperations", "/stablecoins/:stablecoinId/operations", {
-      ...byId(stablecoinParams, StablecoinOperationListResponse),
-      query: page({ operationType: Schema.optionalKey(StablecoinOperationType) })
-    }),
-    HttpApiEndpoint.get("getStablecoinOperation", "/stablecoin-operations/:stablecoinOperationId", byId({ stablecoinOperationId: IdText }, StablecoinOperation))
-  )
-  .annotateMerge(OpenApi.annotations({ title: "Stablecoins" }))
-{}
+    success: StablecoinListResponse
+  }),
+  HttpApiEndpoint.get("getStablecoin", "/stablecoins/:stablecoinId", byId(stablecoinParams, Stablecoin)),
+  HttpApiEndpoint.post("requestStablecoinGridOperationsEnablement", "/stablecoins/:stablecoinId/grid-operations-enablement", {
+    params: stablecoinParams,
+    success: Stablecoin,
+    error: NotFoundOrConflict
+  }).annotate(
+    OpenApi.Description,
+    "Ours (the reference has no such endpoint; SPEC.md's enablement machine): requests Grid-operations enablement. Accepted while NOT_ENABLED (to PENDING_APPROVAL), repeated while PENDING_APPROVAL; otherwise 409 STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE."
+  ),
+  HttpApiEndpoint.post("createStablecoinMint", "/stablecoins/:stablecoinId/mints", operation(StablecoinMintRequest))
+    .pipe(declare({ permission: "TRANSACT" })),
+  HttpApiEndpoint.post("createStablecoinBurn", "/stablecoins/:stablecoinId/burns", operation(StablecoinBurnRequest))
+    .pipe(declare({ permission: "TRANSACT" })),
+  HttpApiEndpoint.get("listStablecoinOperations", "/stablecoins/:stablecoinId/operations", {
+    ...byId(stablecoinParams, StablecoinOperationListResponse),
+    query: page({ operationType: Schema.optionalKey(StablecoinOperationType) })
+  }),
+  HttpApiEndpoint.get("getStablecoinOperation", "/stablecoin-operations/:stablecoinOperationId", byId({ stablecoinOperationId: IdText }, StablecoinOperation))
+) {}

@@ -1,25 +1,22 @@
 /** KYC/KYB verification submissions. */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { IdempotencyHeaders, IdText, ListResponse } from "../../domain/common.js"
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
-import { Concerns } from "../declarations.js"
-import { byId, NotFoundOrConflict, page } from "../endpoints.js"
+import { apiGroup, byId, NotFoundOrConflict, page } from "../endpoints.js"
 
-export class VerificationsGroup extends HttpApiGroup.make("verifications")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createVerification", "/verifications", {
-      headers: IdempotencyHeaders,
-      payload: VerificationRequest,
-      success: Verification,
-      error: NotFoundOrConflict
-    }),
-    HttpApiEndpoint.get("listVerifications", "/verifications", {
-      query: page({ customerId: Schema.optionalKey(IdText), verificationStatus: Schema.optionalKey(VerificationStatus) }),
-      success: ListResponse(Verification, "VerificationListResponse")
-    }),
-    HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", byId({ verificationId: IdText }, Verification))
-  )
-  .annotateMerge(OpenApi.annotations({ title: "KYC/KYB Verifications" }))
-{}
+export class VerificationsGroup extends apiGroup(
+  "verifications",
+  { title: "KYC/KYB Verifications", permission: "MANAGE" },
+  HttpApiEndpoint.post("createVerification", "/verifications", {
+    headers: IdempotencyHeaders,
+    payload: VerificationRequest,
+    success: Verification,
+    error: NotFoundOrConflict
+  }),
+  HttpApiEndpoint.get("listVerifications", "/verifications", {
+    query: page({ customerId: Schema.optionalKey(IdText), verificationStatus: Schema.optionalKey(VerificationStatus) }),
+    success: ListResponse(Verification, "VerificationListResponse")
+  }),
+  HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", byId({ verificationId: IdText }, Verification))
+) {}
