@@ -67,9 +67,7 @@ const BooleanFromString = Schema.Literals(["true", "false"])
 
 // ---------------------------------------------------------------- customers
 
-export class CustomersGroup extends apiGroup(
-  "customers",
-  { title: "Customers", permission: "MANAGE" },
+export class CustomersGroup extends apiGroup("customers", { title: "Customers", permission: "MANAGE" },
   HttpApiEndpoint.post("createCustomer", "/customers", creates(CustomerCreateRequest, CustomerResponse, Error409)),
   HttpApiEndpoint.get("listCustomers", "/customers", {
     query: page({

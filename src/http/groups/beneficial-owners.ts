@@ -7,9 +7,7 @@ import { acts, apiGroup, byId, creates, deletes, NotFoundOrConflict, page } from
 
 const params = { beneficialOwnerId: IdText }
 
-export class BeneficialOwnersGroup extends apiGroup(
-  "beneficialOwners",
-  { title: "Beneficial owners", permission: "MANAGE" },
+export class BeneficialOwnersGroup extends apiGroup("beneficialOwners", { title: "Beneficial owners", permission: "MANAGE" },
   HttpApiEndpoint.post("createBeneficialOwner", "/beneficial-owners", creates(BeneficialOwnerCreateRequest, BeneficialOwner, NotFoundOrConflict)),
   HttpApiEndpoint.get("listBeneficialOwners", "/beneficial-owners", {
     query: page({ customerId: IdText }),

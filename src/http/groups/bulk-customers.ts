@@ -18,9 +18,7 @@ const CsvFilePart = Schema.String.annotate({
 
 export const BulkCustomersCsvForm = Schema.Struct({ file: CsvFilePart }).annotate({ identifier: "BulkCustomersCsvRequest" })
 
-export class BulkCustomersGroup extends apiGroup(
-  "bulkCustomers",
-  { title: "Customers", permission: "MANAGE" },
+export class BulkCustomersGroup extends apiGroup("bulkCustomers", { title: "Customers", permission: "MANAGE" },
   HttpApiEndpoint.post("uploadCustomersCsv", "/customers/bulk/csv", {
     payload: BulkCustomersCsvForm.pipe(HttpApiSchema.asMultipartStream(BULK_CSV_FORM_LIMITS)),
     success: BulkCustomerImportJobAccepted.pipe(HttpApiSchema.status(202))

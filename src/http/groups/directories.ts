@@ -33,9 +33,7 @@ export class UmaProvidersGroup extends directoryGroup(
     "descending unless `sortOrder=asc`."
 ) {}
 
-export class CryptoWithdrawalsGroup extends apiGroup(
-  "cryptoWithdrawals",
-  { title: "Cross-Currency Transfers", permission: "VIEW" },
+export class CryptoWithdrawalsGroup extends apiGroup("cryptoWithdrawals", { title: "Cross-Currency Transfers", permission: "VIEW" },
   HttpApiEndpoint.post("estimateCryptoWithdrawalFee", "/crypto/estimate-withdrawal-fee", {
     payload: EstimateCryptoWithdrawalFeeRequest,
     success: EstimateCryptoWithdrawalFeeResponse,

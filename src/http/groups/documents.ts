@@ -11,9 +11,7 @@ import { acts, apiGroup, byId, created, deletes, NotFoundOrConflict, page } from
 
 const params = { documentId: IdText }
 
-export class DocumentsGroup extends apiGroup(
-  "documents",
-  { title: "Documents", permission: "MANAGE" },
+export class DocumentsGroup extends apiGroup("documents", { title: "Documents", permission: "MANAGE" },
   HttpApiEndpoint.post("uploadDocument", "/documents", {
     payload: DocumentUploadForm.pipe(HttpApiSchema.asMultipartStream(DOCUMENT_FORM_LIMITS)),
     success: created(Document),

@@ -12,9 +12,7 @@ import { apiGroup } from "../endpoints.js"
 
 const codeParams = { invitationCode: TextUpTo(MAX_INVITATION_CODE_LENGTH) }
 
-export class InvitationsGroup extends apiGroup(
-  "invitations",
-  { title: "Invitations", permission: "MANAGE" },
+export class InvitationsGroup extends apiGroup("invitations", { title: "Invitations", permission: "MANAGE" },
   HttpApiEndpoint.post("createInvitation", "/invitations", {
     payload: UmaInvitationCreateRequest,
     success: UmaInvitation.pipe(HttpApiSchema.status(201))

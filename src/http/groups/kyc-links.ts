@@ -13,9 +13,7 @@ import { AGENT_GROUPS_PREFIX } from "./agents.js"
 import { declare } from "../declarations.js"
 import { apiGroup } from "../endpoints.js"
 
-export class KycLinksGroup extends apiGroup(
-  "kycLinks",
-  { title: "KYC/KYB Verifications", permission: "MANAGE" },
+export class KycLinksGroup extends apiGroup("kycLinks", { title: "KYC/KYB Verifications", permission: "MANAGE" },
   HttpApiEndpoint.post("createCustomerKycLink", "/customers/:customerId/kyc-link", {
     params: { customerId: IdText },
     headers: IdempotencyHeaders,

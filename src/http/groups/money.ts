@@ -35,9 +35,7 @@ import {
   page
 } from "../endpoints.js"
 
-export class InternalAccountsGroup extends apiGroup(
-  "internalAccounts",
-  { title: "Internal Accounts" },
+export class InternalAccountsGroup extends apiGroup("internalAccounts", { title: "Internal Accounts" },
   HttpApiEndpoint.get("listCustomerInternalAccounts", "/customers/internal-accounts", {
     query: page({ currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText), type: Schema.optionalKey(InternalAccountType) }),
     success: ListResponse(InternalAccount, "InternalAccountListResponse")
@@ -48,18 +46,14 @@ export class InternalAccountsGroup extends apiGroup(
   })
 ) {}
 
-export class PlatformConfigGroup extends apiGroup(
-  "platformConfig",
-  { title: "Platform Configuration", permission: "MANAGE" },
+export class PlatformConfigGroup extends apiGroup("platformConfig", { title: "Platform Configuration", permission: "MANAGE" },
   HttpApiEndpoint.get("getPlatformConfig", "/config", { success: PlatformConfig }),
   HttpApiEndpoint.patch("updatePlatformConfig", "/config", { payload: PlatformConfigUpdateRequest, success: PlatformConfig }),
   HttpApiEndpoint.patch("updatePlatformConfigAlias", "/platform/config", { payload: PlatformConfigUpdateRequest, success: PlatformConfig })
     .annotate(OpenApi.Description, "The same settings as PATCH /config (SPEC.md names both paths).")
 ) {}
 
-export class ExchangeRatesGroup extends apiGroup(
-  "exchangeRates",
-  { title: "Exchange Rates" },
+export class ExchangeRatesGroup extends apiGroup("exchangeRates", { title: "Exchange Rates" },
   HttpApiEndpoint.get("getExchangeRates", "/exchange-rates", {
     query: {
       sourceCurrency: Schema.optionalKey(CurrencyCode),
@@ -74,9 +68,7 @@ export class ExchangeRatesGroup extends apiGroup(
 
 const quoteParams = { quoteId: IdText }
 
-export class QuotesGroup extends apiGroup(
-  "quotes",
-  { title: "Cross-Currency Transfers", permission: "TRANSACT" },
+export class QuotesGroup extends apiGroup("quotes", { title: "Cross-Currency Transfers", permission: "TRANSACT" },
   HttpApiEndpoint.post("createQuote", "/quotes", creates(QuoteRequest, Quote, MoneyErrors)),
   HttpApiEndpoint.get("getQuote", "/quotes/:quoteId", byId(quoteParams, Quote)),
   HttpApiEndpoint.post("executeQuote", "/quotes/:quoteId/execute", {
@@ -91,9 +83,7 @@ export class QuotesGroup extends apiGroup(
 
 const transactionParams = { transactionId: IdText }
 
-export class TransactionsGroup extends apiGroup(
-  "transactions",
-  { title: "Transactions", permission: "TRANSACT" },
+export class TransactionsGroup extends apiGroup("transactions", { title: "Transactions", permission: "TRANSACT" },
   HttpApiEndpoint.get("listTransactions", "/transactions", {
     query: page({
       customerId: Schema.optionalKey(IdText),
@@ -119,16 +109,12 @@ export class TransactionsGroup extends apiGroup(
   HttpApiEndpoint.post("confirmReceiptDelivery", "/transactions/:transactionId/confirm", byId(transactionParams, Transaction))
 ) {}
 
-export class TransfersGroup extends apiGroup(
-  "transfers",
-  { title: "Same-Currency Transfers", permission: "TRANSACT" },
+export class TransfersGroup extends apiGroup("transfers", { title: "Same-Currency Transfers", permission: "TRANSACT" },
   HttpApiEndpoint.post("createTransferIn", "/transfer-in", creates(TransferInRequest, Transaction, MoneyErrors)).annotate(OpenApi.Deprecated, true),
   HttpApiEndpoint.post("createTransferOut", "/transfer-out", creates(TransferOutRequest, Transaction, MoneyErrors)).annotate(OpenApi.Deprecated, true)
 ) {}
 
-export class SandboxMoneyGroup extends apiGroup(
-  "sandboxMoney",
-  { title: "Sandbox (money)", permission: "MANAGE" },
+export class SandboxMoneyGroup extends apiGroup("sandboxMoney", { title: "Sandbox (money)", permission: "MANAGE" },
   HttpApiEndpoint.post("sandboxFundInternalAccount", "/sandbox/internal-accounts/:accountId/fund", {
     params: { accountId: IdText },
     payload: SandboxFundRequest,

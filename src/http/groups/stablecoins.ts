@@ -43,9 +43,7 @@ const operation = <const P extends Schema.Top>(payload: P) => ({
   ...createsOnce(payload, StablecoinOperation, [Error404, Error409, Error503])
 })
 
-export class StablecoinsGroup extends apiGroup(
-  "stablecoins",
-  { title: "Stablecoins", permission: "MANAGE" },
+export class StablecoinsGroup extends apiGroup("stablecoins", { title: "Stablecoins", permission: "MANAGE" },
   HttpApiEndpoint.post(
     "linkStablecoinProviderAccount",
     "/stablecoin-provider-accounts",

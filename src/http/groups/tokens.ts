@@ -12,9 +12,7 @@ import { apiGroup, byId, CreatedUpdatedFilters, creation, deletes, page } from "
 
 const tokenParams = { tokenId: IdText }
 
-export class TokensGroup extends apiGroup(
-  "tokens",
-  { title: "API Tokens", permission: "MANAGE" },
+export class TokensGroup extends apiGroup("tokens", { title: "API Tokens", permission: "MANAGE" },
   HttpApiEndpoint.post("createToken", "/tokens", creation(ApiTokenCreateRequest, ApiToken, Error403)).annotate(
     OpenApi.Description,
     "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored). A token may grant only permissions it holds (403 FORBIDDEN)."

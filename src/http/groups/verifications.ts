@@ -5,9 +5,7 @@ import { IdempotencyHeaders, IdText, ListResponse } from "../../domain/common.js
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
 import { apiGroup, byId, NotFoundOrConflict, page } from "../endpoints.js"
 
-export class VerificationsGroup extends apiGroup(
-  "verifications",
-  { title: "KYC/KYB Verifications", permission: "MANAGE" },
+export class VerificationsGroup extends apiGroup("verifications", { title: "KYC/KYB Verifications", permission: "MANAGE" },
   HttpApiEndpoint.post("createVerification", "/verifications", {
     headers: IdempotencyHeaders,
     payload: VerificationRequest,

@@ -64,9 +64,7 @@ const signedRevoke = {
 /** The wallet's list of the account the query names. */
 const ofAccount = <const S extends Schema.Top>(success: S) => ({ query: { accountId: IdText }, success })
 
-export class EmbeddedWalletAuthGroup extends apiGroup(
-  "embeddedWalletAuth",
-  { title: "Embedded Wallet Auth", permission: "MANAGE" },
+export class EmbeddedWalletAuthGroup extends apiGroup("embeddedWalletAuth", { title: "Embedded Wallet Auth", permission: "MANAGE" },
   HttpApiEndpoint.post(
     "createAuthCredential",
     "/auth/credentials",

@@ -9,9 +9,7 @@ import { TestWebhookResponse, WebhookDelivery, WebhookPublicKey } from "../../do
 import { declare } from "../declarations.js"
 import { apiGroup } from "../endpoints.js"
 
-export class WebhooksGroup extends apiGroup(
-  "webhooks",
-  { title: "Webhooks", permission: "MANAGE" },
+export class WebhooksGroup extends apiGroup("webhooks", { title: "Webhooks", permission: "MANAGE" },
   HttpApiEndpoint.get("getWebhookPublicKey", "/webhooks/public-key", { success: WebhookPublicKey })
     .annotate(OpenApi.Description, "Ours: the P-256 public key the platform's webhooks are signed with (also `webhookPublicKey` in GET /config)."),
   HttpApiEndpoint.post("sendTestWebhook", "/sandbox/webhooks/test", {

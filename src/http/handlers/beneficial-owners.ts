@@ -1,15 +1,13 @@
-import { Effect } from "effect"
 import * as Owners from "../../operations/beneficial-owners.js"
 import { group } from "../concerns.js"
 import { run } from "./run.js"
 
 export const BeneficialOwnersHandlers = group("beneficialOwners", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("createBeneficialOwner", ({ payload }) =>
-        run((p) => Owners.createBeneficialOwner(p, payload)))
-      .handle("listBeneficialOwners", ({ query }) => run((p) => Owners.listBeneficialOwners(p, query)))
-      .handle("getBeneficialOwner", ({ params }) => run((p) => Owners.getBeneficialOwner(p, params.beneficialOwnerId)))
-      .handle("updateBeneficialOwner", ({ params, payload }) =>
-        run((p) => Owners.updateBeneficialOwner(p, params.beneficialOwnerId, payload)))
-      .handle("deleteBeneficialOwner", ({ params }) => run((p) => Owners.deleteBeneficialOwner(p, params.beneficialOwnerId)))))
+  handlers
+    .handle("createBeneficialOwner", ({ payload }) =>
+      run((p) => Owners.createBeneficialOwner(p, payload)))
+    .handle("listBeneficialOwners", ({ query }) => run((p) => Owners.listBeneficialOwners(p, query)))
+    .handle("getBeneficialOwner", ({ params }) => run((p) => Owners.getBeneficialOwner(p, params.beneficialOwnerId)))
+    .handle("updateBeneficialOwner", ({ params, payload }) =>
+      run((p) => Owners.updateBeneficialOwner(p, params.beneficialOwnerId, payload)))
+    .handle("deleteBeneficialOwner", ({ params }) => run((p) => Owners.deleteBeneficialOwner(p, params.beneficialOwnerId))))

@@ -6,8 +6,7 @@ import { readFileOnlyForm } from "../multipart.js"
 import { run } from "./run.js"
 
 export const BulkCustomersHandlers = group("bulkCustomers", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("uploadCustomersCsv", ({ payload }) =>
-        Effect.flatMap(readFileOnlyForm(payload, MAX_BULK_CSV_BYTES), (file) => run((p) => Bulk.uploadCustomersCsv(p, file))))
-      .handle("getBulkCustomerImportJob", ({ params }) => run((p) => Bulk.getBulkJob(p, params.jobId)))))
+  handlers
+    .handle("uploadCustomersCsv", ({ payload }) =>
+      Effect.flatMap(readFileOnlyForm(payload, MAX_BULK_CSV_BYTES), (file) => run((p) => Bulk.uploadCustomersCsv(p, file))))
+    .handle("getBulkCustomerImportJob", ({ params }) => run((p) => Bulk.getBulkJob(p, params.jobId))))

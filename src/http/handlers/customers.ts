@@ -13,13 +13,11 @@ export const createCustomer = ({ payload }: LaneRequest<typeof endpoints.createC
   run((p) => Customers.createCustomer(p, payload))
 
 export const CustomersHandlers = group("customers", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("createCustomer", createCustomer)
-      .handle("listCustomers", ({ query }) => run((p) => Customers.listCustomers(p, query)))
-      .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))
-      .handle("updateCustomer", ({ headers, params, payload }) =>
-        Effect.map(run((p) => Customers.updateCustomer(p, params.customerId, payload, signedHeaders(headers))), (s) => answer(s, (v) => v)))
-      .handle("deleteCustomer", ({ params }) => run((p) => Customers.deleteCustomer(p, params.customerId)))
-  )
+  handlers
+    .handle("createCustomer", createCustomer)
+    .handle("listCustomers", ({ query }) => run((p) => Customers.listCustomers(p, query)))
+    .handle("getCustomer", ({ params }) => run((p) => Customers.getCustomer(p, params.customerId)))
+    .handle("updateCustomer", ({ headers, params, payload }) =>
+      Effect.map(run((p) => Customers.updateCustomer(p, params.customerId, payload, signedHeaders(headers))), (s) => answer(s, (v) => v)))
+    .handle("deleteCustomer", ({ params }) => run((p) => Customers.deleteCustomer(p, params.customerId)))
 )

@@ -6,14 +6,13 @@ import { readDocumentForm } from "../multipart.js"
 import { run } from "./run.js"
 
 export const DocumentsHandlers = group("documents", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("uploadDocument", ({ payload }) =>
-        Effect.flatMap(readDocumentForm(payload, DocumentUploadFields), (form) =>
-          run((p) => Documents.uploadDocument(p, form.fields, form.file))))
-      .handle("listDocuments", ({ query }) => run((p) => Documents.listDocuments(p, query)))
-      .handle("getDocument", ({ params }) => run((p) => Documents.getDocument(p, params.documentId)))
-      .handle("replaceDocument", ({ params, payload }) =>
-        Effect.flatMap(readDocumentForm(payload, DocumentReplaceFields), (form) =>
-          run((p) => Documents.replaceDocument(p, params.documentId, form.fields, form.file))))
-      .handle("deleteDocument", ({ params }) => run((p) => Documents.deleteDocument(p, params.documentId)))))
+  handlers
+    .handle("uploadDocument", ({ payload }) =>
+      Effect.flatMap(readDocumentForm(payload, DocumentUploadFields), (form) =>
+        run((p) => Documents.uploadDocument(p, form.fields, form.file))))
+    .handle("listDocuments", ({ query }) => run((p) => Documents.listDocuments(p, query)))
+    .handle("getDocument", ({ params }) => run((p) => Documents.getDocument(p, params.documentId)))
+    .handle("replaceDocument", ({ params, payload }) =>
+      Effect.flatMap(readDocumentForm(payload, DocumentReplaceFields), (form) =>
+        run((p) => Documents.replaceDocument(p, params.documentId, form.fields, form.file))))
+    .handle("deleteDocument", ({ params }) => run((p) => Documents.deleteDocument(p, params.documentId))))

@@ -1,4 +1,3 @@
-import { Effect } from "effect"
 import * as Accounts from "../../operations/external-accounts.js"
 import { PaymentsApi } from "../api.js"
 import { group } from "../concerns.js"
@@ -28,37 +27,37 @@ export const getPlatformExternalAccount = ({ params }: LaneRequest<typeof platfo
   run((p) => Accounts.getExternalAccount(p, platform, params.externalAccountId))
 
 export const CustomerExternalAccountsHandlers = group("customerExternalAccounts", (handlers) =>
-  Effect.sync(() => handlers
-    .handle("createCustomerExternalAccount", createCustomerExternalAccount)
-    .handle("listCustomerExternalAccounts", ({ query }) =>
-      run((p) => Accounts.listExternalAccounts(p, customer, query)))
-    .handle("getCustomerExternalAccount", getCustomerExternalAccount)
-    .handle("deleteCustomerExternalAccount", ({ params }) =>
-      run((p) => Accounts.deleteExternalAccount(p, customer, params.externalAccountId)))
-    .handle("createExternalAccountOwnershipChallenge", ({ params, payload }) =>
-      run((p) => Accounts.startOwnershipChallenge(p, customer, params.externalAccountId, payload.method)))
-    .handle("verifyExternalAccountOwnership", ({ params, payload }) =>
-      run((p) => Accounts.verifyOwnership(p, customer, params.externalAccountId, payload.signature)))
-    .handle("startBeneficiaryTrust", ({ params }) =>
-      run((p) => Accounts.startTrustChange(p, params.externalAccountId, true)))
-    .handle("confirmBeneficiaryTrust", ({ params, payload }) =>
-      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, true, payload)))
-    .handle("startBeneficiaryUntrust", ({ params }) =>
-      run((p) => Accounts.startTrustChange(p, params.externalAccountId, false)))
-    .handle("confirmBeneficiaryUntrust", ({ params, payload }) =>
-      run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload))))
+  handlers
+  .handle("createCustomerExternalAccount", createCustomerExternalAccount)
+  .handle("listCustomerExternalAccounts", ({ query }) =>
+    run((p) => Accounts.listExternalAccounts(p, customer, query)))
+  .handle("getCustomerExternalAccount", getCustomerExternalAccount)
+  .handle("deleteCustomerExternalAccount", ({ params }) =>
+    run((p) => Accounts.deleteExternalAccount(p, customer, params.externalAccountId)))
+  .handle("createExternalAccountOwnershipChallenge", ({ params, payload }) =>
+    run((p) => Accounts.startOwnershipChallenge(p, customer, params.externalAccountId, payload.method)))
+  .handle("verifyExternalAccountOwnership", ({ params, payload }) =>
+    run((p) => Accounts.verifyOwnership(p, customer, params.externalAccountId, payload.signature)))
+  .handle("startBeneficiaryTrust", ({ params }) =>
+    run((p) => Accounts.startTrustChange(p, params.externalAccountId, true)))
+  .handle("confirmBeneficiaryTrust", ({ params, payload }) =>
+    run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, true, payload)))
+  .handle("startBeneficiaryUntrust", ({ params }) =>
+    run((p) => Accounts.startTrustChange(p, params.externalAccountId, false)))
+  .handle("confirmBeneficiaryUntrust", ({ params, payload }) =>
+    run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload)))
 )
 
 export const PlatformExternalAccountsHandlers = group("platformExternalAccounts", (handlers) =>
-  Effect.sync(() => handlers
-    .handle("createPlatformExternalAccount", createPlatformExternalAccount)
-    .handle("listPlatformExternalAccounts", ({ query }) =>
-      run((p) => Accounts.listExternalAccounts(p, platform, query)))
-    .handle("getPlatformExternalAccount", getPlatformExternalAccount)
-    .handle("deletePlatformExternalAccount", ({ params }) =>
-      run((p) => Accounts.deleteExternalAccount(p, platform, params.externalAccountId)))
-    .handle("createPlatformExternalAccountOwnershipChallenge", ({ params, payload }) =>
-      run((p) => Accounts.startOwnershipChallenge(p, platform, params.externalAccountId, payload.method)))
-    .handle("verifyPlatformExternalAccountOwnership", ({ params, payload }) =>
-      run((p) => Accounts.verifyOwnership(p, platform, params.externalAccountId, payload.signature))))
+  handlers
+  .handle("createPlatformExternalAccount", createPlatformExternalAccount)
+  .handle("listPlatformExternalAccounts", ({ query }) =>
+    run((p) => Accounts.listExternalAccounts(p, platform, query)))
+  .handle("getPlatformExternalAccount", getPlatformExternalAccount)
+  .handle("deletePlatformExternalAccount", ({ params }) =>
+    run((p) => Accounts.deleteExternalAccount(p, platform, params.externalAccountId)))
+  .handle("createPlatformExternalAccountOwnershipChallenge", ({ params, payload }) =>
+    run((p) => Accounts.startOwnershipChallenge(p, platform, params.externalAccountId, payload.method)))
+  .handle("verifyPlatformExternalAccountOwnership", ({ params, payload }) =>
+    run((p) => Accounts.verifyOwnership(p, platform, params.externalAccountId, payload.signature)))
 )

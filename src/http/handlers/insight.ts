@@ -7,9 +7,7 @@ const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => 
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
 export const SandboxInsightHandlers = group("sandboxInsight", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getLedgerAudit", () => withPlatform(Insight.getLedgerAudit))
-      .handle("getInternalAccountJournal", ({ params, query }) => withPlatform((p) => Insight.getAccountJournal(p, params.internalAccountId, query)))
-      .handle("listSandboxRequests", ({ query }) => withPlatform((p) => Insight.getRequestLog(p, query)))
-  ))
+  handlers
+    .handle("getLedgerAudit", () => withPlatform(Insight.getLedgerAudit))
+    .handle("getInternalAccountJournal", ({ params, query }) => withPlatform((p) => Insight.getAccountJournal(p, params.internalAccountId, query)))
+    .handle("listSandboxRequests", ({ query }) => withPlatform((p) => Insight.getRequestLog(p, query))))

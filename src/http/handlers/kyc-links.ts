@@ -20,14 +20,10 @@ const hostedBase = Effect.map(HttpServerRequest.HttpServerRequest, (request) => 
 })
 
 export const KycLinksHandlers = group("kycLinks", (handlers) =>
-  Effect.sync(() =>
-    handlers.handle("createCustomerKycLink", ({ params, payload }) =>
-      Effect.flatMap(hostedBase, (base) => run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base))))
-  ))
+  handlers.handle("createCustomerKycLink", ({ params, payload }) =>
+    Effect.flatMap(hostedBase, (base) => run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base)))))
 
 export const KycHostedFlowHandlers = group("kycHostedFlow", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getHostedKycPage", ({ query }) => Effect.map(KycLinks.hostedView(query.token), renderHostedKycPage))
-      .handle("submitHostedKyc", ({ query }) => Effect.map(KycLinks.hostedSubmit(query.token), renderHostedKycPage))
-  ))
+  handlers
+    .handle("getHostedKycPage", ({ query }) => Effect.map(KycLinks.hostedView(query.token), renderHostedKycPage))
+    .handle("submitHostedKyc", ({ query }) => Effect.map(KycLinks.hostedSubmit(query.token), renderHostedKycPage)))

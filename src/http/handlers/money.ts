@@ -13,11 +13,9 @@ import type { PlatformConfigUpdateRequest } from "../../domain/platform-config.j
 import { deliverDueWebhooks, withWebhookPublicKey } from "../../operations/webhooks.js"
 
 export const InternalAccountsHandlers = group("internalAccounts", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
-      .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query)))
-  ))
+  handlers
+    .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
+    .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query))))
 
 /**
  * PATCH /config: the change, then (outside the platform's clock and the request's
@@ -31,55 +29,43 @@ const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
     ))
 
 export const PlatformConfigHandlers = group("platformConfig", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
-      .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
-      .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload))
-  ))
+  handlers
+    .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
+    .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
+    .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload)))
 
 export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
-  Effect.sync(() =>
-    handlers.handle("getExchangeRates", ({ query }) =>
-      run((p) =>
-        Rates.getExchangeRates(p, {
-          sourceCurrency: query.sourceCurrency,
-          destinationCurrency: query.destinationCurrency,
-          sendingAmount: query.sendingAmount
-        })))
-  ))
+  handlers.handle("getExchangeRates", ({ query }) =>
+    run((p) =>
+      Rates.getExchangeRates(p, {
+        sourceCurrency: query.sourceCurrency,
+        destinationCurrency: query.destinationCurrency,
+        sendingAmount: query.sendingAmount
+      }))))
 
 export const QuotesHandlers = group("quotes", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("createQuote", ({ payload }) => run((p) => Quotes.createQuote(p, payload)))
-      .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
-      .handle("executeQuote", ({ headers, params, payload }) =>
-        run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor)))
-  ))
+  handlers
+    .handle("createQuote", ({ payload }) => run((p) => Quotes.createQuote(p, payload)))
+    .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
+    .handle("executeQuote", ({ headers, params, payload }) =>
+      run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor))))
 
 export const TransactionsHandlers = group("transactions", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
-      .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
-      .handle("cancelTransaction", ({ params }) => run((p) => Transactions.cancelTransaction(p, params.transactionId)))
-      .handle("approveTransaction", ({ params, payload }) => run((p) => Transactions.approveTransaction(p, params.transactionId, payload ?? undefined)))
-      .handle("rejectTransaction", ({ params, payload }) => run((p) => Transactions.rejectTransaction(p, params.transactionId, payload ?? undefined)))
-      .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined)))
-  ))
+  handlers
+    .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
+    .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
+    .handle("cancelTransaction", ({ params }) => run((p) => Transactions.cancelTransaction(p, params.transactionId)))
+    .handle("approveTransaction", ({ params, payload }) => run((p) => Transactions.approveTransaction(p, params.transactionId, payload ?? undefined)))
+    .handle("rejectTransaction", ({ params, payload }) => run((p) => Transactions.rejectTransaction(p, params.transactionId, payload ?? undefined)))
+    .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined))))
 
 export const TransfersHandlers = group("transfers", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("createTransferIn", ({ payload }) => run((p) => Transfers.transferIn(p, payload)))
-      .handle("createTransferOut", ({ payload }) => run((p) => Transfers.transferOut(p, payload)))
-  ))
+  handlers
+    .handle("createTransferIn", ({ payload }) => run((p) => Transfers.transferIn(p, payload)))
+    .handle("createTransferOut", ({ payload }) => run((p) => Transfers.transferOut(p, payload))))
 
 export const SandboxMoneyHandlers = group("sandboxMoney", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))
-      .handle("sandboxSend", ({ payload }) => run((p) => SandboxMoney.sandboxSend(p, payload)))
-      .handle("sandboxReceive", ({ payload }) => run((p) => SandboxMoney.sandboxUmaReceive(p, payload)))
-  ))
+  handlers
+    .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))
+    .handle("sandboxSend", ({ payload }) => run((p) => SandboxMoney.sandboxSend(p, payload)))
+    .handle("sandboxReceive", ({ payload }) => run((p) => SandboxMoney.sandboxUmaReceive(p, payload))))

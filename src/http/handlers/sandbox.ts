@@ -8,10 +8,8 @@ const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => 
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
 export const SandboxHandlers = group("sandbox", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("advanceClock", ({ payload }) => withPlatform((p) => Sandbox.advanceSandboxClock(p, payload.seconds)))
-      .handle("getClock", () => withPlatform(Sandbox.getSandboxClock))
-      .handle("resetSandbox", () => withPlatform(Sandbox.resetSandbox))
-  )
+  handlers
+    .handle("advanceClock", ({ payload }) => withPlatform((p) => Sandbox.advanceSandboxClock(p, payload.seconds)))
+    .handle("getClock", () => withPlatform(Sandbox.getSandboxClock))
+    .handle("resetSandbox", () => withPlatform(Sandbox.resetSandbox))
 )

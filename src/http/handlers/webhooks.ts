@@ -11,10 +11,8 @@ const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => 
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
 export const WebhooksHandlers = group("webhooks", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getWebhookPublicKey", () => withPlatform(Webhooks.webhookPublicKeyOf))
-      .handle("sendTestWebhook", () => withPlatform(Webhooks.sendTestWebhook))
-      .handle("listWebhookDeliveries", ({ query }) => withPlatform((p) => Webhooks.listWebhookDeliveries(p, query)))
-      .handle("redeliverWebhook", ({ params }) => withPlatform((p) => Webhooks.redeliverWebhook(p, params.deliveryId)))
-  ))
+  handlers
+    .handle("getWebhookPublicKey", () => withPlatform(Webhooks.webhookPublicKeyOf))
+    .handle("sendTestWebhook", () => withPlatform(Webhooks.sendTestWebhook))
+    .handle("listWebhookDeliveries", ({ query }) => withPlatform((p) => Webhooks.listWebhookDeliveries(p, query)))
+    .handle("redeliverWebhook", ({ params }) => withPlatform((p) => Webhooks.redeliverWebhook(p, params.deliveryId))))
