@@ -47,6 +47,7 @@ import { SandboxInsightGroup } from "./groups/insight.js"
 import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "./groups/wallets.js"
 import { PlatformAuth, RequestGuard } from "./middleware.js"
 import {
+  accepted,
   acts,
   apiGroup,
   byId,
@@ -65,6 +66,8 @@ export const PAYLOAD_PARSE_OPTIONS = { errors: "all" } as const
 
 const BooleanFromString = Schema.Literals(["true", "false"])
 
+const customerParams = { customerId: IdText }
+
 // ---------------------------------------------------------------- customers
 
 export class CustomersGroup extends apiGroup("customers", { title: "Customers", permission: "MANAGE" },
@@ -81,22 +84,15 @@ export class CustomersGroup extends apiGroup("customers", { title: "Customers", 
     }),
     success: ListResponse(CustomerResponse, "CustomerListResponse")
   }),
-  HttpApiEndpoint.get("getCustomer", "/customers/:customerId", byId({ customerId: IdText }, CustomerResponse)),
+  HttpApiEndpoint.get("getCustomer", "/customers/:customerId", byId(customerParams, CustomerResponse)),
   HttpApiEndpoint.patch("updateCustomer", "/customers/:customerId", {
-    params: { customerId: IdText },
     headers: SignedRequestHeaders,
-    payload: CustomerUpdateRequest,
-    success: [CustomerResponse, SignedRequestChallenge.pipe(HttpApiSchema.status(202))],
-    error: NotFoundOrConflict
+    ...acts(customerParams, CustomerUpdateRequest, [CustomerResponse, accepted(SignedRequestChallenge)], NotFoundOrConflict)
   }).annotate(
     OpenApi.Description,
     "Changing email (phoneNumber) of a customer whose embedded wallet has an EMAIL_OTP (SMS_OTP) credential is a signed wallet action: 202 with payloadToSign, then the same request with Service-Wallet-Signature and Request-Id. Every other update completes at once."
   ),
-  HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", {
-    params: { customerId: IdText },
-    success: CustomerResponse,
-    error: [Error404, Error410]
-  })
+  HttpApiEndpoint.delete("deleteCustomer", "/customers/:customerId", { params: customerParams, success: CustomerResponse, error: [Error404, Error410] })
 ) {}
 
 // ---------------------------------------------------------------- external accounts
@@ -129,17 +125,34 @@ const TrustConfirm = Schema.Struct({ trusted: Schema.Boolean }).annotate({ ident
 const startsTrustChange = { params: accountParams, success: TrustStart, error: NotFoundOrConflict }
 const confirmsTrustChange = acts(accountParams, TrustConfirmRequest, TrustConfirm, NotFoundOrConflict)
 
+/** The identifiers of an owner's external-account endpoints. */
+interface AccountEndpointNames<C, L, G, D, Ch, V> {
+  readonly create: C
+  readonly list: L
+  readonly get: G
+  readonly delete: D
+  readonly challenge: Ch
+  readonly verify: V
+}
+
 /**
- * The endpoints of one external account, the same for a customer's and the platform's
- * (`base` and the identifiers differ): read, delete, and prove ownership.
+ * The external-account endpoints of an owner, the same for a customer's and the
+ * platform's (`base`, the identifiers, the create payload and the list filters differ):
+ * create, list, read, delete, and prove ownership.
  */
 const accountEndpoints = <
   const Base extends `/${string}`,
-  const Get extends string,
-  const Delete extends string,
-  const Challenge extends string,
-  const Verify extends string
->(base: Base, names: { readonly get: Get; readonly delete: Delete; readonly challenge: Challenge; readonly verify: Verify }) => [
+  const C extends string,
+  const L extends string,
+  const G extends string,
+  const D extends string,
+  const Ch extends string,
+  const V extends string,
+  const P extends Schema.Top,
+  const F extends Schema.Struct.Fields
+>(base: Base, names: AccountEndpointNames<C, L, G, D, Ch, V>, create: P, filters: F, listIdentifier: string) => [
+  HttpApiEndpoint.post(names.create, base, creates(create, ExternalAccount, Error409)),
+  HttpApiEndpoint.get(names.list, base, { query: page(filters), success: ListResponse(ExternalAccount, listIdentifier) }),
   HttpApiEndpoint.get(names.get, `${base}/:externalAccountId`, byId(accountParams, ExternalAccount)),
   HttpApiEndpoint.delete(names.delete, `${base}/:externalAccountId`, deletes(accountParams, NotFoundOrConflict)),
   HttpApiEndpoint.post(
@@ -150,40 +163,51 @@ const accountEndpoints = <
   HttpApiEndpoint.post(names.verify, `${base}/:externalAccountId/verify`, acts(accountParams, OwnershipVerifyRequest, ExternalAccount, NotFoundOrConflict))
 ] as const
 
-export class CustomerExternalAccountsGroup extends apiGroup(
-  "customerExternalAccounts",
-  { title: "External Accounts (customer)", permission: "MANAGE" },
-  HttpApiEndpoint.post("createCustomerExternalAccount", "/customers/external-accounts", creates(CustomerExternalAccountCreateRequest, ExternalAccount, Error409)),
-  HttpApiEndpoint.get("listCustomerExternalAccounts", "/customers/external-accounts", {
-    query: page({ currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) }),
-    success: ListResponse(ExternalAccount, "ExternalAccountListResponse")
-  }),
-  ...accountEndpoints("/customers/external-accounts", {
-    get: "getCustomerExternalAccount",
-    delete: "deleteCustomerExternalAccount",
-    challenge: "createExternalAccountOwnershipChallenge",
-    verify: "verifyExternalAccountOwnership"
-  }),
+/** A customer's beneficiary (trusted) status changes in two legs each (SCA challenge, then its proof). */
+const trustChangeEndpoints = [
   HttpApiEndpoint.post("startBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust", startsTrustChange),
   HttpApiEndpoint.post("confirmBeneficiaryTrust", "/customers/external-accounts/:externalAccountId/trust/confirm", confirmsTrustChange),
   HttpApiEndpoint.post("startBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust", startsTrustChange),
   HttpApiEndpoint.post("confirmBeneficiaryUntrust", "/customers/external-accounts/:externalAccountId/untrust/confirm", confirmsTrustChange)
+] as const
+
+export class CustomerExternalAccountsGroup extends apiGroup(
+  "customerExternalAccounts",
+  { title: "External Accounts (customer)", permission: "MANAGE" },
+  ...accountEndpoints(
+    "/customers/external-accounts",
+    {
+      create: "createCustomerExternalAccount",
+      list: "listCustomerExternalAccounts",
+      get: "getCustomerExternalAccount",
+      delete: "deleteCustomerExternalAccount",
+      challenge: "createExternalAccountOwnershipChallenge",
+      verify: "verifyExternalAccountOwnership"
+    },
+    CustomerExternalAccountCreateRequest,
+    { currency: Schema.optionalKey(CurrencyCode), customerId: Schema.optionalKey(IdText) },
+    "ExternalAccountListResponse"
+  ),
+  ...trustChangeEndpoints
 ) {}
 
 export class PlatformExternalAccountsGroup extends apiGroup(
   "platformExternalAccounts",
   { title: "External Accounts (platform)", permission: "MANAGE" },
-  HttpApiEndpoint.post("createPlatformExternalAccount", "/platform/external-accounts", creates(PlatformExternalAccountCreateRequest, ExternalAccount, Error409)),
-  HttpApiEndpoint.get("listPlatformExternalAccounts", "/platform/external-accounts", {
-    query: page({ currency: Schema.optionalKey(CurrencyCode) }),
-    success: ListResponse(ExternalAccount, "PlatformExternalAccountListResponse")
-  }),
-  ...accountEndpoints("/platform/external-accounts", {
-    get: "getPlatformExternalAccount",
-    delete: "deletePlatformExternalAccount",
-    challenge: "createPlatformExternalAccountOwnershipChallenge",
-    verify: "verifyPlatformExternalAccountOwnership"
-  })
+  ...accountEndpoints(
+    "/platform/external-accounts",
+    {
+      create: "createPlatformExternalAccount",
+      list: "listPlatformExternalAccounts",
+      get: "getPlatformExternalAccount",
+      delete: "deletePlatformExternalAccount",
+      challenge: "createPlatformExternalAccountOwnershipChallenge",
+      verify: "verifyPlatformExternalAccountOwnership"
+    },
+    PlatformExternalAccountCreateRequest,
+    { currency: Schema.optionalKey(CurrencyCode) },
+    "PlatformExternalAccountListResponse"
+  )
 ) {}
 
 // ---------------------------------------------------------------- sandbox

@@ -84,7 +84,7 @@ export const creates = <const P extends Schema.Top, const S extends Schema.Top, 
 export const acts = <
   const P extends Schema.Struct.Fields,
   const B extends Schema.Top | ReadonlyArray<Schema.Top>,
-  const S extends Schema.Top,
+  const S extends Schema.Top | ReadonlyArray<Schema.Top>,
   const E extends Schema.Top | ReadonlyArray<Schema.Top>
 >(params: P, payload: B, success: S, error: E) => ({ params, payload, success, error })
 

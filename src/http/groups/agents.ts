@@ -35,6 +35,7 @@ import { AgentAuth, PlatformAuth, RequestGuard } from "../middleware.js"
 import { Concerns, declare } from "../declarations.js"
 import {
   AccountIdentifierFilters,
+  acts,
   byId,
   created,
   CreatedUpdatedFilters,
@@ -117,19 +118,9 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
       success: AgentActionListResponse
     }),
     HttpApiEndpoint.get("getAgentById", "/agents/:agentId", byId(agentParams, Agent)),
-    HttpApiEndpoint.patch("updateAgent", "/agents/:agentId", {
-      params: agentParams,
-      payload: AgentUpdateRequest,
-      success: Agent,
-      error: Error404
-    }),
+    HttpApiEndpoint.patch("updateAgent", "/agents/:agentId", acts(agentParams, AgentUpdateRequest, Agent, Error404)),
     HttpApiEndpoint.delete("deleteAgent", "/agents/:agentId", deletes(agentParams, Error404)).annotate(OpenApi.Description, "Deletes the agent: its access token stops working at once; its pending actions are rejected."),
-    HttpApiEndpoint.patch("updateAgentPolicy", "/agents/:agentId/policy", {
-      params: agentParams,
-      payload: AgentPolicyUpdateRequest,
-      success: Agent,
-      error: Error404
-    }),
+    HttpApiEndpoint.patch("updateAgentPolicy", "/agents/:agentId/policy", acts(agentParams, AgentPolicyUpdateRequest, Agent, Error404)),
     HttpApiEndpoint.post("regenerateAgentDeviceCode", "/agents/:agentId/device-codes", {
       params: agentParams,
       success: created(AgentDeviceCode),

@@ -6,12 +6,7 @@ import { Verification, VerificationRequest, VerificationStatus } from "../../dom
 import { apiGroup, byId, NotFoundOrConflict, page } from "../endpoints.js"
 
 export class VerificationsGroup extends apiGroup("verifications", { title: "KYC/KYB Verifications", permission: "MANAGE" },
-  HttpApiEndpoint.post("createVerification", "/verifications", {
-    headers: IdempotencyHeaders,
-    payload: VerificationRequest,
-    success: Verification,
-    error: NotFoundOrConflict
-  }),
+  HttpApiEndpoint.post("createVerification", "/verifications", { headers: IdempotencyHeaders, payload: VerificationRequest, success: Verification, error: NotFoundOrConflict }),
   HttpApiEndpoint.get("listVerifications", "/verifications", {
     query: page({ customerId: Schema.optionalKey(IdText), verificationStatus: Schema.optionalKey(VerificationStatus) }),
     success: ListResponse(Verification, "VerificationListResponse")
