@@ -13,6 +13,7 @@ import { type HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effe
 import { DateTimeString, IdempotencyHeaders, IdText, PageQuery } from "../domain/common.js"
 import { Error400, Error403, Error404, Error409, Error429 } from "../domain/errors.js"
 import type { Permission } from "../domain/token.js"
+import { platformGroup } from "./api-base.js"
 import { Concerns } from "./declarations.js"
 
 /** A success schema answered with 201 Created. */
@@ -95,7 +96,10 @@ export interface GroupTag {
   readonly permission?: Permission
 }
 
-/** A group of endpoints under one OpenAPI tag, with its default permission. */
+/**
+ * A group of endpoints under one OpenAPI tag, with its default permission, under the
+ * platform's credentials and the version base (api-base.ts `platformGroup`).
+ */
 export const apiGroup = <const Id extends string, const A extends NonEmptyReadonlyArray<HttpApiEndpoint.Constraint>>(
   identifier: Id,
   tag: GroupTag,
@@ -103,7 +107,7 @@ export const apiGroup = <const Id extends string, const A extends NonEmptyReadon
 ) => {
   const made = HttpApiGroup.make(identifier)
   const declared = tag.permission === undefined ? made : made.annotate(Concerns, { permission: tag.permission })
-  return declared.add(...endpoints).annotateMerge(OpenApi.annotations({ title: tag.title, description: tag.description }))
+  return platformGroup(declared.add(...endpoints)).annotateMerge(OpenApi.annotations({ title: tag.title, description: tag.description }))
 }
 
 /** A group of one endpoint that reads a static directory, with its OpenAPI description. */

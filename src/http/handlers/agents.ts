@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import * as AgentMoney from "../../operations/agent-money.js"
 import * as Agents from "../../operations/agents.js"
 import { onPlatformClock } from "../../operations/time.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { AgentDeviceCodesGroup, AgentOperationsGroup, AgentsGroup } from "../groups/agents.js"
 import { CurrentAgent, CurrentPlatform } from "../middleware.js"
 import { run } from "./run.js"
 
@@ -11,7 +12,7 @@ const asAgent = <A, E, R>(operation: (platform: Parameters<Parameters<typeof run
   Effect.flatMap(Effect.service(CurrentPlatform), (platform) =>
     Effect.flatMap(Effect.service(CurrentAgent), ({ agentId }) => onPlatformClock(platform, operation(platform, agentId))))
 
-export const AgentsHandlers = group("agents", (handlers) =>
+export const AgentsHandlers = implement(AgentsGroup, (handlers) =>
   handlers
     .handle("createAgent", ({ payload }) => run((p) => Agents.createAgent(p, payload)))
     .handle("listAgents", ({ query }) => run((p) => Agents.listAgents(p, query)))
@@ -25,10 +26,10 @@ export const AgentsHandlers = group("agents", (handlers) =>
     .handle("rejectAgentAction", ({ params, payload }) => run((p) => AgentMoney.rejectAction(p, params.agentId, params.actionId, payload?.reason ?? undefined)))
     .handle("getAgentDeviceCodeStatus", ({ params }) => run((p) => Agents.deviceCodeStatus(p, params.code))))
 
-export const AgentDeviceCodesHandlers = group("agentDeviceCodes", (handlers) =>
+export const AgentDeviceCodesHandlers = implement(AgentDeviceCodesGroup, (handlers) =>
   handlers.handle("redeemAgentDeviceCode", ({ params }) => Agents.redeemDeviceCode(params.code)))
 
-export const AgentOperationsHandlers = group("agentOperations", (handlers) =>
+export const AgentOperationsHandlers = implement(AgentOperationsGroup, (handlers) =>
   handlers
     .handle("getAgentMe", () => asAgent((p, agentId) => Agents.getAgentMe(p, agentId)))
     .handle("agentListActions", ({ query }) => asAgent((p, agentId) => Agents.listMyActions(p, agentId, query)))

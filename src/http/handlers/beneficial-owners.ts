@@ -1,8 +1,9 @@
 import * as Owners from "../../operations/beneficial-owners.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { BeneficialOwnersGroup } from "../groups/beneficial-owners.js"
 import { run } from "./run.js"
 
-export const BeneficialOwnersHandlers = group("beneficialOwners", (handlers) =>
+export const BeneficialOwnersHandlers = implement(BeneficialOwnersGroup, (handlers) =>
   handlers
     .handle("createBeneficialOwner", ({ payload }) =>
       run((p) => Owners.createBeneficialOwner(p, payload)))

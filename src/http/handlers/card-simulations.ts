@@ -1,8 +1,9 @@
 import * as CardTransactions from "../../operations/card-transactions.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { CardSimulationsGroup } from "../groups/card-simulations.js"
 import { run } from "./run.js"
 
-export const CardSimulationsHandlers = group("cardSimulations", (handlers) =>
+export const CardSimulationsHandlers = implement(CardSimulationsGroup, (handlers) =>
   handlers
     .handle("sandboxSimulateCardAuthorization", ({ params, payload }) => run((p) => CardTransactions.simulateAuthorization(p, params.id, payload)))
     .handle("sandboxSimulateCardClearing", ({ params, payload }) => run((p) => CardTransactions.simulateClearing(p, params.id, payload)))

@@ -1,9 +1,10 @@
 import * as Cards from "../../operations/cards/cards.js"
 import * as Pin from "../../operations/cards/pin.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { CardsGroup } from "../groups/cards.js"
 import { run } from "./run.js"
 
-export const CardsHandlers = group("cards", (handlers) =>
+export const CardsHandlers = implement(CardsGroup, (handlers) =>
   handlers
     .handle("createCard", ({ payload }) => run((p) => Cards.createCard(p, payload)))
     .handle("listCards", ({ query }) => run((p) => Cards.listCards(p, query)))

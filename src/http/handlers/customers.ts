@@ -1,18 +1,18 @@
 import { Effect } from "effect"
 import * as Customers from "../../operations/customers.js"
-import { PaymentsApi } from "../api.js"
-import { group } from "../concerns.js"
+import { CustomersGroup } from "../groups/customers.js"
+import { implement } from "../concerns.js"
 import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 import { answer, signedHeaders } from "./wallets.js"
 
-const endpoints = PaymentsApi.groups.customers.endpoints
+const endpoints = CustomersGroup.endpoints
 
 /** POST /customers: registered by the group below and served by the direct lane too. */
 export const createCustomer = ({ payload }: LaneRequest<typeof endpoints.createCustomer>) =>
   run((p) => Customers.createCustomer(p, payload))
 
-export const CustomersHandlers = group("customers", (handlers) =>
+export const CustomersHandlers = implement(CustomersGroup, (handlers) =>
   handlers
     .handle("createCustomer", createCustomer)
     .handle("listCustomers", ({ query }) => run((p) => Customers.listCustomers(p, query)))

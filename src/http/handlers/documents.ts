@@ -1,11 +1,12 @@
 import { Effect } from "effect"
 import { DocumentReplaceFields, DocumentUploadFields } from "../../domain/document.js"
 import * as Documents from "../../operations/documents.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { DocumentsGroup } from "../groups/documents.js"
 import { readDocumentForm } from "../multipart.js"
 import { run } from "./run.js"
 
-export const DocumentsHandlers = group("documents", (handlers) =>
+export const DocumentsHandlers = implement(DocumentsGroup, (handlers) =>
   handlers
     .handle("uploadDocument", ({ payload }) =>
       Effect.flatMap(readDocumentForm(payload, DocumentUploadFields), (form) =>

@@ -1,14 +1,14 @@
 import * as Accounts from "../../operations/external-accounts.js"
-import { PaymentsApi } from "../api.js"
-import { group } from "../concerns.js"
+import { CustomerExternalAccountsGroup, PlatformExternalAccountsGroup } from "../groups/external-accounts.js"
+import { implement } from "../concerns.js"
 import type { LaneRequest } from "../direct.js"
 import { run } from "./run.js"
 
 const customer: Accounts.Owner = { kind: "customer" }
 const platform: Accounts.Owner = { kind: "platform" }
 
-const customerEndpoints = PaymentsApi.groups.customerExternalAccounts.endpoints
-const platformEndpoints = PaymentsApi.groups.platformExternalAccounts.endpoints
+const customerEndpoints = CustomerExternalAccountsGroup.endpoints
+const platformEndpoints = PlatformExternalAccountsGroup.endpoints
 
 // The handlers the direct lane serves as well (src/http/direct-routes.ts): one function, both paths.
 
@@ -47,7 +47,7 @@ export const createPlatformExternalAccount = (
 
 export const getPlatformExternalAccount = platformAccount.get
 
-export const CustomerExternalAccountsHandlers = group("customerExternalAccounts", (handlers) =>
+export const CustomerExternalAccountsHandlers = implement(CustomerExternalAccountsGroup, (handlers) =>
   handlers
     .handle("createCustomerExternalAccount", createCustomerExternalAccount)
     .handle("listCustomerExternalAccounts", customerAccount.list)
@@ -60,7 +60,7 @@ export const CustomerExternalAccountsHandlers = group("customerExternalAccounts"
     .handle("startBeneficiaryUntrust", ({ params }) => run((p) => Accounts.startTrustChange(p, params.externalAccountId, false)))
     .handle("confirmBeneficiaryUntrust", ({ params, payload }) => run((p) => Accounts.confirmTrustChange(p, params.externalAccountId, false, payload))))
 
-export const PlatformExternalAccountsHandlers = group("platformExternalAccounts", (handlers) =>
+export const PlatformExternalAccountsHandlers = implement(PlatformExternalAccountsGroup, (handlers) =>
   handlers
     .handle("createPlatformExternalAccount", createPlatformExternalAccount)
     .handle("listPlatformExternalAccounts", platformAccount.list)

@@ -1,8 +1,9 @@
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { InvitationsGroup } from "../groups/invitations.js"
 import * as Invitations from "../../operations/invitations.js"
 import { run } from "./run.js"
 
-export const InvitationsHandlers = group("invitations", (handlers) =>
+export const InvitationsHandlers = implement(InvitationsGroup, (handlers) =>
   handlers
     .handle("createInvitation", ({ payload }) => run((p) => Invitations.createInvitation(p, payload)))
     .handle("getInvitation", ({ params }) => run((p) => Invitations.getInvitation(p, params.invitationCode)))

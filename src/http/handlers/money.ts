@@ -6,13 +6,14 @@ import * as Rates from "../../operations/money/rates.js"
 import * as SandboxMoney from "../../operations/money/sandbox.js"
 import * as Transactions from "../../operations/money/transactions.js"
 import * as Transfers from "../../operations/money/transfers.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { ExchangeRatesGroup, InternalAccountsGroup, PlatformConfigGroup, QuotesGroup, SandboxMoneyGroup, TransactionsGroup, TransfersGroup } from "../groups/money.js"
 import { run } from "./run.js"
 import { CurrentPlatform } from "../middleware.js"
 import type { PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { deliverDueWebhooks, withWebhookPublicKey } from "../../operations/webhooks.js"
 
-export const InternalAccountsHandlers = group("internalAccounts", (handlers) =>
+export const InternalAccountsHandlers = implement(InternalAccountsGroup, (handlers) =>
   handlers
     .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
     .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query))))
@@ -28,13 +29,13 @@ const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
       Effect.tap(() => payload.webhookEndpoint === undefined ? Effect.void : deliverDueWebhooks(platform, { replay: false, wait: false }))
     ))
 
-export const PlatformConfigHandlers = group("platformConfig", (handlers) =>
+export const PlatformConfigHandlers = implement(PlatformConfigGroup, (handlers) =>
   handlers
     .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
     .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
     .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload)))
 
-export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
+export const ExchangeRatesHandlers = implement(ExchangeRatesGroup, (handlers) =>
   handlers.handle("getExchangeRates", ({ query }) =>
     run((p) =>
       Rates.getExchangeRates(p, {
@@ -43,14 +44,14 @@ export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
         sendingAmount: query.sendingAmount
       }))))
 
-export const QuotesHandlers = group("quotes", (handlers) =>
+export const QuotesHandlers = implement(QuotesGroup, (handlers) =>
   handlers
     .handle("createQuote", ({ payload }) => run((p) => Quotes.createQuote(p, payload)))
     .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
     .handle("executeQuote", ({ headers, params, payload }) =>
       run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor))))
 
-export const TransactionsHandlers = group("transactions", (handlers) =>
+export const TransactionsHandlers = implement(TransactionsGroup, (handlers) =>
   handlers
     .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
     .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
@@ -59,12 +60,12 @@ export const TransactionsHandlers = group("transactions", (handlers) =>
     .handle("rejectTransaction", ({ params, payload }) => run((p) => Transactions.rejectTransaction(p, params.transactionId, payload ?? undefined)))
     .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined))))
 
-export const TransfersHandlers = group("transfers", (handlers) =>
+export const TransfersHandlers = implement(TransfersGroup, (handlers) =>
   handlers
     .handle("createTransferIn", ({ payload }) => run((p) => Transfers.transferIn(p, payload)))
     .handle("createTransferOut", ({ payload }) => run((p) => Transfers.transferOut(p, payload))))
 
-export const SandboxMoneyHandlers = group("sandboxMoney", (handlers) =>
+export const SandboxMoneyHandlers = implement(SandboxMoneyGroup, (handlers) =>
   handlers
     .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))
     .handle("sandboxSend", ({ payload }) => run((p) => SandboxMoney.sandboxSend(p, payload)))

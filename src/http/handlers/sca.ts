@@ -1,10 +1,11 @@
 import * as Authorization from "../../operations/sca/authorization.js"
 import * as Contact from "../../operations/sca/contact.js"
 import * as Sca from "../../operations/sca/factors.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { ContactVerificationGroup, ScaGroup } from "../groups/sca.js"
 import { run } from "./run.js"
 
-export const ContactVerificationHandlers = group("contactVerification", (handlers) =>
+export const ContactVerificationHandlers = implement(ContactVerificationGroup, (handlers) =>
   handlers
     .handle("sendCustomerEmailVerification", ({ params }) =>
       run((p) => Contact.sendContactVerification(p, params.customerId, "email")))
@@ -16,7 +17,7 @@ export const ContactVerificationHandlers = group("contactVerification", (handler
       run((p) => Contact.confirmContactVerification(p, params.customerId, "phone", payload.code)))
 )
 
-export const ScaHandlers = group("sca", (handlers) =>
+export const ScaHandlers = implement(ScaGroup, (handlers) =>
   handlers
     .handle("listScaFactors", ({ query }) => run((p) => Sca.listScaFactors(p, query.customerId)))
     .handle("startScaFactorEnrollment", ({ query, payload }) => run((p) => Sca.startScaFactorEnrollment(p, query.customerId, payload)))

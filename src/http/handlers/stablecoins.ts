@@ -1,8 +1,9 @@
 import * as Stablecoins from "../../operations/stablecoins.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { StablecoinsGroup } from "../groups/stablecoins.js"
 import { run } from "./run.js"
 
-export const StablecoinsHandlers = group("stablecoins", (handlers) =>
+export const StablecoinsHandlers = implement(StablecoinsGroup, (handlers) =>
   handlers
     .handle("linkStablecoinProviderAccount", ({ payload }) =>
       run((p) => Stablecoins.linkProviderAccount(p, payload)))

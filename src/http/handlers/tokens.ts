@@ -1,10 +1,11 @@
 import { Effect, Option } from "effect"
 import * as Tokens from "../../operations/tokens.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { TokensGroup } from "../groups/tokens.js"
 import { CurrentTokenPermissions } from "../middleware.js"
 import { run } from "./run.js"
 
-export const TokensHandlers = group("tokens", (handlers) =>
+export const TokensHandlers = implement(TokensGroup, (handlers) =>
   handlers
     .handle("createToken", ({ payload }) =>
       Effect.flatMap(Effect.serviceOption(CurrentTokenPermissions), (granted) =>

@@ -1,8 +1,9 @@
 import * as Verifications from "../../operations/verifications.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { VerificationsGroup } from "../groups/verifications.js"
 import { run } from "./run.js"
 
-export const VerificationsHandlers = group("verifications", (handlers) =>
+export const VerificationsHandlers = implement(VerificationsGroup, (handlers) =>
   handlers
     .handle("createVerification", ({ payload }) =>
       run((p) => Verifications.submitVerification(p, payload)))

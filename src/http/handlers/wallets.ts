@@ -4,7 +4,8 @@ import * as Actions from "../../operations/wallets/actions.js"
 import * as Auth from "../../operations/wallets/auth.js"
 import * as DelegatedKeys from "../../operations/wallets/delegated-keys.js"
 import type { Signed, SignedHeaders } from "../../operations/wallets/signed.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { EmbeddedWalletAuthGroup, InternalAccountActionsGroup } from "../groups/wallets.js"
 import { run } from "./run.js"
 
 export const signedHeaders = (h: { readonly "service-wallet-signature"?: string | undefined; readonly "request-id"?: string | undefined }): SignedHeaders => ({
@@ -18,7 +19,7 @@ export const answer = <A, B>(signed: Signed<A>, done: (a: A) => B): B | HttpServ
 
 const noContent = () => HttpServerResponse.empty({ status: 204 })
 
-export const EmbeddedWalletAuthHandlers = group("embeddedWalletAuth", (handlers) =>
+export const EmbeddedWalletAuthHandlers = implement(EmbeddedWalletAuthGroup, (handlers) =>
   handlers
     .handle("createAuthCredential", ({ headers, payload }) =>
       Effect.map(run((p) => Auth.createCredential(p, payload, signedHeaders(headers))), (s) =>
@@ -45,7 +46,7 @@ export const EmbeddedWalletAuthHandlers = group("embeddedWalletAuth", (handlers)
     .handle("getDelegatedKeyById", ({ params }) => run((p) => DelegatedKeys.getDelegatedKey(p, params.id)))
     .handle("revokeDelegatedKey", ({ params }) => Effect.map(run((p) => DelegatedKeys.revokeDelegatedKey(p, params.id)), noContent)))
 
-export const InternalAccountActionsHandlers = group("internalAccountActions", (handlers) =>
+export const InternalAccountActionsHandlers = implement(InternalAccountActionsGroup, (handlers) =>
   handlers
     .handle("updateInternalAccount", ({ headers, params, payload }) =>
       Effect.map(run((p) => Actions.updateInternalAccount(p, params.id, payload, signedHeaders(headers))), (s) =>
