@@ -10,9 +10,10 @@
  * - permission: a request made with an API token whose permissions do not cover the
  *   endpoint's (`permissionOf`) is answered 403 FORBIDDEN before anything else runs.
  *
- * `group` (instead of `HttpApiBuilder.group`) registers a group's handlers with their
- * concerns applied; the direct lane applies the same `applyConcerns` to the handlers it
- * serves, so both paths run the same steps.
+ * `implement(group, build)` (instead of `HttpApiBuilder.group`) registers a group's
+ * handlers with their concerns applied (`group(identifier, build)` does the same by the
+ * group's identifier in `PaymentsApi`); the direct lane applies the same `applyConcerns`
+ * to the handlers it serves, so both paths run the same steps.
  */
 import { Context, Effect, Layer, Option, SchemaAST, type Schema, type Scope } from "effect"
 import { HttpServerResponse } from "effect/http"

@@ -4,7 +4,7 @@
  * - `agents`: the platform's management endpoints (HTTP Basic, like every other group);
  * - `agentDeviceCodes`: redeeming a device code, without credentials (the code is the proof);
  * - `agentOperations`: the agent's own endpoints under /agents/me (the agent scheme: Bearer token).
- * api.ts adds them after the API-wide middleware and version prefix: each group carries its own.
+ * Each group carries its own middleware and version base (the others get theirs from `apiGroup`).
  * The request and response schemas are wrapped opaque so the API's declared type names them.
  */
 import { Schema } from "effect"
@@ -32,6 +32,7 @@ import { Quote, QuoteRequest } from "../../domain/quote.js"
 import { TransactionWithCard } from "../../domain/card-transaction.js"
 import { TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../../domain/transaction.js"
 import { AgentAuth, PlatformAuth, RequestGuard } from "../middleware.js"
+import { VERSION_PREFIX } from "../api-base.js"
 import { Concerns, declare } from "../declarations.js"
 import {
   AccountIdentifierFilters,
@@ -48,8 +49,8 @@ import {
   page
 } from "../endpoints.js"
 
-/** The version base of every path: api.ts's API_VERSION (api.ts imports this file, so it cannot be imported here). */
-export const AGENT_GROUPS_PREFIX = "/2025-10-13"
+/** The version base of every path (api-base.ts). */
+export const AGENT_GROUPS_PREFIX = VERSION_PREFIX
 
 const BooleanFromString = Schema.Literals(["true", "false"])
 
