@@ -10,11 +10,12 @@
  * - permission: a request made with an API token whose permissions do not cover the
  *   endpoint's (`permissionOf`) is answered 403 FORBIDDEN before anything else runs.
  *
- * `group` (instead of `HttpApiBuilder.group`) registers a group's handlers with their
- * concerns applied; the direct lane applies the same `applyConcerns` to the handlers it
- * serves, so both paths run the same steps.
+ * `implement(group, build)` (instead of `HttpApiBuilder.group`) registers a group's
+ * handlers with their concerns applied (`group(identifier, build)` does the same by the
+ * group's identifier in `PaymentsApi`); the direct lane applies the same `applyConcerns`
+ * to the handlers it serves, so both paths run the same steps.
  */
-import { Context, Effect, Option, SchemaAST, type Schema } from "effect"
+import { Context, Effect, Layer, Option, SchemaAST, type Schema, type Scope } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
 import { encodeApiError, Error429, type Error409, forbidden } from "../domain/errors.js"
@@ -22,7 +23,8 @@ import { type Permission, permits } from "../domain/token.js"
 import { idempotent } from "../operations/idempotency.js"
 import { aroundPlatformClock } from "../operations/time.js"
 import type { Store } from "../ports/store.js"
-import { API_VERSION, PaymentsApi } from "./api.js"
+import { API_ID, API_VERSION, type ApiGroup, apiOf, groupOf } from "./api-base.js"
+import type { PaymentsApi } from "./api.js"
 import { Concerns, type EndpointConcerns, IDEMPOTENCY_KEY_HEADER } from "./declarations.js"
 import { CurrentAgent, CurrentPlatform, CurrentTokenPermissions, PlatformAuth } from "./middleware.js"
 
@@ -46,11 +48,9 @@ export const headerNamesOf = (schema: Schema.Top | undefined): ReadonlyArray<str
     ? schema.ast.propertySignatures.flatMap((ps) => (typeof ps.name === "string" ? [ps.name] : []))
     : []
 
-const GROUPS: ReadonlyArray<GroupLike> = Object.values(PaymentsApi.groups)
-
 /** The concerns an endpoint declares, over its group's defaults (property by property). */
 export const concernsOf = (endpoint: HttpApiEndpoint.Top): EndpointConcerns => {
-  const group = GROUPS.find((g) => Object.values(g.endpoints).includes(endpoint))
+  const group = groupOf(endpoint)
   return {
     ...(group === undefined ? undefined : Context.getOrUndefined(group.annotations, Concerns)),
     ...Context.getOrUndefined(endpoint.annotations, Concerns)
@@ -192,23 +192,44 @@ const withConcerns = <T extends object>(group: GroupLike, handlers: T): T => {
   return proxy
 }
 
-type ApiId = typeof PaymentsApi extends HttpApi.HttpApi<infer Id, infer _Groups> ? Id : never
-type Groups = typeof PaymentsApi extends HttpApi.HttpApi<string, infer G> ? G : never
-
-const groupNamed = (identifier: string): GroupLike => {
-  const found = GROUPS.find((g) => g.identifier === identifier)
-  if (found === undefined) throw new Error(`PaymentsApi has no group ${identifier}`)
-  return found
-}
-
 const registered = new Set<string>()
 
-/** The groups whose handlers were registered through `group`, with their concerns (a test holds every group to it). */
+/** The groups whose handlers were registered through `implement` (or `group`), with their concerns (a test holds every group to it). */
 export const groupsWithConcerns: ReadonlySet<string> = registered
 
 /**
- * `HttpApiBuilder.group(PaymentsApi, identifier, build)` with each endpoint's declared
- * concerns applied to its handler: every group of the API registers through this.
+ * `HttpApiBuilder.group` for a group of the API, with each endpoint's declared concerns
+ * applied to its handler: every group's handlers register through this (or `group`).
+ * Built against `apiOf(group)`, which decodes as `PaymentsApi` does, so a handlers module
+ * needs its group, not the API (http/routes.ts lists both).
+ */
+export function implement<const G extends ApiGroup & GroupLike, Return>(
+  group: G,
+  build: (handlers: HttpApiBuilder.Handlers.FromGroup<G>) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+): Layer.Layer<
+  HttpApiGroup.Service<typeof API_ID, HttpApiGroup.Identifier<G>>,
+  HttpApiBuilder.Handlers.Error<Return>,
+  Exclude<HttpApiBuilder.Handlers.Context<Return>, Scope.Scope>
+>
+// Typed for one group above; built here for any group of the API.
+export function implement<Return>(
+  group: ApiGroup & GroupLike,
+  build: (handlers: HttpApiBuilder.Handlers.FromGroup<ApiGroup & GroupLike>) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+) {
+  return HttpApiBuilder.group(apiOf(group), group.identifier, (handlers) => {
+    registered.add(group.identifier)
+    return build(withConcerns(group, handlers))
+  })
+}
+
+type Groups = typeof PaymentsApi extends HttpApi.HttpApi<string, infer G> ? G : never
+
+/** `PaymentsApi`, for the handlers still registered by group identifier (`group`); http/server.ts provides it. */
+export class ApiContract extends Context.Service<ApiContract, typeof PaymentsApi>()("payments-service/http/ApiContract") {}
+
+/**
+ * `implement` by the group's identifier in `PaymentsApi` (provided as `ApiContract`), for a
+ * group whose handlers http/server.ts provides itself rather than through http/routes.ts.
  */
 export const group = <const Identifier extends HttpApiGroup.Identifier<Groups>, Return>(
   identifier: Identifier,
@@ -216,7 +237,10 @@ export const group = <const Identifier extends HttpApiGroup.Identifier<Groups>, 
     handlers: HttpApiBuilder.Handlers.FromGroup<HttpApiGroup.WithIdentifier<Groups, Identifier>>
   ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
 ) =>
-  HttpApiBuilder.group<ApiId, Groups, Identifier, Return>(PaymentsApi, identifier, (handlers) => {
-    registered.add(identifier)
-    return build(withConcerns(groupNamed(identifier), handlers))
-  })
+  Layer.unwrap(Effect.map(Effect.service(ApiContract), (api) =>
+    HttpApiBuilder.group<typeof API_ID, Groups, Identifier, Return>(api, identifier, (handlers) => {
+      registered.add(identifier)
+      const group: GroupLike | undefined = api.groups[identifier]
+      if (group === undefined) throw new Error(`PaymentsApi has no group ${identifier}`)
+      return build(withConcerns(group, handlers))
+    })))

@@ -9,8 +9,9 @@
  *
  * Idempotency is declared by the endpoint's headers: an endpoint whose headers include
  * `Idempotency-Key` (`IdempotencyHeaders`, `RequiredIdempotencyHeaders`) runs under it.
- * A group may declare defaults for its endpoints (`group.annotate(Concerns, {...})`); an
- * endpoint's own declaration overrides them property by property.
+ * A group may declare defaults for its endpoints (`apiGroup(id, { title, permission }, ...)`
+ * in endpoints.ts, or `group.annotate(Concerns, {...})`); an endpoint's own declaration
+ * overrides them property by property.
  *
  * `permission` is what an API token (docs/tokens.md) must hold to call the endpoint; a
  * GET endpoint that declares none requires VIEW, any other must declare one (a test

@@ -8,38 +8,10 @@ import { Cause, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PaymentsApi, API_VERSION } from "./api.js"
-import { CustomersHandlers } from "./handlers/customers.js"
-import { CustomerExternalAccountsHandlers, PlatformExternalAccountsHandlers } from "./handlers/external-accounts.js"
-import {
-  ExchangeRatesHandlers,
-  InternalAccountsHandlers,
-  PlatformConfigHandlers,
-  QuotesHandlers,
-  SandboxMoneyHandlers,
-  TransactionsHandlers,
-  TransfersHandlers
-} from "./handlers/money.js"
-import { SandboxHandlers } from "./handlers/sandbox.js"
 import { SandboxControlHandlers } from "./handlers/sandbox-control.js"
-import { ContactVerificationHandlers, ScaHandlers } from "./handlers/sca.js"
-import { StablecoinsHandlers } from "./handlers/stablecoins.js"
-import { AgentDeviceCodesHandlers, AgentOperationsHandlers, AgentsHandlers } from "./handlers/agents.js"
-import { AgreementsHandlers } from "./handlers/agreements.js"
-import { BeneficialOwnersHandlers } from "./handlers/beneficial-owners.js"
-import { CardSimulationsHandlers } from "./handlers/card-simulations.js"
-import { CardsHandlers } from "./handlers/cards.js"
-import { DocumentsHandlers } from "./handlers/documents.js"
-import { CryptoWithdrawalsHandlers, UmaProvidersHandlers, VaspsHandlers } from "./handlers/directories.js"
-import { InvitationsHandlers } from "./handlers/invitations.js"
-import { BulkCustomersHandlers } from "./handlers/bulk-customers.js"
-import { TokensHandlers } from "./handlers/tokens.js"
-import { KycHostedFlowHandlers, KycLinksHandlers } from "./handlers/kyc-links.js"
-import { DiscoveriesHandlers, ReceiverLookupsHandlers } from "./handlers/lookups.js"
-import { VerificationsHandlers } from "./handlers/verifications.js"
-import { WebhooksHandlers } from "./handlers/webhooks.js"
-import { SandboxInsightHandlers } from "./handlers/insight.js"
 import { DashboardRoutes } from "./dashboard.js"
-import { EmbeddedWalletAuthHandlers, InternalAccountActionsHandlers } from "./handlers/wallets.js"
+import { ApiContract } from "./concerns.js"
+import { HANDLERS } from "./routes.js"
 import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { apiErrorStatus } from "../domain/errors.js"
 import { faultOf, retryHeaders } from "./pipeline.js"
@@ -144,47 +116,15 @@ const Index = HttpRouter.add("GET", "/", HttpServerResponse.jsonUnsafe({
   dashboard: "/dashboard"
 }))
 
-/** The routes with their handlers; needs Store, Events, Ids, Platforms and VirtualClock. */
+/**
+ * The routes with their handlers (every group's, from routes.ts); needs Store, Events, Ids,
+ * Platforms and VirtualClock.
+ */
 export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide([
-    CustomersHandlers,
-    ContactVerificationHandlers,
-    ScaHandlers,
-    CustomerExternalAccountsHandlers,
-    PlatformExternalAccountsHandlers,
-    SandboxHandlers,
-    AgreementsHandlers,
-    VerificationsHandlers,
-    DocumentsHandlers,
-    BeneficialOwnersHandlers,
-    PlatformConfigHandlers,
-    ExchangeRatesHandlers,
-    InternalAccountsHandlers,
-    QuotesHandlers,
-    TransactionsHandlers,
-    TransfersHandlers,
-    SandboxMoneyHandlers,
-    WebhooksHandlers,
-    DiscoveriesHandlers,
-    ReceiverLookupsHandlers,
-    EmbeddedWalletAuthHandlers,
-    InternalAccountActionsHandlers,
-    CardsHandlers,
-    StablecoinsHandlers,
-    CardSimulationsHandlers,
-    VaspsHandlers,
-    UmaProvidersHandlers,
-    CryptoWithdrawalsHandlers,
-    InvitationsHandlers,
-    TokensHandlers,
-    KycLinksHandlers,
-    BulkCustomersHandlers,
-    KycHostedFlowHandlers,
-    AgentsHandlers,
-    AgentDeviceCodesHandlers,
-    AgentOperationsHandlers,
-    SandboxInsightHandlers,
-    SandboxControlHandlers
+    // Registered by identifier (concerns.ts `group`): built against PaymentsApi itself.
+    SandboxControlHandlers.pipe(Layer.provide(Layer.succeed(ApiContract, PaymentsApi))),
+    ...HANDLERS
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive, AgentAuthLive])
 )

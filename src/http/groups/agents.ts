@@ -4,7 +4,7 @@
  * - `agents`: the platform's management endpoints (HTTP Basic, like every other group);
  * - `agentDeviceCodes`: redeeming a device code, without credentials (the code is the proof);
  * - `agentOperations`: the agent's own endpoints under /agents/me (the agent scheme: Bearer token).
- * api.ts adds them after the API-wide middleware and version prefix: each group carries its own.
+ * Each group carries its own middleware and version base (the others get theirs from `apiGroup`).
  * The request and response schemas are wrapped opaque so the API's declared type names them.
  */
 import { Schema } from "effect"
@@ -24,22 +24,35 @@ import {
   AgentPolicyUpdateRequest,
   AgentUpdateRequest
 } from "../../domain/agent.js"
-import { CurrencyCode, DateTimeString, IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
-import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
+import { CurrencyCode, IdempotencyHeaders, IdText, ListResponse } from "../../domain/common.js"
+import { Error403, Error404, Error409 } from "../../domain/errors.js"
 import { CustomerExternalAccountCreateRequest, ExternalAccount } from "../../domain/external-account.js"
 import { InternalAccount, InternalAccountType } from "../../domain/internal-account.js"
 import { Quote, QuoteRequest } from "../../domain/quote.js"
 import { TransactionWithCard } from "../../domain/card-transaction.js"
 import { TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../../domain/transaction.js"
 import { AgentAuth, PlatformAuth, RequestGuard } from "../middleware.js"
+import { VERSION_PREFIX } from "../api-base.js"
 import { Concerns, declare } from "../declarations.js"
+import {
+  AccountIdentifierFilters,
+  acts,
+  byId,
+  created,
+  CreatedUpdatedFilters,
+  creates,
+  creation,
+  DateRangeFilters,
+  deletes,
+  MoneyErrors,
+  NotFoundOrConflict,
+  page
+} from "../endpoints.js"
 
-/** The version base of every path: api.ts's API_VERSION (api.ts imports this file, so it cannot be imported here). */
-export const AGENT_GROUPS_PREFIX = "/2025-10-13"
+/** The version base of every path (api-base.ts). */
+export const AGENT_GROUPS_PREFIX = VERSION_PREFIX
 
-const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
 const BooleanFromString = Schema.Literals(["true", "false"])
-const SortOrder = Schema.Literals(["asc", "desc"])
 
 const agentParams = { agentId: IdText }
 const actionParams = { agentId: IdText, actionId: IdText }
@@ -55,56 +68,45 @@ class AgentTransferInRequest extends Schema.Opaque<AgentTransferInRequest>()(Tra
 class AgentTransferOutRequest extends Schema.Opaque<AgentTransferOutRequest>()(TransferOutRequest) {}
 class AgentQuote extends Schema.Opaque<AgentQuote>()(Quote) {}
 
-const MoneyErrors = [Error403, Error404, Error409, Error429]
-
 /** Opaque so declarations name them instead of spelling them out. */
 class AgentTransactionListResponse extends Schema.Opaque<AgentTransactionListResponse>()(ListResponse(TransactionWithCard, "AgentTransactionListResponse")) {}
 class AgentInternalAccountListResponse extends Schema.Opaque<AgentInternalAccountListResponse>()(ListResponse(InternalAccount, "AgentInternalAccountListResponse")) {}
 class AgentExternalAccountListResponse extends Schema.Opaque<AgentExternalAccountListResponse>()(ListResponse(ExternalAccount, "AgentExternalAccountListResponse")) {}
 
 /** The list queries, opaque so declarations name them instead of spelling them out. */
-class AgentListQuery extends Schema.Opaque<AgentListQuery>()(Schema.Struct({
-        ...PageQuery,
-        customerId: Schema.optionalKey(IdText),
-        isPaused: Schema.optionalKey(BooleanFromString),
-        isConnected: Schema.optionalKey(BooleanFromString),
-        createdAfter: Schema.optionalKey(DateTimeString),
-        createdBefore: Schema.optionalKey(DateTimeString),
-        updatedAfter: Schema.optionalKey(DateTimeString),
-        updatedBefore: Schema.optionalKey(DateTimeString)
-      })) {}
-class AgentApprovalListQuery extends Schema.Opaque<AgentApprovalListQuery>()(Schema.Struct({
-        ...PageQuery,
-        agentId: Schema.optionalKey(IdText),
-        customerId: Schema.optionalKey(IdText),
-        startDate: Schema.optionalKey(DateTimeString),
-        endDate: Schema.optionalKey(DateTimeString),
-        sortOrder: Schema.optionalKey(SortOrder)
-      })) {}
-class AgentActionListQuery extends Schema.Opaque<AgentActionListQuery>()(Schema.Struct({ ...PageQuery, status: Schema.optionalKey(AgentActionStatus) })) {}
-class AgentTransactionListQuery extends Schema.Opaque<AgentTransactionListQuery>()(Schema.Struct({
-        ...PageQuery,
-        accountIdentifier: Schema.optionalKey(IdText),
-        senderAccountIdentifier: Schema.optionalKey(IdText),
-        receiverAccountIdentifier: Schema.optionalKey(IdText),
-        status: Schema.optionalKey(TransactionStatus),
-        type: Schema.optionalKey(TransactionType),
-        reference: Schema.optionalKey(IdText),
-        startDate: Schema.optionalKey(DateTimeString),
-        endDate: Schema.optionalKey(DateTimeString),
-        sortOrder: Schema.optionalKey(SortOrder)
-      })) {}
-class AgentInternalAccountListQuery extends Schema.Opaque<AgentInternalAccountListQuery>()(Schema.Struct({ ...PageQuery, currency: Schema.optionalKey(CurrencyCode), type: Schema.optionalKey(InternalAccountType) })) {}
-class AgentExternalAccountListQuery extends Schema.Opaque<AgentExternalAccountListQuery>()(Schema.Struct({ ...PageQuery, currency: Schema.optionalKey(CurrencyCode) })) {}
+class AgentListQuery extends Schema.Opaque<AgentListQuery>()(Schema.Struct(page({
+  customerId: Schema.optionalKey(IdText),
+  isPaused: Schema.optionalKey(BooleanFromString),
+  isConnected: Schema.optionalKey(BooleanFromString),
+  ...CreatedUpdatedFilters
+}))) {}
+class AgentApprovalListQuery extends Schema.Opaque<AgentApprovalListQuery>()(Schema.Struct(page({
+  agentId: Schema.optionalKey(IdText),
+  customerId: Schema.optionalKey(IdText),
+  ...DateRangeFilters
+}))) {}
+class AgentActionListQuery extends Schema.Opaque<AgentActionListQuery>()(Schema.Struct(page({ status: Schema.optionalKey(AgentActionStatus) }))) {}
+class AgentTransactionListQuery extends Schema.Opaque<AgentTransactionListQuery>()(Schema.Struct(page({
+  ...AccountIdentifierFilters,
+  status: Schema.optionalKey(TransactionStatus),
+  type: Schema.optionalKey(TransactionType),
+  reference: Schema.optionalKey(IdText),
+  ...DateRangeFilters
+}))) {}
+class AgentInternalAccountListQuery extends Schema.Opaque<AgentInternalAccountListQuery>()(
+  Schema.Struct(page({ currency: Schema.optionalKey(CurrencyCode), type: Schema.optionalKey(InternalAccountType) }))
+) {}
+class AgentExternalAccountListQuery extends Schema.Opaque<AgentExternalAccountListQuery>()(Schema.Struct(page({ currency: Schema.optionalKey(CurrencyCode) }))) {}
+
+/** What the agent reads of its customer's money: 403 when its policy does not allow it. */
+const AgentReadErrors = [Error403, Error404]
+/** The agent's money movements: each becomes an action (201 with it). */
+const agentMoves = <const P extends Schema.Top>(payload: P) => creates(payload, AgentAction, MoneyErrors)
 
 export class AgentsGroup extends HttpApiGroup.make("agents")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("createAgent", "/agents", {
-      payload: AgentCreateRequest,
-      success: created(AgentCreateResponse),
-      error: Error404
-    }).annotate(
+    HttpApiEndpoint.post("createAgent", "/agents", creation(AgentCreateRequest, AgentCreateResponse, Error404)).annotate(
       OpenApi.Description,
       "Creates an agent for one customer under a policy, and its first device code (good for 24 hours, redeemable once)."
     ),
@@ -116,46 +118,28 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
       query: AgentApprovalListQuery,
       success: AgentActionListResponse
     }),
-    HttpApiEndpoint.get("getAgentById", "/agents/:agentId", { params: agentParams, success: Agent, error: Error404 }),
-    HttpApiEndpoint.patch("updateAgent", "/agents/:agentId", {
-      params: agentParams,
-      payload: AgentUpdateRequest,
-      success: Agent,
-      error: Error404
-    }),
-    HttpApiEndpoint.delete("deleteAgent", "/agents/:agentId", {
-      params: agentParams,
-      success: HttpApiSchema.NoContent,
-      error: Error404
-    }).annotate(OpenApi.Description, "Deletes the agent: its access token stops working at once; its pending actions are rejected."),
-    HttpApiEndpoint.patch("updateAgentPolicy", "/agents/:agentId/policy", {
-      params: agentParams,
-      payload: AgentPolicyUpdateRequest,
-      success: Agent,
-      error: Error404
-    }),
+    HttpApiEndpoint.get("getAgentById", "/agents/:agentId", byId(agentParams, Agent)),
+    HttpApiEndpoint.patch("updateAgent", "/agents/:agentId", acts(agentParams, AgentUpdateRequest, Agent, Error404)),
+    HttpApiEndpoint.delete("deleteAgent", "/agents/:agentId", deletes(agentParams, Error404)).annotate(OpenApi.Description, "Deletes the agent: its access token stops working at once; its pending actions are rejected."),
+    HttpApiEndpoint.patch("updateAgentPolicy", "/agents/:agentId/policy", acts(agentParams, AgentPolicyUpdateRequest, Agent, Error404)),
     HttpApiEndpoint.post("regenerateAgentDeviceCode", "/agents/:agentId/device-codes", {
       params: agentParams,
       success: created(AgentDeviceCode),
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }),
     HttpApiEndpoint.post("approveAgentAction", "/agents/:agentId/actions/:actionId/approve", {
       params: actionParams,
       success: AgentAction,
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }).pipe(declare({ permission: "TRANSACT" })).annotate(OpenApi.Description, "The action's held payment proceeds (the same as POST /transactions/{transactionId}/approve on it); the action is APPROVED with its transaction."),
     HttpApiEndpoint.post("rejectAgentAction", "/agents/:agentId/actions/:actionId/reject", {
       params: actionParams,
       // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
       payload: [AgentActionRejectRequest, Schema.Null],
       success: AgentAction,
-      error: [Error404, Error409]
+      error: NotFoundOrConflict
     }).pipe(declare({ permission: "TRANSACT" })).annotate(OpenApi.Description, "The action's held payment fails and is refunded; the action is REJECTED with the reason given."),
-    HttpApiEndpoint.get("getAgentDeviceCodeStatus", "/agents/device-codes/:code/status", {
-      params: codeParams,
-      success: AgentDeviceCodeStatusResponse,
-      error: Error404
-    })
+    HttpApiEndpoint.get("getAgentDeviceCodeStatus", "/agents/device-codes/:code/status", byId(codeParams, AgentDeviceCodeStatusResponse))
   )
   .middleware(RequestGuard)
   .middleware(PlatformAuth)
@@ -165,11 +149,7 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
 
 export class AgentDeviceCodesGroup extends HttpApiGroup.make("agentDeviceCodes")
   .add(
-    HttpApiEndpoint.post("redeemAgentDeviceCode", "/agents/device-codes/:code/redeem", {
-      params: codeParams,
-      success: AgentDeviceCodeRedeemResponse,
-      error: Error404
-    }).annotate(
+    HttpApiEndpoint.post("redeemAgentDeviceCode", "/agents/device-codes/:code/redeem", byId(codeParams, AgentDeviceCodeRedeemResponse)).annotate(
       OpenApi.Description,
       "Called by the agent software, without platform credentials: returns the agent's bearer access token, once. A code redeems once and expires 24 hours after it was issued (400 otherwise)."
     )
@@ -187,75 +167,44 @@ export class AgentOperationsGroup extends HttpApiGroup.make("agentOperations")
       success: AgentActionListResponse,
       error: Error404
     }),
-    HttpApiEndpoint.get("agentGetAction", "/agents/me/actions/:actionId", {
-      params: { actionId: IdText },
-      success: AgentAction,
-      error: Error404
-    }),
+    HttpApiEndpoint.get("agentGetAction", "/agents/me/actions/:actionId", byId({ actionId: IdText }, AgentAction)),
     HttpApiEndpoint.get("agentListTransactions", "/agents/me/transactions", {
       query: AgentTransactionListQuery,
       success: AgentTransactionListResponse,
-      error: [Error403, Error404]
+      error: AgentReadErrors
     }),
     HttpApiEndpoint.get("agentGetTransaction", "/agents/me/transactions/:transactionId", {
       params: { transactionId: IdText },
       success: TransactionWithCard,
-      error: [Error403, Error404]
+      error: AgentReadErrors
     }),
-    HttpApiEndpoint.post("agentCreateQuote", "/agents/me/quotes", {
-      headers: IdempotencyHeaders,
-      payload: AgentQuoteRequest,
-      success: created(AgentQuote),
-      error: MoneyErrors
-    }),
-    HttpApiEndpoint.get("agentGetQuote", "/agents/me/quotes/:quoteId", {
-      params: { quoteId: IdText },
-      success: AgentQuote,
-      error: Error404
-    }),
+    HttpApiEndpoint.post("agentCreateQuote", "/agents/me/quotes", creates(AgentQuoteRequest, AgentQuote, MoneyErrors)),
+    HttpApiEndpoint.get("agentGetQuote", "/agents/me/quotes/:quoteId", byId({ quoteId: IdText }, AgentQuote)),
     HttpApiEndpoint.post("agentExecuteQuote", "/agents/me/quotes/:quoteId/execute", {
       params: { quoteId: IdText },
       headers: IdempotencyHeaders,
       success: AgentAction,
       error: MoneyErrors
     }),
-    HttpApiEndpoint.post("agentCreateTransferIn", "/agents/me/transfer-in", {
-      headers: IdempotencyHeaders,
-      payload: AgentTransferInRequest,
-      success: created(AgentAction),
-      error: MoneyErrors
-    }),
-    HttpApiEndpoint.post("agentCreateTransferOut", "/agents/me/transfer-out", {
-      headers: IdempotencyHeaders,
-      payload: AgentTransferOutRequest,
-      success: created(AgentAction),
-      error: MoneyErrors
-    }),
+    HttpApiEndpoint.post("agentCreateTransferIn", "/agents/me/transfer-in", agentMoves(AgentTransferInRequest)),
+    HttpApiEndpoint.post("agentCreateTransferOut", "/agents/me/transfer-out", agentMoves(AgentTransferOutRequest)),
     HttpApiEndpoint.get("agentListInternalAccounts", "/agents/me/internal-accounts", {
       query: AgentInternalAccountListQuery,
       success: AgentInternalAccountListResponse,
-      error: [Error403, Error404]
+      error: AgentReadErrors
     }),
     HttpApiEndpoint.get("agentListExternalAccounts", "/agents/me/external-accounts", {
       query: AgentExternalAccountListQuery,
       success: AgentExternalAccountListResponse,
-      error: [Error403, Error404]
+      error: AgentReadErrors
     }),
-    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", {
-      payload: AgentExternalAccountCreateRequest,
-      success: created(ExternalAccount),
-      error: [Error403, Error404, Error409]
-    }),
+    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", creation(AgentExternalAccountCreateRequest, ExternalAccount, [Error403, Error404, Error409])),
     HttpApiEndpoint.get("agentGetExternalAccount", "/agents/me/external-accounts/:externalAccountId", {
       params: { externalAccountId: IdText },
       success: ExternalAccount,
-      error: [Error403, Error404]
+      error: AgentReadErrors
     }),
-    HttpApiEndpoint.delete("agentDeleteExternalAccount", "/agents/me/external-accounts/:externalAccountId", {
-      params: { externalAccountId: IdText },
-      success: HttpApiSchema.NoContent,
-      error: [Error403, Error404, Error409]
-    })
+    HttpApiEndpoint.delete("agentDeleteExternalAccount", "/agents/me/external-accounts/:externalAccountId", deletes({ externalAccountId: IdText }, [Error403, Error404, Error409]))
   )
   .middleware(RequestGuard)
   .middleware(AgentAuth)

@@ -3,43 +3,30 @@
  * file never touches disk and the 10 MB limit stops an oversized part early.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
+import { IdText, ListResponse } from "../../domain/common.js"
 import { Document, DocumentReplaceForm, DocumentUploadForm } from "../../domain/document.js"
 import { DOCUMENT_FORM_LIMITS } from "../../domain/limits.js"
-import { Error404, Error409 } from "../../domain/errors.js"
-import { Concerns, declare } from "../declarations.js"
+import { acts, apiGroup, byId, created, deletes, NotFoundOrConflict, page } from "../endpoints.js"
 
 const params = { documentId: IdText }
 
-export class DocumentsGroup extends HttpApiGroup.make("documents")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("uploadDocument", "/documents", {
-      payload: DocumentUploadForm.pipe(HttpApiSchema.asMultipartStream(DOCUMENT_FORM_LIMITS)),
-      success: Document.pipe(HttpApiSchema.status(201)),
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.get("listDocuments", "/documents", {
-      query: { ...PageQuery, documentHolder: Schema.optionalKey(IdText) },
-      success: ListResponse(Document, "DocumentListResponse")
-    }),
-    HttpApiEndpoint.get("getDocument", "/documents/:documentId", {
-      params,
-      success: Document,
-      error: Error404
-    }),
-    HttpApiEndpoint.put("replaceDocument", "/documents/:documentId", {
-      params,
-      payload: DocumentReplaceForm.pipe(HttpApiSchema.asMultipartStream(DOCUMENT_FORM_LIMITS)),
-      success: Document,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.delete("deleteDocument", "/documents/:documentId", {
-      params,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    })
-  )
-  .annotateMerge(OpenApi.annotations({ title: "Documents" }))
-{}
+export class DocumentsGroup extends apiGroup("documents", { title: "Documents", permission: "MANAGE" },
+  HttpApiEndpoint.post("uploadDocument", "/documents", {
+    payload: DocumentUploadForm.pipe(HttpApiSchema.asMultipartStream(DOCUMENT_FORM_LIMITS)),
+    success: created(Document),
+    error: NotFoundOrConflict
+  }),
+  HttpApiEndpoint.get("listDocuments", "/documents", {
+    query: page({ documentHolder: Schema.optionalKey(IdText) }),
+    success: ListResponse(Document, "DocumentListResponse")
+  }),
+  HttpApiEndpoint.get("getDocument", "/documents/:documentId", byId(params, Document)),
+  HttpApiEndpoint.put("replaceDocument", "/documents/:documentId", acts(
+    params,
+    DocumentReplaceForm.pipe(HttpApiSchema.asMultipartStream(DOCUMENT_FORM_LIMITS)),
+    Document,
+    NotFoundOrConflict
+  )),
+  HttpApiEndpoint.delete("deleteDocument", "/documents/:documentId", deletes(params, NotFoundOrConflict))
+) {}

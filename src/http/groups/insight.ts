@@ -3,9 +3,10 @@
  * audit, an internal account's journal and the request log.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { DateTimeString, IdText, ListResponse, PageQuery, TextUpTo } from "../../domain/common.js"
 import { Error400, Error403, Error404 } from "../../domain/errors.js"
+import { apiGroup } from "../endpoints.js"
 
 const AuditProblem = Schema.Struct({
   message: Schema.String,
@@ -68,36 +69,35 @@ export const RequestLogEntry = Schema.Struct({
 const HttpMethod = Schema.Literals(["GET", "POST", "PUT", "PATCH", "DELETE"])
 const StatusFilter = Schema.String.check(Schema.isPattern(/^[1-5]([0-9]{2}|xx)$/, { message: "must be a status such as 404 or a class such as 4xx" }))
 
-export class SandboxInsightGroup extends HttpApiGroup.make("sandboxInsight")
-  .add(
-    HttpApiEndpoint.get("getLedgerAudit", "/sandbox/ledger/audit", {
-      success: LedgerAuditResponse,
-      error: Error403
-    }).annotate(
-      OpenApi.Description,
-      "Ours: the platform's books checked now (every entry balances, each currency sums to zero, no internal account below zero, balances equal their postings, holds reconcile); each failed check says where. Bounded: see docs/sandbox-insight.md."
-    ),
-    HttpApiEndpoint.get("getInternalAccountJournal", "/sandbox/internal-accounts/:internalAccountId/journal", {
-      params: { internalAccountId: IdText },
-      query: { ...PageQuery, sortOrder: Schema.optionalKey(Schema.Literals(["asc", "desc"])) },
-      success: ListResponse(AccountJournalLine, "AccountJournalListResponse"),
-      error: [Error400, Error403, Error404]
-    }).annotate(OpenApi.Description, "Ours: the journal entries that moved an internal account's balance, with the transaction each belongs to; newest first unless sortOrder=asc."),
-    HttpApiEndpoint.get("listSandboxRequests", "/sandbox/requests", {
-      query: {
-        ...PageQuery,
-        method: Schema.optionalKey(HttpMethod),
-        pathPrefix: Schema.optionalKey(TextUpTo(2048)),
-        status: Schema.optionalKey(StatusFilter),
-        createdAfter: Schema.optionalKey(DateTimeString),
-        createdBefore: Schema.optionalKey(DateTimeString)
-      },
-      success: ListResponse(RequestLogEntry, "RequestLogListResponse"),
-      error: [Error400, Error403]
-    }).annotate(
-      OpenApi.Description,
-      "Ours: the platform's recent requests to this server, newest first, with secrets redacted from the bodies. At most 500 per platform, kept per server process (docs/sandbox-insight.md)."
-    )
+export class SandboxInsightGroup extends apiGroup(
+  "sandboxInsight",
+  { title: "Sandbox insight", description: "Ours, sandbox only: the ledger audit, account journals and the request log." },
+  HttpApiEndpoint.get("getLedgerAudit", "/sandbox/ledger/audit", {
+    success: LedgerAuditResponse,
+    error: Error403
+  }).annotate(
+    OpenApi.Description,
+    "Ours: the platform's books checked now (every entry balances, each currency sums to zero, no internal account below zero, balances equal their postings, holds reconcile); each failed check says where. Bounded: see docs/sandbox-insight.md."
+  ),
+  HttpApiEndpoint.get("getInternalAccountJournal", "/sandbox/internal-accounts/:internalAccountId/journal", {
+    params: { internalAccountId: IdText },
+    query: { ...PageQuery, sortOrder: Schema.optionalKey(Schema.Literals(["asc", "desc"])) },
+    success: ListResponse(AccountJournalLine, "AccountJournalListResponse"),
+    error: [Error400, Error403, Error404]
+  }).annotate(OpenApi.Description, "Ours: the journal entries that moved an internal account's balance, with the transaction each belongs to; newest first unless sortOrder=asc."),
+  HttpApiEndpoint.get("listSandboxRequests", "/sandbox/requests", {
+    query: {
+      ...PageQuery,
+      method: Schema.optionalKey(HttpMethod),
+      pathPrefix: Schema.optionalKey(TextUpTo(2048)),
+      status: Schema.optionalKey(StatusFilter),
+      createdAfter: Schema.optionalKey(DateTimeString),
+      createdBefore: Schema.optionalKey(DateTimeString)
+    },
+    success: ListResponse(RequestLogEntry, "RequestLogListResponse"),
+    error: [Error400, Error403]
+  }).annotate(
+    OpenApi.Description,
+    "Ours: the platform's recent requests to this server, newest first, with secrets redacted from the bodies. At most 500 per platform, kept per server process (docs/sandbox-insight.md)."
   )
-  .annotateMerge(OpenApi.annotations({ title: "Sandbox insight", description: "Ours, sandbox only: the ledger audit, account journals and the request log." }))
-{}
+) {}

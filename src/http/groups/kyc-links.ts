@@ -10,27 +10,24 @@ import { Error400, Error404, Error409, Error501 } from "../../domain/errors.js"
 import { KycLinkCreateRequest, KycLinkResponse, MAX_KYC_LINK_TOKEN_LENGTH } from "../../domain/kyc-link.js"
 import { RequestGuard } from "../middleware.js"
 import { AGENT_GROUPS_PREFIX } from "./agents.js"
-import { Concerns, declare } from "../declarations.js"
+import { declare } from "../declarations.js"
+import { apiGroup } from "../endpoints.js"
 
-export class KycLinksGroup extends HttpApiGroup.make("kycLinks")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createCustomerKycLink", "/customers/:customerId/kyc-link", {
-      params: { customerId: IdText },
-      headers: IdempotencyHeaders,
-      // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
-      payload: [KycLinkCreateRequest, Schema.Null],
-      success: KycLinkResponse.pipe(HttpApiSchema.status(201)),
-      error: [Error404, Error409, Error501]
-    }).annotate(
-      OpenApi.Description,
-      "A single-use hosted verification link for the customer, good for 24 hours of the platform's clock. The sandbox serves the hosted flow " +
-        "itself (GET /sandbox/kyc-link?token=); completing it is POST /verifications for the customer (same rules, outcomes and events). " +
-        "409 while contact verification is required and not complete; production platforms: 501 (no provider connected)."
-    )
+export class KycLinksGroup extends apiGroup("kycLinks", { title: "KYC/KYB Verifications", permission: "MANAGE" },
+  HttpApiEndpoint.post("createCustomerKycLink", "/customers/:customerId/kyc-link", {
+    params: { customerId: IdText },
+    headers: IdempotencyHeaders,
+    // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
+    payload: [KycLinkCreateRequest, Schema.Null],
+    success: KycLinkResponse.pipe(HttpApiSchema.status(201)),
+    error: [Error404, Error409, Error501]
+  }).annotate(
+    OpenApi.Description,
+    "A single-use hosted verification link for the customer, good for 24 hours of the platform's clock. The sandbox serves the hosted flow " +
+      "itself (GET /sandbox/kyc-link?token=); completing it is POST /verifications for the customer (same rules, outcomes and events). " +
+      "409 while contact verification is required and not complete; production platforms: 501 (no provider connected)."
   )
-  .annotateMerge(OpenApi.annotations({ title: "KYC/KYB Verifications" }))
-{}
+) {}
 
 const Html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html; charset=utf-8" }))
 /** The token is a query parameter: it can be longer than a path segment may be (it carries the redirectUri). */

@@ -3,8 +3,9 @@
  * is for customers whose provider mandates SCA (SCA regions); others get 409.
  */
 import { Schema } from "effect"
-import { Concerns, declare } from "../declarations.js"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { declare } from "../declarations.js"
+import { acts, apiGroup, created, InvalidOrConflict, NotFoundOrConflict } from "../endpoints.js"
+import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdText } from "../../domain/common.js"
 import { CustomerResponse } from "../../domain/customer.js"
 import { Error400, Error404, Error409, Error423, Error429 } from "../../domain/errors.js"
@@ -32,116 +33,67 @@ import {
 const customerParams = { customerId: IdText }
 const customerQuery = { customerId: IdText }
 
-export class ContactVerificationGroup extends HttpApiGroup.make("contactVerification")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("sendCustomerEmailVerification", "/customers/:customerId/verify-email", {
-      params: customerParams,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmCustomerEmailVerification", "/customers/:customerId/verify-email/confirm", {
-      params: customerParams,
-      payload: ContactVerificationConfirmRequest,
-      success: CustomerResponse,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("sendCustomerPhoneVerification", "/customers/:customerId/verify-phone", {
-      params: customerParams,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmCustomerPhoneVerification", "/customers/:customerId/verify-phone/confirm", {
-      params: customerParams,
-      payload: ContactVerificationConfirmRequest,
-      success: CustomerResponse,
-      error: [Error400, Error404, Error409]
-    })
-  )
-  .annotateMerge(OpenApi.annotations({
-    title: "Contact Verification",
-    description: "Email and phone verification for customers whose provider requires it (SCA regions). Sandbox: no message is sent and the code is 123456."
-  }))
-{}
+/** A contact verification leg on the customer the path names. */
+const sendsCode = { params: customerParams, success: HttpApiSchema.NoContent, error: NotFoundOrConflict }
+const confirmsCode = acts(customerParams, ContactVerificationConfirmRequest, CustomerResponse, InvalidOrConflict)
 
-export class ScaGroup extends HttpApiGroup.make("sca")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.get("listScaFactors", "/sca/factors", {
-      query: customerQuery,
-      success: ScaFactorList,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("startScaFactorEnrollment", "/sca/factors", {
-      query: customerQuery,
-      payload: ScaFactorEnrollRequest,
-      success: ScaFactorEnrollStart,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("confirmScaFactorEnrollment", "/sca/factors/confirm", {
-      query: customerQuery,
-      payload: ScaFactorConfirmRequest,
-      success: ScaFactorConfirmResponse,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.delete("deleteScaFactor", "/sca/factors/:credentialId", {
-      params: { credentialId: IdText },
-      query: customerQuery,
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("startScaLogin", "/sca/login/start", {
-      query: customerQuery,
-      payload: ScaLoginStartRequest,
-      success: ScaLoginStart,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("completeScaLogin", "/sca/login/complete", {
-      query: customerQuery,
-      payload: ScaLoginCompleteRequest,
-      success: ScaLoginComplete,
-      error: [Error400, Error404, Error409, Error423]
-    }),
-    HttpApiEndpoint.post("recordSecurityEvent", "/sca/record-event", {
-      query: customerQuery,
-      payload: RecordSecurityEventRequest,
-      success: RecordSecurityEventResponse,
-      error: [Error400, Error404, Error409, Error423]
-    }),
-    HttpApiEndpoint.post("startTwoFactorReset", "/sca/factors/reset", {
-      query: customerQuery,
-      payload: TwoFactorResetStartRequest,
-      success: TwoFactorResetStart.pipe(HttpApiSchema.status(201)),
-      error: [Error400, Error404, Error409, Error429]
-    }).pipe(declare({ retryAfter: true })),
-    HttpApiEndpoint.get("getTwoFactorResetStatus", "/sca/factors/reset/:resetId", {
-      params: { resetId: IdText },
-      query: customerQuery,
-      success: TwoFactorResetStatus,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.post("completeTwoFactorReset", "/sca/factors/reset/:resetId/complete", {
-      params: { resetId: IdText },
-      query: customerQuery,
-      // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
-      payload: [TwoFactorResetCompleteRequest, Schema.Null],
-      success: HttpApiSchema.NoContent,
-      error: [Error400, Error404, Error409]
-    }),
-    HttpApiEndpoint.post("authorizeQuote", "/quotes/:quoteId/authorize", {
-      params: { quoteId: IdText },
-      payload: ScaAuthorization,
-      success: Quote,
-      error: [Error400, Error404, Error409, Error423, Error429]
-    }).pipe(declare({ retryAfter: true, permission: "TRANSACT" })),
-    HttpApiEndpoint.post("resendQuoteScaCode", "/quotes/:quoteId/authorize/resend", {
-      params: { quoteId: IdText },
-      success: HttpApiSchema.NoContent,
-      error: [Error404, Error409, Error429]
-    }).pipe(declare({ retryAfter: true, permission: "TRANSACT" }))
-  )
-  .annotateMerge(OpenApi.annotations({
-    title: "Strong Customer Authentication",
-    description: "SCA factors, login sessions (180 days), lockout, 2FA reset and quote authorization for customers in SCA regions (the EEA). Sandbox codes: 123456."
-  }))
-{}
+/** An SCA step for the customer the query names (`?customerId=`). */
+const forCustomer = <
+  const B extends Schema.Top | ReadonlyArray<Schema.Top>,
+  const S extends Schema.Top,
+  const E extends Schema.Top | ReadonlyArray<Schema.Top>
+>(payload: B, success: S, error: E) => ({ query: customerQuery, payload, success, error })
+const LockableErrors = [Error400, Error404, Error409, Error423]
+
+export class ContactVerificationGroup extends apiGroup(
+  "contactVerification",
+  { title: "Contact Verification", description: "Email and phone verification for customers whose provider requires it (SCA regions). Sandbox: no message is sent and the code is 123456.", permission: "MANAGE" },
+  HttpApiEndpoint.post("sendCustomerEmailVerification", "/customers/:customerId/verify-email", sendsCode),
+  HttpApiEndpoint.post("confirmCustomerEmailVerification", "/customers/:customerId/verify-email/confirm", confirmsCode),
+  HttpApiEndpoint.post("sendCustomerPhoneVerification", "/customers/:customerId/verify-phone", sendsCode),
+  HttpApiEndpoint.post("confirmCustomerPhoneVerification", "/customers/:customerId/verify-phone/confirm", confirmsCode)
+) {}
+
+export class ScaGroup extends apiGroup(
+  "sca",
+  { title: "Strong Customer Authentication", description: "SCA factors, login sessions (180 days), lockout, 2FA reset and quote authorization for customers in SCA regions (the EEA). Sandbox codes: 123456.", permission: "MANAGE" },
+  HttpApiEndpoint.get("listScaFactors", "/sca/factors", { query: customerQuery, success: ScaFactorList, error: NotFoundOrConflict }),
+  HttpApiEndpoint.post("startScaFactorEnrollment", "/sca/factors", forCustomer(ScaFactorEnrollRequest, ScaFactorEnrollStart, InvalidOrConflict)),
+  HttpApiEndpoint.post("confirmScaFactorEnrollment", "/sca/factors/confirm", forCustomer(ScaFactorConfirmRequest, ScaFactorConfirmResponse, InvalidOrConflict)),
+  HttpApiEndpoint.delete("deleteScaFactor", "/sca/factors/:credentialId", {
+    params: { credentialId: IdText },
+    query: customerQuery,
+    success: HttpApiSchema.NoContent,
+    error: NotFoundOrConflict
+  }),
+  HttpApiEndpoint.post("startScaLogin", "/sca/login/start", forCustomer(ScaLoginStartRequest, ScaLoginStart, InvalidOrConflict)),
+  HttpApiEndpoint.post("completeScaLogin", "/sca/login/complete", forCustomer(ScaLoginCompleteRequest, ScaLoginComplete, LockableErrors)),
+  HttpApiEndpoint.post("recordSecurityEvent", "/sca/record-event", forCustomer(RecordSecurityEventRequest, RecordSecurityEventResponse, LockableErrors)),
+  HttpApiEndpoint.post(
+    "startTwoFactorReset",
+    "/sca/factors/reset",
+    forCustomer(TwoFactorResetStartRequest, created(TwoFactorResetStart), [Error400, Error404, Error409, Error429])
+  ).pipe(declare({ retryAfter: true })),
+  HttpApiEndpoint.get("getTwoFactorResetStatus", "/sca/factors/reset/:resetId", {
+    params: { resetId: IdText },
+    query: customerQuery,
+    success: TwoFactorResetStatus,
+    error: NotFoundOrConflict
+  }),
+  HttpApiEndpoint.post("completeTwoFactorReset", "/sca/factors/reset/:resetId/complete", {
+    params: { resetId: IdText },
+    // The body is optional (the reference's `requestBody.required: false`): an empty body decodes as null.
+    ...forCustomer([TwoFactorResetCompleteRequest, Schema.Null], HttpApiSchema.NoContent, InvalidOrConflict)
+  }),
+  HttpApiEndpoint.post("authorizeQuote", "/quotes/:quoteId/authorize", {
+    params: { quoteId: IdText },
+    payload: ScaAuthorization,
+    success: Quote,
+    error: [Error400, Error404, Error409, Error423, Error429]
+  }).pipe(declare({ retryAfter: true, permission: "TRANSACT" })),
+  HttpApiEndpoint.post("resendQuoteScaCode", "/quotes/:quoteId/authorize/resend", {
+    params: { quoteId: IdText },
+    success: HttpApiSchema.NoContent,
+    error: [Error404, Error409, Error429]
+  }).pipe(declare({ retryAfter: true, permission: "TRANSACT" }))
+) {}

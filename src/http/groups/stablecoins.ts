@@ -4,8 +4,8 @@
  * POSTs require `Idempotency-Key`.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdText, PageQuery } from "../../domain/common.js"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { IdText } from "../../domain/common.js"
 import { Error404, Error409, Error503 } from "../../domain/errors.js"
 import {
   RequiredIdempotencyHeaders,
@@ -25,79 +25,64 @@ import {
   StablecoinProviderAccountStatus,
   StablecoinRegisterRequest
 } from "../../domain/stablecoin.js"
-import { Concerns, declare } from "../declarations.js"
-
-const created = <S extends Schema.Top>(s: S) => s.pipe(HttpApiSchema.status(201))
+import { declare } from "../declarations.js"
+import { apiGroup, byId, created, NotFoundOrConflict, page } from "../endpoints.js"
 
 const stablecoinParams = { stablecoinId: IdText }
 
-export class StablecoinsGroup extends HttpApiGroup.make("stablecoins")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("linkStablecoinProviderAccount", "/stablecoin-provider-accounts", {
-      headers: RequiredIdempotencyHeaders,
-      payload: StablecoinProviderAccountLinkRequest,
-      success: created(StablecoinProviderAccount),
-      error: Error409
+/** A POST under a required `Idempotency-Key`: 201 with what it created. */
+const createsOnce = <const P extends Schema.Top, const S extends Schema.Top, const E extends Schema.Top | ReadonlyArray<Schema.Top>>(
+  payload: P,
+  success: S,
+  error: E
+) => ({ headers: RequiredIdempotencyHeaders, payload, success: created(success), error })
+
+/** Mints and burns: on the stablecoin the path names; 503 when the provider is unavailable. */
+const operation = <const P extends Schema.Top>(payload: P) => ({
+  params: stablecoinParams,
+  ...createsOnce(payload, StablecoinOperation, [Error404, Error409, Error503])
+})
+
+export class StablecoinsGroup extends apiGroup("stablecoins", { title: "Stablecoins", permission: "MANAGE" },
+  HttpApiEndpoint.post(
+    "linkStablecoinProviderAccount",
+    "/stablecoin-provider-accounts",
+    createsOnce(StablecoinProviderAccountLinkRequest, StablecoinProviderAccount, Error409)
+  ),
+  HttpApiEndpoint.get("listStablecoinProviderAccounts", "/stablecoin-provider-accounts", {
+    query: page({ provider: Schema.optionalKey(StablecoinProvider), status: Schema.optionalKey(StablecoinProviderAccountStatus) }),
+    success: StablecoinProviderAccountListResponse
+  }),
+  HttpApiEndpoint.get(
+    "getStablecoinProviderAccount",
+    "/stablecoin-provider-accounts/:stablecoinProviderAccountId",
+    byId({ stablecoinProviderAccountId: IdText }, StablecoinProviderAccount)
+  ),
+  HttpApiEndpoint.post("registerStablecoin", "/stablecoins", createsOnce(StablecoinRegisterRequest, Stablecoin, NotFoundOrConflict)),
+  HttpApiEndpoint.get("listStablecoins", "/stablecoins", {
+    query: page({
+      issuanceStatus: Schema.optionalKey(StablecoinIssuanceStatus),
+      gridOperationsStatus: Schema.optionalKey(StablecoinGridOperationsStatus),
+      provider: Schema.optionalKey(StablecoinProvider)
     }),
-    HttpApiEndpoint.get("listStablecoinProviderAccounts", "/stablecoin-provider-accounts", {
-      query: { ...PageQuery, provider: Schema.optionalKey(StablecoinProvider), status: Schema.optionalKey(StablecoinProviderAccountStatus) },
-      success: StablecoinProviderAccountListResponse
-    }),
-    HttpApiEndpoint.get("getStablecoinProviderAccount", "/stablecoin-provider-accounts/:stablecoinProviderAccountId", {
-      params: { stablecoinProviderAccountId: IdText },
-      success: StablecoinProviderAccount,
-      error: Error404
-    }),
-    HttpApiEndpoint.post("registerStablecoin", "/stablecoins", {
-      headers: RequiredIdempotencyHeaders,
-      payload: StablecoinRegisterRequest,
-      success: created(Stablecoin),
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.get("listStablecoins", "/stablecoins", {
-      query: {
-        ...PageQuery,
-        issuanceStatus: Schema.optionalKey(StablecoinIssuanceStatus),
-        gridOperationsStatus: Schema.optionalKey(StablecoinGridOperationsStatus),
-        provider: Schema.optionalKey(StablecoinProvider)
-      },
-      success: StablecoinListResponse
-    }),
-    HttpApiEndpoint.get("getStablecoin", "/stablecoins/:stablecoinId", { params: stablecoinParams, success: Stablecoin, error: Error404 }),
-    HttpApiEndpoint.post("requestStablecoinGridOperationsEnablement", "/stablecoins/:stablecoinId/grid-operations-enablement", {
-      params: stablecoinParams,
-      success: Stablecoin,
-      error: [Error404, Error409]
-    }).annotate(
-      OpenApi.Description,
-      "Ours (the reference has no such endpoint; SPEC.md's enablement machine): requests Grid-operations enablement. Accepted while NOT_ENABLED (to PENDING_APPROVAL), repeated while PENDING_APPROVAL; otherwise 409 STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE."
-    ),
-    HttpApiEndpoint.post("createStablecoinMint", "/stablecoins/:stablecoinId/mints", {
-      params: stablecoinParams,
-      headers: RequiredIdempotencyHeaders,
-      payload: StablecoinMintRequest,
-      success: created(StablecoinOperation),
-      error: [Error404, Error409, Error503]
-    }).pipe(declare({ permission: "TRANSACT" })),
-    HttpApiEndpoint.post("createStablecoinBurn", "/stablecoins/:stablecoinId/burns", {
-      params: stablecoinParams,
-      headers: RequiredIdempotencyHeaders,
-      payload: StablecoinBurnRequest,
-      success: created(StablecoinOperation),
-      error: [Error404, Error409, Error503]
-    }).pipe(declare({ permission: "TRANSACT" })),
-    HttpApiEndpoint.get("listStablecoinOperations", "/stablecoins/:stablecoinId/operations", {
-      params: stablecoinParams,
-      query: { ...PageQuery, operationType: Schema.optionalKey(StablecoinOperationType) },
-      success: StablecoinOperationListResponse,
-      error: Error404
-    }),
-    HttpApiEndpoint.get("getStablecoinOperation", "/stablecoin-operations/:stablecoinOperationId", {
-      params: { stablecoinOperationId: IdText },
-      success: StablecoinOperation,
-      error: Error404
-    })
-  )
-  .annotateMerge(OpenApi.annotations({ title: "Stablecoins" }))
-{}
+    success: StablecoinListResponse
+  }),
+  HttpApiEndpoint.get("getStablecoin", "/stablecoins/:stablecoinId", byId(stablecoinParams, Stablecoin)),
+  HttpApiEndpoint.post("requestStablecoinGridOperationsEnablement", "/stablecoins/:stablecoinId/grid-operations-enablement", {
+    params: stablecoinParams,
+    success: Stablecoin,
+    error: NotFoundOrConflict
+  }).annotate(
+    OpenApi.Description,
+    "Ours (the reference has no such endpoint; SPEC.md's enablement machine): requests Grid-operations enablement. Accepted while NOT_ENABLED (to PENDING_APPROVAL), repeated while PENDING_APPROVAL; otherwise 409 STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE."
+  ),
+  HttpApiEndpoint.post("createStablecoinMint", "/stablecoins/:stablecoinId/mints", operation(StablecoinMintRequest))
+    .pipe(declare({ permission: "TRANSACT" })),
+  HttpApiEndpoint.post("createStablecoinBurn", "/stablecoins/:stablecoinId/burns", operation(StablecoinBurnRequest))
+    .pipe(declare({ permission: "TRANSACT" })),
+  HttpApiEndpoint.get("listStablecoinOperations", "/stablecoins/:stablecoinId/operations", {
+    ...byId(stablecoinParams, StablecoinOperationListResponse),
+    query: page({ operationType: Schema.optionalKey(StablecoinOperationType) })
+  }),
+  HttpApiEndpoint.get("getStablecoinOperation", "/stablecoin-operations/:stablecoinOperationId", byId({ stablecoinOperationId: IdText }, StablecoinOperation))
+) {}

@@ -4,46 +4,23 @@
  * Managing tokens needs MANAGE; reading them, as every GET, VIEW.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { DateTimeString, IdText, ListResponse, PageQuery } from "../../domain/common.js"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { IdText, ListResponse } from "../../domain/common.js"
 import { Error403, Error404 } from "../../domain/errors.js"
 import { ApiToken, ApiTokenCreateRequest, MAX_TOKEN_NAME_LENGTH } from "../../domain/token.js"
-import { Concerns } from "../declarations.js"
+import { apiGroup, byId, CreatedUpdatedFilters, creation, deletes, page } from "../endpoints.js"
 
 const tokenParams = { tokenId: IdText }
 
-export class TokensGroup extends HttpApiGroup.make("tokens")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createToken", "/tokens", {
-      payload: ApiTokenCreateRequest,
-      success: ApiToken.pipe(HttpApiSchema.status(201)),
-      error: Error403
-    }).annotate(
-      OpenApi.Description,
-      "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored). A token may grant only permissions it holds (403 FORBIDDEN)."
-    ),
-    HttpApiEndpoint.get("listTokens", "/tokens", {
-      query: {
-        ...PageQuery,
-        name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(MAX_TOKEN_NAME_LENGTH))),
-        createdAfter: Schema.optionalKey(DateTimeString),
-        createdBefore: Schema.optionalKey(DateTimeString),
-        updatedAfter: Schema.optionalKey(DateTimeString),
-        updatedBefore: Schema.optionalKey(DateTimeString)
-      },
-      success: ListResponse(ApiToken, "TokenListResponse")
-    }),
-    HttpApiEndpoint.get("getToken", "/tokens/:tokenId", {
-      params: tokenParams,
-      success: ApiToken,
-      error: Error404
-    }),
-    HttpApiEndpoint.delete("deleteToken", "/tokens/:tokenId", {
-      params: tokenParams,
-      success: HttpApiSchema.NoContent,
-      error: Error404
-    }).annotate(OpenApi.Description, "Revokes the token at once, in every server process.")
-  )
-  .annotateMerge(OpenApi.annotations({ title: "API Tokens" }))
-{}
+export class TokensGroup extends apiGroup("tokens", { title: "API Tokens", permission: "MANAGE" },
+  HttpApiEndpoint.post("createToken", "/tokens", creation(ApiTokenCreateRequest, ApiToken, Error403)).annotate(
+    OpenApi.Description,
+    "Create an API token: its `clientId` and `clientSecret` authenticate HTTP Basic at once. The secret is in this answer only (only its hash is stored). A token may grant only permissions it holds (403 FORBIDDEN)."
+  ),
+  HttpApiEndpoint.get("listTokens", "/tokens", {
+    query: page({ name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(MAX_TOKEN_NAME_LENGTH))), ...CreatedUpdatedFilters }),
+    success: ListResponse(ApiToken, "TokenListResponse")
+  }),
+  HttpApiEndpoint.get("getToken", "/tokens/:tokenId", byId(tokenParams, ApiToken)),
+  HttpApiEndpoint.delete("deleteToken", "/tokens/:tokenId", deletes(tokenParams, Error404)).annotate(OpenApi.Description, "Revokes the token at once, in every server process.")
+) {}

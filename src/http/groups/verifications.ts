@@ -1,33 +1,15 @@
 /** KYC/KYB verification submissions. */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { IdempotencyHeaders, IdText, ListResponse, PageQuery } from "../../domain/common.js"
-import { Error404, Error409 } from "../../domain/errors.js"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { IdempotencyHeaders, IdText, ListResponse } from "../../domain/common.js"
 import { Verification, VerificationRequest, VerificationStatus } from "../../domain/verification.js"
-import { Concerns, declare } from "../declarations.js"
+import { apiGroup, byId, NotFoundOrConflict, page } from "../endpoints.js"
 
-export class VerificationsGroup extends HttpApiGroup.make("verifications")
-  .annotate(Concerns, { permission: "MANAGE" })
-  .add(
-    HttpApiEndpoint.post("createVerification", "/verifications", {
-      headers: IdempotencyHeaders,
-      payload: VerificationRequest,
-      success: Verification,
-      error: [Error404, Error409]
-    }),
-    HttpApiEndpoint.get("listVerifications", "/verifications", {
-      query: {
-        ...PageQuery,
-        customerId: Schema.optionalKey(IdText),
-        verificationStatus: Schema.optionalKey(VerificationStatus)
-      },
-      success: ListResponse(Verification, "VerificationListResponse")
-    }),
-    HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", {
-      params: { verificationId: IdText },
-      success: Verification,
-      error: Error404
-    })
-  )
-  .annotateMerge(OpenApi.annotations({ title: "KYC/KYB Verifications" }))
-{}
+export class VerificationsGroup extends apiGroup("verifications", { title: "KYC/KYB Verifications", permission: "MANAGE" },
+  HttpApiEndpoint.post("createVerification", "/verifications", { headers: IdempotencyHeaders, payload: VerificationRequest, success: Verification, error: NotFoundOrConflict }),
+  HttpApiEndpoint.get("listVerifications", "/verifications", {
+    query: page({ customerId: Schema.optionalKey(IdText), verificationStatus: Schema.optionalKey(VerificationStatus) }),
+    success: ListResponse(Verification, "VerificationListResponse")
+  }),
+  HttpApiEndpoint.get("getVerification", "/verifications/:verificationId", byId({ verificationId: IdText }, Verification))
+) {}

@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import * as Customers from "../../operations/customers.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { AgreementsGroup } from "../groups/agreements.js"
 
-export const AgreementsHandlers = group("agreements", (handlers) =>
+export const AgreementsHandlers = implement(AgreementsGroup, (handlers) =>
   Effect.succeed(
     handlers
       .handle("listAgreements", () => Customers.listAgreements)

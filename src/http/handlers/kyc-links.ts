@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import * as KycLinks from "../../operations/kyc-links.js"
-import { API_VERSION } from "../api.js"
-import { group } from "../concerns.js"
+import { API_VERSION } from "../api-base.js"
+import { implement } from "../concerns.js"
+import { KycHostedFlowGroup, KycLinksGroup } from "../groups/kyc-links.js"
 import { renderHostedKycPage } from "../kyc-hosted-page.js"
 import { run } from "./run.js"
 
@@ -19,15 +20,11 @@ const hostedBase = Effect.map(HttpServerRequest.HttpServerRequest, (request) => 
   return `${proto}://${host}/${API_VERSION}`
 })
 
-export const KycLinksHandlers = group("kycLinks", (handlers) =>
-  Effect.sync(() =>
-    handlers.handle("createCustomerKycLink", ({ params, payload }) =>
-      Effect.flatMap(hostedBase, (base) => run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base))))
-  ))
+export const KycLinksHandlers = implement(KycLinksGroup, (handlers) =>
+  handlers.handle("createCustomerKycLink", ({ params, payload }) =>
+    Effect.flatMap(hostedBase, (base) => run((p) => KycLinks.createKycLink(p, params.customerId, payload ?? {}, base)))))
 
-export const KycHostedFlowHandlers = group("kycHostedFlow", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getHostedKycPage", ({ query }) => Effect.map(KycLinks.hostedView(query.token), renderHostedKycPage))
-      .handle("submitHostedKyc", ({ query }) => Effect.map(KycLinks.hostedSubmit(query.token), renderHostedKycPage))
-  ))
+export const KycHostedFlowHandlers = implement(KycHostedFlowGroup, (handlers) =>
+  handlers
+    .handle("getHostedKycPage", ({ query }) => Effect.map(KycLinks.hostedView(query.token), renderHostedKycPage))
+    .handle("submitHostedKyc", ({ query }) => Effect.map(KycLinks.hostedSubmit(query.token), renderHostedKycPage)))

@@ -1,15 +1,13 @@
-import { Effect } from "effect"
 import * as Discoveries from "../../operations/money/discoveries.js"
 import * as Lookups from "../../operations/money/lookups.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { DiscoveriesGroup, ReceiverLookupsGroup } from "../groups/lookups.js"
 import { run } from "./run.js"
 
-export const DiscoveriesHandlers = group("discoveries", (handlers) =>
-  Effect.sync(() => handlers.handle("getDiscoveries", ({ query }) => run(() => Discoveries.getDiscoveries(query)))))
+export const DiscoveriesHandlers = implement(DiscoveriesGroup, (handlers) =>
+  handlers.handle("getDiscoveries", ({ query }) => run(() => Discoveries.getDiscoveries(query))))
 
-export const ReceiverLookupsHandlers = group("receiverLookups", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("lookupUma", ({ params, query }) => run((p) => Lookups.lookupUma(p, params.receiverUmaAddress, query)))
-      .handle("lookupExternalAccount", ({ params, query }) => run((p) => Lookups.lookupExternalAccount(p, params.accountId, query)))
-  ))
+export const ReceiverLookupsHandlers = implement(ReceiverLookupsGroup, (handlers) =>
+  handlers
+    .handle("lookupUma", ({ params, query }) => run((p) => Lookups.lookupUma(p, params.receiverUmaAddress, query)))
+    .handle("lookupExternalAccount", ({ params, query }) => run((p) => Lookups.lookupExternalAccount(p, params.accountId, query))))

@@ -6,20 +6,18 @@ import * as Rates from "../../operations/money/rates.js"
 import * as SandboxMoney from "../../operations/money/sandbox.js"
 import * as Transactions from "../../operations/money/transactions.js"
 import * as Transfers from "../../operations/money/transfers.js"
-import { PaymentsApi } from "../api.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
 import type { LaneRequest } from "../direct.js"
+import { ExchangeRatesGroup, InternalAccountsGroup, PlatformConfigGroup, QuotesGroup, SandboxMoneyGroup, TransactionsGroup, TransfersGroup } from "../groups/money.js"
 import { run } from "./run.js"
 import { CurrentPlatform } from "../middleware.js"
 import type { PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { deliverDueWebhooks, withWebhookPublicKey } from "../../operations/webhooks.js"
 
-export const InternalAccountsHandlers = group("internalAccounts", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
-      .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query)))
-  ))
+export const InternalAccountsHandlers = implement(InternalAccountsGroup, (handlers) =>
+  handlers
+    .handle("listCustomerInternalAccounts", ({ query }) => run((p) => Accounts.listCustomerAccounts(p, query)))
+    .handle("listPlatformInternalAccounts", ({ query }) => run((p) => Accounts.listPlatformAccounts(p, query))))
 
 /**
  * PATCH /config: the change, then (outside the platform's clock and the request's
@@ -32,26 +30,22 @@ const updateConfig = (payload: typeof PlatformConfigUpdateRequest.Type) =>
       Effect.tap(() => payload.webhookEndpoint === undefined ? Effect.void : deliverDueWebhooks(platform, { replay: false, wait: false }))
     ))
 
-export const PlatformConfigHandlers = group("platformConfig", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
-      .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
-      .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload))
-  ))
+export const PlatformConfigHandlers = implement(PlatformConfigGroup, (handlers) =>
+  handlers
+    .handle("getPlatformConfig", () => run((p) => withWebhookPublicKey(p, Config.materializedConfigOf(p))))
+    .handle("updatePlatformConfig", ({ payload }) => updateConfig(payload))
+    .handle("updatePlatformConfigAlias", ({ payload }) => updateConfig(payload)))
 
-export const ExchangeRatesHandlers = group("exchangeRates", (handlers) =>
-  Effect.sync(() =>
-    handlers.handle("getExchangeRates", ({ query }) =>
-      run((p) =>
-        Rates.getExchangeRates(p, {
-          sourceCurrency: query.sourceCurrency,
-          destinationCurrency: query.destinationCurrency,
-          sendingAmount: query.sendingAmount
-        })))
-  ))
+export const ExchangeRatesHandlers = implement(ExchangeRatesGroup, (handlers) =>
+  handlers.handle("getExchangeRates", ({ query }) =>
+    run((p) =>
+      Rates.getExchangeRates(p, {
+        sourceCurrency: query.sourceCurrency,
+        destinationCurrency: query.destinationCurrency,
+        sendingAmount: query.sendingAmount
+      }))))
 
-const quoteEndpoints = PaymentsApi.groups.quotes.endpoints
+const quoteEndpoints = QuotesGroup.endpoints
 
 // The handlers the direct lane serves as well (src/http/direct-routes.ts): one function, both paths.
 
@@ -60,36 +54,28 @@ export const createQuote = ({ payload }: LaneRequest<typeof quoteEndpoints.creat
 export const executeQuote = ({ headers, params, payload }: LaneRequest<typeof quoteEndpoints.executeQuote>) =>
   run((p) => Quotes.executeQuote(p, params.quoteId, headers["service-wallet-signature"], payload?.scaFactor))
 
-export const QuotesHandlers = group("quotes", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("createQuote", createQuote)
-      .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
-      .handle("executeQuote", executeQuote)
-  ))
+export const QuotesHandlers = implement(QuotesGroup, (handlers) =>
+  handlers
+    .handle("createQuote", createQuote)
+    .handle("getQuote", ({ params }) => run((p) => Quotes.getQuote(p, params.quoteId)))
+    .handle("executeQuote", executeQuote))
 
-export const TransactionsHandlers = group("transactions", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
-      .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
-      .handle("cancelTransaction", ({ params }) => run((p) => Transactions.cancelTransaction(p, params.transactionId)))
-      .handle("approveTransaction", ({ params, payload }) => run((p) => Transactions.approveTransaction(p, params.transactionId, payload ?? undefined)))
-      .handle("rejectTransaction", ({ params, payload }) => run((p) => Transactions.rejectTransaction(p, params.transactionId, payload ?? undefined)))
-      .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined)))
-  ))
+export const TransactionsHandlers = implement(TransactionsGroup, (handlers) =>
+  handlers
+    .handle("listTransactions", ({ query }) => run((p) => Transactions.listTransactions(p, query)))
+    .handle("getTransaction", ({ params }) => run((p) => Transactions.getTransaction(p, params.transactionId)))
+    .handle("cancelTransaction", ({ params }) => run((p) => Transactions.cancelTransaction(p, params.transactionId)))
+    .handle("approveTransaction", ({ params, payload }) => run((p) => Transactions.approveTransaction(p, params.transactionId, payload ?? undefined)))
+    .handle("rejectTransaction", ({ params, payload }) => run((p) => Transactions.rejectTransaction(p, params.transactionId, payload ?? undefined)))
+    .handle("confirmReceiptDelivery", ({ params }) => run((p) => Transactions.confirmReceiptDelivery(p, params.transactionId, undefined))))
 
-export const TransfersHandlers = group("transfers", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("createTransferIn", ({ payload }) => run((p) => Transfers.transferIn(p, payload)))
-      .handle("createTransferOut", ({ payload }) => run((p) => Transfers.transferOut(p, payload)))
-  ))
+export const TransfersHandlers = implement(TransfersGroup, (handlers) =>
+  handlers
+    .handle("createTransferIn", ({ payload }) => run((p) => Transfers.transferIn(p, payload)))
+    .handle("createTransferOut", ({ payload }) => run((p) => Transfers.transferOut(p, payload))))
 
-export const SandboxMoneyHandlers = group("sandboxMoney", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))
-      .handle("sandboxSend", ({ payload }) => run((p) => SandboxMoney.sandboxSend(p, payload)))
-      .handle("sandboxReceive", ({ payload }) => run((p) => SandboxMoney.sandboxUmaReceive(p, payload)))
-  ))
+export const SandboxMoneyHandlers = implement(SandboxMoneyGroup, (handlers) =>
+  handlers
+    .handle("sandboxFundInternalAccount", ({ params, payload }) => run((p) => Accounts.fundAccount(p, params.accountId, payload.amount)))
+    .handle("sandboxSend", ({ payload }) => run((p) => SandboxMoney.sandboxSend(p, payload)))
+    .handle("sandboxReceive", ({ payload }) => run((p) => SandboxMoney.sandboxUmaReceive(p, payload))))

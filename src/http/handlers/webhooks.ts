@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import * as Webhooks from "../../operations/webhooks.js"
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { WebhooksGroup } from "../groups/webhooks.js"
 import { CurrentPlatform } from "../middleware.js"
 
 /**
@@ -10,11 +11,9 @@ import { CurrentPlatform } from "../middleware.js"
 const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
-export const WebhooksHandlers = group("webhooks", (handlers) =>
-  Effect.sync(() =>
-    handlers
-      .handle("getWebhookPublicKey", () => withPlatform(Webhooks.webhookPublicKeyOf))
-      .handle("sendTestWebhook", () => withPlatform(Webhooks.sendTestWebhook))
-      .handle("listWebhookDeliveries", ({ query }) => withPlatform((p) => Webhooks.listWebhookDeliveries(p, query)))
-      .handle("redeliverWebhook", ({ params }) => withPlatform((p) => Webhooks.redeliverWebhook(p, params.deliveryId)))
-  ))
+export const WebhooksHandlers = implement(WebhooksGroup, (handlers) =>
+  handlers
+    .handle("getWebhookPublicKey", () => withPlatform(Webhooks.webhookPublicKeyOf))
+    .handle("sendTestWebhook", () => withPlatform(Webhooks.sendTestWebhook))
+    .handle("listWebhookDeliveries", ({ query }) => withPlatform((p) => Webhooks.listWebhookDeliveries(p, query)))
+    .handle("redeliverWebhook", ({ params }) => withPlatform((p) => Webhooks.redeliverWebhook(p, params.deliveryId))))
