@@ -222,25 +222,3 @@ export function implement<Return>(
   })
 }
 
-type Groups = typeof PaymentsApi extends HttpApi.HttpApi<string, infer G> ? G : never
-
-/** `PaymentsApi`, for the handlers still registered by group identifier (`group`); http/server.ts provides it. */
-export class ApiContract extends Context.Service<ApiContract, typeof PaymentsApi>()("payments-service/http/ApiContract") {}
-
-/**
- * `implement` by the group's identifier in `PaymentsApi` (provided as `ApiContract`), for a
- * group whose handlers http/server.ts provides itself rather than through http/routes.ts.
- */
-export const group = <const Identifier extends HttpApiGroup.Identifier<Groups>, Return>(
-  identifier: Identifier,
-  build: (
-    handlers: HttpApiBuilder.Handlers.FromGroup<HttpApiGroup.WithIdentifier<Groups, Identifier>>
-  ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
-) =>
-  Layer.unwrap(Effect.map(Effect.service(ApiContract), (api) =>
-    HttpApiBuilder.group<typeof API_ID, Groups, Identifier, Return>(api, identifier, (handlers) => {
-      registered.add(identifier)
-      const group: GroupLike | undefined = api.groups[identifier]
-      if (group === undefined) throw new Error(`PaymentsApi has no group ${identifier}`)
-      return build(withConcerns(group, handlers))
-    })))

@@ -7,7 +7,7 @@
  */
 import type { Layer } from "effect"
 import type { HttpApiGroup } from "effect/http-api"
-import { type API_ID, type ApiGroup, platformGroup } from "./api-base.js"
+import type { API_ID, ApiGroup } from "./api-base.js"
 import { AgentDeviceCodesGroup, AgentOperationsGroup, AgentsGroup } from "./groups/agents.js"
 import { AgreementsGroup } from "./groups/agreements.js"
 import { BeneficialOwnersGroup } from "./groups/beneficial-owners.js"
@@ -62,6 +62,7 @@ import {
   TransactionsHandlers,
   TransfersHandlers
 } from "./handlers/money.js"
+import { SandboxControlHandlers } from "./handlers/sandbox-control.js"
 import { SandboxHandlers } from "./handlers/sandbox.js"
 import { ContactVerificationHandlers, ScaHandlers } from "./handlers/sca.js"
 import { StablecoinsHandlers } from "./handlers/stablecoins.js"
@@ -75,12 +76,6 @@ const route = <G extends ApiGroup, E, R>(
   group: G,
   handlers: Layer.Layer<HttpApiGroup.Service<typeof API_ID, HttpApiGroup.Identifier<G>>, E, R>
 ) => ({ group, handlers })
-
-/**
- * A group whose handlers still register by identifier (concerns.ts `group`), so server.ts
- * provides them itself: the sandbox controls (their module is being extended elsewhere).
- */
-const byIdentifier = <G extends ApiGroup>(group: G) => ({ group, handlers: undefined })
 
 export const ROUTES = [
   route(AgreementsGroup, AgreementsHandlers),
@@ -114,7 +109,7 @@ export const ROUTES = [
   route(InvitationsGroup, InvitationsHandlers),
   route(KycLinksGroup, KycLinksHandlers),
   route(SandboxInsightGroup, SandboxInsightHandlers),
-  byIdentifier(platformGroup(SandboxControlGroup)),
+  route(SandboxControlGroup, SandboxControlHandlers),
   route(BulkCustomersGroup, BulkCustomersHandlers),
   route(TokensGroup, TokensHandlers),
   // Their own middleware (HTTP Basic; none; the agent scheme) and version base.
@@ -124,5 +119,6 @@ export const ROUTES = [
   route(KycHostedFlowGroup, KycHostedFlowHandlers)
 ] as const
 
-/** The handlers of every group in ROUTES. */
-export const HANDLERS = ROUTES.flatMap((route) => (route.handlers === undefined ? [] : [route.handlers]))
+const [first, ...rest] = ROUTES
+/** The handlers of every group in ROUTES (a non-empty tuple, as Layer.provide takes). */
+export const HANDLERS = [first.handlers, ...rest.map((route) => route.handlers)] as const

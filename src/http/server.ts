@@ -8,9 +8,7 @@ import { Cause, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PaymentsApi, API_VERSION } from "./api.js"
-import { SandboxControlHandlers } from "./handlers/sandbox-control.js"
 import { DashboardRoutes } from "./dashboard.js"
-import { ApiContract } from "./concerns.js"
 import { HANDLERS } from "./routes.js"
 import { AgentAuthLive, PlatformAuthLive, RequestGuardLive } from "./middleware-live.js"
 import { apiErrorStatus } from "../domain/errors.js"
@@ -122,8 +120,6 @@ const Index = HttpRouter.add("GET", "/", HttpServerResponse.jsonUnsafe({
  */
 export const ApiRoutes = HttpApiBuilder.layer(PaymentsApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide([
-    // Registered by identifier (concerns.ts `group`): built against PaymentsApi itself.
-    SandboxControlHandlers.pipe(Layer.provide(Layer.succeed(ApiContract, PaymentsApi))),
     ...HANDLERS
   ]),
   Layer.provide([PlatformAuthLive, RequestGuardLive, AgentAuthLive])

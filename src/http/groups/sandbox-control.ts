@@ -8,9 +8,10 @@ import { Error400, Error403, Error404, Error409, Error429 } from "../../domain/e
 import { SandboxFaults, SandboxFaultsView } from "../../domain/sandbox-faults.js"
 import { SeedDocument, SeedResult } from "../../domain/sandbox-seed.js"
 import { SandboxSnapshot, SandboxSnapshotCreateRequest } from "../../domain/sandbox-snapshot.js"
+import { platformGroup } from "../api-base.js"
 import { Concerns } from "../declarations.js"
 
-export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
+class SandboxControlEndpoints extends HttpApiGroup.make("sandboxControl")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
     HttpApiEndpoint.put("putSandboxFaults", "/sandbox/faults", {
@@ -67,3 +68,6 @@ export class SandboxControlGroup extends HttpApiGroup.make("sandboxControl")
   )
   .annotateMerge(OpenApi.annotations({ title: "Sandbox controls", description: "Ours: fault injection, seed documents and snapshots on sandbox platforms." }))
 {}
+
+/** Under the platform's credentials and the version base, as every platform group. */
+export const SandboxControlGroup = platformGroup(SandboxControlEndpoints)

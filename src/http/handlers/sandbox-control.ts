@@ -1,4 +1,5 @@
-import { group } from "../concerns.js"
+import { implement } from "../concerns.js"
+import { SandboxControlGroup } from "../groups/sandbox-control.js"
 import { Effect } from "effect"
 import * as Faults from "../../operations/sandbox-faults.js"
 import { applySeed } from "../../operations/sandbox-seed.js"
@@ -9,8 +10,7 @@ import { CurrentPlatform } from "../middleware.js"
 const withPlatform = <A, E, R>(f: (platform: typeof CurrentPlatform.Service) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.service(CurrentPlatform), f)
 
-export const SandboxControlHandlers = group("sandboxControl", (handlers) =>
-  Effect.sync(() =>
+export const SandboxControlHandlers = implement(SandboxControlGroup, (handlers) =>
     handlers
       .handle("putSandboxFaults", ({ payload }) => withPlatform((p) => Faults.putSandboxFaults(p, payload)))
       .handle("getSandboxFaults", () => withPlatform(Faults.getSandboxFaults))
@@ -22,5 +22,4 @@ export const SandboxControlHandlers = group("sandboxControl", (handlers) =>
       .handle("listSandboxSnapshots", ({ query }) => withPlatform((p) => Snapshots.listSandboxSnapshots(p, query)))
       .handle("getSandboxSnapshot", ({ params }) => withPlatform((p) => Snapshots.getSandboxSnapshot(p, params.snapshotId)))
       .handle("deleteSandboxSnapshot", ({ params }) => withPlatform((p) => Snapshots.deleteSandboxSnapshot(p, params.snapshotId)))
-      .handle("restoreSandboxSnapshot", ({ params }) => withPlatform((p) => Snapshots.restoreSandboxSnapshot(p, params.snapshotId)))
-  ))
+      .handle("restoreSandboxSnapshot", ({ params }) => withPlatform((p) => Snapshots.restoreSandboxSnapshot(p, params.snapshotId))))
