@@ -527,6 +527,15 @@ const v16_api_tokens = statements(
   `create index api_tokens_platform_created on api_tokens (platform_id, created_ms, id)`
 )
 
+/**
+ * The retention sweep (src/operations/retention.ts): finished deliveries (DELIVERED or
+ * FAILED) in the order they finished on the platform's clock, so a sweep reads the due
+ * ones only. Events are swept in `seq` order through `events_platform`.
+ */
+const v17_webhook_retention = statements(
+  `create index webhook_deliveries_finished on webhook_deliveries (platform_id, ((doc->>'updatedAt')::float8)) where status <> 'PENDING'`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -543,7 +552,8 @@ export const MIGRATIONS = {
   "13_sandbox_faults": v13_sandbox_faults,
   "14_list_indexes": v14_list_indexes,
   "15_bulk_jobs": v15_bulk_jobs,
-  "16_api_tokens": v16_api_tokens
+  "16_api_tokens": v16_api_tokens,
+  "17_webhook_retention": v17_webhook_retention
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */
