@@ -11,7 +11,7 @@ export interface WebhookTables {
   readonly pendingDeliveries: MemoryTable<WebhookDeliveryRecord>
   webhookCursor: number | undefined
   /**
-   * Deliveries in the order they finished (DELIVERED or FAILED), for the retention
+   * Deliveries in the order they finished (DELIVERED or FAILED; `updatedAt`), for the retention
    * sweep: `ats[i]` (platform clock) and `ids[i]`, from `head` on. An entry may be stale
    * (the delivery was redelivered, or its unit of work rolled back): the sweep checks
    * the row itself.
@@ -35,8 +35,18 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
     if (r.status !== "PENDING") {
       const previous = t.deliveries.get(r.id)
       if (previous === undefined || previous.status === "PENDING" || previous.updatedAt !== r.updatedAt) {
-        t.finished.ats.push(r.updatedAt)
-        t.finished.ids.push(r.id)
+        // In time order: mostly at the end (a sandbox advance replays attempts at their due times).
+        const q = t.finished
+        let lo = q.head
+        let hi = q.ats.length
+        if (hi === lo || q.ats[hi - 1]! <= r.updatedAt) lo = hi
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1
+          if (q.ats[mid]! <= r.updatedAt) lo = mid + 1
+          else hi = mid
+        }
+        q.ats.splice(lo, 0, r.updatedAt)
+        q.ids.splice(lo, 0, r.id)
       }
     }
     return Effect.orDie(Effect.andThen(
@@ -88,8 +98,7 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
           }
           const start = q.head
           const due: Array<string> = []
-          // Entries arrive nearly in time order (a sandbox advance replays attempts at their
-          // due times): stop at the first that is not due; it goes when it is.
+          // In time order: the first entry not due ends the sweep.
           while (due.length < limit && q.head < q.ids.length && q.ats[q.head]! < finishedBefore) {
             const id = q.ids[q.head++]!
             const r = t.deliveries.get(id)
