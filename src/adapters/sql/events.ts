@@ -20,7 +20,7 @@ export const makeEventStore = (query: Query): SqlArea<"events", EventWrites> => 
       Effect.map(
         query<{ readonly removed: number }>(
           `with removed as (
-             delete from events where platform_id = $1 and seq in (
+             delete from events where seq in (
                select seq from events where platform_id = $1 and seq <= $2::bigint order by seq limit $3)
              and (doc->>'timestamp')::timestamptz < to_timestamp($4::float8 / 1000)
              returning 1)

@@ -89,8 +89,8 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
       Effect.map(
         query<{ readonly removed: number }>(
           `with removed as (
-             delete from webhook_deliveries where platform_id = $1 and id in (
-               select id from webhook_deliveries
+             delete from webhook_deliveries where (platform_id, id) in (
+               select platform_id, id from webhook_deliveries
                where platform_id = $1 and status <> 'PENDING' and (doc->>'updatedAt')::float8 < $2::float8
                order by (doc->>'updatedAt')::float8 limit $3 for update skip locked)
              and status <> 'PENDING'
