@@ -192,6 +192,8 @@ interface LevelResult {
   readonly payments: number
   readonly fillSeconds: number
   readonly heapBytesPerPayment: number | undefined
+  readonly heapBytesPerPaymentAfterRetention: number | undefined
+  readonly swept: ScaleReady["swept"]
   /** The machine's 1-minute load average when the level was measured. */
   readonly load: number
   readonly figures: ReadonlyArray<Figure>
@@ -214,7 +216,7 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
       const load = loadavg()[0] ?? 0
-      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, load, figures: await measureLevel(s, cluster?.cpuMicros) })
+      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention, swept: s.ready.swept, load, figures: await measureLevel(s, cluster?.cpuMicros) })
     } finally {
       await s.stop()
       await removeDir?.()
@@ -229,7 +231,12 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
   console.log(`fill through the store port: ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
-  if (store === "memory") console.log(`heap per stored payment (after full GC): ${levels.map((l) => l.heapBytesPerPayment === undefined ? "—" : `${fmt(l.heapBytesPerPayment)} B`).join(" / ")}`)
+  if (store === "memory") {
+    const bytes = (b: number | undefined) => b === undefined ? "—" : `${fmt(b)} B`
+    console.log(`heap per stored payment (after full GC), everything kept: ${levels.map((l) => bytes(l.heapBytesPerPayment)).join(" / ")}`)
+    console.log(`heap per stored payment after the retention sweep (7 days; payments spread over 30 days): ${levels.map((l) => bytes(l.heapBytesPerPaymentAfterRetention)).join(" / ")}` +
+      ` (swept ${levels.map((l) => `${fmt(l.swept.deliveries)} deliveries and ${fmt(l.swept.events)} events`).join(" / ")})`)
+  }
   console.log(`| figure | ${levels.map((l) => fmt(l.payments)).join(" | ")} | ${levels.slice(1).map((l) => `ratio at ${fmt(l.payments)}`).join(" | ")} |`)
   console.log(`|---|${levels.map(() => "---").join("|")}|${levels.slice(1).map(() => "---").join("|")}|`)
   let worst = 0

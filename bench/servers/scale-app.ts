@@ -17,6 +17,8 @@ import { Context, Effect, Layer } from "effect"
 import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { Store } from "../../src/ports/store.js"
+import { Platforms } from "../../src/ports/platforms.js"
+import { DEFAULT_WEBHOOK_RETENTION_MILLIS, sweepPlatform } from "../../src/operations/retention.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
 import { benchMoneyPlatform, moneyApi } from "./platform.js"
 
@@ -36,6 +38,14 @@ export interface ScaleReady {
   readonly fillMillis: number
   /** Heap used after the fill minus before it, per payment (after a full GC when --expose-gc). */
   readonly heapBytesPerPayment: number | undefined
+  /**
+   * The same after the retention sweep the server's scheduler makes (the default 7 days:
+   * of payments spread over 30 days, the older three quarters lose their events and
+   * delivered webhooks), per payment.
+   */
+  readonly heapBytesPerPaymentAfterRetention: number | undefined
+  /** What that sweep removed. */
+  readonly swept: { readonly deliveries: number; readonly events: number }
   readonly pairs: ReadonlyArray<{ readonly source: string; readonly destination: string; readonly customerId: string }>
   /** Ids of stored rows, for gets. */
   readonly sample: { readonly transactionId: string; readonly customerId: string; readonly externalAccountId: string; readonly quoteId: string }
@@ -299,7 +309,9 @@ const program = Effect.gen(function*() {
   if (typeof choice === "string") return yield* Effect.die(new Error(choice))
   const context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform]))
   const store = Context.get(context, Store)
-  const { address } = yield* serveReference({ services: Layer.succeedContext(context), host: "127.0.0.1", port: 0 })
+  // The scheduler's own retention sweep is off: the sweep below is made once, after the
+  // fill, so that the heap figures do not depend on when a background sweep happened to run.
+  const { address } = yield* serveReference({ services: Layer.succeedContext(context), host: "127.0.0.1", port: 0, webhookRetentionMillis: false })
   if (address._tag === "UnixPathAddress") return yield* Effect.die(new Error("unexpected unix socket"))
   const port = address.port
   const template = yield* makeTemplate(port, store)
@@ -313,6 +325,17 @@ const program = Effect.gen(function*() {
   const pairs = yield* fill(store, template)
   const fillMillis = Date.now() - began
   const heapAfter = heapUsed()
+  // The retention sweep, as the background scheduler makes it, until no backlog is left.
+  const platforms = Context.get(context, Platforms)
+  const platform = (yield* platforms.all).find((p) => p.id === platformId)!
+  const swept = { deliveries: 0, events: 0 }
+  for (;;) {
+    const r = yield* Effect.provideContext(sweepPlatform(platform, Date.now(), DEFAULT_WEBHOOK_RETENTION_MILLIS), context)
+    swept.deliveries += r.deliveries
+    swept.events += r.events
+    if (r.deliveries === 0 && r.events === 0) break
+  }
+  const heapSwept = heapUsed()
   const hot = pairs.slice(0, HOT_PAIRS)
   const middle = pairs[Math.floor(pairs.length / 2)]!
   const sampleTx = (yield* store.transactions.list(platformId, { customerId: middle.payerId }, { limit: 1 })).data[0]
@@ -322,6 +345,8 @@ const program = Effect.gen(function*() {
     port,
     fillMillis,
     heapBytesPerPayment: heapBefore === undefined || heapAfter === undefined ? undefined : (heapAfter - heapBefore) / Math.max(1, N),
+    heapBytesPerPaymentAfterRetention: heapBefore === undefined || heapSwept === undefined ? undefined : (heapSwept - heapBefore) / Math.max(1, N),
+    swept,
     pairs: hot.map((p) => ({ source: p.source, destination: p.destination, customerId: p.payerId })),
     sample: { transactionId: sampleTx.transaction.id, customerId: middle.payerId, externalAccountId: sampleExt.account.id, quoteId: sampleTx.transaction.quoteId ?? "" }
   }

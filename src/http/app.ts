@@ -10,6 +10,7 @@ import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { schedulerLoop } from "../operations/scheduler.js"
 import { webhookLoop } from "../operations/webhooks.js"
+import { DEFAULT_WEBHOOK_RETENTION_MILLIS } from "../operations/retention.js"
 import type { Ids } from "../ports/ids.js"
 import type { Platforms } from "../ports/platforms.js"
 import type { Store } from "../ports/store.js"
@@ -36,6 +37,14 @@ export interface AppOptions {
    * is advanced).
    */
   readonly schedulerIntervalMillis?: number | false
+  /**
+   * How long finished webhook deliveries and consumed events are kept, in ms of the
+   * platform's clock (default 7 days); `false` keeps them for ever. The background
+   * scheduler removes them (docs/webhooks.md#retention); without it nothing is removed.
+   */
+  readonly webhookRetentionMillis?: number | false
+  /** How often the scheduler sweeps, in ms of real time (default 60 000; sooner while there is a backlog). */
+  readonly retentionSweepIntervalMillis?: number
 }
 
 /**
@@ -43,14 +52,20 @@ export interface AppOptions {
  * are built, stopped with them. Two fibers, so a slow webhook receiver never delays a
  * scheduled move.
  */
-const schedulerLayer = (interval: number | false) =>
+const schedulerLayer = (interval: number | false, options: AppOptions) =>
   interval === false
     ? Layer.empty
-    : Layer.effectDiscard(Effect.andThen(Effect.forkScoped(schedulerLoop(interval)), Effect.forkScoped(webhookLoop(interval))))
+    : Layer.effectDiscard(Effect.andThen(
+      Effect.forkScoped(schedulerLoop(interval, {
+        millis: options.webhookRetentionMillis ?? DEFAULT_WEBHOOK_RETENTION_MILLIS,
+        ...(options.retentionSweepIntervalMillis === undefined ? {} : { sweepIntervalMillis: options.retentionSweepIntervalMillis })
+      })),
+      Effect.forkScoped(webhookLoop(interval))
+    ))
 
 /** The services every request runs with: the ports, verified credentials, and the scheduler running over them. */
 export const appServices = (options: AppOptions) =>
-  schedulerLayer(options.schedulerIntervalMillis ?? 1000).pipe(
+  schedulerLayer(options.schedulerIntervalMillis ?? 1000, options).pipe(
     Layer.provideMerge(Layer.mergeAll(options.services, VerifiedCredentials.layer, RequestLog.layer))
   )
 

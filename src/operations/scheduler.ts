@@ -33,6 +33,7 @@ import {
 } from "./stablecoins.js"
 import { asPlatformWork, baseMillisOf, clockOffsetOf, fixedClock, isoOf } from "./time.js"
 import { deliverDueWebhooks } from "./webhooks.js"
+import { DEFAULT_WEBHOOK_RETENTION_MILLIS, retentionPass } from "./retention.js"
 import { MAX_ADVANCE_SECONDS, MAX_OFFSET_MILLIS } from "../domain/limits.js"
 export { MAX_ADVANCE_SECONDS, MAX_OFFSET_MILLIS } from "../domain/limits.js"
 
@@ -117,13 +118,26 @@ export const runAllDueTimers = Effect.gen(function*() {
   }
 })
 
-/** The background scheduler: a pass every `intervalMillis` of real time, for ever. Failures are logged, not fatal. */
-export const schedulerLoop = (intervalMillis: number) =>
-  runAllDueTimers.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("Scheduler pass failed; retrying on the next pass", cause)),
-    Effect.andThen(Effect.sleep(intervalMillis)),
-    Effect.forever
-  )
+/**
+ * The background scheduler: a pass every `intervalMillis` of real time, for ever: the
+ * due timers, then (when due) the retention sweep (./retention.ts; `retention.millis`
+ * false: none). Failures are logged, not fatal.
+ */
+export const schedulerLoop = (
+  intervalMillis: number,
+  retention: { readonly millis: number | false; readonly sweepIntervalMillis?: number } = { millis: DEFAULT_WEBHOOK_RETENTION_MILLIS }
+) =>
+  Effect.suspend(() => {
+    const sweep = retentionPass(retention.millis, retention.sweepIntervalMillis).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("Retention sweep failed; retrying on the next pass", cause))
+    )
+    return runAllDueTimers.pipe(
+      Effect.catchCause((cause) => Effect.logWarning("Scheduler pass failed; retrying on the next pass", cause)),
+      Effect.andThen(sweep),
+      Effect.andThen(Effect.sleep(intervalMillis)),
+      Effect.forever
+    )
+  })
 
 // ---------------------------------------------------------------- sandbox time
 

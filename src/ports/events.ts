@@ -23,7 +23,23 @@ export interface EventRepository {
   readonly list: (platformId: string, options?: { readonly afterSeq?: number; readonly limit?: number }) => Effect.Effect<ReadonlyArray<StoredEvent>>
 }
 
+/** Which consumed events a retention sweep may remove (src/operations/retention.ts). */
+export interface EventSweep {
+  /** Only events at or below this `seq` (the ones every consumer has passed). */
+  readonly upToSeq: number
+  /** Only events whose `timestamp` (platform clock) is before this, epoch ms. */
+  readonly before: number
+  /** Examines at most this many of the platform's oldest events at or below `upToSeq`. */
+  readonly limit: number
+}
+
 export interface EventWrites {
   /** Appends an event to the outbox; it exists if and only if this unit of work commits. */
   readonly emit: (event: DomainEvent) => Effect.Effect<void>
+  /**
+   * Removes, among the platform's `limit` oldest events at or below `upToSeq`, those that
+   * happened before `before`. Returns how many were removed. Bounded: examines at most
+   * `limit` events whatever the outbox holds.
+   */
+  readonly sweepEvents: (platformId: string, sweep: EventSweep) => Effect.Effect<number>
 }

@@ -105,4 +105,10 @@ export interface WebhookWrites {
   readonly addWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
   /** Writes a delivery's new state (lease, attempt, status). */
   readonly putWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+  /**
+   * Removes at most `limit` of the platform's finished deliveries (DELIVERED or FAILED,
+   * with their attempts) last updated before `finishedBefore` (epoch ms, platform
+   * clock), oldest first. PENDING ones are never removed. Returns how many were removed.
+   */
+  readonly sweepWebhookDeliveries: (platformId: string, finishedBefore: number, limit: number) => Effect.Effect<number>
 }

@@ -19,6 +19,12 @@ export interface ServerSettings {
   readonly store: StoreChoice
   /** A deterministic run's seed (--seed, PAYMENTS_SEED); undefined: random ids, real time. */
   readonly seed?: number
+  /**
+   * How long finished webhook deliveries and consumed events are kept, ms of the
+   * platform's clock (--webhook-retention, PAYMENTS_WEBHOOK_RETENTION); false: for ever;
+   * undefined: the default (7 days).
+   */
+  readonly webhookRetentionMillis?: number | false
 }
 
 /**
@@ -51,6 +57,12 @@ Options (each flag wins over the environment variable in brackets):
                         the clock standing at 2025-01-01T00:00:00Z (it moves only
                         with POST /sandbox/clock/advance), nothing in the background
                         [PAYMENTS_SEED]
+  --webhook-retention <duration>
+                        how long delivered (or finally failed) webhook deliveries
+                        and consumed events are kept, on the platform's clock: a
+                        whole number with d, h, m or s (7d, 36h), 0 (removed at the
+                        next sweep) or off (kept for ever)
+                        [PAYMENTS_WEBHOOK_RETENTION, default 7d]
   -h, --help            print this help and exit
   --version             print the version and exit
 
@@ -65,6 +77,7 @@ const options = {
   "data-dir": { type: "string" },
   "database-url": { type: "string" },
   seed: { type: "string" },
+  "webhook-retention": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" }
 } as const
@@ -105,6 +118,18 @@ const seedOf = (text: string): number | undefined => {
   return seed <= 0xffff_ffff ? seed : undefined
 }
 
+const UNIT_MILLIS: Readonly<Record<string, number>> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }
+
+/** A retention period from its text (`7d`, `36h`, `90m`, `3600s`, `0`, `off`), or undefined when it is not one. */
+export const retentionOf = (text: string): number | false | undefined => {
+  const t = text.trim().toLowerCase()
+  if (t === "off") return false
+  if (t === "0") return 0
+  const match = /^(\d{1,6})([dhms])$/.exec(t)
+  if (match === null) return undefined
+  return Number(match[1]) * UNIT_MILLIS[match[2]!]!
+}
+
 /** The settings (or help, version, an error) for these arguments (without node and the script) and this environment. */
 export const parseCommandLine = (
   args: ReadonlyArray<string>,
@@ -117,6 +142,7 @@ export const parseCommandLine = (
     readonly "data-dir"?: string | undefined
     readonly "database-url"?: string | undefined
     readonly seed?: string | undefined
+    readonly "webhook-retention"?: string | undefined
     readonly help?: boolean | undefined
     readonly version?: boolean | undefined
   }
@@ -129,7 +155,7 @@ export const parseCommandLine = (
   if (values.version === true) return { _tag: "Version" }
 
   // A flag given with an empty value is a mistake (an unset shell variable, most often).
-  for (const name of ["port", "host", "config", "data-dir", "database-url", "seed"] as const) {
+  for (const name of ["port", "host", "config", "data-dir", "database-url", "seed", "webhook-retention"] as const) {
     if (values[name] !== undefined && present(values[name]) === undefined) return usageError(`--${name} needs a value`)
   }
 
@@ -179,5 +205,28 @@ export const parseCommandLine = (
       return seedFlag !== undefined ? usageError(`--seed ${message}`) : { _tag: "Invalid", message: `PAYMENTS_SEED ${message}`, exitCode: 1 }
     }
   }
-  return { _tag: "Run", settings: { host, port, configPath, configSource, store, ...(seed === undefined ? {} : { seed }) } }
+  let webhookRetentionMillis: number | false | undefined
+  const retentionFlag = present(values["webhook-retention"])
+  const retentionText = retentionFlag ?? present(env["PAYMENTS_WEBHOOK_RETENTION"])
+  if (retentionText !== undefined) {
+    webhookRetentionMillis = retentionOf(retentionText)
+    if (webhookRetentionMillis === undefined) {
+      const message = `must be a whole number with d, h, m or s (7d, 36h), 0 or off, not ${JSON.stringify(retentionText)}`
+      return retentionFlag !== undefined
+        ? usageError(`--webhook-retention ${message}`)
+        : { _tag: "Invalid", message: `PAYMENTS_WEBHOOK_RETENTION ${message}`, exitCode: 1 }
+    }
+  }
+  return {
+    _tag: "Run",
+    settings: {
+      host,
+      port,
+      configPath,
+      configSource,
+      store,
+      ...(seed === undefined ? {} : { seed }),
+      ...(webhookRetentionMillis === undefined ? {} : { webhookRetentionMillis })
+    }
+  }
 }

@@ -50,7 +50,7 @@ if (command._tag === "Invalid") {
   console.error(command.message)
   process.exit(command.exitCode)
 }
-const { configPath, configSource, host, port, store: choice, seed } = command.settings
+const { configPath, configSource, host, port, store: choice, seed, webhookRetentionMillis } = command.settings
 
 const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (path === undefined) return [SANDBOX_PLATFORM]
@@ -117,7 +117,8 @@ const main = Effect.gen(function*() {
     services,
     host,
     port,
-    ...(seed === undefined ? {} : { schedulerIntervalMillis: false as const })
+    ...(seed === undefined ? {} : { schedulerIntervalMillis: false as const }),
+    ...(webhookRetentionMillis === undefined ? {} : { webhookRetentionMillis })
   })
   const actualPort = address._tag === "UnixPathAddress" ? port : address.port
   yield* applySeedDocuments(actualPort)

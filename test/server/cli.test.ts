@@ -123,4 +123,23 @@ describe("parseCommandLine", () => {
     expect(invalid(parseCommandLine([], { DATABASE_URL: "mysql://x" })).message).toMatch(/DATABASE_URL must be a postgres/)
     expect(invalid(parseCommandLine([], { DATABASE_URL: "postgres://x/y", PAYMENTS_DATA_DIR: "d" })).message).toMatch(/not both/)
   })
+
+  it("--webhook-retention (or PAYMENTS_WEBHOOK_RETENTION): a duration, 0 or off; the flag wins; a bad one is a usage error (flag, 2) or a configuration error (variable, 1)", () => {
+    expect(settings(parseCommandLine([], {})).webhookRetentionMillis).toBeUndefined()
+    expect(settings(parseCommandLine(["--webhook-retention", "7d"], {})).webhookRetentionMillis).toBe(7 * 86_400_000)
+    expect(settings(parseCommandLine(["--webhook-retention=36h"], { PAYMENTS_WEBHOOK_RETENTION: "1d" })).webhookRetentionMillis).toBe(36 * 3_600_000)
+    expect(settings(parseCommandLine([], { PAYMENTS_WEBHOOK_RETENTION: "90m" })).webhookRetentionMillis).toBe(90 * 60_000)
+    expect(settings(parseCommandLine([], { PAYMENTS_WEBHOOK_RETENTION: "3600s" })).webhookRetentionMillis).toBe(3_600_000)
+    expect(settings(parseCommandLine([], { PAYMENTS_WEBHOOK_RETENTION: "0" })).webhookRetentionMillis).toBe(0)
+    expect(settings(parseCommandLine(["--webhook-retention", "OFF"], {})).webhookRetentionMillis).toBe(false)
+    for (const bad of ["7", "7 days", "-1d", "1.5h", "1w", "on"]) {
+      const flag = invalid(parseCommandLine([`--webhook-retention=${bad}`], {}))
+      expect(flag.exitCode).toBe(2)
+      expect(flag.message).toContain(`--webhook-retention must be a whole number with d, h, m or s (7d, 36h), 0 or off, not "${bad}"`)
+      const variable = invalid(parseCommandLine([], { PAYMENTS_WEBHOOK_RETENTION: bad }))
+      expect(variable.exitCode).toBe(1)
+      expect(variable.message).toContain("PAYMENTS_WEBHOOK_RETENTION must be")
+    }
+    expect(invalid(parseCommandLine(["--webhook-retention="], {})).message).toContain("--webhook-retention needs a value")
+  })
 })

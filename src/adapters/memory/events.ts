@@ -40,6 +40,24 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
           const events = m.tenantOf(event.platformId).events
           events.push({ seq: ++eventSeq, event })
           m.undo(() => void events.pop())
+        }),
+      sweepEvents: (platformId, sweep) =>
+        Effect.sync(() => {
+          const events = m.peek(platformId)?.events
+          if (events === undefined) return 0
+          // The oldest `limit` events at or below upToSeq: the outbox is in seq order.
+          let end = 0
+          while (end < events.length && end < sweep.limit && events[end]!.seq <= sweep.upToSeq) end++
+          const kept: Array<StoredEvent> = []
+          for (let i = 0; i < end; i++) {
+            const e = events[i]!
+            if (!(Date.parse(e.event.timestamp) < sweep.before)) kept.push(e)
+          }
+          const removed = end - kept.length
+          if (removed === 0) return 0
+          const prefix = events.splice(0, end, ...kept)
+          m.undo(() => void events.splice(0, kept.length, ...prefix))
+          return removed
         })
     }
   }

@@ -13,7 +13,22 @@ export const makeEventStore = (query: Query): SqlArea<"events", EventWrites> => 
         `insert into events (platform_id, id, type, doc)
          select $1, $2, $3, $4::jsonb from (select pg_advisory_xact_lock(hashtext($1))) as platform_event_lock`,
         [event.platformId, event.id, event.type, JSON.stringify(event)]
-      ))
+      )),
+    // Reads at most `limit` rows of `events_platform` (the oldest at or below upToSeq),
+    // whatever the outbox holds; the time test applies to those rows only.
+    sweepEvents: (platformId, sweep) =>
+      Effect.map(
+        query<{ readonly removed: number }>(
+          `with removed as (
+             delete from events where seq in (
+               select seq from events where platform_id = $1 and seq <= $2::bigint order by seq limit $3)
+             and (doc->>'timestamp')::timestamptz < to_timestamp($4::float8 / 1000)
+             returning 1)
+           select count(*)::int as removed from removed`,
+          [platformId, sweep.upToSeq, Math.max(0, Math.floor(sweep.limit)), sweep.before]
+        ),
+        (rows) => rows[0]?.removed ?? 0
+      )
   },
   repositories: {
     events: {

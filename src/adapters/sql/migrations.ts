@@ -528,6 +528,15 @@ const v16_api_tokens = statements(
 )
 
 /**
+ * The retention sweep (src/operations/retention.ts): finished deliveries (DELIVERED or
+ * FAILED) in the order they finished on the platform's clock, so a sweep reads the due
+ * ones only. Events are swept in `seq` order through `events_platform`.
+ */
+const v17_webhook_retention = statements(
+  `create index webhook_deliveries_finished on webhook_deliveries (platform_id, ((doc->>'updatedAt')::float8)) where status <> 'PENDING'`
+)
+
+/**
  * Sandbox snapshots (docs/sandbox.md#snapshots, ./snapshots.ts): a record per snapshot
  * (with the schema it was taken on) and each saved row of the platform's tables as its
  * row text (`row::text`, read back with a cast to the table's row type); and the function
@@ -590,6 +599,7 @@ export const MIGRATIONS = {
   "14_list_indexes": v14_list_indexes,
   "15_bulk_jobs": v15_bulk_jobs,
   "16_api_tokens": v16_api_tokens,
+  "17_webhook_retention": v17_webhook_retention,
   "18_sandbox_snapshots": v18_sandbox_snapshots
 } as const
 

@@ -26,7 +26,10 @@ import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
 
-export type WebhookStore = SqlArea<"webhooks", Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery">>
+export type WebhookStore = SqlArea<
+  "webhooks",
+  Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery" | "sweepWebhookDeliveries">
+>
 
 interface KeyRow {
   readonly private_key_hex: string
@@ -79,7 +82,24 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
       )),
     addWebhookDelivery: (r) => upsert(r, "do nothing"),
     putWebhookDelivery: (r) =>
-      upsert(r, `do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc`)
+      upsert(r, `do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc`),
+    // The oldest finished deliveries through `webhook_deliveries_finished` (migration
+    // 17), at most `limit` rows; rows another unit of work holds are left for next time.
+    sweepWebhookDeliveries: (platformId, finishedBefore, limit) =>
+      Effect.map(
+        query<{ readonly removed: number }>(
+          `with removed as (
+             delete from webhook_deliveries where (platform_id, id) in (
+               select platform_id, id from webhook_deliveries
+               where platform_id = $1 and status <> 'PENDING' and (doc->>'updatedAt')::float8 < $2::float8
+               order by (doc->>'updatedAt')::float8 limit $3 for update skip locked)
+             and status <> 'PENDING'
+             returning 1)
+           select count(*)::int as removed from removed`,
+          [platformId, finishedBefore, Math.max(0, Math.floor(limit))]
+        ),
+        (rows) => rows[0]?.removed ?? 0
+      )
   }
 
   const list = (platformId: string, p: Page): Effect.Effect<PageResult<WebhookDeliveryRecord>, InvalidCursor> =>

@@ -1,0 +1,124 @@
+/**
+ * The Store contract for the retention sweep (`sweepWebhookDeliveries`, `sweepEvents`;
+ * src/operations/retention.ts), run against every Store (memory, PGlite in memory,
+ * PostgreSQL on a fresh database of the run's throwaway cluster): only what is due goes
+ * (finished deliveries last updated before the cut, oldest first; events at or below the
+ * consumed seq that happened before it), PENDING deliveries and young or unconsumed
+ * events stay, each call does a bounded amount (its limit), other platforms are not
+ * touched, and a unit of work that fails after sweeping keeps everything.
+ */
+import { Effect, Exit } from "effect"
+import { describe, expect } from "vitest"
+import type { DomainEvent } from "../../src/ports/events.js"
+import type { WebhookDeliveryRecord } from "../../src/ports/store.js"
+import { KINDS, storeSuite } from "../support/store-harness.js"
+
+const T0 = Date.parse("2026-01-01T00:00:00.000Z")
+const SEC = 1000
+
+const delivery = (
+  platformId: string,
+  n: number,
+  status: WebhookDeliveryRecord["status"],
+  updatedAt: number
+): WebhookDeliveryRecord => ({
+  platformId,
+  id: `Webhook:00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`,
+  seq: n,
+  type: "TEST",
+  resourceId: `Webhook:${n}`,
+  body: JSON.stringify({ id: n, type: "TEST" }),
+  status,
+  attempts: status === "PENDING" && updatedAt === T0 ? [] : [{ at: updatedAt, url: "https://receiver.invalid/hook", durationMs: 3, statusCode: status === "DELIVERED" ? 200 : 500 }],
+  round: 1,
+  nextAttemptAt: updatedAt + 60 * SEC,
+  createdAt: T0,
+  updatedAt
+})
+
+const event = (platformId: string, n: number, at: number): DomainEvent => ({
+  id: `Webhook:event-${n}`,
+  platformId,
+  type: "TEST",
+  timestamp: new Date(at).toISOString()
+})
+
+describe.each(KINDS)("Retention store contract on %s", (kind) => {
+  const { storeIt } = storeSuite(kind)
+
+  storeIt("sweepWebhookDeliveries: finished ones updated before the cut, oldest first, at most `limit` a call; PENDING ones never", (store, p) =>
+    Effect.gen(function*() {
+      const other = `${p}-other`
+      const rows = [
+        delivery(p, 1, "DELIVERED", T0 + 2 * SEC),
+        delivery(p, 2, "FAILED", T0 + 1 * SEC),
+        delivery(p, 3, "PENDING", T0),
+        delivery(p, 4, "DELIVERED", T0 + 100 * SEC),
+        delivery(p, 5, "DELIVERED", T0 + 3 * SEC),
+        delivery(p, 6, "PENDING", T0 + 4 * SEC),
+        delivery(other, 7, "DELIVERED", T0)
+      ]
+      yield* store.transact((uow) => Effect.forEach(rows, (r) => uow.addWebhookDelivery(r), { discard: true }))
+      const cut = T0 + 50 * SEC
+      const ids = Effect.map(store.webhooks.list(p, { limit: 100 }), (page) => page.data.map((d) => d.seq).sort((a, b) => a - b))
+
+      // A unit of work that fails after sweeping keeps everything.
+      const failed = yield* Effect.exit(store.transact((uow) => Effect.andThen(uow.sweepWebhookDeliveries(p, cut, 10), Effect.fail("boom"))))
+      expect(Exit.isFailure(failed)).toBe(true)
+      expect(yield* ids).toEqual([1, 2, 3, 4, 5, 6])
+
+      // Bounded: two a call, the ones that finished first.
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, cut, 2))).toBe(2)
+      expect(yield* ids).toEqual([3, 4, 5, 6])
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, cut, 2))).toBe(1)
+      expect(yield* ids).toEqual([3, 4, 6])
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, cut, 2))).toBe(0)
+      expect(yield* store.webhooks.get(p, rows[0]!.id)).toBeUndefined()
+      expect(yield* store.webhooks.get(p, rows[2]!.id)).toEqual(rows[2])
+
+      // A redelivered one counts from when it finished again; a PENDING one stays whatever its age.
+      const redelivered = { ...rows[3]!, status: "PENDING" as const, updatedAt: T0 + 200 * SEC, nextAttemptAt: T0 + 200 * SEC }
+      yield* store.transact((uow) => uow.putWebhookDelivery(redelivered))
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, T0 + 150 * SEC, 10))).toBe(0)
+      yield* store.transact((uow) => uow.putWebhookDelivery({ ...redelivered, status: "DELIVERED", updatedAt: T0 + 300 * SEC }))
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, T0 + 250 * SEC, 10))).toBe(0)
+      expect(yield* ids).toEqual([3, 4, 6])
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, T0 + 301 * SEC, 10))).toBe(1)
+      expect(yield* ids).toEqual([3, 6])
+      // The other platform's finished delivery was never touched.
+      expect(yield* store.webhooks.get(other, rows[6]!.id)).toEqual(rows[6])
+    }))
+
+  storeIt("sweepEvents: examines at most `limit` of the oldest events at or below upToSeq and removes those that happened before the cut", (store, p) =>
+    Effect.gen(function*() {
+      const other = `${p}-other`
+      const times = [T0, T0 + SEC, T0 + 2 * SEC, T0 + 100 * SEC, T0 + 3 * SEC, T0 + 4 * SEC]
+      for (const [i, at] of times.entries()) yield* store.transact((uow) => uow.emit(event(p, i + 1, at)))
+      yield* store.transact((uow) => uow.emit(event(other, 99, T0)))
+      const all = yield* store.events.list(p)
+      const seqs = all.map((e) => e.seq)
+      const last = yield* store.webhooks.lastEventSeq(p)
+      expect(last).toBe(seqs[5])
+      const names = Effect.map(store.events.list(p), (es) => es.map((e) => e.event.id.replace("Webhook:event-", "")))
+      const sweep = { upToSeq: seqs[4]!, before: T0 + 50 * SEC }
+
+      const failed = yield* Effect.exit(store.transact((uow) => Effect.andThen(uow.sweepEvents(p, { ...sweep, limit: 10 }), Effect.fail("boom"))))
+      expect(Exit.isFailure(failed)).toBe(true)
+      expect(yield* names).toEqual(["1", "2", "3", "4", "5", "6"])
+
+      // The first three examined and old: removed.
+      expect(yield* store.transact((uow) => uow.sweepEvents(p, { ...sweep, limit: 3 }))).toBe(3)
+      expect(yield* names).toEqual(["4", "5", "6"])
+      // Then 4 (too young) and 5: only 5 goes; 6 is above upToSeq.
+      expect(yield* store.transact((uow) => uow.sweepEvents(p, { ...sweep, limit: 3 }))).toBe(1)
+      expect(yield* names).toEqual(["4", "6"])
+      expect(yield* store.transact((uow) => uow.sweepEvents(p, { ...sweep, limit: 3 }))).toBe(0)
+      // Reading after a removed seq still works, and the highest seq is where it was.
+      expect((yield* store.events.list(p, { afterSeq: seqs[0]! })).map((e) => e.seq)).toEqual([seqs[3], seqs[5]])
+      expect(yield* store.webhooks.lastEventSeq(p)).toBe(last)
+      // A new event still gets a higher seq.
+      yield* store.transact((uow) => uow.emit(event(p, 7, T0)))
+      expect((yield* store.events.list(p, { afterSeq: last })).map((e) => e.event.id)).toEqual(["Webhook:event-7"])
+      expect((yield* store.events.list(other)).map((e) => e.event.id)).toEqual(["Webhook:event-99"])
+    }))
+})
