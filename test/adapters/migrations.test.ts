@@ -90,7 +90,7 @@ describe("migrations an area carries", () => {
     expect(r.again).toEqual([])
     expect(r.added).toEqual([[next, "widgets"]])
     expect(r.then).toEqual([])
-    expect(r.refused.kind).toBe("BadState")
+    expect(r.refused).toMatchObject({ _tag: "MigrationError", kind: "BadState" })
     expect(r.recorded.map((row) => `${row.migration_id}_${row.name}`)).toEqual([...Object.keys(MIGRATIONS), `${next}_widgets`])
     expect(r.gadgets).toBe(0)
     expect(r.widgets).toBe(0)
