@@ -16,7 +16,7 @@ import { badRequest, conflict, Error403, invalidInput, notFound } from "../domai
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import type { Quote, QuoteRequest } from "../domain/quote.js"
-import type { Transaction, TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../domain/transaction.js"
+import type { Transaction, TransactionType, TransferInRequest, TransferOutRequest } from "../domain/transaction.js"
 import type { AgentActionRecord, AgentRecord } from "../ports/agents.js"
 import { Ids } from "../ports/ids.js"
 import { Store, type QuoteRecord, type UnitOfWork } from "../ports/store.js"
@@ -31,7 +31,7 @@ import { listCustomerAccounts } from "./money/accounts.js"
 import { transactionOf } from "./money/payments.js"
 import { createQuote, executeIn, getQuote, quoteRecordOf } from "./money/quotes.js"
 import { missingPullAmount, sweepAmount } from "./money/transfers.js"
-import { decideHeldPayment, getTransaction, listTransactions } from "./money/transactions.js"
+import { decideHeldPayment, getTransaction, listTransactions, type TransactionListQuery } from "./money/transactions.js"
 import { isoOf } from "./time.js"
 import { emit } from "./transition.js"
 
@@ -51,18 +51,9 @@ const gate = Effect.fnUntraced(function*(platform: Platform, agentId: string, pe
 
 // ---------------------------------------------------------------- reads
 
-export interface AgentTransactionListQuery {
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
-  readonly accountIdentifier?: string | undefined
-  readonly senderAccountIdentifier?: string | undefined
-  readonly receiverAccountIdentifier?: string | undefined
-  readonly status?: TransactionStatus | undefined
+/** The platform's transaction list query, less the customer (the agent's own) and the card filters. */
+export type AgentTransactionListQuery = Omit<TransactionListQuery, "customerId" | "platformCustomerId" | "type" | "cardId"> & {
   readonly type?: TransactionType | undefined
-  readonly reference?: string | undefined
-  readonly startDate?: string | undefined
-  readonly endDate?: string | undefined
-  readonly sortOrder?: "asc" | "desc" | undefined
 }
 
 /** GET /agents/me/transactions: the customer's, newest first (VIEW_TRANSACTIONS). */

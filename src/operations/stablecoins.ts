@@ -433,15 +433,40 @@ const startOperation = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Pl
 const stepsOf = (course: OperationMachine.Course) =>
   course.steps.map((s) => ({ at: s.at, event: OperationMachine.encodeEvent(s.event) }))
 
+/** A mint or a burn: one unit of work on an operable stablecoin, with the amount in its minor units. */
+const operationOn = <A, E, R>(
+  platform: Platform,
+  stablecoinId: string,
+  amount: string,
+  body: (at: { readonly store: Store["Service"]; readonly ids: Ids["Service"]; readonly uow: UnitOfWork; readonly s: Stablecoin; readonly minor: number }) => Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const ids = yield* Ids
+    return yield* store.transact((uow) =>
+      Effect.gen(function*() {
+        const rec = yield* operableStablecoin(platform, stablecoinId)
+        const minor = yield* fiatAmount(rec.stablecoin, amount)
+        return yield* body({ store, ids, uow, s: rec.stablecoin, minor })
+      })
+    )
+  })
+
+/** The fields an operation on `s` begins with, in their order. */
+const operationHead = (s: Stablecoin, id: string, operationType: StablecoinOperationType, amount: string) => ({
+  id,
+  stablecoinId: s.id,
+  operationType,
+  amount,
+  provider: s.provider,
+  providerEnvironment: s.providerEnvironment,
+  stablecoinProviderAccountId: s.stablecoinProviderAccountId
+})
+
 /** POST /stablecoins/{stablecoinId}/mints (Idempotency-Key required). */
-export const createMint = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinMintRequest) {
-  const store = yield* Store
-  const ids = yield* Ids
-  return yield* store.transact((uow) =>
+export const createMint = (platform: Platform, stablecoinId: string, req: StablecoinMintRequest) =>
+  operationOn(platform, stablecoinId, req.amount, ({ store, ids, uow, s, minor }) =>
     Effect.gen(function*() {
-      const rec = yield* operableStablecoin(platform, stablecoinId)
-      const s = rec.stablecoin
-      const minor = yield* fiatAmount(s, req.amount)
       // The destination: a Spark wallet (an external account); Grid-managed destinations need Grid operations.
       const destinationId = req.destination.accountId
       if (destinationId.startsWith("InternalAccount:")) {
@@ -518,13 +543,7 @@ export const createMint = Effect.fnUntraced(function*(platform: Platform, stable
         }
       }
       const operation = renderOperation({
-        id,
-        stablecoinId: s.id,
-        operationType: "MINT",
-        amount: req.amount,
-        provider: s.provider,
-        providerEnvironment: s.providerEnvironment,
-        stablecoinProviderAccountId: s.stablecoinProviderAccountId,
+        ...operationHead(s, id, "MINT", req.amount),
         source,
         ...(fundingInstructions === undefined ? {} : { fundingInstructions }),
         destination: { accountId: destination.id },
@@ -537,17 +556,11 @@ export const createMint = Effect.fnUntraced(function*(platform: Platform, stable
       return operation
     })
   )
-})
 
 /** POST /stablecoins/{stablecoinId}/burns (Idempotency-Key required). */
-export const createBurn = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinBurnRequest) {
-  const store = yield* Store
-  const ids = yield* Ids
-  return yield* store.transact((uow) =>
+export const createBurn = (platform: Platform, stablecoinId: string, req: StablecoinBurnRequest) =>
+  operationOn(platform, stablecoinId, req.amount, ({ ids, uow, s, minor }) =>
     Effect.gen(function*() {
-      const rec = yield* operableStablecoin(platform, stablecoinId)
-      const s = rec.stablecoin
-      const minor = yield* fiatAmount(s, req.amount)
       if (req.source.type === "GRID_INTERNAL_ACCOUNT") {
         return yield* badRequest(
           "STABLECOIN_BURN_SOURCE_NOT_SUPPORTED",
@@ -564,13 +577,7 @@ export const createBurn = Effect.fnUntraced(function*(platform: Platform, stable
         ? OperationMachine.burnCourse({ type: "EXTERNAL_ACCOUNT", sandbox: platform.settings.sandbox }, rail, payout, nowMs)
         : OperationMachine.burnCourse({ type: "PROVIDER_INTERNAL_BALANCE" }, rail, payout, nowMs)
       const operation = renderOperation({
-        id,
-        stablecoinId: s.id,
-        operationType: "BURN",
-        amount: req.amount,
-        provider: s.provider,
-        providerEnvironment: s.providerEnvironment,
-        stablecoinProviderAccountId: s.stablecoinProviderAccountId,
+        ...operationHead(s, id, "BURN", req.amount),
         source: { type: req.source.type },
         ...(req.source.type === "EXTERNAL_ACCOUNT" ? { fundingInstructions: depositInstructions(platform, id, s) } : {}),
         destination: { accountId: bank.id, rail },
@@ -584,7 +591,6 @@ export const createBurn = Effect.fnUntraced(function*(platform: Platform, stable
       return operation
     })
   )
-})
 
 export interface OperationListQuery {
   readonly operationType?: StablecoinOperationType | undefined
