@@ -24,7 +24,6 @@ import {
   type AgentUpdateRequest,
   DEVICE_CODE_ALPHABET
 } from "../domain/agent.js"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound, unauthorized } from "../domain/errors.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
@@ -37,7 +36,7 @@ import * as Rates from "../rules/money/rates.js"
 import { decidedAction } from "./agent-actions.js"
 import { activeCustomer } from "./customers.js"
 import { decideHeldPayment } from "./money/transactions.js"
-import { instantOf, pageOf } from "./paging.js"
+import { type ChangedWindowQuery, changedWindowsOf, instantOf, pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { isoOf, nowMillis, onPlatformClock } from "./time.js"
 
 /** How long a device code can be redeemed: 24 hours (the reference's example). */
@@ -184,16 +183,10 @@ export const createAgent = (platform: Platform, req: AgentCreateRequest) =>
       })
     ))
 
-export interface AgentListQuery {
+export interface AgentListQuery extends ChangedWindowQuery, PageQuery {
   readonly customerId?: string | undefined
   readonly isPaused?: "true" | "false" | undefined
   readonly isConnected?: "true" | "false" | undefined
-  readonly createdAfter?: string | undefined
-  readonly createdBefore?: string | undefined
-  readonly updatedAfter?: string | undefined
-  readonly updatedBefore?: string | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 const flag = (v: "true" | "false" | undefined) => v === undefined ? undefined : v === "true"
@@ -205,9 +198,8 @@ export const listAgents = Effect.fnUntraced(function*(platform: Platform, q: Age
     customerId: q.customerId,
     isPaused: flag(q.isPaused),
     isConnected: flag(q.isConnected),
-    created: { from: yield* instantOf("createdAfter", q.createdAfter), to: yield* instantOf("createdBefore", q.createdBefore) },
-    updated: { from: yield* instantOf("updatedAfter", q.updatedAfter), to: yield* instantOf("updatedBefore", q.updatedBefore) }
-  }, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }))
+    ...(yield* changedWindowsOf(q))
+  }, pageRequestOf(q)))
   const now = yield* nowMillis
   return { ...page, data: page.data.map((r) => agentView(r, now)) } satisfies PageResult<Agent>
 })
@@ -407,10 +399,8 @@ export const authenticateAgent = Effect.fnUntraced(function*(header: string | un
 /** GET /agents/me. */
 export const getAgentMe = (platform: Platform, agentId: string) => getAgent(platform, agentId)
 
-export interface AgentActionListQuery {
+export interface AgentActionListQuery extends PageQuery {
   readonly status?: AgentActionStatus | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** An action as answered now: its transaction and quote as they are now, not as they were when it was decided. */
@@ -431,10 +421,10 @@ export const currentAction = Effect.fnUntraced(function*(platform: Platform, act
 const actionsPage = Effect.fnUntraced(function*(
   platform: Platform,
   query: Parameters<Store["Service"]["agents"]["listActions"]>[1],
-  page: { readonly limit?: number | undefined; readonly cursor?: string | undefined; readonly descending?: boolean | undefined }
+  page: PageQuery & { readonly descending?: boolean | undefined }
 ) {
   const store = yield* Store
-  const result = yield* pageOf(store.agents.listActions(platform.id, query, { limit: page.limit ?? DEFAULT_PAGE_LIMIT, cursor: page.cursor, descending: page.descending }))
+  const result = yield* pageOf(store.agents.listActions(platform.id, query, { ...pageRequestOf(page), descending: page.descending }))
   const data = yield* Effect.forEach(result.data, (r) => currentAction(platform, r.action))
   return { ...result, data } satisfies PageResult<AgentAction>
 })
@@ -455,14 +445,12 @@ export const actionOf = Effect.fnUntraced(function*(platform: Platform, actionId
 export const getMyAction = (platform: Platform, agentId: string, actionId: string) =>
   Effect.flatMap(actionOf(platform, actionId, agentId), (r) => currentAction(platform, r.action))
 
-export interface AgentApprovalListQuery {
+export interface AgentApprovalListQuery extends PageQuery {
   readonly agentId?: string | undefined
   readonly customerId?: string | undefined
   readonly startDate?: string | undefined
   readonly endDate?: string | undefined
   readonly sortOrder?: "asc" | "desc" | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** GET /agents/approvals: the platform's actions waiting for its approval (newest first by default). */

@@ -3,6 +3,7 @@
  * store speaks no HTTP).
  */
 import { Effect } from "effect"
+import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { type Error400, invalidInput } from "../domain/errors.js"
 import type { InvalidCursor, PageResult, StoreConflict } from "../ports/store.js"
 
@@ -14,6 +15,34 @@ export const instantOf = (field: string, text: string | undefined): Effect.Effec
     ? Effect.fail(invalidInput(`${field} is not a date-time`, [{ field, constraint: "dateTime", message: "must be an ISO 8601 date-time" }]))
     : Effect.succeed(ms)
 }
+
+/** A list's paging parameters: at most `limit` (`DEFAULT_PAGE_LIMIT` when absent) after `cursor`. */
+export interface PageQuery {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+/** The page a list query asks the store for. */
+export const pageRequestOf = (q: PageQuery): { readonly limit: number; readonly cursor: string | undefined } => ({
+  limit: q.limit ?? DEFAULT_PAGE_LIMIT,
+  cursor: q.cursor
+})
+
+/** A list's creation and update windows: ISO 8601 instants (any offset), compared as instants. */
+export interface ChangedWindowQuery {
+  readonly createdAfter?: string | undefined
+  readonly createdBefore?: string | undefined
+  readonly updatedAfter?: string | undefined
+  readonly updatedBefore?: string | undefined
+}
+
+/** The `created` and `updated` ranges (epoch ms) of a list query; a bad instant is a 400 naming its field. */
+export const changedWindowsOf = Effect.fnUntraced(function*(q: ChangedWindowQuery) {
+  return {
+    created: { from: yield* instantOf("createdAfter", q.createdAfter), to: yield* instantOf("createdBefore", q.createdBefore) },
+    updated: { from: yield* instantOf("updatedAfter", q.updatedAfter), to: yield* instantOf("updatedBefore", q.updatedBefore) }
+  }
+})
 
 /** A cursor the store did not issue: a 400 naming `cursor`. */
 export const badCursor = (): Error400 =>

@@ -16,7 +16,6 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, type Error400, type Error404, type Error409, invalidInput, notFound } from "../domain/errors.js"
 import type { ExternalAccount } from "../domain/external-account.js"
 import { currencyOf } from "../domain/money.js"
@@ -56,7 +55,7 @@ import * as OperationMachine from "../rules/stablecoins/operation.js"
 import { counterpartyOutcome, credentialCheck, tokenOutcome } from "../rules/stablecoins/sandbox.js"
 import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
-import { pageOf } from "./paging.js"
+import { pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { rejected } from "./rejection.js"
 import { schedule } from "./transition.js"
 import { isoOf, nowMillis } from "./time.js"
@@ -150,21 +149,16 @@ export const linkProviderAccount = Effect.fnUntraced(function*(platform: Platfor
   return linked
 })
 
-export interface ProviderAccountListQuery {
+export interface ProviderAccountListQuery extends PageQuery {
   readonly provider?: StablecoinProvider | undefined
   readonly status?: StablecoinProviderAccountStatus | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 const listOf = <R, A>(page: PageResult<R>, f: (r: R) => A) => ({ ...page, data: page.data.map(f) })
 
 export const listProviderAccounts = Effect.fnUntraced(function*(platform: Platform, q: ProviderAccountListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.stablecoins.listProviderAccounts(platform.id, { provider: q.provider, status: q.status }, {
-    limit: q.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: q.cursor
-  }))
+  const page = yield* pageOf(store.stablecoins.listProviderAccounts(platform.id, { provider: q.provider, status: q.status }, pageRequestOf(q)))
   return listOf(page, (r) => r.account)
 })
 
@@ -269,12 +263,10 @@ export const registerStablecoin = Effect.fnUntraced(function*(platform: Platform
   ).pipe(Effect.catchTag("StoreConflict", lost))
 })
 
-export interface StablecoinListQuery {
+export interface StablecoinListQuery extends PageQuery {
   readonly issuanceStatus?: StablecoinIssuanceStatus | undefined
   readonly gridOperationsStatus?: StablecoinGridOperationsStatus | undefined
   readonly provider?: StablecoinProvider | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 export const listStablecoins = Effect.fnUntraced(function*(platform: Platform, q: StablecoinListQuery) {
@@ -282,7 +274,7 @@ export const listStablecoins = Effect.fnUntraced(function*(platform: Platform, q
   const page = yield* pageOf(store.stablecoins.list(
     platform.id,
     { issuanceStatus: q.issuanceStatus, gridOperationsStatus: q.gridOperationsStatus, provider: q.provider },
-    { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }
+    pageRequestOf(q)
   ))
   return listOf(page, (r) => r.stablecoin)
 })
@@ -592,10 +584,8 @@ export const createBurn = (platform: Platform, stablecoinId: string, req: Stable
     })
   )
 
-export interface OperationListQuery {
+export interface OperationListQuery extends PageQuery {
   readonly operationType?: StablecoinOperationType | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** GET /stablecoins/{stablecoinId}/operations: most recent first. */
@@ -603,8 +593,7 @@ export const listOperations = Effect.fnUntraced(function*(platform: Platform, st
   const store = yield* Store
   yield* stablecoinOf(platform, stablecoinId)
   const page = yield* pageOf(store.stablecoins.listOperations(platform.id, { stablecoinId, operationType: q.operationType }, {
-    limit: q.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: q.cursor,
+    ...pageRequestOf(q),
     descending: true
   }))
   return listOf(page, (r) => r.operation)
