@@ -204,6 +204,13 @@ export const listAgents = Effect.fnUntraced(function*(platform: Platform, q: Age
   return { ...page, data: page.data.map((r) => agentView(r, now)) } satisfies PageResult<Agent>
 })
 
+/** One unit of work on the platform's agent `id` (404 when it has none). */
+export const onAgent = <A, E, R>(
+  platform: Platform,
+  id: string,
+  body: (uow: UnitOfWork, rec: AgentRecord, store: Store["Service"]) => Effect.Effect<A, E, R>
+) => Effect.flatMap(Effect.service(Store), (store) => store.transact((uow) => Effect.flatMap(agentOf(platform, id), (rec) => body(uow, rec, store))))
+
 /** GET /agents/{agentId}. */
 export const getAgent = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const rec = yield* agentOf(platform, id)
@@ -241,53 +248,49 @@ export const updateAgent = (platform: Platform, id: string, req: AgentUpdateRequ
  * rejected.
  */
 export const deleteAgent = (platform: Platform, id: string) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        const rec = yield* agentOf(platform, id)
-        for (const c of yield* store.agents.ofAgent(platform.id, "deviceCode", id)) yield* uow.deleteAgentRecord(platform.id, "deviceCode", c.id)
-        for (const t of yield* store.agents.ofAgent(platform.id, "token", id)) yield* uow.deleteAgentRecord(platform.id, "token", t.id)
-        // Its held payments are rejected (refunded); the actions become REJECTED with them.
-        const reason = "The agent was deleted before the action was approved"
-        const pending: Array<AgentActionRecord> = []
-        let cursor: string | undefined
-        do {
-          const page = yield* pageOf(store.agents.listActions(platform.id, { agentId: id, status: "PENDING_APPROVAL" }, { limit: 100, cursor }))
-          pending.push(...page.data)
-          cursor = page.nextCursor
-        } while (cursor !== undefined)
-        for (const a of pending) {
-          const payment = a.transactionId === undefined ? undefined : yield* store.transactions.get(platform.id, a.transactionId)
-          if (payment !== undefined) yield* Effect.orDie(decideHeldPayment(uow, platform, payment, "REJECT", reason))
-          else yield* decidedAction(uow, platform, a, "REJECTED", undefined, reason)
-        }
-        yield* uow.deleteAgentRecord(platform.id, "agent", rec.id)
-      })
-    ))
+  onAgent(platform, id, (uow, rec, store) =>
+    Effect.gen(function*() {
+      for (const c of yield* store.agents.ofAgent(platform.id, "deviceCode", id)) yield* uow.deleteAgentRecord(platform.id, "deviceCode", c.id)
+      for (const t of yield* store.agents.ofAgent(platform.id, "token", id)) yield* uow.deleteAgentRecord(platform.id, "token", t.id)
+      // Its held payments are rejected (refunded); the actions become REJECTED with them.
+      const reason = "The agent was deleted before the action was approved"
+      const pending: Array<AgentActionRecord> = []
+      let cursor: string | undefined
+      do {
+        const page = yield* pageOf(store.agents.listActions(platform.id, { agentId: id, status: "PENDING_APPROVAL" }, { limit: 100, cursor }))
+        pending.push(...page.data)
+        cursor = page.nextCursor
+      } while (cursor !== undefined)
+      for (const a of pending) {
+        const payment = a.transactionId === undefined ? undefined : yield* store.transactions.get(platform.id, a.transactionId)
+        if (payment !== undefined) yield* Effect.orDie(decideHeldPayment(uow, platform, payment, "REJECT", reason))
+        else yield* decidedAction(uow, platform, a, "REJECTED", undefined, reason)
+      }
+      yield* uow.deleteAgentRecord(platform.id, "agent", rec.id)
+    })
+  )
 
 /** PATCH /agents/{agentId}/policy: a partial update; a new limit currency recasts the kept limits at the current rate. */
 export const updateAgentPolicy = (platform: Platform, id: string, req: AgentPolicyUpdateRequest) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        const rec = yield* agentOf(platform, id)
-        const now = yield* nowMillis
-        const from = rec.policy.spendingLimits.currency
-        const to = req.spendingLimits?.currency ?? from
-        if (!knownCurrency(to, now)) {
-          return yield* badRequest("INVALID_CURRENCY", `spendingLimits.currency ${to} is not a currency the service supports`, {
-            details: { errors: [{ field: "spendingLimits.currency", constraint: "currency", message: "must be a currency the service supports" }] }
-          })
-        }
-        const rate = Rates.rateAt(from, to, now)?.rate ?? 1
-        const recast = (n: number) => convertMinor(n, currencyOf(from)?.decimals ?? 2, currencyOf(to)?.decimals ?? 2, rate)
-        const policy = mergePolicy(rec.policy, req, recast)
-        yield* checkPolicy(platform, rec.customerId, policy, "policy")
-        const next: AgentRecord = { ...rec, policy, updatedAt: isoOf(now) }
-        yield* uow.putAgentRecord(next)
-        return agentView(next, now)
-      })
-    ))
+  onAgent(platform, id, (uow, rec) =>
+    Effect.gen(function*() {
+      const now = yield* nowMillis
+      const from = rec.policy.spendingLimits.currency
+      const to = req.spendingLimits?.currency ?? from
+      if (!knownCurrency(to, now)) {
+        return yield* badRequest("INVALID_CURRENCY", `spendingLimits.currency ${to} is not a currency the service supports`, {
+          details: { errors: [{ field: "spendingLimits.currency", constraint: "currency", message: "must be a currency the service supports" }] }
+        })
+      }
+      const rate = Rates.rateAt(from, to, now)?.rate ?? 1
+      const recast = (n: number) => convertMinor(n, currencyOf(from)?.decimals ?? 2, currencyOf(to)?.decimals ?? 2, rate)
+      const policy = mergePolicy(rec.policy, req, recast)
+      yield* checkPolicy(platform, rec.customerId, policy, "policy")
+      const next: AgentRecord = { ...rec, policy, updatedAt: isoOf(now) }
+      yield* uow.putAgentRecord(next)
+      return agentView(next, now)
+    })
+  )
 
 /**
  * POST /agents/{agentId}/device-codes: a new code for an agent that is not connected
@@ -295,19 +298,17 @@ export const updateAgentPolicy = (platform: Platform, id: string, req: AgentPoli
  * stop working.
  */
 export const regenerateDeviceCode = (platform: Platform, id: string) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        const rec = yield* agentOf(platform, id)
-        if (rec.isConnected) {
-          return yield* conflict("CONFLICT", `Agent ${id} is already connected: its device code was redeemed, so no new code can be issued`, {
-            details: { agentId: id, isConnected: true }
-          })
-        }
-        yield* invalidateCodes(uow, platform, id)
-        return codeView(yield* issueDeviceCode(uow, platform, rec))
-      })
-    ))
+  onAgent(platform, id, (uow, rec) =>
+    Effect.gen(function*() {
+      if (rec.isConnected) {
+        return yield* conflict("CONFLICT", `Agent ${id} is already connected: its device code was redeemed, so no new code can be issued`, {
+          details: { agentId: id, isConnected: true }
+        })
+      }
+      yield* invalidateCodes(uow, platform, id)
+      return codeView(yield* issueDeviceCode(uow, platform, rec))
+    })
+  )
 
 /** GET /agents/device-codes/{code}/status: a code of this platform. */
 export const deviceCodeStatus = Effect.fnUntraced(function*(platform: Platform, code: string) {
