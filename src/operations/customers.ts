@@ -28,8 +28,8 @@ import {
 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
-import { type ChangedWindowQuery, changedWindowsOf, conflictIsDefect, pageOf, type PageQuery, pageRequestOf } from "./paging.js"
+import { type CustomerQuery, type CustomerRecord, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
+import { type ChangedWindowQuery, changedWindowsOf, conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
@@ -194,8 +194,7 @@ export const listCustomers = Effect.fnUntraced(function*(platform: Platform, q: 
     umaAddress: q.umaAddress,
     includeDeleted: q.isIncludingDeleted === "true"
   }
-  const page = yield* pageOf(store.customers.list(platform.id, query, pageRequestOf(q)))
-  return { ...page, data: page.data.map((r) => r.customer) } satisfies PageResult<CustomerResponse>
+  return yield* shownPageOf(store.customers.list(platform.id, query, pageRequestOf(q)), (r) => r.customer)
 })
 
 /** The fields of an update, written in a unit of work (the synchronous path and the signed retry). */

@@ -55,6 +55,12 @@ export const badCursor = (): Error400 =>
 export const pageOf = <R, X>(page: Effect.Effect<PageResult<R>, InvalidCursor, X>): Effect.Effect<PageResult<R>, Error400, X> =>
   Effect.catchTag(page, "InvalidCursor", () => Effect.fail(badCursor()))
 
+/** A page of the store's records as the API lists them (a bad cursor is a 400), each record shown by `show`. */
+export const shownPageOf = <R, A, X>(
+  page: Effect.Effect<PageResult<R>, InvalidCursor, X>,
+  show: (r: R) => A
+): Effect.Effect<PageResult<A>, Error400, X> => Effect.map(pageOf(page), (p) => ({ ...p, data: p.data.map(show) }))
+
 /**
  * For a write whose unique keys cannot clash (it changes none): a StoreConflict there
  * is a bug, so it is a defect.

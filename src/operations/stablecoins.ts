@@ -39,7 +39,6 @@ import {
 } from "../domain/stablecoin.js"
 import { Ids } from "../ports/ids.js"
 import {
-  type PageResult,
   type StablecoinOperationRecord,
   type StablecoinRecord,
   Store,
@@ -55,7 +54,7 @@ import * as OperationMachine from "../rules/stablecoins/operation.js"
 import { counterpartyOutcome, credentialCheck, tokenOutcome } from "../rules/stablecoins/sandbox.js"
 import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
-import { pageOf, type PageQuery, pageRequestOf } from "./paging.js"
+import { pageOf, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
 import { schedule } from "./transition.js"
 import { isoOf, nowMillis } from "./time.js"
@@ -154,12 +153,9 @@ export interface ProviderAccountListQuery extends PageQuery {
   readonly status?: StablecoinProviderAccountStatus | undefined
 }
 
-const listOf = <R, A>(page: PageResult<R>, f: (r: R) => A) => ({ ...page, data: page.data.map(f) })
-
 export const listProviderAccounts = Effect.fnUntraced(function*(platform: Platform, q: ProviderAccountListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.stablecoins.listProviderAccounts(platform.id, { provider: q.provider, status: q.status }, pageRequestOf(q)))
-  return listOf(page, (r) => r.account)
+  return yield* shownPageOf(store.stablecoins.listProviderAccounts(platform.id, { provider: q.provider, status: q.status }, pageRequestOf(q)), (r) => r.account)
 })
 
 export const getProviderAccount = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -271,12 +267,11 @@ export interface StablecoinListQuery extends PageQuery {
 
 export const listStablecoins = Effect.fnUntraced(function*(platform: Platform, q: StablecoinListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.stablecoins.list(
+  return yield* shownPageOf(store.stablecoins.list(
     platform.id,
     { issuanceStatus: q.issuanceStatus, gridOperationsStatus: q.gridOperationsStatus, provider: q.provider },
     pageRequestOf(q)
-  ))
-  return listOf(page, (r) => r.stablecoin)
+  ), (r) => r.stablecoin)
 })
 
 export const getStablecoin = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -592,11 +587,10 @@ export interface OperationListQuery extends PageQuery {
 export const listOperations = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, q: OperationListQuery) {
   const store = yield* Store
   yield* stablecoinOf(platform, stablecoinId)
-  const page = yield* pageOf(store.stablecoins.listOperations(platform.id, { stablecoinId, operationType: q.operationType }, {
+  return yield* shownPageOf(store.stablecoins.listOperations(platform.id, { stablecoinId, operationType: q.operationType }, {
     ...pageRequestOf(q),
     descending: true
-  }))
-  return listOf(page, (r) => r.operation)
+  }), (r) => r.operation)
 })
 
 export const getOperation = Effect.fnUntraced(function*(platform: Platform, id: string) {

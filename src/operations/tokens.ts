@@ -14,8 +14,8 @@ import type { Platform } from "../domain/platform.js"
 import { type ApiToken, type ApiTokenCreateRequest, type Permission, permits } from "../domain/token.js"
 import { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
-import { type PageResult, Store, type TokenRecord } from "../ports/store.js"
-import { type ChangedWindowQuery, changedWindowsOf, pageOf, type PageQuery, pageRequestOf } from "./paging.js"
+import { Store, type TokenRecord } from "../ports/store.js"
+import { type ChangedWindowQuery, changedWindowsOf, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
 
 const hashOf = (secret: string): Buffer => createHash("sha256").update(secret, "utf8").digest()
@@ -64,11 +64,10 @@ export interface TokenListQuery extends ChangedWindowQuery, PageQuery {
 /** GET /tokens: oldest first, keyset paged; never a secret. */
 export const listTokens = Effect.fnUntraced(function*(platform: Platform, q: TokenListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.tokens.list(platform.id, {
+  return yield* shownPageOf(store.tokens.list(platform.id, {
     name: q.name,
     ...(yield* changedWindowsOf(q))
-  }, pageRequestOf(q)))
-  return { ...page, data: page.data.map((r) => r.token) } satisfies PageResult<ApiToken>
+  }, pageRequestOf(q)), (r) => r.token)
 })
 
 /** GET /tokens/{tokenId}. */
