@@ -16,7 +16,7 @@ import { badRequest, conflict, Error403, invalidInput, notFound } from "../domai
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import type { Quote, QuoteRequest } from "../domain/quote.js"
-import type { Transaction, TransactionStatus, TransactionType, TransferInRequest, TransferOutRequest } from "../domain/transaction.js"
+import type { Transaction, TransactionType, TransferInRequest, TransferOutRequest } from "../domain/transaction.js"
 import type { AgentActionRecord, AgentRecord } from "../ports/agents.js"
 import { Ids } from "../ports/ids.js"
 import { Store, type QuoteRecord, type UnitOfWork } from "../ports/store.js"
@@ -24,14 +24,14 @@ import { addSpend, convertMinor, evaluate, type PolicyRequest } from "../rules/a
 import * as Rates from "../rules/money/rates.js"
 import { requiresSca } from "../rules/sca.js"
 import { decidedAction } from "./agent-actions.js"
-import { actionOf, agentOf, currentAction } from "./agents.js"
+import { actionOf, agentOf, currentAction, onAgent } from "./agents.js"
 import { activeCustomer } from "./customers.js"
 import { createCustomerExternalAccount, deleteExternalAccount, getExternalAccount, listExternalAccounts } from "./external-accounts.js"
 import { listCustomerAccounts } from "./money/accounts.js"
 import { transactionOf } from "./money/payments.js"
 import { createQuote, executeIn, getQuote, quoteRecordOf } from "./money/quotes.js"
 import { missingPullAmount, sweepAmount } from "./money/transfers.js"
-import { decideHeldPayment, getTransaction, listTransactions } from "./money/transactions.js"
+import { decideHeldPayment, getTransaction, listTransactions, type TransactionListQuery } from "./money/transactions.js"
 import { isoOf } from "./time.js"
 import { emit } from "./transition.js"
 
@@ -51,18 +51,9 @@ const gate = Effect.fnUntraced(function*(platform: Platform, agentId: string, pe
 
 // ---------------------------------------------------------------- reads
 
-export interface AgentTransactionListQuery {
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
-  readonly accountIdentifier?: string | undefined
-  readonly senderAccountIdentifier?: string | undefined
-  readonly receiverAccountIdentifier?: string | undefined
-  readonly status?: TransactionStatus | undefined
+/** The platform's transaction list query, less the customer (the agent's own) and the card filters. */
+export type AgentTransactionListQuery = Omit<TransactionListQuery, "customerId" | "platformCustomerId" | "type" | "cardId"> & {
   readonly type?: TransactionType | undefined
-  readonly reference?: string | undefined
-  readonly startDate?: string | undefined
-  readonly endDate?: string | undefined
-  readonly sortOrder?: "asc" | "desc" | undefined
 }
 
 /** GET /agents/me/transactions: the customer's, newest first (VIEW_TRANSACTIONS). */
@@ -193,35 +184,31 @@ const quoteAccounts = Effect.fnUntraced(function*(platform: Platform, customerId
  * own action, under the policy (POST /agents/me/quotes/{id}/execute).
  */
 export const createMyQuote = (platform: Platform, agentId: string, req: QuoteRequest) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const pre = yield* agentOf(platform, agentId)
-        if (req.immediatelyExecute === true) {
-          return yield* invalidInput("An agent executes a quote with POST /agents/me/quotes/{quoteId}/execute, under its policy", [{
-            field: "immediatelyExecute",
-            constraint: "agent",
-            message: "must not be true on an agent's quote"
-          }])
-        }
-        if (req.source.customerId !== undefined && req.source.customerId !== pre.customerId) {
-          return yield* invalidInput("source.customerId must be the agent's customer (or omitted)", [{
-            field: "source.customerId",
-            constraint: "agentCustomer",
-            message: `must be ${pre.customerId}`
-          }])
-        }
-        const accounts = yield* quoteAccounts(platform, pre.customerId, req)
-        const agent = yield* gate(platform, agentId, "CREATE_QUOTES", true, accounts)
-        yield* noScaCustomer(platform, agent.customerId)
-        const request: QuoteRequest = req.source.sourceType === "REALTIME_FUNDING" ? { ...req, source: { ...req.source, customerId: agent.customerId } } : req
-        const quote = yield* createQuote(platform, request, { payout: false })
-        yield* uow.putAgentRecord({ kind: "quote", platformId: platform.id, id: quote.id, agentId, customerId: agent.customerId, createdAt: quote.createdAt })
-        return quote
-      })
-    )
-  })
+  onAgent(platform, agentId, (uow, pre) =>
+    Effect.gen(function*() {
+      if (req.immediatelyExecute === true) {
+        return yield* invalidInput("An agent executes a quote with POST /agents/me/quotes/{quoteId}/execute, under its policy", [{
+          field: "immediatelyExecute",
+          constraint: "agent",
+          message: "must not be true on an agent's quote"
+        }])
+      }
+      if (req.source.customerId !== undefined && req.source.customerId !== pre.customerId) {
+        return yield* invalidInput("source.customerId must be the agent's customer (or omitted)", [{
+          field: "source.customerId",
+          constraint: "agentCustomer",
+          message: `must be ${pre.customerId}`
+        }])
+      }
+      const accounts = yield* quoteAccounts(platform, pre.customerId, req)
+      const agent = yield* gate(platform, agentId, "CREATE_QUOTES", true, accounts)
+      yield* noScaCustomer(platform, agent.customerId)
+      const request: QuoteRequest = req.source.sourceType === "REALTIME_FUNDING" ? { ...req, source: { ...req.source, customerId: agent.customerId } } : req
+      const quote = yield* createQuote(platform, request, { payout: false })
+      yield* uow.putAgentRecord({ kind: "quote", platformId: platform.id, id: quote.id, agentId, customerId: agent.customerId, createdAt: quote.createdAt })
+      return quote
+    })
+  )
 
 /** A quote the agent made, or 404. */
 const myQuote = Effect.fnUntraced(function*(platform: Platform, agentId: string, quoteId: string) {
@@ -325,22 +312,18 @@ const submit = Effect.fnUntraced(function*(
 
 /** POST /agents/me/quotes/{quoteId}/execute (EXECUTE_QUOTES): an AgentAction. */
 export const executeMyQuote = (platform: Platform, agentId: string, quoteId: string) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const agent = yield* agentOf(platform, agentId)
-        yield* myQuote(platform, agentId, quoteId)
-        const rec = yield* quoteRecordOf(platform, quoteId)
-        const accounts = [rec.plan.source, rec.plan.destination].flatMap((e) => e.kind === "INTERNAL" ? [e.accountId] : [])
-        yield* gate(platform, agent.id, "EXECUTE_QUOTES", true, accounts)
-        if (rec.quote.status !== "PENDING") {
-          return yield* conflict("CONFLICT", `Quote ${quoteId} was already executed (status ${rec.quote.status}); create a new quote`)
-        }
-        return yield* submit(uow, platform, agentId, "EXECUTE_QUOTE", "EXECUTE_QUOTES", rec, accounts)
-      })
-    )
-  })
+  onAgent(platform, agentId, (uow, agent) =>
+    Effect.gen(function*() {
+      yield* myQuote(platform, agentId, quoteId)
+      const rec = yield* quoteRecordOf(platform, quoteId)
+      const accounts = [rec.plan.source, rec.plan.destination].flatMap((e) => e.kind === "INTERNAL" ? [e.accountId] : [])
+      yield* gate(platform, agent.id, "EXECUTE_QUOTES", true, accounts)
+      if (rec.quote.status !== "PENDING") {
+        return yield* conflict("CONFLICT", `Quote ${quoteId} was already executed (status ${rec.quote.status}); create a new quote`)
+      }
+      return yield* submit(uow, platform, agentId, "EXECUTE_QUOTE", "EXECUTE_QUOTES", rec, accounts)
+    })
+  )
 
 
 const sameCurrencyTransfer = Effect.fnUntraced(function*(platform: Platform, sourceId: string, destinationId: string) {

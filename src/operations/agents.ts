@@ -24,7 +24,6 @@ import {
   type AgentUpdateRequest,
   DEVICE_CODE_ALPHABET
 } from "../domain/agent.js"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound, unauthorized } from "../domain/errors.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
@@ -37,7 +36,7 @@ import * as Rates from "../rules/money/rates.js"
 import { decidedAction } from "./agent-actions.js"
 import { activeCustomer } from "./customers.js"
 import { decideHeldPayment } from "./money/transactions.js"
-import { instantOf, pageOf } from "./paging.js"
+import { type ChangedWindowQuery, changedWindowsOf, instantOf, pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { isoOf, nowMillis, onPlatformClock } from "./time.js"
 
 /** How long a device code can be redeemed: 24 hours (the reference's example). */
@@ -184,16 +183,10 @@ export const createAgent = (platform: Platform, req: AgentCreateRequest) =>
       })
     ))
 
-export interface AgentListQuery {
+export interface AgentListQuery extends ChangedWindowQuery, PageQuery {
   readonly customerId?: string | undefined
   readonly isPaused?: "true" | "false" | undefined
   readonly isConnected?: "true" | "false" | undefined
-  readonly createdAfter?: string | undefined
-  readonly createdBefore?: string | undefined
-  readonly updatedAfter?: string | undefined
-  readonly updatedBefore?: string | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 const flag = (v: "true" | "false" | undefined) => v === undefined ? undefined : v === "true"
@@ -205,12 +198,18 @@ export const listAgents = Effect.fnUntraced(function*(platform: Platform, q: Age
     customerId: q.customerId,
     isPaused: flag(q.isPaused),
     isConnected: flag(q.isConnected),
-    created: { from: yield* instantOf("createdAfter", q.createdAfter), to: yield* instantOf("createdBefore", q.createdBefore) },
-    updated: { from: yield* instantOf("updatedAfter", q.updatedAfter), to: yield* instantOf("updatedBefore", q.updatedBefore) }
-  }, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }))
+    ...(yield* changedWindowsOf(q))
+  }, pageRequestOf(q)))
   const now = yield* nowMillis
   return { ...page, data: page.data.map((r) => agentView(r, now)) } satisfies PageResult<Agent>
 })
+
+/** One unit of work on the platform's agent `id` (404 when it has none). */
+export const onAgent = <A, E, R>(
+  platform: Platform,
+  id: string,
+  body: (uow: UnitOfWork, rec: AgentRecord, store: Store["Service"]) => Effect.Effect<A, E, R>
+) => Effect.flatMap(Effect.service(Store), (store) => store.transact((uow) => Effect.flatMap(agentOf(platform, id), (rec) => body(uow, rec, store))))
 
 /** GET /agents/{agentId}. */
 export const getAgent = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -249,53 +248,49 @@ export const updateAgent = (platform: Platform, id: string, req: AgentUpdateRequ
  * rejected.
  */
 export const deleteAgent = (platform: Platform, id: string) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        const rec = yield* agentOf(platform, id)
-        for (const c of yield* store.agents.ofAgent(platform.id, "deviceCode", id)) yield* uow.deleteAgentRecord(platform.id, "deviceCode", c.id)
-        for (const t of yield* store.agents.ofAgent(platform.id, "token", id)) yield* uow.deleteAgentRecord(platform.id, "token", t.id)
-        // Its held payments are rejected (refunded); the actions become REJECTED with them.
-        const reason = "The agent was deleted before the action was approved"
-        const pending: Array<AgentActionRecord> = []
-        let cursor: string | undefined
-        do {
-          const page = yield* pageOf(store.agents.listActions(platform.id, { agentId: id, status: "PENDING_APPROVAL" }, { limit: 100, cursor }))
-          pending.push(...page.data)
-          cursor = page.nextCursor
-        } while (cursor !== undefined)
-        for (const a of pending) {
-          const payment = a.transactionId === undefined ? undefined : yield* store.transactions.get(platform.id, a.transactionId)
-          if (payment !== undefined) yield* Effect.orDie(decideHeldPayment(uow, platform, payment, "REJECT", reason))
-          else yield* decidedAction(uow, platform, a, "REJECTED", undefined, reason)
-        }
-        yield* uow.deleteAgentRecord(platform.id, "agent", rec.id)
-      })
-    ))
+  onAgent(platform, id, (uow, rec, store) =>
+    Effect.gen(function*() {
+      for (const c of yield* store.agents.ofAgent(platform.id, "deviceCode", id)) yield* uow.deleteAgentRecord(platform.id, "deviceCode", c.id)
+      for (const t of yield* store.agents.ofAgent(platform.id, "token", id)) yield* uow.deleteAgentRecord(platform.id, "token", t.id)
+      // Its held payments are rejected (refunded); the actions become REJECTED with them.
+      const reason = "The agent was deleted before the action was approved"
+      const pending: Array<AgentActionRecord> = []
+      let cursor: string | undefined
+      do {
+        const page = yield* pageOf(store.agents.listActions(platform.id, { agentId: id, status: "PENDING_APPROVAL" }, { limit: 100, cursor }))
+        pending.push(...page.data)
+        cursor = page.nextCursor
+      } while (cursor !== undefined)
+      for (const a of pending) {
+        const payment = a.transactionId === undefined ? undefined : yield* store.transactions.get(platform.id, a.transactionId)
+        if (payment !== undefined) yield* Effect.orDie(decideHeldPayment(uow, platform, payment, "REJECT", reason))
+        else yield* decidedAction(uow, platform, a, "REJECTED", undefined, reason)
+      }
+      yield* uow.deleteAgentRecord(platform.id, "agent", rec.id)
+    })
+  )
 
 /** PATCH /agents/{agentId}/policy: a partial update; a new limit currency recasts the kept limits at the current rate. */
 export const updateAgentPolicy = (platform: Platform, id: string, req: AgentPolicyUpdateRequest) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        const rec = yield* agentOf(platform, id)
-        const now = yield* nowMillis
-        const from = rec.policy.spendingLimits.currency
-        const to = req.spendingLimits?.currency ?? from
-        if (!knownCurrency(to, now)) {
-          return yield* badRequest("INVALID_CURRENCY", `spendingLimits.currency ${to} is not a currency the service supports`, {
-            details: { errors: [{ field: "spendingLimits.currency", constraint: "currency", message: "must be a currency the service supports" }] }
-          })
-        }
-        const rate = Rates.rateAt(from, to, now)?.rate ?? 1
-        const recast = (n: number) => convertMinor(n, currencyOf(from)?.decimals ?? 2, currencyOf(to)?.decimals ?? 2, rate)
-        const policy = mergePolicy(rec.policy, req, recast)
-        yield* checkPolicy(platform, rec.customerId, policy, "policy")
-        const next: AgentRecord = { ...rec, policy, updatedAt: isoOf(now) }
-        yield* uow.putAgentRecord(next)
-        return agentView(next, now)
-      })
-    ))
+  onAgent(platform, id, (uow, rec) =>
+    Effect.gen(function*() {
+      const now = yield* nowMillis
+      const from = rec.policy.spendingLimits.currency
+      const to = req.spendingLimits?.currency ?? from
+      if (!knownCurrency(to, now)) {
+        return yield* badRequest("INVALID_CURRENCY", `spendingLimits.currency ${to} is not a currency the service supports`, {
+          details: { errors: [{ field: "spendingLimits.currency", constraint: "currency", message: "must be a currency the service supports" }] }
+        })
+      }
+      const rate = Rates.rateAt(from, to, now)?.rate ?? 1
+      const recast = (n: number) => convertMinor(n, currencyOf(from)?.decimals ?? 2, currencyOf(to)?.decimals ?? 2, rate)
+      const policy = mergePolicy(rec.policy, req, recast)
+      yield* checkPolicy(platform, rec.customerId, policy, "policy")
+      const next: AgentRecord = { ...rec, policy, updatedAt: isoOf(now) }
+      yield* uow.putAgentRecord(next)
+      return agentView(next, now)
+    })
+  )
 
 /**
  * POST /agents/{agentId}/device-codes: a new code for an agent that is not connected
@@ -303,19 +298,17 @@ export const updateAgentPolicy = (platform: Platform, id: string, req: AgentPoli
  * stop working.
  */
 export const regenerateDeviceCode = (platform: Platform, id: string) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        const rec = yield* agentOf(platform, id)
-        if (rec.isConnected) {
-          return yield* conflict("CONFLICT", `Agent ${id} is already connected: its device code was redeemed, so no new code can be issued`, {
-            details: { agentId: id, isConnected: true }
-          })
-        }
-        yield* invalidateCodes(uow, platform, id)
-        return codeView(yield* issueDeviceCode(uow, platform, rec))
-      })
-    ))
+  onAgent(platform, id, (uow, rec) =>
+    Effect.gen(function*() {
+      if (rec.isConnected) {
+        return yield* conflict("CONFLICT", `Agent ${id} is already connected: its device code was redeemed, so no new code can be issued`, {
+          details: { agentId: id, isConnected: true }
+        })
+      }
+      yield* invalidateCodes(uow, platform, id)
+      return codeView(yield* issueDeviceCode(uow, platform, rec))
+    })
+  )
 
 /** GET /agents/device-codes/{code}/status: a code of this platform. */
 export const deviceCodeStatus = Effect.fnUntraced(function*(platform: Platform, code: string) {
@@ -407,10 +400,8 @@ export const authenticateAgent = Effect.fnUntraced(function*(header: string | un
 /** GET /agents/me. */
 export const getAgentMe = (platform: Platform, agentId: string) => getAgent(platform, agentId)
 
-export interface AgentActionListQuery {
+export interface AgentActionListQuery extends PageQuery {
   readonly status?: AgentActionStatus | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** An action as answered now: its transaction and quote as they are now, not as they were when it was decided. */
@@ -431,10 +422,10 @@ export const currentAction = Effect.fnUntraced(function*(platform: Platform, act
 const actionsPage = Effect.fnUntraced(function*(
   platform: Platform,
   query: Parameters<Store["Service"]["agents"]["listActions"]>[1],
-  page: { readonly limit?: number | undefined; readonly cursor?: string | undefined; readonly descending?: boolean | undefined }
+  page: PageQuery & { readonly descending?: boolean | undefined }
 ) {
   const store = yield* Store
-  const result = yield* pageOf(store.agents.listActions(platform.id, query, { limit: page.limit ?? DEFAULT_PAGE_LIMIT, cursor: page.cursor, descending: page.descending }))
+  const result = yield* pageOf(store.agents.listActions(platform.id, query, { ...pageRequestOf(page), descending: page.descending }))
   const data = yield* Effect.forEach(result.data, (r) => currentAction(platform, r.action))
   return { ...result, data } satisfies PageResult<AgentAction>
 })
@@ -455,14 +446,12 @@ export const actionOf = Effect.fnUntraced(function*(platform: Platform, actionId
 export const getMyAction = (platform: Platform, agentId: string, actionId: string) =>
   Effect.flatMap(actionOf(platform, actionId, agentId), (r) => currentAction(platform, r.action))
 
-export interface AgentApprovalListQuery {
+export interface AgentApprovalListQuery extends PageQuery {
   readonly agentId?: string | undefined
   readonly customerId?: string | undefined
   readonly startDate?: string | undefined
   readonly endDate?: string | undefined
   readonly sortOrder?: "asc" | "desc" | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** GET /agents/approvals: the platform's actions waiting for its approval (newest first by default). */

@@ -6,12 +6,11 @@
  */
 import { Effect } from "effect"
 import { BeneficialOwner, type BeneficialOwnerCreateRequest, type BeneficialOwnerUpdateRequest } from "../domain/beneficial-owner.js"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { conflict, invalidInput, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type BeneficialOwnerRecord, type PageResult, Store, type UnitOfWork } from "../ports/store.js"
-import { pageOf } from "./paging.js"
+import { type BeneficialOwnerRecord, Store, type UnitOfWork } from "../ports/store.js"
+import { type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { type OwnerEvent, transition } from "../rules/beneficial-owner.js"
 import { isFinal } from "../rules/kyc.js"
 import { type OwnerOutcome, ownerOutcome } from "../rules/sandbox/kyb.js"
@@ -92,14 +91,10 @@ export const getBeneficialOwner = Effect.fnUntraced(function*(platform: Platform
 
 export const listBeneficialOwners = Effect.fnUntraced(function*(
   platform: Platform,
-  query: { readonly customerId: string; readonly limit?: number | undefined; readonly cursor?: string | undefined }
+  query: PageQuery & { readonly customerId: string }
 ) {
   const store = yield* Store
-  const page = yield* pageOf(store.beneficialOwners.list(platform.id, { customerId: query.customerId }, {
-    limit: query.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: query.cursor
-  }))
-  return { ...page, data: page.data.map((r) => r.owner) } satisfies PageResult<BeneficialOwner>
+  return yield* shownPageOf(store.beneficialOwners.list(platform.id, { customerId: query.customerId }, pageRequestOf(query)), (r) => r.owner)
 })
 
 /** Updates roles, percentage or personal details. A status is never re-derived by an update. */

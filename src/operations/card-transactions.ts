@@ -172,6 +172,21 @@ const commit = Effect.fnUntraced(function*(
   return transaction
 })
 
+/** Writes the first step of a new row (its issuer token drawn, then its id) and answers the token. */
+const commitNew = Effect.fnUntraced(function*(
+  uow: UnitOfWork,
+  platform: Platform,
+  who: Omit<Identity, "id" | "issuerTransactionToken" | "createdAt">,
+  step: CardTransitioned,
+  now: number
+) {
+  const ids = yield* Ids
+  const token = yield* ids.uuid
+  const id = yield* ids.make("CardTransaction")
+  yield* commit(uow, platform, { ...who, id, issuerTransactionToken: token, createdAt: isoOf(now) }, step, now)
+  return { issuerTransactionToken: token }
+})
+
 // ---------------------------------------------------------------- reading
 
 const balanceOf = Effect.fnUntraced(function*(platformId: string, accountId: string | undefined) {
@@ -215,6 +230,19 @@ const candidatesOf = Effect.fnUntraced(function*(platform: Platform, card: CardR
 
 // ---------------------------------------------------------------- the simulate endpoints
 
+/** A simulate endpoint: sandbox only, one unit of work on the card (404 when the platform has no such card). */
+const simulation = <A, E, R>(
+  platform: Platform,
+  cardId: string,
+  what: string,
+  body: (uow: UnitOfWork, card: CardRecord, store: Store["Service"]) => Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function*() {
+    yield* sandboxOnly(platform, what)
+    const store = yield* Store
+    return yield* store.transact((uow) => Effect.flatMap(cardOf(platform, cardId), (card) => body(uow, card, store)))
+  })
+
 const opening = (
   platform: Platform,
   cardId: string,
@@ -222,44 +250,33 @@ const opening = (
   what: string,
   message: { readonly amount: number; readonly currency?: SandboxCardAuthorizationRequest["currency"]; readonly merchant: CardMerchant }
 ): Effect.Effect<SandboxCardSimulationResponse, Error400 | Error403 | Error404 | Error501, Store | Ids> =>
-  Effect.gen(function*() {
-    yield* sandboxOnly(platform, what)
-    const store = yield* Store
-    const ids = yield* Ids
-    return yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const card = yield* cardOf(platform, cardId)
-        if (message.currency !== undefined) {
-          const wrong = authorizationCurrencyError(message.currency, card.card.currency)
-          if (wrong !== undefined) return yield* rejected(wrong)
-        }
-        const holder = yield* store.customers.get(platform.id, card.card.cardholderId)
-        if (holder === undefined) return yield* cardNotFound(cardId)
-        const now = yield* Clock.currentTimeMillis
-        const decision = decide({
-          kind,
-          amount: message.amount,
-          card: { status: card.card.status, currency: card.card.currency, maxSpendPerTransaction: card.card.maxSpendPerTransaction },
-          sources: yield* candidatesOf(platform, card),
-          simulation: cardSimulationOutcome(message.merchant.descriptor, platform.settings.sandbox),
-          sandbox: platform.settings.sandbox
-        })
-        const step = open({ kind, amount: message.amount, currency: card.card.currency, decision, now })
-        const token = yield* ids.uuid
-        yield* commit(uow, platform, {
-          id: yield* ids.make("CardTransaction"),
-          cardId: card.card.id,
-          customerId: holder.customer.id,
-          platformCustomerId: holder.customer.platformCustomerId,
-          issuerTransactionToken: token,
-          merchant: message.merchant,
-          accountId: decision.accountId,
-          createdAt: isoOf(now)
-        }, step, now)
-        return { issuerTransactionToken: token }
+  simulation(platform, cardId, what, (uow, card, store) =>
+    Effect.gen(function*() {
+      if (message.currency !== undefined) {
+        const wrong = authorizationCurrencyError(message.currency, card.card.currency)
+        if (wrong !== undefined) return yield* rejected(wrong)
+      }
+      const holder = yield* store.customers.get(platform.id, card.card.cardholderId)
+      if (holder === undefined) return yield* cardNotFound(cardId)
+      const now = yield* Clock.currentTimeMillis
+      const decision = decide({
+        kind,
+        amount: message.amount,
+        card: { status: card.card.status, currency: card.card.currency, maxSpendPerTransaction: card.card.maxSpendPerTransaction },
+        sources: yield* candidatesOf(platform, card),
+        simulation: cardSimulationOutcome(message.merchant.descriptor, platform.settings.sandbox),
+        sandbox: platform.settings.sandbox
       })
-    )
-  })
+      const step = open({ kind, amount: message.amount, currency: card.card.currency, decision, now })
+      return yield* commitNew(uow, platform, {
+        cardId: card.card.id,
+        customerId: holder.customer.id,
+        platformCustomerId: holder.customer.platformCustomerId,
+        merchant: message.merchant,
+        accountId: decision.accountId
+      }, step, now)
+    })
+  )
 
 export const simulateAuthorization = (platform: Platform, cardId: string, req: SandboxCardAuthorizationRequest) =>
   opening(platform, cardId, "AUTHORIZATION", "authorization", req)
@@ -283,20 +300,15 @@ const onRow = (
   what: string,
   move: (row: CardTransactionRecord, fundingAvailable: number, now: number) => ReturnType<typeof transition>
 ): Effect.Effect<SandboxCardSimulationResponse, Error400 | Error403 | Error404 | Error501, Store | Ids> =>
-  Effect.gen(function*() {
-    yield* sandboxOnly(platform, what)
-    const store = yield* Store
-    return yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const card = yield* cardOf(platform, cardId)
-        const row = yield* rowOf(platform, card, rowId)
-        const now = yield* Clock.currentTimeMillis
-        const step = yield* fromResult(move(row, yield* balanceOf(platform.id, row.transaction.accountId), now))
-        yield* commit(uow, platform, identityOf(row.transaction), step, now)
-        return { issuerTransactionToken: row.transaction.issuerTransactionToken }
-      })
-    )
-  })
+  simulation(platform, cardId, what, (uow, card) =>
+    Effect.gen(function*() {
+      const row = yield* rowOf(platform, card, rowId)
+      const now = yield* Clock.currentTimeMillis
+      const step = yield* fromResult(move(row, yield* balanceOf(platform.id, row.transaction.accountId), now))
+      yield* commit(uow, platform, identityOf(row.transaction), step, now)
+      return { issuerTransactionToken: row.transaction.issuerTransactionToken }
+    })
+  )
 
 export const simulateClearing = (platform: Platform, cardId: string, req: SandboxCardClearingRequest) =>
   onRow(platform, cardId, req.cardTransactionId, "clearing", (row, fundingAvailable, now) =>
@@ -314,60 +326,44 @@ export const simulateAuthorizationAdvice = (platform: Platform, cardId: string, 
 
 /** `simulate/return`: the purchase keeps its status, the return opens its own CREDIT row. */
 export const simulateReturn = (platform: Platform, cardId: string, req: SandboxCardReturnRequest) =>
-  Effect.gen(function*() {
-    yield* sandboxOnly(platform, "return")
-    const store = yield* Store
-    const ids = yield* Ids
-    return yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const card = yield* cardOf(platform, cardId)
-        const purchase = yield* rowOf(platform, card, req.cardTransactionId)
-        const now = yield* Clock.currentTimeMillis
-        const both = yield* fromResult(merchantReturn(purchase.state, req.amount, now))
-        yield* commit(uow, platform, identityOf(purchase.transaction), both.purchase, now)
-        const token = yield* ids.uuid
-        yield* commit(uow, platform, {
-          id: yield* ids.make("CardTransaction"),
-          cardId: purchase.transaction.cardId,
-          customerId: purchase.transaction.customerId,
-          platformCustomerId: purchase.transaction.platformCustomerId,
-          issuerTransactionToken: token,
-          merchant: purchase.transaction.merchant,
-          accountId: purchase.transaction.accountId,
-          originalTransactionId: purchase.transaction.id,
-          createdAt: isoOf(now)
-        }, both.refund, now)
-        return { issuerTransactionToken: token }
-      })
-    )
-  })
+  simulation(platform, cardId, "return", (uow, card) =>
+    Effect.gen(function*() {
+      const purchase = yield* rowOf(platform, card, req.cardTransactionId)
+      const now = yield* Clock.currentTimeMillis
+      const both = yield* fromResult(merchantReturn(purchase.state, req.amount, now))
+      yield* commit(uow, platform, identityOf(purchase.transaction), both.purchase, now)
+      return yield* commitNew(uow, platform, {
+        cardId: purchase.transaction.cardId,
+        customerId: purchase.transaction.customerId,
+        platformCustomerId: purchase.transaction.platformCustomerId,
+        merchant: purchase.transaction.merchant,
+        accountId: purchase.transaction.accountId,
+        originalTransactionId: purchase.transaction.id
+      }, both.refund, now)
+    })
+  )
 
 /** `simulate/return_reversal`: `cardTransactionId` names the return's own row (SPEC.md). */
 export const simulateReturnReversal = (platform: Platform, cardId: string, req: SandboxCardTransactionRefRequest) =>
-  Effect.gen(function*() {
-    yield* sandboxOnly(platform, "return_reversal")
-    const store = yield* Store
-    return yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const card = yield* cardOf(platform, cardId)
-        const refund = yield* rowOf(platform, card, req.cardTransactionId)
-        const purchaseId = refund.transaction.originalTransactionId
-        if (purchaseId === undefined) {
-          return yield* badRequest(
-            "INVALID_INPUT",
-            `Card transaction ${refund.transaction.id} is not a merchant return's row: return_reversal takes the id of the return's own row (direction CREDIT, with originalTransactionId), which simulate/return opened`,
-            { details: { field: "cardTransactionId", direction: refund.transaction.direction, status: refund.transaction.status } }
-          )
-        }
-        const purchase = yield* rowOf(platform, card, purchaseId)
-        const now = yield* Clock.currentTimeMillis
-        const both = yield* fromResult(returnReversal(refund.state, purchase.state, yield* balanceOf(platform.id, refund.transaction.accountId), now))
-        yield* commit(uow, platform, identityOf(refund.transaction), both.refund, now)
-        yield* commit(uow, platform, identityOf(purchase.transaction), both.purchase, now)
-        return { issuerTransactionToken: refund.transaction.issuerTransactionToken }
-      })
-    )
-  })
+  simulation(platform, cardId, "return_reversal", (uow, card) =>
+    Effect.gen(function*() {
+      const refund = yield* rowOf(platform, card, req.cardTransactionId)
+      const purchaseId = refund.transaction.originalTransactionId
+      if (purchaseId === undefined) {
+        return yield* badRequest(
+          "INVALID_INPUT",
+          `Card transaction ${refund.transaction.id} is not a merchant return's row: return_reversal takes the id of the return's own row (direction CREDIT, with originalTransactionId), which simulate/return opened`,
+          { details: { field: "cardTransactionId", direction: refund.transaction.direction, status: refund.transaction.status } }
+        )
+      }
+      const purchase = yield* rowOf(platform, card, purchaseId)
+      const now = yield* Clock.currentTimeMillis
+      const both = yield* fromResult(returnReversal(refund.state, purchase.state, yield* balanceOf(platform.id, refund.transaction.accountId), now))
+      yield* commit(uow, platform, identityOf(refund.transaction), both.refund, now)
+      yield* commit(uow, platform, identityOf(purchase.transaction), both.purchase, now)
+      return { issuerTransactionToken: refund.transaction.issuerTransactionToken }
+    })
+  )
 
 // ---------------------------------------------------------------- timers
 

@@ -15,7 +15,6 @@ import {
   type CustomerUpdateRequest,
   type EndUserTermsConsentRequest
 } from "../domain/customer.js"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import {
   conflict,
   type Error400,
@@ -29,8 +28,8 @@ import {
 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type CustomerQuery, type CustomerRecord, type PageResult, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
-import { conflictIsDefect, instantOf, pageOf } from "./paging.js"
+import { type CustomerQuery, type CustomerRecord, Store, type StoreConflict, type UnitOfWork } from "../ports/store.js"
+import { type ChangedWindowQuery, changedWindowsOf, conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import * as Agreements from "../rules/agreements.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { kycStatusAtCreation } from "../rules/sandbox/kyc.js"
@@ -175,20 +174,13 @@ export const getCustomer = Effect.fnUntraced(function*(platform: Platform, id: s
   return rec.customer
 })
 
-export interface CustomerListQuery {
+export interface CustomerListQuery extends ChangedWindowQuery, PageQuery {
   readonly platformCustomerId?: string | undefined
   readonly customerType?: string | undefined
-  /** ISO 8601 instants (any offset), compared as instants. */
-  readonly createdAfter?: string | undefined
-  readonly createdBefore?: string | undefined
-  readonly updatedAfter?: string | undefined
-  readonly updatedBefore?: string | undefined
   readonly region?: string | undefined
   readonly currency?: string | undefined
   readonly umaAddress?: string | undefined
   readonly isIncludingDeleted?: "true" | "false" | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 export const listCustomers = Effect.fnUntraced(function*(platform: Platform, q: CustomerListQuery) {
@@ -196,15 +188,13 @@ export const listCustomers = Effect.fnUntraced(function*(platform: Platform, q: 
   const query: CustomerQuery = {
     platformCustomerId: q.platformCustomerId,
     customerType: q.customerType,
-    created: { from: yield* instantOf("createdAfter", q.createdAfter), to: yield* instantOf("createdBefore", q.createdBefore) },
-    updated: { from: yield* instantOf("updatedAfter", q.updatedAfter), to: yield* instantOf("updatedBefore", q.updatedBefore) },
+    ...(yield* changedWindowsOf(q)),
     region: q.region,
     currency: q.currency,
     umaAddress: q.umaAddress,
     includeDeleted: q.isIncludingDeleted === "true"
   }
-  const page = yield* pageOf(store.customers.list(platform.id, query, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }))
-  return { ...page, data: page.data.map((r) => r.customer) } satisfies PageResult<CustomerResponse>
+  return yield* shownPageOf(store.customers.list(platform.id, query, pageRequestOf(q)), (r) => r.customer)
 })
 
 /** The fields of an update, written in a unit of work (the synchronous path and the signed retry). */

@@ -6,13 +6,12 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import type { Document, DocumentReplaceFields, DocumentUploadFields, UploadedFile } from "../domain/document.js"
 import { conflict, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
-import { type DocumentRecord, type PageResult, Store, type StoreConflict } from "../ports/store.js"
-import { conflictIsDefect, pageOf } from "./paging.js"
+import { type DocumentRecord, Store, type StoreConflict } from "../ports/store.js"
+import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { fromResult, rejected } from "./rejection.js"
 import { checkDocumentFile, checkDocumentMetadata, type HolderView } from "../rules/documents.js"
 import { nowIso } from "./time.js"
@@ -151,14 +150,10 @@ export const getDocument = Effect.fnUntraced(function*(platform: Platform, id: s
 
 export const listDocuments = Effect.fnUntraced(function*(
   platform: Platform,
-  query: { readonly documentHolder?: string | undefined; readonly limit?: number | undefined; readonly cursor?: string | undefined }
+  query: PageQuery & { readonly documentHolder?: string | undefined }
 ) {
   const store = yield* Store
-  const page = yield* pageOf(store.documents.list(platform.id, { documentHolder: query.documentHolder }, {
-    limit: query.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: query.cursor
-  }))
-  return { ...page, data: page.data.map((r) => r.document) } satisfies PageResult<Document>
+  return yield* shownPageOf(store.documents.list(platform.id, { documentHolder: query.documentHolder }, pageRequestOf(query)), (r) => r.document)
 })
 
 export const deleteDocument = Effect.fnUntraced(function*(platform: Platform, id: string) {

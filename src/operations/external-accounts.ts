@@ -4,7 +4,6 @@
  * through the ports and fail with the API's errors.
  */
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
 import {
   type CustomerExternalAccountCreateRequest,
@@ -26,9 +25,9 @@ import {
   transition
 } from "../rules/external-account-status.js"
 import { Ids } from "../ports/ids.js"
-import { type ExternalAccountRecord, type PageResult, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
+import { type ExternalAccountRecord, Store, StoreConflict, type TimerRecord, type UnitOfWork } from "../ports/store.js"
 import { applyTransition, eventOf } from "./transition.js"
-import { conflictIsDefect, pageOf } from "./paging.js"
+import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
 import { isoOf, nowMillis } from "./time.js"
 
@@ -218,11 +217,9 @@ export const getExternalAccount = Effect.fnUntraced(function*(platform: Platform
   return (yield* findOwned(platform, owner, id)).account
 })
 
-export interface ExternalAccountListQuery {
+export interface ExternalAccountListQuery extends PageQuery {
   readonly customerId?: string | undefined
   readonly currency?: string | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 export const listExternalAccounts = Effect.fnUntraced(function*(
@@ -231,12 +228,11 @@ export const listExternalAccounts = Effect.fnUntraced(function*(
   query: ExternalAccountListQuery
 ) {
   const store = yield* Store
-  const page = yield* pageOf(store.externalAccounts.list(platform.id, {
+  return yield* shownPageOf(store.externalAccounts.list(platform.id, {
     owner: owner.kind,
     customerId: owner.kind === "customer" ? query.customerId : undefined,
     currency: query.currency
-  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor }))
-  return { ...page, data: page.data.map((r) => r.account) } satisfies PageResult<ExternalAccount>
+  }, pageRequestOf(query)), (r) => r.account)
 })
 
 export const deleteExternalAccount = Effect.fnUntraced(function*(platform: Platform, owner: Owner, id: string) {

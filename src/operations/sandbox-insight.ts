@@ -4,13 +4,12 @@
  * production platforms, as every sandbox endpoint).
  */
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { forbidden } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Store } from "../ports/store.js"
 import { auditLedger } from "./ledger-audit.js"
 import { internalAccount } from "./money/accounts.js"
-import { pageOf } from "./paging.js"
+import { pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { listRequests } from "./request-log.js"
 
 const sandboxOnly = (platform: Platform) =>
@@ -23,14 +22,13 @@ export const getLedgerAudit = (platform: Platform) => Effect.andThen(sandboxOnly
 export const getAccountJournal = Effect.fnUntraced(function*(
   platform: Platform,
   id: string,
-  query: { readonly limit?: number | undefined; readonly cursor?: string | undefined; readonly sortOrder?: "asc" | "desc" | undefined }
+  query: PageQuery & { readonly sortOrder?: "asc" | "desc" | undefined }
 ) {
   yield* sandboxOnly(platform)
   const account = yield* internalAccount(platform, id)
   const store = yield* Store
   const page = yield* pageOf(store.ledger.accountJournal(platform.id, account.id, {
-    limit: query.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: query.cursor,
+    ...pageRequestOf(query),
     descending: query.sortOrder !== "asc"
   }))
   return {

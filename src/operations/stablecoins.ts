@@ -16,7 +16,6 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, conflict, type Error400, type Error404, type Error409, invalidInput, notFound } from "../domain/errors.js"
 import type { ExternalAccount } from "../domain/external-account.js"
 import { currencyOf } from "../domain/money.js"
@@ -40,7 +39,6 @@ import {
 } from "../domain/stablecoin.js"
 import { Ids } from "../ports/ids.js"
 import {
-  type PageResult,
   type StablecoinOperationRecord,
   type StablecoinRecord,
   Store,
@@ -56,7 +54,7 @@ import * as OperationMachine from "../rules/stablecoins/operation.js"
 import { counterpartyOutcome, credentialCheck, tokenOutcome } from "../rules/stablecoins/sandbox.js"
 import { balanceUpdated, internalAccount } from "./money/accounts.js"
 import { inFlightAccount, postEntry, worldAccount } from "./money/ledger.js"
-import { pageOf } from "./paging.js"
+import { pageOf, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
 import { schedule } from "./transition.js"
 import { isoOf, nowMillis } from "./time.js"
@@ -150,22 +148,14 @@ export const linkProviderAccount = Effect.fnUntraced(function*(platform: Platfor
   return linked
 })
 
-export interface ProviderAccountListQuery {
+export interface ProviderAccountListQuery extends PageQuery {
   readonly provider?: StablecoinProvider | undefined
   readonly status?: StablecoinProviderAccountStatus | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
-
-const listOf = <R, A>(page: PageResult<R>, f: (r: R) => A) => ({ ...page, data: page.data.map(f) })
 
 export const listProviderAccounts = Effect.fnUntraced(function*(platform: Platform, q: ProviderAccountListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.stablecoins.listProviderAccounts(platform.id, { provider: q.provider, status: q.status }, {
-    limit: q.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: q.cursor
-  }))
-  return listOf(page, (r) => r.account)
+  return yield* shownPageOf(store.stablecoins.listProviderAccounts(platform.id, { provider: q.provider, status: q.status }, pageRequestOf(q)), (r) => r.account)
 })
 
 export const getProviderAccount = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -269,22 +259,19 @@ export const registerStablecoin = Effect.fnUntraced(function*(platform: Platform
   ).pipe(Effect.catchTag("StoreConflict", lost))
 })
 
-export interface StablecoinListQuery {
+export interface StablecoinListQuery extends PageQuery {
   readonly issuanceStatus?: StablecoinIssuanceStatus | undefined
   readonly gridOperationsStatus?: StablecoinGridOperationsStatus | undefined
   readonly provider?: StablecoinProvider | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 export const listStablecoins = Effect.fnUntraced(function*(platform: Platform, q: StablecoinListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.stablecoins.list(
+  return yield* shownPageOf(store.stablecoins.list(
     platform.id,
     { issuanceStatus: q.issuanceStatus, gridOperationsStatus: q.gridOperationsStatus, provider: q.provider },
-    { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }
-  ))
-  return listOf(page, (r) => r.stablecoin)
+    pageRequestOf(q)
+  ), (r) => r.stablecoin)
 })
 
 export const getStablecoin = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -433,15 +420,40 @@ const startOperation = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Pl
 const stepsOf = (course: OperationMachine.Course) =>
   course.steps.map((s) => ({ at: s.at, event: OperationMachine.encodeEvent(s.event) }))
 
+/** A mint or a burn: one unit of work on an operable stablecoin, with the amount in its minor units. */
+const operationOn = <A, E, R>(
+  platform: Platform,
+  stablecoinId: string,
+  amount: string,
+  body: (at: { readonly store: Store["Service"]; readonly ids: Ids["Service"]; readonly uow: UnitOfWork; readonly s: Stablecoin; readonly minor: number }) => Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const ids = yield* Ids
+    return yield* store.transact((uow) =>
+      Effect.gen(function*() {
+        const rec = yield* operableStablecoin(platform, stablecoinId)
+        const minor = yield* fiatAmount(rec.stablecoin, amount)
+        return yield* body({ store, ids, uow, s: rec.stablecoin, minor })
+      })
+    )
+  })
+
+/** The fields an operation on `s` begins with, in their order. */
+const operationHead = (s: Stablecoin, id: string, operationType: StablecoinOperationType, amount: string) => ({
+  id,
+  stablecoinId: s.id,
+  operationType,
+  amount,
+  provider: s.provider,
+  providerEnvironment: s.providerEnvironment,
+  stablecoinProviderAccountId: s.stablecoinProviderAccountId
+})
+
 /** POST /stablecoins/{stablecoinId}/mints (Idempotency-Key required). */
-export const createMint = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinMintRequest) {
-  const store = yield* Store
-  const ids = yield* Ids
-  return yield* store.transact((uow) =>
+export const createMint = (platform: Platform, stablecoinId: string, req: StablecoinMintRequest) =>
+  operationOn(platform, stablecoinId, req.amount, ({ store, ids, uow, s, minor }) =>
     Effect.gen(function*() {
-      const rec = yield* operableStablecoin(platform, stablecoinId)
-      const s = rec.stablecoin
-      const minor = yield* fiatAmount(s, req.amount)
       // The destination: a Spark wallet (an external account); Grid-managed destinations need Grid operations.
       const destinationId = req.destination.accountId
       if (destinationId.startsWith("InternalAccount:")) {
@@ -518,13 +530,7 @@ export const createMint = Effect.fnUntraced(function*(platform: Platform, stable
         }
       }
       const operation = renderOperation({
-        id,
-        stablecoinId: s.id,
-        operationType: "MINT",
-        amount: req.amount,
-        provider: s.provider,
-        providerEnvironment: s.providerEnvironment,
-        stablecoinProviderAccountId: s.stablecoinProviderAccountId,
+        ...operationHead(s, id, "MINT", req.amount),
         source,
         ...(fundingInstructions === undefined ? {} : { fundingInstructions }),
         destination: { accountId: destination.id },
@@ -537,17 +543,11 @@ export const createMint = Effect.fnUntraced(function*(platform: Platform, stable
       return operation
     })
   )
-})
 
 /** POST /stablecoins/{stablecoinId}/burns (Idempotency-Key required). */
-export const createBurn = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, req: StablecoinBurnRequest) {
-  const store = yield* Store
-  const ids = yield* Ids
-  return yield* store.transact((uow) =>
+export const createBurn = (platform: Platform, stablecoinId: string, req: StablecoinBurnRequest) =>
+  operationOn(platform, stablecoinId, req.amount, ({ ids, uow, s, minor }) =>
     Effect.gen(function*() {
-      const rec = yield* operableStablecoin(platform, stablecoinId)
-      const s = rec.stablecoin
-      const minor = yield* fiatAmount(s, req.amount)
       if (req.source.type === "GRID_INTERNAL_ACCOUNT") {
         return yield* badRequest(
           "STABLECOIN_BURN_SOURCE_NOT_SUPPORTED",
@@ -564,13 +564,7 @@ export const createBurn = Effect.fnUntraced(function*(platform: Platform, stable
         ? OperationMachine.burnCourse({ type: "EXTERNAL_ACCOUNT", sandbox: platform.settings.sandbox }, rail, payout, nowMs)
         : OperationMachine.burnCourse({ type: "PROVIDER_INTERNAL_BALANCE" }, rail, payout, nowMs)
       const operation = renderOperation({
-        id,
-        stablecoinId: s.id,
-        operationType: "BURN",
-        amount: req.amount,
-        provider: s.provider,
-        providerEnvironment: s.providerEnvironment,
-        stablecoinProviderAccountId: s.stablecoinProviderAccountId,
+        ...operationHead(s, id, "BURN", req.amount),
         source: { type: req.source.type },
         ...(req.source.type === "EXTERNAL_ACCOUNT" ? { fundingInstructions: depositInstructions(platform, id, s) } : {}),
         destination: { accountId: bank.id, rail },
@@ -584,24 +578,19 @@ export const createBurn = Effect.fnUntraced(function*(platform: Platform, stable
       return operation
     })
   )
-})
 
-export interface OperationListQuery {
+export interface OperationListQuery extends PageQuery {
   readonly operationType?: StablecoinOperationType | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** GET /stablecoins/{stablecoinId}/operations: most recent first. */
 export const listOperations = Effect.fnUntraced(function*(platform: Platform, stablecoinId: string, q: OperationListQuery) {
   const store = yield* Store
   yield* stablecoinOf(platform, stablecoinId)
-  const page = yield* pageOf(store.stablecoins.listOperations(platform.id, { stablecoinId, operationType: q.operationType }, {
-    limit: q.limit ?? DEFAULT_PAGE_LIMIT,
-    cursor: q.cursor,
+  return yield* shownPageOf(store.stablecoins.listOperations(platform.id, { stablecoinId, operationType: q.operationType }, {
+    ...pageRequestOf(q),
     descending: true
-  }))
-  return listOf(page, (r) => r.operation)
+  }), (r) => r.operation)
 })
 
 export const getOperation = Effect.fnUntraced(function*(platform: Platform, id: string) {

@@ -9,14 +9,13 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { forbidden, notFound } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { type ApiToken, type ApiTokenCreateRequest, type Permission, permits } from "../domain/token.js"
 import { Ids } from "../ports/ids.js"
 import { Platforms } from "../ports/platforms.js"
-import { type PageResult, Store, type TokenRecord } from "../ports/store.js"
-import { instantOf, pageOf } from "./paging.js"
+import { Store, type TokenRecord } from "../ports/store.js"
+import { type ChangedWindowQuery, changedWindowsOf, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
 
 const hashOf = (secret: string): Buffer => createHash("sha256").update(secret, "utf8").digest()
@@ -58,25 +57,17 @@ export const createToken = Effect.fnUntraced(function*(
   return { ...token, clientSecret } satisfies ApiToken
 })
 
-export interface TokenListQuery {
+export interface TokenListQuery extends ChangedWindowQuery, PageQuery {
   readonly name?: string | undefined
-  readonly createdAfter?: string | undefined
-  readonly createdBefore?: string | undefined
-  readonly updatedAfter?: string | undefined
-  readonly updatedBefore?: string | undefined
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
 }
 
 /** GET /tokens: oldest first, keyset paged; never a secret. */
 export const listTokens = Effect.fnUntraced(function*(platform: Platform, q: TokenListQuery) {
   const store = yield* Store
-  const page = yield* pageOf(store.tokens.list(platform.id, {
+  return yield* shownPageOf(store.tokens.list(platform.id, {
     name: q.name,
-    created: { from: yield* instantOf("createdAfter", q.createdAfter), to: yield* instantOf("createdBefore", q.createdBefore) },
-    updated: { from: yield* instantOf("updatedAfter", q.updatedAfter), to: yield* instantOf("updatedBefore", q.updatedBefore) }
-  }, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor }))
-  return { ...page, data: page.data.map((r) => r.token) } satisfies PageResult<ApiToken>
+    ...(yield* changedWindowsOf(q))
+  }, pageRequestOf(q)), (r) => r.token)
 })
 
 /** GET /tokens/{tokenId}. */

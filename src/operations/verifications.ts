@@ -5,14 +5,13 @@
  * every change is announced (CUSTOMER.*, VERIFICATION.*) in the same unit of work.
  */
 import { Effect } from "effect"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, notFound } from "../domain/errors.js"
 import { unverifiedChannels } from "../rules/sca.js"
 import type { Platform } from "../domain/platform.js"
 import { Verification, type VerificationRequest, type VerificationStatus } from "../domain/verification.js"
 import { Ids } from "../ports/ids.js"
-import { type DocumentRecord, type PageResult, Store } from "../ports/store.js"
-import { conflictIsDefect, pageOf } from "./paging.js"
+import { type DocumentRecord, Store } from "../ports/store.js"
+import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import type { KycEvent } from "../rules/kyc.js"
 import { decideIndividualSubmission, type SubmissionOutcome } from "../rules/sandbox/kyc.js"
 import { decideBusinessSubmission } from "../rules/sandbox/kyb.js"
@@ -139,17 +138,14 @@ export const getVerification = Effect.fnUntraced(function*(platform: Platform, i
 
 export const listVerifications = Effect.fnUntraced(function*(
   platform: Platform,
-  query: {
+  query: PageQuery & {
     readonly customerId?: string | undefined
     readonly verificationStatus?: VerificationStatus | undefined
-    readonly limit?: number | undefined
-    readonly cursor?: string | undefined
   }
 ) {
   const store = yield* Store
-  const page = yield* pageOf(store.verifications.list(platform.id, {
+  return yield* shownPageOf(store.verifications.list(platform.id, {
     customerId: query.customerId,
     verificationStatus: query.verificationStatus
-  }, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor }))
-  return { ...page, data: page.data.map((r) => r.verification) } satisfies PageResult<Verification>
+  }, pageRequestOf(query)), (r) => r.verification)
 })

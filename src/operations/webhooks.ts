@@ -21,7 +21,6 @@ import { createHash, randomUUID } from "node:crypto"
 import { Cause, Clock, Effect, Fiber, Semaphore } from "effect"
 import { p256KeyPairFromPrivateKey } from "../crypto/keys.js"
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
-import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
 import { badRequest, forbidden, notFound } from "../domain/errors.js"
 import { type DomainEvent, webhookBodyOf } from "../domain/events.js"
 import { isDeterministic, type Platform } from "../domain/platform.js"
@@ -34,7 +33,7 @@ import { WebhookSender, type WebhookResponse } from "../ports/webhooks.js"
 import { isApprovalAnswerStatus } from "../rules/money/incoming-approval.js"
 import { configOf } from "./money/config.js"
 import { answerIncomingPending } from "./money/incoming-approval.js"
-import { pageOf } from "./paging.js"
+import { pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { sendWithFaults } from "./sandbox-faults.js"
 import { asPlatformWork, isoOf, onClockAt, platformNowOf } from "./time.js"
 import { eventOf } from "./transition.js"
@@ -391,11 +390,11 @@ export const deliveryView = (d: WebhookDeliveryRecord): WebhookDelivery => ({
 /** GET /sandbox/webhooks/deliveries: the platform's deliveries, newest first, with their attempts. */
 export const listWebhookDeliveries = Effect.fnUntraced(function*(
   platform: Platform,
-  query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+  query: PageQuery
 ) {
   yield* sandboxOnly(platform)
   const store = yield* Store
-  const result = yield* pageOf(store.webhooks.list(platform.id, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor }))
+  const result = yield* pageOf(store.webhooks.list(platform.id, pageRequestOf(query)))
   return { ...result, data: result.data.map(deliveryView) }
 })
 

@@ -29,16 +29,10 @@
  * maximum (`maxLiveCards`, an option) and `oneCardPerCardholder` off.
  */
 import fc from "fast-check"
+import { CheckedCommand, type JsonApiClient } from "./commands.js"
 
 /** The least a client must do: send JSON (with optional headers), get the status and parsed body back. */
-export interface CardApiClient {
-  readonly call: (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Readonly<Record<string, string>>
-  ) => Promise<{ readonly status: number; readonly body: unknown }>
-}
+export type CardApiClient = JsonApiClient
 
 export type CardOwner = "A" | "B"
 export type CardModelStatus = "ACTIVE" | "FROZEN" | "CLOSED"
@@ -547,14 +541,10 @@ export class FundCardAccount implements CardCommand {
 }
 
 /** Wraps a command so that the API and the model are compared after it (`agreeCards`). */
-export class CardChecked implements CardCommand {
-  constructor(readonly inner: CardCommand) {}
-  check = (m: Readonly<CardModel>) => this.inner.check(m)
-  async run(m: CardModel, api: CardApiClient) {
-    await this.inner.run(m, api)
-    await agreeCards(m, api)
+export class CardChecked extends CheckedCommand<CardModel, CardApiClient> {
+  constructor(inner: CardCommand) {
+    super(inner, agreeCards)
   }
-  toString = () => this.inner.toString()
 }
 
 // ---------------------------------------------------------------- the world

@@ -30,18 +30,12 @@ import fc from "fast-check"
 import { Effect } from "effect"
 import type { Store } from "../ports/store.js"
 import { inFlightAccount, suspenseAccount } from "../operations/money/ledger.js"
+import type { JsonApiClient } from "./commands.js"
 
 // ---------------------------------------------------------------- the client and the ledger view
 
 /** The least a client must do: send JSON (with optional headers), get the status and parsed body back. */
-export interface MoneyApiClient {
-  readonly call: (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Readonly<Record<string, string>>
-  ) => Promise<{ readonly status: number; readonly body: unknown }>
-}
+export type MoneyApiClient = JsonApiClient
 
 export interface LedgerPostingView {
   readonly account: string

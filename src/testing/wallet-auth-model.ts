@@ -25,16 +25,10 @@
  * a few real seconds without the model and the server disagreeing about what expired.
  */
 import fc from "fast-check"
+import { CheckedCommand, type JsonApiClient } from "./commands.js"
 
 /** The least a client must do: send JSON with headers, get the status and parsed body back. */
-export interface WalletApiClient {
-  readonly call: (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Readonly<Record<string, string>>
-  ) => Promise<{ readonly status: number; readonly body: unknown }>
-}
+export type WalletApiClient = JsonApiClient
 
 /** A P-256 key pair in hex: `publicKey` compressed, `publicKeyUncompressed` SEC1 uncompressed. */
 export interface WalletKeyPair {
@@ -571,14 +565,10 @@ export class RevokeDelegatedKey implements Cmd {
 }
 
 /** Wraps a command so that the API and the model are compared after it. */
-export class Checked implements Cmd {
-  constructor(readonly inner: Cmd) {}
-  check = (m: Readonly<WalletAuthModel>) => this.inner.check(m)
-  async run(m: WalletAuthModel, real: WalletReal) {
-    await this.inner.run(m, real)
-    await agree(m, real)
+export class Checked extends CheckedCommand<WalletAuthModel, WalletReal> {
+  constructor(inner: Cmd) {
+    super(inner, agree)
   }
-  toString = () => this.inner.toString()
 }
 
 /** Creates a customer with an embedded wallet and reads the platform's clock: a fresh model. */

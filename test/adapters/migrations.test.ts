@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { AGENT_ID_INDEXES } from "../../src/adapters/sql/agents.js"
 import { TOKEN_CLIENT_ID_INDEX } from "../../src/adapters/sql/tokens.js"
-import { migrate } from "../../src/adapters/sql/migrations.js"
+import { migrate, MIGRATIONS, MIGRATIONS_TABLE, resolveMigrations, runMigrations } from "../../src/adapters/sql/migrations.js"
 import { pgliteClientLayer } from "../../src/adapters/sql/pglite.js"
 import { isUniqueConstraint, UniqueConstraints } from "../../src/ports/shared.js"
 
@@ -35,4 +35,64 @@ describe("unique constraints and the migrations", () => {
     expect(isUniqueConstraint(AGENT_ID_INDEXES.tokens)).toBe(false)
     expect(isUniqueConstraint("customers_keyset")).toBe(false)
   })
+})
+
+describe("migrations an area carries", () => {
+  const listedNumbers = Object.keys(MIGRATIONS).map((id) => Number(id.split("_")[0]))
+  const next = Math.max(...listedNumbers) + 1
+  const create = (table: string) => [`create table ${table} (platform_id text collate "C" not null, id text collate "C" not null, primary key (platform_id, id))`]
+  const resolvedIds = (listed: Parameters<typeof resolveMigrations>[0], carried: Parameters<typeof resolveMigrations>[1]) =>
+    Effect.runPromise(Effect.map(resolveMigrations(listed, carried), (all) => all.map(([n, name]) => `${n}_${name}`)))
+  const refusal = (listed: Parameters<typeof resolveMigrations>[0], carried: Parameters<typeof resolveMigrations>[1]) =>
+    Effect.runPromise(Effect.flip(resolveMigrations(listed, carried)))
+
+  it("the listed ones are numbered 1, 2, 3, … in order", async () => {
+    expect(listedNumbers).toEqual(listedNumbers.map((_, i) => i + 1))
+    const ids = await resolvedIds(MIGRATIONS, [])
+    expect(ids).toEqual(Object.keys(MIGRATIONS))
+  })
+
+  it("merges the listed ones and the carried ones by number", async () => {
+    const listed = { "1_a": Effect.void, "3_c": Effect.void }
+    expect(await resolvedIds(listed, [{ id: "4_d", statements: [] }, { id: "2_b", statements: [] }])).toEqual(["1_a", "2_b", "3_c", "4_d"])
+  })
+
+  it("refuses a number twice, a gap, or an id that is not <number>_<name>", async () => {
+    const listed = { "1_a": Effect.void, "2_b": Effect.void }
+    const twice = await refusal(listed, [{ id: "2_widgets", statements: [] }])
+    expect(twice.kind).toBe("Duplicates")
+    expect(twice.message).toContain("2_widgets")
+    const gap = await refusal(listed, [{ id: "4_widgets", statements: [] }])
+    expect(gap.kind).toBe("BadState")
+    expect(gap.message).toContain("No migration numbered 3")
+    expect((await refusal(listed, [{ id: "widgets", statements: [] }])).kind).toBe("BadState")
+    expect((await refusal(listed, [{ id: "03_widgets", statements: [] }])).kind).toBe("BadState")
+  })
+
+  it("a database with every listed migration applied runs only the new carried one, once; a refused list runs nothing", async () => {
+    const steps = Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const first = yield* runMigrations([])
+      const again = yield* migrate
+      const carried = [{ id: `${next}_widgets`, statements: create("widgets") }]
+      const added = yield* runMigrations(carried)
+      const then = yield* runMigrations(carried)
+      const refused = yield* Effect.flip(runMigrations([...carried, { id: `${next + 2}_gadgets`, statements: create("gadgets") }]))
+      const recorded = yield* sql.unsafe<{ readonly migration_id: number; readonly name: string }>(
+        `select migration_id, name from ${MIGRATIONS_TABLE} order by migration_id`
+      )
+      const gadgets = yield* sql.unsafe<{ readonly n: number }>(`select count(*)::int as n from pg_class where relname = 'gadgets'`)
+      const widgets = yield* sql.unsafe<{ readonly n: number }>(`select count(*)::int as n from widgets`)
+      return { first, again, added, then, refused, recorded, gadgets: gadgets[0]?.n, widgets: widgets[0]?.n }
+    }).pipe(Effect.provide(pgliteClientLayer(undefined)))
+    const r = await Effect.runPromise(steps)
+    expect(r.first.map(([n, name]) => `${n}_${name}`)).toEqual(Object.keys(MIGRATIONS))
+    expect(r.again).toEqual([])
+    expect(r.added).toEqual([[next, "widgets"]])
+    expect(r.then).toEqual([])
+    expect(r.refused).toMatchObject({ _tag: "MigrationError", kind: "BadState" })
+    expect(r.recorded.map((row) => `${row.migration_id}_${row.name}`)).toEqual([...Object.keys(MIGRATIONS), `${next}_widgets`])
+    expect(r.gadgets).toBe(0)
+    expect(r.widgets).toBe(0)
+  }, 120_000)
 })

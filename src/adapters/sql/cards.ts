@@ -11,17 +11,16 @@
  * reruns it, and the rerun sees the winner's card).
  */
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
 import type { CardQuery, CardRecord, StoreConflict, UnitOfWork } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
+import { documentReads, type Query, Where, type SqlArea, type Write } from "./documents.js"
 
 /** The tables of migration `7_cards` that `resetPlatform` clears. */
 export const CARD_TABLES: ReadonlyArray<string> = ["cards"]
 
 export type CardStore = SqlArea<"cards", Pick<UnitOfWork, "putCard">>
 
-export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore => {
+export const makeCardStore = (query: Query, write: Write): CardStore => {
   const { byId, one, page } = documentReads(query)
 
   const cardWhere = (platformId: string, q: CardQuery): Where => {
@@ -34,7 +33,7 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
   }
 
   const putCard = (r: CardRecord): Effect.Effect<void, StoreConflict> =>
-    sql.unsafe(
+    write(
       `insert into cards (platform_id, id, created_ms, cardholder_id, platform_card_id, state, funding_sources, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, array(select jsonb_array_elements_text($7::jsonb)), $8::jsonb)
        on conflict (platform_id, id) do update set cardholder_id = excluded.cardholder_id,
@@ -50,7 +49,7 @@ export const makeCardStore = (sql: SqlClient.SqlClient, query: Query): CardStore
         JSON.stringify(r.card.fundingSources),
         JSON.stringify(r)
       ]
-    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+    )
 
   return {
     writes: { putCard },

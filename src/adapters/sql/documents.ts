@@ -69,10 +69,25 @@ export type Write = (text: string, params: ReadonlyArray<unknown>) => Effect.Eff
 export const makeWrite = (sql: SqlClient.SqlClient): Write => (text, params) =>
   sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
-/** What one part of the SQL store contributes: its tables, some repositories, some writes of the unit of work. */
+/**
+ * A migration an area carries: `id` is `<number>_<name>`, numbered after every migration
+ * before it (./migrations.ts merges the areas' with its own list, in number order, and
+ * refuses a duplicate number or a gap at start). Applied, it never changes.
+ */
+export interface SqlMigration {
+  readonly id: string
+  readonly statements: ReadonlyArray<string>
+}
+
+/**
+ * What one part of the SQL store contributes: its tables, some repositories, some writes
+ * of the unit of work, and the migrations that create its tables (a new area's own; the
+ * areas before them were created by ./migrations.ts's list).
+ */
 export interface SqlArea<K extends keyof StoreRepositories, W> {
   /** The tables keyed by platform that `resetPlatform` clears, in that order. */
   readonly tables: ReadonlyArray<string>
+  readonly migrations?: ReadonlyArray<SqlMigration>
   readonly repositories: Pick<StoreRepositories, K>
   readonly writes: W
 }

@@ -1,7 +1,9 @@
 /**
  * The versioned schema, one migration per entry, applied in order at start by
  * `migrate` (effect/sql's Migrator, tracked in `payments_migrations`). Applied
- * migrations never change; a change to the schema is a new entry.
+ * migrations never change; a change to the schema is a new entry, here or (for a new
+ * area's tables) in the area's `migrations` (./documents.ts `SqlArea`), which `migrate`
+ * merges with this list by number.
  *
  * Columns are real for what is queried, indexed or constrained; the rest of a record
  * is its JSON document (`doc`). Ids and keys use the "C" collation so the keyset
@@ -12,8 +14,11 @@
  */
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { MigrationError, type ResolvedMigration } from "effect/sql/Migrator"
 import { UniqueConstraints } from "../../ports/shared.js"
 import { AGENT_ID_INDEXES } from "./agents.js"
+import type { SqlMigration } from "./documents.js"
+import { sqlAreaMigrations } from "./store.js"
 
 const statements = (...sqls: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -609,14 +614,56 @@ export const MIGRATIONS_TABLE = "payments_migrations"
 /** A fixed key for the advisory lock that lets one process at a time migrate. */
 const MIGRATION_LOCK_KEY = 7_285_104_331
 
+type Statements = Effect.Effect<void, unknown, SqlClient.SqlClient>
+
 /**
- * Applies the migrations not applied yet. Several processes starting together take
- * turns (a transaction-scoped advisory lock), so each migration runs once.
+ * The listed migrations and the ones the areas carry, as one list in number order. The
+ * numbers run 1, 2, 3, … with none twice and none missing, whichever way each was added:
+ * anything else (or an id not `<number>_<name>`) fails `migrate` at start, before any
+ * migration runs, rather than skipping a migration numbered below one already applied.
  */
-export const migrate = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const run = Migrator.make({})({ loader: Migrator.fromRecord(MIGRATIONS), table: MIGRATIONS_TABLE })
-  return yield* sql.withTransaction(
-    Effect.andThen(sql.unsafe(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`), run)
-  )
-})
+export const resolveMigrations = (
+  listed: Readonly<Record<string, Statements>>,
+  carried: ReadonlyArray<SqlMigration>
+): Effect.Effect<ReadonlyArray<ResolvedMigration>, MigrationError> =>
+  Effect.suspend(() => {
+    const all: Array<readonly [id: string, run: Statements]> = [
+      ...Object.entries(listed),
+      ...carried.map((m) => [m.id, statements(...m.statements)] as const)
+    ]
+    const resolved: Array<ResolvedMigration> = []
+    for (const [id, run] of all) {
+      const parts = /^([1-9]\d*)_(.+)$/.exec(id)
+      if (parts === null) return Effect.fail(new MigrationError({ kind: "BadState", message: `Migration id "${id}" is not <number>_<name>` }))
+      resolved.push([Number(parts[1]), parts[2] ?? "", Effect.succeed(run)])
+    }
+    resolved.sort((a, b) => a[0] - b[0])
+    for (let i = 0; i < resolved.length; i++) {
+      const [number, name] = resolved[i] ?? [0, ""]
+      const previous = resolved[i - 1]
+      if (previous !== undefined && previous[0] === number) {
+        return Effect.fail(new MigrationError({ kind: "Duplicates", message: `Migrations "${previous[0]}_${previous[1]}" and "${number}_${name}" share a number` }))
+      }
+      if (number !== i + 1) {
+        return Effect.fail(new MigrationError({ kind: "BadState", message: `No migration numbered ${i + 1} (the next is "${number}_${name}")` }))
+      }
+    }
+    return Effect.succeed(resolved)
+  })
+
+/** Applies the listed migrations and `carried` not applied yet (see `migrate`). */
+export const runMigrations = (carried: ReadonlyArray<SqlMigration>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const run = Migrator.make({})({ loader: resolveMigrations(MIGRATIONS, carried), table: MIGRATIONS_TABLE })
+    return yield* sql.withTransaction(
+      Effect.andThen(sql.unsafe(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`), run)
+    )
+  })
+
+/**
+ * Applies the migrations not applied yet: this list's and the areas' (./store.ts).
+ * Several processes starting together take turns (a transaction-scoped advisory lock),
+ * so each migration runs once.
+ */
+export const migrate = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => runMigrations(sqlAreaMigrations(sql)))

@@ -8,7 +8,6 @@
  * the store (./store.ts wires it in).
  */
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
 import type {
   StablecoinOperationRecord,
   StablecoinProviderAccountRecord,
@@ -17,27 +16,27 @@ import type {
   UnitOfWork
 } from "../../ports/store.js"
 import { millisOf } from "../cursor.js"
-import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
+import { documentReads, type Query, Where, type SqlArea, type Write } from "./documents.js"
 
 /** The tables of migration `9_stablecoins` that `resetPlatform` clears. */
 export const STABLECOIN_TABLES: ReadonlyArray<string> = ["stablecoin_operations", "stablecoins", "stablecoin_provider_accounts"]
 
 export type StablecoinStore = SqlArea<"stablecoins", Pick<UnitOfWork, "putStablecoinProviderAccount" | "putStablecoin" | "putStablecoinOperation">>
 
-export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): StablecoinStore => {
+export const makeStablecoinStore = (query: Query, write: Write): StablecoinStore => {
   const { byId, one, page } = documentReads(query)
 
   const putStablecoinProviderAccount = (r: StablecoinProviderAccountRecord): Effect.Effect<void, StoreConflict> =>
-    sql.unsafe(
+    write(
       `insert into stablecoin_provider_accounts (platform_id, id, created_ms, provider, provider_account_id, status, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, $7::jsonb)
        on conflict (platform_id, id) do update set provider = excluded.provider,
          provider_account_id = excluded.provider_account_id, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.account.id, millisOf(r.account.createdAt), r.account.provider, r.account.providerAccountId, r.account.status, JSON.stringify(r)]
-    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+    )
 
   const putStablecoin = (r: StablecoinRecord): Effect.Effect<void, StoreConflict> =>
-    sql.unsafe(
+    write(
       `insert into stablecoins (platform_id, id, created_ms, symbol, network, network_token_identifier, issuance_status, grid_operations_status, provider, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10::jsonb)
        on conflict (platform_id, id) do update set symbol = excluded.symbol, network = excluded.network,
@@ -55,7 +54,7 @@ export const makeStablecoinStore = (sql: SqlClient.SqlClient, query: Query): Sta
         r.stablecoin.provider,
         JSON.stringify(r)
       ]
-    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+    )
 
   const putStablecoinOperation = (r: StablecoinOperationRecord): Effect.Effect<void> =>
     Effect.asVoid(query(

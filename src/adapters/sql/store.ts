@@ -26,7 +26,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeWrite } from "./documents.js"
+import { makeWrite, type Query, type SqlMigration } from "./documents.js"
 import { makeEventStore } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
@@ -72,58 +72,75 @@ export interface SqlStoreOptions {
   readonly serializableSessions?: SqlClient.SqlClient
 }
 
+/**
+ * A statement. A parameter holding a NUL (U+0000) cannot equal anything PostgreSQL
+ * stores (its text cannot hold one), so such a read matches nothing, without asking.
+ */
+const makeQuery = (sql: SqlClient.SqlClient): Query =>
+  <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
+    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(sql.unsafe<Row>(text, params))
+
+/**
+ * Every area of the store over one client, in the order `resetPlatform` clears their
+ * tables. An area registers here once: its repositories and writes (spread below) and,
+ * through its `migrations`, its schema (./migrations.ts runs them with the listed ones).
+ */
+export const makeSqlAreas = (sql: SqlClient.SqlClient) => {
+  const query = makeQuery(sql)
+  /** A write: a unique violation is a StoreConflict (see ./documents.ts), anything else a defect. */
+  const write = makeWrite(sql)
+  return {
+    customers: makeCustomerStore(query, write),
+    kyc: makeKycStore(query, write),
+    events: makeEventStore(query),
+    timers: makeTimerStore(sql, query),
+    idempotency: makeIdempotencyStore(query),
+    money: makeMoneyStore(sql, query),
+    webhooks: makeWebhookStore(sql, query),
+    wallets: makeWalletStore(query),
+    cards: makeCardStore(query, write),
+    cardTransactions: makeCardTransactionStore(query),
+    stablecoins: makeStablecoinStore(query, write),
+    agents: makeAgentStore(query),
+    invitations: makeInvitationStore(query),
+    bulkJobs: makeBulkJobStore(query),
+    tokens: makeTokenStore(query)
+  }
+}
+
+/** The migrations the areas carry (each area's, in the order of the areas). */
+export const sqlAreaMigrations = (sql: SqlClient.SqlClient): ReadonlyArray<SqlMigration> =>
+  Object.values(makeSqlAreas(sql)).flatMap((area) => area.migrations ?? [])
+
 export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-
-    /**
-     * A statement. A parameter holding a NUL (U+0000) cannot equal anything PostgreSQL
-     * stores (its text cannot hold one), so such a read matches nothing, without asking.
-     */
-    const query = <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
-      params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(sql.unsafe<Row>(text, params))
+    const query = makeQuery(sql)
 
     // ------------------------------------------------------------ the areas
 
-    /** A write: a unique violation is a StoreConflict (see ./documents.ts), anything else a defect. */
-    const write = makeWrite(sql)
-    const customers = makeCustomerStore(query, write)
-    const kyc = makeKycStore(query, write)
-    const events = makeEventStore(query)
-    const timers = makeTimerStore(sql, query)
-    const idempotency = makeIdempotencyStore(query)
-    const money = makeMoneyStore(sql, query)
-    const webhooks = makeWebhookStore(sql, query)
-    const wallets = makeWalletStore(query)
-    const cards = makeCardStore(sql, query)
-    const cardTransactions = makeCardTransactionStore(query)
-    const stablecoins = makeStablecoinStore(sql, query)
-    const agents = makeAgentStore(query)
-    const invitations = makeInvitationStore(query)
-    const bulkJobs = makeBulkJobStore(query)
-    const tokens = makeTokenStore(query)
+    const areas = makeSqlAreas(sql)
     /** Every area's tables, in the order `resetPlatform` clears them. */
-    const tables = [customers, kyc, events, timers, idempotency, money, webhooks, wallets, cards, cardTransactions, stablecoins, agents, invitations, bulkJobs, tokens]
-      .flatMap((area) => area.tables)
+    const tables = Object.values(areas).flatMap((area) => area.tables)
     /** Snapshots hold every table of the platform's state but its credentials (ports/snapshots.ts). */
     const snapshots = makeSnapshotStore(query, tables.filter((table) => !TOKEN_TABLES.includes(table)))
 
     const uow: UnitOfWork = {
-      ...customers.writes,
-      ...kyc.writes,
-      ...events.writes,
-      ...timers.writes,
-      ...idempotency.writes,
-      ...money.writes,
-      ...webhooks.writes,
-      ...wallets.writes,
-      ...cards.writes,
-      ...cardTransactions.writes,
-      ...stablecoins.writes,
-      ...agents.writes,
-      ...invitations.writes,
-      ...bulkJobs.writes,
-      ...tokens.writes,
+      ...areas.customers.writes,
+      ...areas.kyc.writes,
+      ...areas.events.writes,
+      ...areas.timers.writes,
+      ...areas.idempotency.writes,
+      ...areas.money.writes,
+      ...areas.webhooks.writes,
+      ...areas.wallets.writes,
+      ...areas.cards.writes,
+      ...areas.cardTransactions.writes,
+      ...areas.stablecoins.writes,
+      ...areas.agents.writes,
+      ...areas.invitations.writes,
+      ...areas.bulkJobs.writes,
+      ...areas.tokens.writes,
       ...snapshots.writes,
       resetPlatform: (platformId) =>
         Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })
@@ -168,21 +185,21 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
 
     return finish(Store.of({
       info,
-      ...customers.repositories,
-      ...kyc.repositories,
-      ...events.repositories,
-      ...timers.repositories,
-      ...idempotency.repositories,
-      ...money.repositories,
-      ...webhooks.repositories,
-      ...wallets.repositories,
-      ...cards.repositories,
-      ...cardTransactions.repositories,
-      ...stablecoins.repositories,
-      ...agents.repositories,
-      ...invitations.repositories,
-      ...bulkJobs.repositories,
-      ...tokens.repositories,
+      ...areas.customers.repositories,
+      ...areas.kyc.repositories,
+      ...areas.events.repositories,
+      ...areas.timers.repositories,
+      ...areas.idempotency.repositories,
+      ...areas.money.repositories,
+      ...areas.webhooks.repositories,
+      ...areas.wallets.repositories,
+      ...areas.cards.repositories,
+      ...areas.cardTransactions.repositories,
+      ...areas.stablecoins.repositories,
+      ...areas.agents.repositories,
+      ...areas.invitations.repositories,
+      ...areas.bulkJobs.repositories,
+      ...areas.tokens.repositories,
       ...snapshots.repositories,
       transact
     }))

@@ -10,7 +10,6 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import type { Card, CardCreateRequest, CardRevealResponse, CardState, CardStatus, CardUpdateRequest } from "../../domain/card.js"
-import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
 import type { CustomerState } from "../../domain/customer.js"
 import { badRequest, conflict, type Error400, type Error409, Error501, invalidInput, notFound } from "../../domain/errors.js"
 import { cardSettingsOf, type Platform } from "../../domain/platform.js"
@@ -20,7 +19,7 @@ import { checkFundingSources, type FundingAccount, rebind, unbound } from "../..
 import { slotRefusal } from "../../rules/cards/slots.js"
 import { planUpdate } from "../../rules/cards/status.js"
 import { activeCustomer } from "../customers.js"
-import { conflictIsDefect, pageOf } from "../paging.js"
+import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "../paging.js"
 import { fromResult, rejected } from "../rejection.js"
 import { nowIso, nowMillis, isoOf } from "../time.js"
 import { applyTransition, eventOf } from "../transition.js"
@@ -213,9 +212,7 @@ const createNewCard = (platform: Platform, req: CardCreateRequest) =>
 
 // ---------------------------------------------------------------- GET /cards, GET /cards/{id}
 
-export interface CardListQuery {
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
+export interface CardListQuery extends PageQuery {
   readonly cardholderId?: string | undefined
   readonly accountId?: string | undefined
   readonly platformCardId?: string | undefined
@@ -240,13 +237,12 @@ export const listCards = Effect.fnUntraced(function*(platform: Platform, q: Card
     }])
   }
   const store = yield* Store
-  const page = yield* pageOf(store.cards.list(platform.id, {
+  return yield* shownPageOf(store.cards.list(platform.id, {
     cardholderId: q.cardholderId,
     accountId: q.accountId,
     platformCardId: q.platformCardId,
     state: q.state ?? q.status
-  }, { limit: q.limit ?? DEFAULT_PAGE_LIMIT, cursor: q.cursor, descending: q.sortOrder !== "asc" }))
-  return { ...page, data: page.data.map((r) => r.card) }
+  }, { ...pageRequestOf(q), descending: q.sortOrder !== "asc" }), (r) => r.card)
 })
 
 export const getCard = Effect.fnUntraced(function*(platform: Platform, id: string) {
