@@ -11,8 +11,7 @@
  *   endpoint's (`permissionOf`) is answered 403 FORBIDDEN before anything else runs.
  *
  * `implement(group, build)` (instead of `HttpApiBuilder.group`) registers a group's
- * handlers with their concerns applied (`group(identifier, build)` does the same by the
- * group's identifier in `PaymentsApi`); the direct lane applies the same `applyConcerns`
+ * handlers with their concerns applied; the direct lane applies the same `applyConcerns`
  * to the handlers it serves, so both paths run the same steps.
  */
 import { Context, Effect, Layer, Option, SchemaAST, type Schema, type Scope } from "effect"
@@ -24,7 +23,6 @@ import { idempotent } from "../operations/idempotency.js"
 import { aroundPlatformClock } from "../operations/time.js"
 import type { Store } from "../ports/store.js"
 import { API_ID, API_VERSION, type ApiGroup, apiOf, groupOf } from "./api-base.js"
-import type { PaymentsApi } from "./api.js"
 import { Concerns, type EndpointConcerns, IDEMPOTENCY_KEY_HEADER } from "./declarations.js"
 import { CurrentAgent, CurrentPlatform, CurrentTokenPermissions, PlatformAuth } from "./middleware.js"
 

@@ -14,14 +14,13 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import type { SqlError } from "effect/sql/SqlError"
 import type { MigrationError } from "effect/sql/Migrator"
 import { Store } from "../../ports/store.js"
-import { migrate } from "./migrations.js"
 import { dumpPgliteAfter, pgliteClientLayer, type PgliteOptions } from "./pglite.js"
 import { SqlSandboxFaultStoreLayer } from "./sandbox-faults.js"
-import { makeSqlStore } from "./store.js"
+import { makeSqlStore, migrate } from "./store.js"
 
-export { MIGRATIONS, MIGRATIONS_TABLE, migrate } from "./migrations.js"
+export { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js"
 export { dumpPgliteAfter, makePgliteClient, pgliteClientLayer, type PgliteOptions } from "./pglite.js"
-export { makeSqlStore, MAX_TRANSACTION_ATTEMPTS } from "./store.js"
+export { makeSqlStore, MAX_TRANSACTION_ATTEMPTS, migrate } from "./store.js"
 
 /**
  * The URL as `postgres://user@host:port/database`, for banners and logs: no password

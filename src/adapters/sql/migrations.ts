@@ -18,7 +18,6 @@ import { MigrationError, type ResolvedMigration } from "effect/sql/Migrator"
 import { UniqueConstraints } from "../../ports/shared.js"
 import { AGENT_ID_INDEXES } from "./agents.js"
 import type { SqlMigration } from "./documents.js"
-import { sqlAreaMigrations } from "./store.js"
 
 const statements = (...sqls: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -651,7 +650,7 @@ export const resolveMigrations = (
     return Effect.succeed(resolved)
   })
 
-/** Applies the listed migrations and `carried` not applied yet (see `migrate`). */
+/** Applies the listed migrations and `carried` not applied yet (see `migrate` in ./store.ts, which gives the areas'). */
 export const runMigrations = (carried: ReadonlyArray<SqlMigration>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -661,9 +660,3 @@ export const runMigrations = (carried: ReadonlyArray<SqlMigration>) =>
     )
   })
 
-/**
- * Applies the migrations not applied yet: this list's and the areas' (./store.ts).
- * Several processes starting together take turns (a transaction-scoped advisory lock),
- * so each migration runs once.
- */
-export const migrate = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => runMigrations(sqlAreaMigrations(sql)))

@@ -24,15 +24,11 @@
  * Nothing of a platform's state is cached by a process but its clock offset, which
  * every request checks against the stored one (./one-round-trip.ts).
  */
-import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import type { SnapshotRecord, SnapshotWrites } from "../../ports/snapshots.js"
 import { millisOf } from "../cursor.js"
 import { documentReads, type Query, type SqlArea, Where } from "./documents.js"
-import { MIGRATIONS } from "./migrations.js"
 
-/** The schema this code writes and reads: its migrations, by name. */
-const SCHEMA = createHash("sha256").update(Object.keys(MIGRATIONS).join("\n")).digest("hex").slice(0, 16)
 
 /** Only SQL identifiers of ours ever reach a statement's text. */
 const identifier = (table: string): string => {
@@ -44,7 +40,11 @@ const identifier = (table: string): string => {
  * `tables`: every table holding the platform's state, in the order a restore rewrites
  * them (the platform's credentials left out by the caller).
  */
-export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>): SqlArea<"snapshots", SnapshotWrites> => {
+/**
+ * `schema` names the schema this code writes and reads (a fingerprint of its migrations):
+ * a snapshot taken on another is not restored.
+ */
+export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>, schema: string): SqlArea<"snapshots", SnapshotWrites> => {
   const { one, page } = documentReads(query)
   const names = tables.map(identifier)
   const capture = names
@@ -58,7 +58,7 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>): 
         Effect.andThen(
           query(
             `insert into sandbox_snapshots (platform_id, id, created_ms, schema, doc) values ($1, $2, $3::bigint, $4, $5::jsonb)`,
-            [r.platformId, r.snapshot.id, millisOf(r.snapshot.createdAt), SCHEMA, JSON.stringify(r)]
+            [r.platformId, r.snapshot.id, millisOf(r.snapshot.createdAt), schema, JSON.stringify(r)]
           ),
           query(`insert into sandbox_snapshot_rows (platform_id, snapshot_id, table_name, row) ${capture}`, [r.platformId, r.snapshot.id])
         ).pipe(Effect.asVoid),
@@ -78,7 +78,7 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>): 
             [platformId, id]
           )
           if (held[0] === undefined) return "missing" as const
-          if (held[0].schema !== SCHEMA) return "otherSchema" as const
+          if (held[0].schema !== schema) return "otherSchema" as const
           yield* query(`select payments_restore_snapshot($1, $2, $3::text[])`, [platformId, id, names])
           return "restored" as const
         })

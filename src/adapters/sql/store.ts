@@ -17,6 +17,7 @@
  * Each area (./customers.ts, ./money.ts, ...) brings its tables, repositories and
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
+import { createHash } from "node:crypto"
 import { Cause, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
@@ -34,6 +35,7 @@ import { makeBulkJobStore } from "./bulk-jobs.js"
 import { makeSnapshotStore } from "./snapshots.js"
 import { makeTokenStore, TOKEN_TABLES } from "./tokens.js"
 import { makeKycStore } from "./kyc.js"
+import { MIGRATIONS, runMigrations } from "./migrations.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore } from "./stablecoins.js"
@@ -112,6 +114,17 @@ export const makeSqlAreas = (sql: SqlClient.SqlClient) => {
 export const sqlAreaMigrations = (sql: SqlClient.SqlClient): ReadonlyArray<SqlMigration> =>
   Object.values(makeSqlAreas(sql)).flatMap((area) => area.migrations ?? [])
 
+/**
+ * Applies the migrations not applied yet: ./migrations.ts's list and the areas'.
+ * Several processes starting together take turns (a transaction-scoped advisory lock),
+ * so each migration runs once.
+ */
+export const migrate = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => runMigrations(sqlAreaMigrations(sql)))
+
+/** The schema this code writes and reads, as a short fingerprint of every migration's id (snapshots record it). */
+const schemaOf = (carried: ReadonlyArray<SqlMigration>): string =>
+  createHash("sha256").update([...Object.keys(MIGRATIONS), ...carried.map((m) => m.id)].join("\n")).digest("hex").slice(0, 16)
+
 export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -123,7 +136,11 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     /** Every area's tables, in the order `resetPlatform` clears them. */
     const tables = Object.values(areas).flatMap((area) => area.tables)
     /** Snapshots hold every table of the platform's state but its credentials (ports/snapshots.ts). */
-    const snapshots = makeSnapshotStore(query, tables.filter((table) => !TOKEN_TABLES.includes(table)))
+    const snapshots = makeSnapshotStore(
+      query,
+      tables.filter((table) => !TOKEN_TABLES.includes(table)),
+      schemaOf(Object.values(areas).flatMap((area) => area.migrations ?? []))
+    )
 
     const uow: UnitOfWork = {
       ...areas.customers.writes,
