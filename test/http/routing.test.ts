@@ -156,14 +156,18 @@ describe("the direct lane routes as the router does", () => {
     expect(lane.matches("GET", `${BASE}/customers/Customer:1`)).toBe(true)
     expect(lane.matches("GET", `${BASE}/CUSTOMERS/Customer:1/`)).toBe(true)
     expect(lane.matches("GET", `${BASE}/customers/Customer:1?expand=x`)).toBe(true)
+    // An encoded colon is the only encoding the lane decodes (clients that encode path segments send ids so).
+    expect(lane.matches("GET", `${BASE}/customers/Customer%3A1`)).toBe(true)
+    expect(lane.matches("GET", `${BASE}/customers/Customer%3a1`)).toBe(true)
   })
 
-  it("leaves built static routes, HEAD and percent-encoded paths to the router", () => {
+  it("leaves built static routes, HEAD and other percent-encoded paths to the router", () => {
     expect(lane.matches("GET", `${BASE}/customers/end-user-terms`)).toBe(false)
     expect(lane.matches("GET", `${BASE}/customers/agreements`)).toBe(false)
     expect(lane.matches("GET", `${BASE}/customers/external-accounts`)).toBe(false)
     expect(lane.matches("POST", `${BASE}/customers`)).toBe(false)
     expect(lane.matches("HEAD", `${BASE}/customers/Customer:1`)).toBe(false)
-    expect(lane.matches("GET", `${BASE}/customers/Customer%3A1`)).toBe(false)
+    expect(lane.matches("GET", `${BASE}/customers/Customer%3A1%20`)).toBe(false)
+    expect(lane.matches("GET", `${BASE}/customers/Customer%2F1`)).toBe(false)
   })
 })
