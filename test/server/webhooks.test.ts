@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from "vitest"
 import { verifyWebhookSignature } from "../../src/index.js"
 import { readReply } from "../support/api.js"
 import { createDatabase } from "../support/postgres.js"
-import { baseOf, start, tempDir } from "../support/server.js"
+import { baseOf, keepAcrossTests, start, tempDir } from "../support/server.js"
 import { eventually, startReceiver } from "../support/webhook-receiver.js"
 
 const AUTH = `Basic ${Buffer.from("hooks_client:hooks_secret_123").toString("base64")}`
@@ -25,12 +25,19 @@ const call = async (base: string, method: string, path: string, body?: unknown) 
 
 const survivesCrash = async (env: Record<string, string>) => {
   const receiver = await startReceiver(() => 503)
+  const servers: Array<ReturnType<typeof start>> = []
+  /** A server this test alone stops (see the describe block), whatever happens. */
+  const own = (server: ReturnType<typeof start>) => {
+    keepAcrossTests(server)
+    servers.push(server)
+    return server
+  }
   try {
     const config = join(tempDir("payments-hooks-"), "platforms.json")
     writeFileSync(config, JSON.stringify({
       platforms: [{ id: "hooks", clientId: "hooks_client", clientSecret: "hooks_secret_123", regulated: true, webhookEndpoint: receiver.url }]
     }))
-    const first = start({ ...env, PAYMENTS_CONFIG: config })
+    const first = own(start({ ...env, PAYMENTS_CONFIG: config }))
     const base1 = baseOf(await first.banner)
     const customers: Array<string> = []
     for (let i = 0; i < 3; i++) {
@@ -47,7 +54,7 @@ const survivesCrash = async (env: Record<string, string>) => {
     await first.exited
 
     receiver.state.respond = () => 200
-    const second = start({ ...env, PAYMENTS_CONFIG: config })
+    const second = own(start({ ...env, PAYMENTS_CONFIG: config }))
     const base2 = baseOf(await second.banner)
     const publicKey = (await call(base2, "GET", "/webhooks/public-key")).body.publicKey as string
     // Retries are due a minute later on the sandbox clock.
@@ -61,11 +68,15 @@ const survivesCrash = async (env: Record<string, string>) => {
     second.child.kill("SIGKILL")
     await second.exited
   } finally {
+    for (const server of servers) server.child.kill("SIGKILL")
     await receiver.close()
   }
 }
 
-describe("a crash between commit and delivery loses no webhook", () => {
+// The two stores at once: each waits mostly on the killed server's leases to expire (real
+// time), and their servers, receivers and data are their own. Each test kills its own servers
+// (the per-test cleanup would kill the other test's too).
+describe.concurrent("a crash between commit and delivery loses no webhook", () => {
   it("PGlite on disk (PAYMENTS_DATA_DIR)", async () => {
     await survivesCrash({ PAYMENTS_DATA_DIR: join(tempDir("payments-hooks-data-"), "data") })
   }, 60_000)
