@@ -131,6 +131,8 @@ describe("sandbox snapshots", () => {
     const { api, a } = await setup()
     const made = []
     for (let i = 0; i < 3; i++) made.push(await a.ok("POST", "/sandbox/snapshots", { name: `s${i}` }, 201))
+    // In list order: by createdAt, then id (two made within one millisecond go by their random ids).
+    made.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
     const first = await a.ok("GET", "/sandbox/snapshots?limit=2")
     expect(first).toMatchObject({ hasMore: true, totalCount: 3 })
     expect(first.data).toEqual(made.slice(0, 2))
