@@ -9,14 +9,14 @@
  * store, and both apps must report the ledger's balances.
  */
 import { Context } from "effect"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeWebHandler } from "../../src/http/app.js"
 import { Store } from "../../src/ports/store.js"
 import { servicesFor } from "../../src/server/services.js"
 import { auditLedger, type LedgerAuditView, type MoneyApiClient, type MoneyWorld, setupMoneyWorld, storeAuditView } from "../../src/testing/money-model.js"
 import { basic, readReply, type Reply } from "../support/api.js"
 import { makePlatform } from "../support/onboarding-client.js"
-import { createDatabase } from "../support/postgres.js"
+import { migratedDatabase } from "../support/databases.js"
 
 const platform = makePlatform("money-race", { regulated: true })
 type App = ReturnType<typeof makeWebHandler>
@@ -35,7 +35,7 @@ const call = async (via: number, method: string, path: string, body?: unknown, h
 const client = (via: number): MoneyApiClient => ({ call: (method, path, body, headers) => call(via, method, path, body, headers) })
 
 beforeAll(async () => {
-  const url = await createDatabase(inject("databaseAdminUrl"))
+  const url = await migratedDatabase()
   for (let i = 0; i < 2; i++) apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform]), schedulerIntervalMillis: false }))
   await Promise.all(apps.map((a) => a.ready))
   audit = storeAuditView(Context.get(await apps[0]!.ready, Store), platform.id)

@@ -14,8 +14,8 @@
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, inject, it } from "vitest"
-import { createDatabase } from "../support/postgres.js"
+import { describe, expect, it } from "vitest"
+import { migratedDatabase } from "../support/databases.js"
 import { baseOf, start, tempDir } from "../support/server.js"
 import { eventually, startReceiver } from "../support/webhook-receiver.js"
 
@@ -130,9 +130,8 @@ describe("a deterministic platform (deterministicSeed in the platforms file)", (
   }, 180_000)
 
   it("on PostgreSQL: two fresh databases, the same bytes for the deterministic platform", async () => {
-    const adminUrl = inject("databaseAdminUrl")
-    const first = await server("det-first", 7, { DATABASE_URL: await createDatabase(adminUrl) })
-    const second = await server("rand-first", 7, { DATABASE_URL: await createDatabase(adminUrl) })
+    const first = await server("det-first", 7, { DATABASE_URL: await migratedDatabase() })
+    const second = await server("rand-first", 7, { DATABASE_URL: await migratedDatabase() })
     expect(second.det.answers).toEqual(first.det.answers)
     expect(second.det.webhooks).toEqual(first.det.webhooks)
     expect(second.rand.answers[1]).not.toEqual(first.rand.answers[1])

@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, inject, it } from "vitest"
-import { createDatabase } from "../support/postgres.js"
+import { describe, expect, it } from "vitest"
+import { migratedDatabase } from "../support/databases.js"
 import { baseOf, start, tempDir } from "../support/server.js"
 import { eventually, startReceiver } from "../support/webhook-receiver.js"
 
@@ -92,9 +92,8 @@ describe("deterministic runs (--seed)", () => {
   }, 120_000)
 
   it("on PostgreSQL: two fresh databases, the same seed, the same bytes", async () => {
-    const adminUrl = inject("databaseAdminUrl")
-    const first = withoutReceiverUrl(await run({ PAYMENTS_SEED: "11", DATABASE_URL: await createDatabase(adminUrl) }))
-    const second = withoutReceiverUrl(await run({ PAYMENTS_SEED: "11", DATABASE_URL: await createDatabase(adminUrl) }))
+    const first = withoutReceiverUrl(await run({ PAYMENTS_SEED: "11", DATABASE_URL: await migratedDatabase() }))
+    const second = withoutReceiverUrl(await run({ PAYMENTS_SEED: "11", DATABASE_URL: await migratedDatabase() }))
     expect(second.answers).toEqual(first.answers)
     expect(second.webhooks).toEqual(first.webhooks)
   }, 120_000)

@@ -4,8 +4,8 @@
  * and latency carry their headers, and on PostgreSQL two server processes share the
  * rules and the counter (requests spread over both draw the same faults as on one).
  */
-import { afterAll, describe, expect, inject, it } from "vitest"
-import { createDatabase } from "../support/postgres.js"
+import { afterAll, describe, expect, it } from "vitest"
+import { migratedDatabase } from "../support/databases.js"
 import { baseOf, keepAcrossTests, type Server, start } from "../support/server.js"
 
 const AUTH = `Basic ${Buffer.from("sandbox_client_id:sandbox_client_secret").toString("base64")}`
@@ -58,7 +58,7 @@ describe("two server processes on one PostgreSQL database", () => {
   })
 
   it("share the rules and one counter: requests alternating between them draw the faults one server draws", async () => {
-    const url = await createDatabase(inject("databaseAdminUrl"))
+    const url = await migratedDatabase()
     procs = [start({ DATABASE_URL: url }), start({ DATABASE_URL: url })]
     for (const p of procs) keepAcrossTests(p)
     const [a, b] = (await Promise.all(procs.map((p) => p.banner))).map(baseOf) as [string, string]

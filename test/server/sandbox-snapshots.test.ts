@@ -5,8 +5,8 @@
  * either); requests to the first while the second restores see the platform before or
  * after the restore, never half of it.
  */
-import { afterAll, describe, expect, inject, it } from "vitest"
-import { createDatabase } from "../support/postgres.js"
+import { afterAll, describe, expect, it } from "vitest"
+import { migratedDatabase } from "../support/databases.js"
 import { baseOf, keepAcrossTests, type Server, start } from "../support/server.js"
 
 const AUTH = `Basic ${Buffer.from("sandbox_client_id:sandbox_client_secret").toString("base64")}`
@@ -41,7 +41,7 @@ describe("two server processes on one PostgreSQL database", () => {
   })
 
   it("a snapshot taken through one is restored through the other; the first sees the restored state and clock at once", async () => {
-    const url = await createDatabase(inject("databaseAdminUrl"))
+    const url = await migratedDatabase()
     procs = [start({ DATABASE_URL: url }), start({ DATABASE_URL: url })]
     for (const p of procs) keepAcrossTests(p)
     const [a, b] = (await Promise.all(procs.map((p) => p.banner))).map(baseOf) as [string, string]

@@ -7,10 +7,10 @@
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, inject, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { verifyWebhookSignature } from "../../src/index.js"
 import { readReply } from "../support/api.js"
-import { createDatabase } from "../support/postgres.js"
+import { migratedDatabase } from "../support/databases.js"
 import { baseOf, keepAcrossTests, start, tempDir } from "../support/server.js"
 import { eventually, startReceiver } from "../support/webhook-receiver.js"
 
@@ -82,6 +82,6 @@ describe.concurrent("a crash between commit and delivery loses no webhook", () =
   }, 60_000)
 
   it("PostgreSQL (DATABASE_URL)", async () => {
-    await survivesCrash({ DATABASE_URL: await createDatabase(inject("databaseAdminUrl")) })
+    await survivesCrash({ DATABASE_URL: await migratedDatabase() })
   }, 60_000)
 })
