@@ -127,13 +127,17 @@ const retryAfterStep = <Req, A, E, R>(handler: Handler<Req, A, E, R>): Handler<R
     }))
   })
 
-/** The reference's 403 FORBIDDEN "insufficient permissions", as an answer. */
-const insufficientPermissions = (required: Permission | undefined): HttpServerResponse.HttpServerResponse => {
-  const error = forbidden(required === undefined
-    ? "Insufficient permissions: this endpoint is not open to API tokens"
-    : `Insufficient permissions: this endpoint needs an API token with the ${required} permission`)
+/** A 403 FORBIDDEN with `reason`, as an answer in the error shape. */
+const forbiddenAnswer = (reason: string): HttpServerResponse.HttpServerResponse => {
+  const error = forbidden(reason)
   return HttpServerResponse.jsonUnsafe(encodeApiError(error)?.body ?? { code: error.code, reason: error.reason }, { status: 403 })
 }
+
+/** The reference's 403 FORBIDDEN "insufficient permissions", as an answer. */
+const insufficientPermissions = (required: Permission | undefined): HttpServerResponse.HttpServerResponse =>
+  forbiddenAnswer(required === undefined
+    ? "Insufficient permissions: this endpoint is not open to API tokens"
+    : `Insufficient permissions: this endpoint needs an API token with the ${required} permission`)
 
 /**
  * Refuses a request made with an API token whose permissions do not cover the
@@ -152,6 +156,20 @@ export const permissionStep = <Req, A, E, R>(
         : Effect.succeed(insufficientPermissions(required)))
 }
 
+/**
+ * Refuses a production platform's request to an endpoint that declares `sandboxOnly`
+ * (no step at all for the others). `applyConcerns` applies it, after the permission.
+ */
+export const sandboxOnlyStep = <Req, A, E, R>(
+  endpoint: HttpApiEndpoint.Top,
+  handler: Handler<Req, A, E, R>
+): Handler<Req, A | HttpServerResponse.HttpServerResponse, E, R | CurrentPlatform> => {
+  if (concernsOf(endpoint).sandboxOnly !== true) return handler
+  return (request) =>
+    Effect.flatMap(Effect.service(CurrentPlatform), (platform): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E, R> =>
+      platform.settings.sandbox ? handler(request) : Effect.succeed(forbiddenAnswer("Sandbox endpoints are not available to production platforms")))
+}
+
 /** A handler with the concerns its endpoint (or group) declares applied, in a fixed order. */
 export const applyConcerns = <Req extends ConcernRequest, A, E, R>(
   endpoint: HttpApiEndpoint.Top,
@@ -159,7 +177,7 @@ export const applyConcerns = <Req extends ConcernRequest, A, E, R>(
 ): Handler<Req, A | HttpServerResponse.HttpServerResponse, E | Error409, R | Store | CurrentPlatform> => {
   const concerns = concernsOf(endpoint)
   const idempotentHandler = idempotencyStep(endpoint, handler)
-  return permissionStep(endpoint, concerns.retryAfter === true ? retryAfterStep(idempotentHandler) : idempotentHandler)
+  return permissionStep(endpoint, sandboxOnlyStep(endpoint, concerns.retryAfter === true ? retryAfterStep(idempotentHandler) : idempotentHandler))
 }
 
 /** Whether an endpoint has a concern that needs its decoded request (a permission needs none). */
@@ -181,7 +199,7 @@ const withConcerns = <T extends object>(group: GroupLike, handlers: T): T => {
         if (property === "handleRaw" && hasConcerns(endpoint)) {
           throw new Error(`Endpoint ${identifier} declares concerns, which need a decoded request: register it with handle`)
         }
-        const applied = property === "handle" ? applyConcerns(endpoint, handler) : permissionStep(endpoint, handler)
+        const applied = property === "handle" ? applyConcerns(endpoint, handler) : permissionStep(endpoint, sandboxOnlyStep(endpoint, handler))
         Reflect.apply(value, target, [identifier, applied, options])
         return proxy
       }

@@ -13,6 +13,8 @@
  * in endpoints.ts, or `group.annotate(Concerns, {...})`); an endpoint's own declaration
  * overrides them property by property.
  *
+ * `sandboxOnly` keeps an endpoint to sandbox platforms (see the property).
+ *
  * `permission` is what an API token (docs/tokens.md) must hold to call the endpoint; a
  * GET endpoint that declares none requires VIEW, any other must declare one (a test
  * walks every endpoint). The platforms file's own credentials may call every endpoint.
@@ -28,6 +30,13 @@ export interface EndpointConcerns {
   readonly retryAfter?: boolean
   /** The permission an API token needs for this endpoint (see the module comment). */
   readonly permission?: Permission
+  /**
+   * Sandbox platforms only: a production platform's request is answered 403 FORBIDDEN
+   * before the handler runs. Every platform endpoint under `/sandbox/` declares it (a test
+   * walks them); the operations behind them check it again for embedders who call them
+   * directly.
+   */
+  readonly sandboxOnly?: boolean
 }
 
 export class Concerns extends Context.Service<Concerns, EndpointConcerns>()("payments-service/http/Concerns") {}

@@ -94,6 +94,8 @@ export interface GroupTag {
   readonly title: string
   readonly description?: string
   readonly permission?: Permission
+  /** Every endpoint of the group is for sandbox platforms only (declarations.ts `sandboxOnly`). */
+  readonly sandboxOnly?: boolean
 }
 
 /**
@@ -106,7 +108,11 @@ export const apiGroup = <const Id extends string, const A extends NonEmptyReadon
   ...endpoints: A
 ) => {
   const made = HttpApiGroup.make(identifier)
-  const declared = tag.permission === undefined ? made : made.annotate(Concerns, { permission: tag.permission })
+  const concerns = {
+    ...(tag.permission === undefined ? {} : { permission: tag.permission }),
+    ...(tag.sandboxOnly === true ? { sandboxOnly: true } : {})
+  }
+  const declared = Object.keys(concerns).length === 0 ? made : made.annotate(Concerns, concerns)
   return platformGroup(declared.add(...endpoints)).annotateMerge(OpenApi.annotations({ title: tag.title, description: tag.description }))
 }
 

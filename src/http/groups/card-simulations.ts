@@ -21,7 +21,7 @@ const simulate = <const Name extends string, const Path extends string, P extend
 
 const SUFFIXES = "Outcome by the last three characters of merchant.descriptor: 002 declined INSUFFICIENT_FUNDS, 003 declined CARD_NOT_ACTIVE, 005 pull PENDING ~30 s then CONFIRMED, 006 EXCEPTION (confirmation FAILED), other approved."
 
-export class CardSimulationsGroup extends apiGroup("cardSimulations", { title: "Sandbox (cards)", permission: "MANAGE" },
+export class CardSimulationsGroup extends apiGroup("cardSimulations", { title: "Sandbox (cards)", permission: "MANAGE", sandboxOnly: true },
   simulate("sandboxSimulateCardAuthorization", "authorization", Simulations.SandboxCardAuthorizationRequest, `An authorization: a new DEBIT row, AUTHORIZED with the amount held on the funding account, or DECLINED with cardDeclinedReason. ${SUFFIXES}`),
   simulate("sandboxSimulateCardClearing", "clearing", Simulations.SandboxCardClearingRequest, "A clearing on an AUTHORIZED or PARTIALLY_SETTLED row: PARTIALLY_SETTLED below the open amount, SETTLED at or above it (a post-hoc pull for the excess, EXCEPTION if uncovered); amount 0 expires the authorization (VOIDED, or SETTLED after a partial clearing)."),
   simulate("sandboxSimulateCardReturn", "return", Simulations.SandboxCardReturnRequest, "A merchant return on a settled purchase: the purchase stays SETTLED with refundedAmount; the return opens its own CREDIT row, SETTLED, with originalTransactionId (SPEC.md). At most settled minus already returned."),

@@ -21,6 +21,7 @@ import {
 } from "../../domain/card.js"
 import { IdText } from "../../domain/common.js"
 import { Error403, Error404, Error409, Error501 } from "../../domain/errors.js"
+import { declare } from "../declarations.js"
 import { acts, apiGroup, creates, page } from "../endpoints.js"
 
 const cardParams = { id: IdText }
@@ -62,5 +63,5 @@ export class CardsGroup extends apiGroup("cards", { title: "Cards", permission: 
   ).annotate(
     OpenApi.Description,
     "Ours, sandbox only: a PIN typed at a terminal (the encrypted PIN block last set is the correct one); three incorrect entries in a row block the PIN."
-  )
+  ).pipe(declare({ sandboxOnly: true }))
 ) {}

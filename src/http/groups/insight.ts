@@ -71,7 +71,7 @@ const StatusFilter = Schema.String.check(Schema.isPattern(/^[1-5]([0-9]{2}|xx)$/
 
 export class SandboxInsightGroup extends apiGroup(
   "sandboxInsight",
-  { title: "Sandbox insight", description: "Ours, sandbox only: the ledger audit, account journals and the request log." },
+  { title: "Sandbox insight", description: "Ours, sandbox only: the ledger audit, account journals and the request log.", sandboxOnly: true },
   HttpApiEndpoint.get("getLedgerAudit", "/sandbox/ledger/audit", {
     success: LedgerAuditResponse,
     error: Error403

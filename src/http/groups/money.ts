@@ -114,7 +114,7 @@ export class TransfersGroup extends apiGroup("transfers", { title: "Same-Currenc
   HttpApiEndpoint.post("createTransferOut", "/transfer-out", creates(TransferOutRequest, Transaction, MoneyErrors)).annotate(OpenApi.Deprecated, true)
 ) {}
 
-export class SandboxMoneyGroup extends apiGroup("sandboxMoney", { title: "Sandbox (money)", permission: "MANAGE" },
+export class SandboxMoneyGroup extends apiGroup("sandboxMoney", { title: "Sandbox (money)", permission: "MANAGE", sandboxOnly: true },
   HttpApiEndpoint.post("sandboxFundInternalAccount", "/sandbox/internal-accounts/:accountId/fund", {
     params: { accountId: IdText },
     payload: SandboxFundRequest,

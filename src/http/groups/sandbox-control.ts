@@ -12,7 +12,7 @@ import { platformGroup } from "../api-base.js"
 import { Concerns } from "../declarations.js"
 
 class SandboxControlEndpoints extends HttpApiGroup.make("sandboxControl")
-  .annotate(Concerns, { permission: "MANAGE" })
+  .annotate(Concerns, { permission: "MANAGE", sandboxOnly: true })
   .add(
     HttpApiEndpoint.put("putSandboxFaults", "/sandbox/faults", {
       payload: SandboxFaults,

@@ -10,7 +10,7 @@ export const SandboxClock = Schema.Struct({ now: Schema.String, offsetSeconds: S
 
 export class SandboxGroup extends apiGroup(
   "sandbox",
-  { title: "Sandbox", description: "Sandbox-only controls of the reference server.", permission: "MANAGE" },
+  { title: "Sandbox", description: "Sandbox-only controls of the reference server.", permission: "MANAGE", sandboxOnly: true },
   HttpApiEndpoint.post("advanceClock", "/sandbox/clock/advance", {
     payload: Schema.Struct({ seconds: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_SECONDS })) }),
     success: SandboxClock,

@@ -15,15 +15,16 @@ export class WebhooksGroup extends apiGroup("webhooks", { title: "Webhooks", per
   HttpApiEndpoint.post("sendTestWebhook", "/sandbox/webhooks/test", {
     success: TestWebhookResponse,
     error: [Error400, Error403]
-  }).annotate(OpenApi.Description, "Sends one signed TEST webhook to the configured endpoint now and answers what it said."),
+  }).annotate(OpenApi.Description, "Sends one signed TEST webhook to the configured endpoint now and answers what it said.").pipe(declare({ sandboxOnly: true })),
   HttpApiEndpoint.get("listWebhookDeliveries", "/sandbox/webhooks/deliveries", {
     query: PageQuery,
     success: ListResponse(WebhookDelivery, "WebhookDeliveryListResponse"),
     error: Error403
-  }).annotate(OpenApi.Description, "Ours: the platform's webhook deliveries, newest first, each with its attempts."),
+  }).annotate(OpenApi.Description, "Ours: the platform's webhook deliveries, newest first, each with its attempts.").pipe(declare({ sandboxOnly: true })),
   HttpApiEndpoint.post("redeliverWebhook", "/sandbox/webhooks/deliveries/:deliveryId/redeliver", {
     params: { deliveryId: IdText },
     success: WebhookDelivery,
     error: [Error403, Error404]
   }).annotate(OpenApi.Description, "Ours: starts a delivery over (same id and body, a fresh retry schedule) and attempts it before answering.")
+    .pipe(declare({ sandboxOnly: true }))
 ) {}
