@@ -6,20 +6,11 @@
  * byte-identical answers and webhooks.
  */
 import { Clock, Effect, Layer } from "effect"
-import { DETERMINISTIC_EPOCH_MILLIS } from "../domain/platform.js"
+import { DETERMINISTIC_EPOCH_MILLIS, standingClock } from "../domain/platform.js"
 export { DETERMINISTIC_EPOCH_MILLIS } from "../domain/platform.js"
 
 /** A clock that always reads `at`; sleeping (timeouts, polling) still takes real time. */
-export const frozenClock = (at: number, base: Clock.Clock = Clock.Clock.defaultValue()): Clock.Clock => ({
-  // Delegated one by one: the default clock's methods live on its prototype (a spread would drop them).
-  monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
-  monotonicTimeNanos: base.monotonicTimeNanos,
-  sleep: (duration) => base.sleep(duration),
-  currentTimeMillisUnsafe: () => at,
-  currentTimeMillis: Effect.succeed(at),
-  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
-  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
-})
+export const frozenClock = (at: number, base: Clock.Clock = Clock.Clock.defaultValue()): Clock.Clock => standingClock(base, at)
 
 /** The base clock of a deterministic run, as a layer to merge into the app's services. */
 export const frozenClockLayer = (at: number = DETERMINISTIC_EPOCH_MILLIS) => Layer.succeed(Clock.Clock, frozenClock(at))

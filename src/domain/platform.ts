@@ -1,5 +1,5 @@
 /** A platform: the API client, its credentials and the settings the rules read. */
-import { Schema } from "effect"
+import { type Clock, Effect, Schema } from "effect"
 import { CurrencyCode } from "./common.js"
 import { currencyOf, DEFAULT_PLATFORM_CURRENCIES } from "./money.js"
 
@@ -189,6 +189,20 @@ export interface Platform {
 
 /** Where the base clock of a deterministic run (or platform) stands: 2025-01-01T00:00:00.000Z. */
 export const DETERMINISTIC_EPOCH_MILLIS = Date.UTC(2025, 0, 1)
+
+/**
+ * A clock that always reads `at`; sleeping and monotonic time still follow `base`
+ * (delegated one by one: the default clock's methods live on its prototype).
+ */
+export const standingClock = (base: Clock.Clock, at: number): Clock.Clock => ({
+  monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: base.monotonicTimeNanos,
+  sleep: (duration) => base.sleep(duration),
+  currentTimeMillisUnsafe: () => at,
+  currentTimeMillis: Effect.succeed(at),
+  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
+})
 
 /** Whether the platform runs deterministically (its `deterministicSeed`; sandbox platforms only). */
 export const isDeterministic = (platform: Platform): boolean => platform.deterministicSeed !== undefined && platform.settings.sandbox

@@ -5,7 +5,7 @@
  * the base clock, always.
  */
 import { Clock, Context, Effect } from "effect"
-import { DETERMINISTIC_EPOCH_MILLIS, isDeterministic, type Platform } from "../domain/platform.js"
+import { DETERMINISTIC_EPOCH_MILLIS, isDeterministic, type Platform, standingClock } from "../domain/platform.js"
 import { DeterministicPlatform } from "../ports/ids.js"
 import { Store } from "../ports/store.js"
 
@@ -44,19 +44,6 @@ export const offsetClock = (base: Clock.Clock, offset: number): Clock.Clock => {
 export const clockOffsetOf = (platform: Platform): Effect.Effect<number, never, Store> =>
   platform.settings.sandbox ? Effect.flatMap(Effect.service(Store), (store) => store.clocks.offset(platform.id)) : Effect.succeed(0)
 
-/**
- * A clock that always reads `at`; sleeping and monotonic time still follow `base`
- * (delegated one by one: the default clock's methods live on its prototype).
- */
-export const standingClock = (base: Clock.Clock, at: number): Clock.Clock => ({
-  monotonicTimeNanosUnsafe: () => base.monotonicTimeNanosUnsafe(),
-  monotonicTimeNanos: base.monotonicTimeNanos,
-  sleep: (duration) => base.sleep(duration),
-  currentTimeMillisUnsafe: () => at,
-  currentTimeMillis: Effect.succeed(at),
-  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
-  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n)
-})
 
 /**
  * Runs `effect` as work of the platform: a deterministic platform's (its

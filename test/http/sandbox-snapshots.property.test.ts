@@ -15,28 +15,17 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { Platform } from "../../src/domain/platform.js"
 import { Store } from "../../src/ports/store.js"
 import { auditLedger, Fund, type MoneyApiClient, moneyCommands, type MoneyReal, setupMoneyWorld, storeAuditView } from "../../src/testing/money-model.js"
-import { defaultTestStore, makeApi } from "../support/api.js"
+import { defaultTestStore, jsonClientOf, makeApi } from "../support/api.js"
 import { makePlatform } from "../support/onboarding-client.js"
 import { platformState } from "../support/platform-state.js"
-import { numRuns } from "../support/runs.js"
+import { numRuns, replay } from "../support/runs.js"
 
 const storeKind = defaultTestStore()
 const platform: Platform = makePlatform("snapshot-model", { regulated: true })
 const api = makeApi([platform], undefined, { store: storeKind })
 afterAll(() => api.dispose())
 
-const client: MoneyApiClient = {
-  call: (method, path, body, headers) => api.call(method, path, { ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) })
-}
-
-const replay = (): { seed?: number; path?: string } => {
-  const seed = process.env["FC_SEED"]
-  const path = process.env["FC_PATH"]
-  return {
-    ...(seed === undefined || !Number.isFinite(Number(seed)) ? {} : { seed: Number(seed) }),
-    ...(path === undefined ? {} : { path })
-  }
-}
+const client: MoneyApiClient = jsonClientOf(api)
 
 const ok = async (method: string, path: string, body?: unknown) => {
   const r = await client.call(method, path, body)

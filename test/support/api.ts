@@ -6,6 +6,7 @@ import { type Platform, platformFromConfig } from "../../src/domain/platform.js"
 import { servicesFor } from "../../src/server/services.js"
 import { migratedDatabase } from "./databases.js"
 import { withPgliteTemplate } from "./pglite-template.js"
+import type { JsonApiClient } from "../../src/testing/commands.js"
 
 /** Which store an in-process app runs on. PostgreSQL gets a fresh, migrated database of the run's throwaway cluster. */
 export type TestStore = "memory" | "postgres" | "pglite"
@@ -130,4 +131,9 @@ export const evmWallet = (customerId: string | undefined, address: string, extra
   currency: "USDC",
   accountInfo: { accountType: "ETHEREUM_WALLET", address },
   ...extra
+})
+
+/** The JSON client the model-based suites (src/testing) drive: `api.call` with optional body and headers. */
+export const jsonClientOf = (api: ReturnType<typeof makeApi>): JsonApiClient => ({
+  call: (method, path, body, headers) => api.call(method, path, { ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) })
 })

@@ -25,8 +25,8 @@ import {
   setupCardWorld,
   SimulateCardAuthorization
 } from "../../src/testing/card-model.js"
-import { defaultTestStore, makeApi } from "../support/api.js"
-import { numRuns } from "../support/runs.js"
+import { defaultTestStore, jsonClientOf, makeApi } from "../support/api.js"
+import { numRuns, replay } from "../support/runs.js"
 
 const MAX_LIVE_CARDS = 4
 const store = defaultTestStore()
@@ -41,18 +41,7 @@ const platform = platformFromConfig({
 const api = makeApi([platform], undefined, { store })
 afterAll(() => api.dispose())
 
-const client: CardApiClient = {
-  call: (method, path, body, headers) => api.call(method, path, { ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) })
-}
-
-const replay = (): { seed?: number; path?: string } => {
-  const seed = process.env["FC_SEED"]
-  const path = process.env["FC_PATH"]
-  return {
-    ...(seed === undefined || !Number.isFinite(Number(seed)) ? {} : { seed: Number(seed) }),
-    ...(path === undefined ? {} : { path })
-  }
-}
+const client: CardApiClient = jsonClientOf(api)
 
 const world = () => setupCardWorld(client, { maxLiveCards: MAX_LIVE_CARDS })
 const accountIndex = (m: CardModel, owner: "A" | "B", currency: string) => m.world.accounts.findIndex((a) => a.owner === owner && a.currency === currency)

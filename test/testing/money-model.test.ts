@@ -22,29 +22,18 @@ import {
   setupMoneyWorld,
   storeAuditView
 } from "../../src/testing/money-model.js"
-import { defaultTestStore, makeApi } from "../support/api.js"
+import { defaultTestStore, jsonClientOf, makeApi } from "../support/api.js"
 import { makePlatform } from "../support/onboarding-client.js"
-import { numRuns } from "../support/runs.js"
+import { numRuns, replay } from "../support/runs.js"
 
 const store = defaultTestStore()
 const platform: Platform = makePlatform("money-model", { regulated: true })
 const api = makeApi([platform], undefined, { store })
 afterAll(() => api.dispose())
 
-const client: MoneyApiClient = {
-  call: (method, path, body, headers) => api.call(method, path, { ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) })
-}
+const client: MoneyApiClient = jsonClientOf(api)
 
 /** FC_SEED (and FC_PATH, as fast-check prints them) replay a failure. */
-const replay = (): { seed?: number; path?: string } => {
-  const seed = process.env["FC_SEED"]
-  const path = process.env["FC_PATH"]
-  return {
-    ...(seed === undefined || !Number.isFinite(Number(seed)) ? {} : { seed: Number(seed) }),
-    ...(path === undefined ? {} : { path })
-  }
-}
-
 const realWithAudit = async (): Promise<MoneyReal> => ({
   api: client,
   audit: storeAuditView(Context.get(await api.ready, Store), platform.id)

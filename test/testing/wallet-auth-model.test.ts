@@ -27,17 +27,15 @@ import {
   SignedAction
 } from "../../src/testing/wallet-auth-model.js"
 import { createCredential, makeAssertion, makeRegistration, type SoftwareCredential } from "../crypto/support/authenticator.js"
-import { defaultTestStore, makeApi } from "../support/api.js"
-import { numRuns } from "../support/runs.js"
+import { defaultTestStore, jsonClientOf, makeApi } from "../support/api.js"
+import { numRuns, replay } from "../support/runs.js"
 
 const store = defaultTestStore()
 const platform = platformFromConfig({ id: "wallet-model", clientId: "wallet-model", clientSecret: "wallet-model-secret", regulated: true, embeddedWallets: {} })
 const api = makeApi([platform], undefined, { store })
 afterAll(() => api.dispose())
 
-const client: WalletApiClient = {
-  call: (method, path, body, headers) => api.call(method, path, { ...(body === undefined ? {} : { body }), ...(headers === undefined ? {} : { headers }) })
-}
+const client: WalletApiClient = jsonClientOf(api)
 
 const pairOf = (privateKey: string): WalletKeyPair => {
   const priv = Buffer.from(privateKey, "hex")
@@ -63,15 +61,6 @@ const kit: WalletClientKit = {
 }
 
 const real: WalletReal = { api: client, kit }
-
-const replay = (): { seed?: number; path?: string } => {
-  const seed = process.env["FC_SEED"]
-  const path = process.env["FC_PATH"]
-  return {
-    ...(seed === undefined || !Number.isFinite(Number(seed)) ? {} : { seed: Number(seed) }),
-    ...(path === undefined ? {} : { path })
-  }
-}
 
 let runs = 0
 const tag = () => `wm${++runs}-${Math.random().toString(36).slice(2, 8)}`
