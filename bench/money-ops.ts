@@ -10,15 +10,15 @@
  * execute sends (BEGIN and COMMIT included).
  */
 import "effect/schema/SchemaJITCompiler/enable"
-import { Effect, Layer } from "effect"
-import type { Quote, QuoteRequest } from "../src/domain/quote.js"
+import { Effect, Layer, Schema } from "effect"
+import { type Quote, QuoteRequest } from "../src/domain/quote.js"
 import * as Customers from "../src/operations/customers.js"
 import * as Accounts from "../src/operations/money/accounts.js"
 import * as Quotes from "../src/operations/money/quotes.js"
 import { onPlatformClock } from "../src/operations/time.js"
 import { servicesFor, storeChoiceFromEnv } from "../src/server/services.js"
-import type { CustomerCreateRequest } from "../src/domain/customer.js"
-import { benchMoneyPlatform as platform } from "./servers/platform.js"
+import { CustomerCreateRequest } from "../src/domain/customer.js"
+import { benchCustomerBody, benchMoneyPlatform as platform } from "./servers/platform.js"
 import { startBenchCluster } from "./postgres.js"
 import { cleanUp } from "./cleanup.js"
 import { readFileSync, statSync } from "node:fs"
@@ -51,17 +51,12 @@ const statementsDuring = async <A>(f: () => Promise<A>): Promise<ReadonlyArray<s
 const program = Effect.gen(function*() {
   const onClock = <A, E, R>(e: Effect.Effect<A, E, R>) => onPlatformClock(platform, e)
   const usdOf = (customerId: string) =>
-    Effect.map(onClock(Accounts.listCustomerAccounts(platform, { customerId, currency: "USD" } as never)), (page) => (page as { data: ReadonlyArray<{ id: string }> }).data[0]!.id)
+    Effect.flatMap(onClock(Accounts.listCustomerAccounts(platform, { customerId, currency: "USD" })), (page) => {
+      const account = page.data[0]
+      return account === undefined ? Effect.die(new Error(`no USD account for ${customerId}`)) : Effect.succeed(account.id)
+    })
   const customer = (name: string) =>
-    Effect.map(onClock(Customers.createCustomer(platform, {
-      customerType: "INDIVIDUAL",
-      fullName: name,
-      birthDate: "1990-04-12",
-      nationality: "US",
-      idType: "PASSPORT",
-      identifier: "X1234567",
-      address: { line1: "1 Main St", city: "Springfield", postalCode: "12345", country: "US" }
-    } as unknown as CustomerCreateRequest)), (c) => (c as { id: string }).id)
+    Effect.map(onClock(Customers.createCustomer(platform, Schema.decodeUnknownSync(CustomerCreateRequest)(benchCustomerBody(name)))), (c) => c.id)
   const pairs: Array<{ source: string; destination: string }> = []
   for (let i = 0; i < PAYERS; i++) {
     const source = yield* usdOf(yield* customer(`Ops Payer ${i}`))
@@ -71,13 +66,13 @@ const program = Effect.gen(function*() {
   }
   const quoteOf = (pair: { source: string; destination: string }) =>
     Effect.map(
-      onClock(Quotes.createQuote(platform, {
+      onClock(Quotes.createQuote(platform, Schema.decodeUnknownSync(QuoteRequest)({
         source: { sourceType: "ACCOUNT", accountId: pair.source },
         destination: { destinationType: "ACCOUNT", accountId: pair.destination },
         lockedCurrencySide: "SENDING",
         lockedCurrencyAmount: 100
-      } as unknown as QuoteRequest)),
-      (q) => q as Quote
+      }))),
+      (q) => q
     )
   const pay = (pair: { source: string; destination: string }) =>
     Effect.flatMap(quoteOf(pair), (q) => onClock(Quotes.executeQuote(platform, q.id)))

@@ -34,3 +34,14 @@ export const moneyApi = async (port: number, method: string, path: string, body?
  * reads it without importing (and so starting) the raw server in its own process.
  */
 export const RAW_ACCOUNT_PAIRS = 64
+
+/** A customer the sandbox approves at once (a regulated platform), named `name`. */
+export const benchCustomerBody = (name: string) => ({
+  customerType: "INDIVIDUAL",
+  fullName: name,
+  birthDate: "1990-04-12",
+  nationality: "US",
+  idType: "PASSPORT",
+  identifier: "X1234567",
+  address: { line1: "1 Main St", city: "Springfield", postalCode: "12345", country: "US" }
+})

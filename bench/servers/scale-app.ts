@@ -20,7 +20,7 @@ import { Store } from "../../src/ports/store.js"
 import { Platforms } from "../../src/ports/platforms.js"
 import { DEFAULT_WEBHOOK_RETENTION_MILLIS, sweepPlatform } from "../../src/operations/retention.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
-import { benchMoneyPlatform, moneyApi } from "./platform.js"
+import { benchCustomerBody, benchMoneyPlatform, moneyApi } from "./platform.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
@@ -54,15 +54,7 @@ export interface ScaleReady {
 const api = (port: number, method: string, path: string, body?: unknown) =>
   Effect.promise(() => moneyApi(port, method, path, body))
 
-const customerBody = (name: string) => ({
-  customerType: "INDIVIDUAL",
-  fullName: name,
-  birthDate: "1990-04-12",
-  nationality: "US",
-  idType: "PASSPORT",
-  identifier: "X1234567",
-  address: { line1: "1 Main St", city: "Springfield", postalCode: "12345", country: "US" }
-})
+const customerBody = benchCustomerBody
 
 interface Template {
   readonly customers: ReadonlyArray<CustomerRecord>
