@@ -62,3 +62,29 @@ export const httpWebhookSender: WebhookSenderService = {
 }
 
 export const HttpWebhookSenderLayer = Layer.succeed(WebhookSender, httpWebhookSender)
+
+/** Whether `url` names this machine by a loopback address or `localhost` (nothing else is looked up). */
+export const isLoopbackUrl = (url: string): boolean => {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/**
+ * `sender` for loopback destinations only: any other is a failed attempt, without a name
+ * lookup or a connection. Test harnesses run with it so a suite cannot reach the network
+ * around it, whatever endpoint a test (or a fuzz campaign) sets.
+ */
+export const loopbackOnly = (sender: WebhookSenderService): WebhookSenderService => ({
+  send: (request) =>
+    isLoopbackUrl(request.url)
+      ? sender.send(request)
+      : Effect.succeed({ _tag: "Failed", error: `not sent: ${new URL(request.url).hostname} is not a loopback destination (this process delivers to loopback only)`, durationMs: 0 })
+})
+
+/** Webhooks over HTTP to loopback destinations only (see `loopbackOnly`). */
+export const LoopbackWebhookSenderLayer = Layer.succeed(WebhookSender, loopbackOnly(httpWebhookSender))

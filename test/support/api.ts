@@ -1,6 +1,7 @@
 /** Drives the reference app in-process: real routing, middleware and encoding, no sockets. */
 import { Effect, Layer } from "effect"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { makeWebHandler } from "../../src/http/app.js"
 import { type Platform, platformFromConfig } from "../../src/domain/platform.js"
 import { servicesFor } from "../../src/server/services.js"
@@ -21,7 +22,11 @@ export const defaultTestStore = (): TestStore => {
 }
 
 /** The ports for `store`: memory is synchronous; the SQL stores are built when the app first serves. */
-export const testServices = (store: TestStore, platforms: ReadonlyArray<Platform>, seed?: number) => {
+export const testServices = (store: TestStore, platforms: ReadonlyArray<Platform>, seed?: number) =>
+  // Webhooks go to loopback receivers only: nothing a test sets can reach off the machine.
+  Layer.merge(storeServices(store, platforms, seed), LoopbackWebhookSenderLayer)
+
+const storeServices = (store: TestStore, platforms: ReadonlyArray<Platform>, seed?: number) => {
   const options = seed === undefined ? {} : { seed }
   if (store === "memory") return memoryLayer(platforms, options)
   if (store === "pglite") return withPgliteTemplate((template) => servicesFor({ kind: "pglite", dataDir: undefined, template }, platforms, options))
