@@ -18,6 +18,7 @@ import type { StoreInfo } from "../ports/store.js"
 import { servicesFor } from "./services.js"
 import { API_VERSION } from "../http/api.js"
 import { serveReference } from "../http/node.js"
+import { platformLines } from "./banner.js"
 import { parseCommandLine, USAGE } from "./cli.js"
 
 /** The package's version, from the nearest package.json above this file (src/server/ or dist/). */
@@ -93,7 +94,6 @@ try {
 const banner = (actualPort: number, store: StoreInfo) => {
   const origin = `http://${host}:${actualPort}`
   const base = `${origin}/${API_VERSION}`
-  const first = platforms[0]
   return [
     `payments-service reference server listening`,
     `  API base URL: ${base}`,
@@ -102,9 +102,7 @@ const banner = (actualPort: number, store: StoreInfo) => {
     `  Dashboard:    ${origin}/dashboard`,
     `  Store:        ${store.description}`,
     ...(seed === undefined ? [] : [`  Deterministic: seed ${seed}, clock at ${new Date(DETERMINISTIC_EPOCH_MILLIS).toISOString()} (moves with POST /sandbox/clock/advance)`]),
-    `  Platforms (HTTP Basic client id / secret):`,
-    ...platforms.map((p) => `    ${p.id}: ${p.clientId} / ${p.clientSecret}${p.settings.sandbox ? " (sandbox)" : ""}`),
-    ...(first === undefined ? [] : [`  Try: curl -u ${first.clientId}:${first.clientSecret} ${base}/customers`])
+    ...platformLines(platforms, configPath, base)
   ].join("\n")
 }
 
