@@ -410,6 +410,18 @@ describe("signed PATCH /customers/{customerId}", () => {
   })
 })
 
+describe("POST /auth/credentials/{id}/challenge", () => {
+  it("takes no body at all (the reference makes it optional): 200, as with an empty object", async () => {
+    const w = await newWallet()
+    const created = await api.call("POST", "/auth/credentials", { body: { type: "EMAIL_OTP", accountId: w.accountId } })
+    const bare = await api.call("POST", `/auth/credentials/${created.body.id}/challenge`)
+    expect(bare.status, JSON.stringify(bare.body)).toBe(200)
+    expect(bare.body.id).toBe(created.body.id)
+    // A body of the wrong shape is still refused.
+    expect((await api.call("POST", `/auth/credentials/${created.body.id}/challenge`, { body: { clientPublicKey: 7 } })).status).toBe(400)
+  })
+})
+
 describe("rate limits", () => {
   it("429 RATE_LIMITED with Retry-After on the sixth challenge within a minute", async () => {
     const w = await newWallet()

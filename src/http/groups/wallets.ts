@@ -74,7 +74,9 @@ export class EmbeddedWalletAuthGroup extends apiGroup("embeddedWalletAuth", { ti
   HttpApiEndpoint.delete("revokeAuthCredential", "/auth/credentials/:id", signedRevoke),
   HttpApiEndpoint.post("challengeAuthCredential", "/auth/credentials/:id/challenge", {
     params: idParams,
-    payload: AuthCredentialChallengeRequest,
+    // The body is optional (the reference's `requestBody.required: false`; only a passkey's
+    // re-challenge needs one): an empty body decodes as null.
+    payload: [AuthCredentialChallengeRequest, Schema.Null],
     success: AuthCredentialResponse,
     error: [Error404, Error409, Error429]
   }).pipe(declare({ retryAfter: true })),

@@ -28,7 +28,7 @@ export const EmbeddedWalletAuthHandlers = implement(EmbeddedWalletAuthGroup, (ha
     .handle("revokeAuthCredential", ({ headers, params }) =>
       Effect.map(run((p) => Auth.revokeCredential(p, params.id, signedHeaders(headers))), (s) => answer(s, noContent)))
     .handle("challengeAuthCredential", ({ params, payload }) =>
-      Effect.map(run((p) => Auth.challengeCredential(p, params.id, payload)), (r) =>
+      Effect.map(run((p) => Auth.challengeCredential(p, params.id, payload ?? {})), (r) =>
         HttpServerResponse.jsonUnsafe(r.body, { headers: { "request-id": r.requestId } })))
     .handle("verifyAuthCredential", ({ headers, params, payload }) =>
       Effect.map(run((p) => Auth.verifyCredential(p, params.id, payload, signedHeaders(headers))), (s) =>
