@@ -59,7 +59,7 @@ export class ExchangeRatesGroup extends apiGroup("exchangeRates", { title: "Exch
       sourceCurrency: Schema.optionalKey(CurrencyCode),
       destinationCurrency: Schema.optionalKey(QueryList(CurrencyCode, 50)),
       sendingAmount: Schema.optionalKey(
-        Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 9_000_000_000_000_000 }))
+        Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 9_000_000_000_000_000 }))
       )
     },
     success: ExchangeRateListResponse

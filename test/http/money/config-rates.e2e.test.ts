@@ -133,6 +133,21 @@ describe("GET /exchange-rates", () => {
     }
   })
 
+  it("sendingAmount=0 (the reference's minimum) answers the rates for nothing sent; a negative amount is a 400", async () => {
+    const zero = await r.call("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR&sendingAmount=0")
+    expect(zero.status, JSON.stringify(zero.body)).toBe(200)
+    for (const x of zero.body.data) {
+      expect(x.sendingAmount).toBe(0)
+      expect(x.receivingAmount).toBe(0)
+    }
+    expect((await r.call("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR&sendingAmount=-1")).status).toBe(400)
+    // With a fee larger than the amount: still an answer, nothing received.
+    await r.ok("PATCH", "/config", { feeConfigs: [{ feeType: "CROSS_CURRENCY_TRANSACTION", sourceCurrency: "USD", fixedFee: { amount: 100, currency: "USD" } }] })
+    const feed = await r.call("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR&sendingAmount=0")
+    expect(feed.status, JSON.stringify(feed.body)).toBe(200)
+    for (const x of feed.body.data) expect(x.receivingAmount).toBe(0)
+  })
+
   it("destinationCurrency comma-joined (the SDK's form), repeated (the reference's) or mixed: the same answer", async () => {
     const codes = (res: { data: ReadonlyArray<{ destinationCurrency: { code: string } }> }) => res.data.map((x) => x.destinationCurrency.code).sort()
     const repeated = await r.ok("GET", "/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR&destinationCurrency=MXN")
