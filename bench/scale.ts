@@ -19,16 +19,16 @@
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
-import { fork, type ChildProcess } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { cleanUp, isEnding, onCleanUp, trackChild, trackDir } from "./cleanup.js"
-import { bundle, cpuOf, serverNodeFlags, stopChild } from "./http.js"
+import { cleanUp, isEnding, trackDir } from "./cleanup.js"
+import { cpuOf } from "./http.js"
+import { type ScaleServer, startScaleServer } from "./scale-server.js"
+import type { ScaleReady } from "./servers/scale-app.js"
 import { run as moneyLoad } from "./money.js"
 import { startBenchCluster, type BenchCluster } from "./postgres.js"
 import { benchMoneyPlatform } from "./servers/platform.js"
-import type { ScaleReady } from "./servers/scale-app.js"
 
 const STORES = ["memory", "postgres", "pglite"] as const
 type StoreName = typeof STORES[number]
@@ -48,33 +48,9 @@ const PREFIX = "/2025-10-13"
 const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
-interface Started {
-  readonly child: ChildProcess
-  readonly ready: ScaleReady
-  readonly stop: () => Promise<void>
-}
-
-const startScaleServer = async (payments: number, env: Record<string, string>): Promise<Started> => {
-  const file = await bundle("./servers/scale-app.ts")
-  const childEnv = { ...process.env, ...env, SCALE_PAYMENTS: String(payments) }
-  const execArgv = ["--expose-gc", ...serverNodeFlags(childEnv), ...(process.env["BENCH_SCALE_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SCALE_PROFILE"]}`])]
-  const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
-  trackChild(child)
-  child.on("error", () => {})
-  const stop = onCleanUp(() => stopChild(child))
-  try {
-    const ready = await new Promise<ScaleReady>((resolve, reject) => {
-      child.on("message", (m) => {
-        if (typeof m === "object" && m !== null && "ready" in m) resolve((m as { ready: ScaleReady }).ready)
-      })
-      child.once("exit", (code, signal) => reject(new Error(`scale server exited with ${code ?? signal} while filling`)))
-    })
-    return { child, ready, stop }
-  } catch (e) {
-    await stop()
-    throw e
-  }
-}
+/** The profiler's flags when BENCH_SCALE_PROFILE names a directory. */
+const profileFlags = (): ReadonlyArray<string> =>
+  process.env["BENCH_SCALE_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SCALE_PROFILE"]}`]
 
 const request = async (port: number, method: string, path: string, body?: string): Promise<number> => {
   const began = performance.now()
@@ -110,7 +86,7 @@ interface Figure {
   readonly cpu?: boolean
 }
 
-const measureLevel = async (s: Started, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
+const measureLevel = async (s: ScaleServer, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
   const { port, pairs, sample } = s.ready
   const figures: Array<Figure> = []
   // Quote + execute first (the load's own writes are then part of what the reads see).
@@ -212,7 +188,7 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
       env = { DATABASE_URL: "", PAYMENTS_DATA_DIR: dir }
     }
     process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
-    const s = await startScaleServer(level, env)
+    const s = await startScaleServer(level, env, ["--expose-gc", ...profileFlags()])
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
       const load = loadavg()[0] ?? 0

@@ -14,13 +14,11 @@
  *   BENCH_SNAPSHOT_PAYMENTS (default 10000)
  *   BENCH_SNAPSHOT_SAMPLES (default 5)
  */
-import { fork } from "node:child_process"
 import { loadavg } from "node:os"
-import { cleanUp, isEnding, onCleanUp, trackChild } from "./cleanup.js"
-import { bundle, serverNodeFlags, stopChild } from "./http.js"
+import { cleanUp, isEnding } from "./cleanup.js"
 import { startBenchCluster, type BenchCluster } from "./postgres.js"
 import { benchMoneyPlatform } from "./servers/platform.js"
-import type { ScaleReady } from "./servers/scale-app.js"
+import { startScaleServer } from "./scale-server.js"
 
 const STORES = ["memory", "postgres"] as const
 type StoreName = typeof STORES[number]
@@ -31,27 +29,6 @@ const SAMPLES = Number(process.env["BENCH_SNAPSHOT_SAMPLES"] ?? "5")
 const PREFIX = "/2025-10-13"
 const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
-
-const startFilled = async (env: Record<string, string>) => {
-  const file = await bundle("./servers/scale-app.ts")
-  const childEnv = { ...process.env, ...env, SCALE_PAYMENTS: String(PAYMENTS) }
-  const child = fork(file, [], { execArgv: serverNodeFlags(childEnv), stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
-  trackChild(child)
-  child.on("error", () => {})
-  const stop = onCleanUp(() => stopChild(child))
-  try {
-    const ready = await new Promise<ScaleReady>((resolve, reject) => {
-      child.on("message", (m) => {
-        if (typeof m === "object" && m !== null && "ready" in m) resolve((m as { ready: ScaleReady }).ready)
-      })
-      child.once("exit", (code, signal) => reject(new Error(`server exited with ${code ?? signal} while filling`)))
-    })
-    return { ready, stop }
-  } catch (e) {
-    await stop()
-    throw e
-  }
-}
 
 /** One request, timed; its JSON answer. */
 const timedCall = async (port: number, method: string, path: string, body?: unknown): Promise<{ ms: number; json: Record<string, unknown> }> => {
@@ -76,7 +53,7 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined) => 
   const env = store === "postgres"
     ? { DATABASE_URL: await cluster!.database(`snapshots_${Date.now()}`), PAYMENTS_DATA_DIR: "" }
     : { DATABASE_URL: "", PAYMENTS_DATA_DIR: "" }
-  const s = await startFilled(env)
+  const s = await startScaleServer(PAYMENTS, env)
   try {
     const { port, sample } = s.ready
     const takes: Array<number> = []
