@@ -461,6 +461,10 @@ const check = async (e: Endpoint, path: string, raw: string | undefined, headers
     harvest(r.body, own)
     if (e.method !== "GET") {
       snapshot = undefined
+      // Fault rules an accepted PUT /sandbox/faults installed would fault the campaign's own
+      // requests (a LOSE_ANSWER rule matching everything throws in every later call): the
+      // campaign checks the API's answers, so they go at once (/sandbox/faults is never faulted).
+      if (e.id === "putSandboxFaults") expect((await api.call("DELETE", "/sandbox/faults")).status).toBe(204)
       await ensureSeeded()
     }
   } else if (e.method === "POST" && r.status >= 400 && r.status < 500) {
