@@ -20,10 +20,24 @@ export class VerifiedCredentials extends Context.Service<VerifiedCredentials, {
   readonly get: (header: string) => Platform | undefined
   /** Remembers a header that passed the full check. */
   readonly remember: (header: string, platform: Platform) => void
+  /**
+   * Records the platform one request (its server-side source object: the web `Request`
+   * or node's `IncomingMessage`) was authenticated for, however it was: the platforms
+   * file's credentials, an API token, or an agent's bearer token. The request log reads
+   * it (held weakly: it goes with the request).
+   */
+  readonly attribute: (source: object, platform: Platform) => void
+  /** The platform a request was authenticated for, if it was. */
+  readonly attributed: (source: object) => Platform | undefined
 }>()("payments-service/http/VerifiedCredentials") {
   static readonly make = (size = VERIFIED_CREDENTIALS_SIZE) => {
     const verified = new Map<string, Platform>()
+    const requests = new WeakMap<object, Platform>()
     return VerifiedCredentials.of({
+      attribute: (source, platform) => {
+        requests.set(source, platform)
+      },
+      attributed: (source) => requests.get(source),
       get: (header) => verified.get(header),
       remember: (header, platform) => {
         if (verified.size >= size) verified.clear()

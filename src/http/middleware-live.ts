@@ -41,6 +41,12 @@ export const parseBasicAuthorization = (header: string | undefined): BasicCreden
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
+/** Notes, for the request log, which platform a request was authenticated for (keyed by its source object). */
+const attributeWith = (verified: { readonly attribute: (source: object, platform: Platform) => void }, request: HttpServerRequest.HttpServerRequest, platform: Platform): void => {
+  const source: unknown = request.source
+  if (typeof source === "object" && source !== null) verified.attribute(source, platform)
+}
+
 /** Who a valid Basic header authenticated: a platform, and the permissions when it was an API token's. */
 type Authenticated = { readonly platform: Platform; readonly permissions?: ReadonlyArray<Permission> }
 
@@ -53,6 +59,7 @@ export const PlatformAuthLive = Layer.effect(
     // platforms file's credentials are remembered: an API token is checked against the
     // store on every request, so its revocation holds at once in every process.
     const verified = yield* VerifiedCredentials
+    const attribute = (request: HttpServerRequest.HttpServerRequest, platform: Platform) => attributeWith(verified, request, platform)
     const check = (header: string | undefined) =>
       Effect.gen(function*() {
         const creds = parseBasicAuthorization(header)
@@ -79,6 +86,7 @@ export const PlatformAuthLive = Layer.effect(
           const header = request.headers["authorization"]
           const known = header === undefined ? undefined : verified.get(header)
           return Effect.flatMap(known === undefined ? check(header) : Effect.succeed<Authenticated>({ platform: known }), (who) => {
+            attribute(request, who.platform)
             const withPlatform = Effect.provideService(asPlatformWork(who.platform, httpEffect), CurrentPlatform, who.platform)
             return who.permissions === undefined
               ? withPlatform
@@ -95,15 +103,17 @@ export const AgentAuthLive = Layer.effect(
   Effect.gen(function*() {
     const platforms = yield* Platforms
     const store = yield* Store
+    const verified = yield* VerifiedCredentials
     return AgentAuth.of({
       agentBearer: (httpEffect) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
           authenticateAgent(request.headers["authorization"]).pipe(
             Effect.provideService(Platforms, platforms),
             Effect.provideService(Store, store),
-            Effect.flatMap(({ platform, agentId }) =>
-              asPlatformWork(platform, httpEffect).pipe(Effect.provideService(CurrentPlatform, platform), Effect.provideService(CurrentAgent, { agentId }))
-            )
+            Effect.flatMap(({ platform, agentId }) => {
+              attributeWith(verified, request, platform)
+              return asPlatformWork(platform, httpEffect).pipe(Effect.provideService(CurrentPlatform, platform), Effect.provideService(CurrentAgent, { agentId }))
+            })
           ))
     })
   })

@@ -2,10 +2,11 @@
  * Captures every request for the request log (GET /sandbox/requests) at the outermost
  * boundary, around whatever pipeline answers it: `capturingWebHandler` wraps a
  * `(Request) => Promise<Response>` handler, `capturingNodeListener` a node:http
- * listener. A request is logged only under the platform its HTTP Basic credentials were
- * verified for (`VerifiedCredentials`, filled by PlatformAuth), and only for sandbox
- * platforms; requests without credentials, with wrong ones, or of production platforms
- * are not kept.
+ * listener. A request is logged only under the platform it was authenticated for
+ * (`VerifiedCredentials`: PlatformAuth and AgentAuth attribute each request they pass,
+ * whether by the platforms file's credentials, an API token or an agent's bearer token;
+ * the direct lane serves only remembered headers), and only for sandbox platforms;
+ * requests without credentials, with wrong ones, or of production platforms are not kept.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Context, Effect } from "effect"
@@ -32,10 +33,14 @@ export const operationIdOf = (method: string, path: string): string | undefined 
   ROUTES.find((r) => r.method === method && r.pattern.test(path))?.name
 
 export interface RequestCapture {
-  /** The platform a request's Authorization header was verified for, if it is a sandbox platform. */
-  readonly sandboxPlatformOf: (authorization: string | undefined) => Platform | undefined
-  /** Logs a finished request under the platform its credentials were verified for. */
-  readonly record: (authorization: string, captured: CapturedRequest) => Promise<void>
+  /**
+   * The sandbox platform a request was authenticated for (`source`: the web Request or
+   * node IncomingMessage the auth middleware saw), else the one its Authorization
+   * header is remembered for; undefined for any other request.
+   */
+  readonly sandboxPlatformOf: (authorization: string | undefined, source?: object) => Platform | undefined
+  /** Logs a finished request under the platform it was authenticated for. */
+  readonly record: (authorization: string, source: object, captured: CapturedRequest) => Promise<void>
 }
 
 /** The capture over an app's built services. */
@@ -43,16 +48,16 @@ export const requestCaptureOver = (context: Context.Context<RequestLog | Verifie
   const log = Context.get(context, RequestLog)
   const verified = Context.get(context, VerifiedCredentials)
   const store = Context.get(context, Store)
-  const sandboxPlatformOf = (authorization: string | undefined) => {
+  const sandboxPlatformOf = (authorization: string | undefined, source?: object) => {
     if (authorization === undefined) return undefined
-    const platform = verified.get(authorization)
+    const platform = (source === undefined ? undefined : verified.attributed(source)) ?? verified.get(authorization)
     return platform !== undefined && platform.settings.sandbox ? platform : undefined
   }
   return {
     sandboxPlatformOf,
-    record: (authorization, captured) => {
+    record: (authorization, source, captured) => {
       try {
-        const platform = sandboxPlatformOf(authorization)
+        const platform = sandboxPlatformOf(authorization, source)
         if (platform === undefined) return Promise.resolve()
         return log.record(platform.id, captured, Effect.runPromise(store.clocks.offset(platform.id))).catch(() => undefined)
       } catch {
@@ -81,10 +86,10 @@ export const capturingWebHandler = (capture: RequestCapture, handler: (request: 
     const wallMillis = Date.now()
     const requestText = request.body === null ? "" : await request.clone().text().catch(() => "")
     const response = await handler(request)
-    if (capture.sandboxPlatformOf(authorization) === undefined) return response
+    if (capture.sandboxPlatformOf(authorization, request) === undefined) return response
     const responseText = response.body === null ? "" : await response.clone().text().catch(() => "")
     const url = new URL(request.url)
-    await capture.record(authorization, captured(request.method, url.pathname + url.search, {
+    await capture.record(authorization, request, captured(request.method, url.pathname + url.search, {
       status: response.status,
       durationMillis: performance.now() - started,
       requestId: request.headers.get("request-id") ?? undefined,
@@ -155,7 +160,7 @@ export const capturingNodeListener = (capture: RequestCapture, listener: (req: I
       if (typeof args[0] !== "function") responseBody.add(args[0])
       const result = (end as (this: ServerResponse, ...a: Array<unknown>) => ServerResponse).apply(this, args)
       const contentType = res.getHeader("content-type")
-      void capture.record(authorization, captured(req.method ?? "", req.url ?? "", {
+      void capture.record(authorization, req, captured(req.method ?? "", req.url ?? "", {
         status: res.statusCode,
         durationMillis: performance.now() - started,
         requestId: headerOf(req, "request-id"),

@@ -14,7 +14,10 @@ import { Context, Effect, Exit } from "effect"
 import type { Platform } from "../domain/platform.js"
 import { type FaultStatus, MAX_FAULT_LATENCY_MILLIS } from "../domain/sandbox-faults.js"
 import { type RequestFault, requestFaultFor } from "../operations/sandbox-faults.js"
+import { authenticateAgent } from "../operations/agents.js"
+import { checkTokenCredentials } from "../operations/tokens.js"
 import { Platforms } from "../ports/platforms.js"
+import { Store } from "../ports/store.js"
 import { SandboxFaultStore } from "../ports/sandbox-faults.js"
 import { API_VERSION, PaymentsApi } from "./api.js"
 import { VerifiedCredentials } from "./credentials.js"
@@ -78,7 +81,7 @@ export interface FaultBoundary {
 
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(millis, MAX_FAULT_LATENCY_MILLIS)))
 
-export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedCredentials>): FaultBoundary => {
+export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedCredentials | Store>): FaultBoundary => {
   const platforms = Context.get(context, Platforms)
   const credentials = Context.get(context, VerifiedCredentials)
   const runFork = Effect.runForkWith(context)
@@ -92,14 +95,28 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
   }
   const route = makeApiRouter({ base: BASE, served: OPERATIONS })
 
+  const store = Context.get(context, Store)
+  const withPorts = <A, E>(effect: Effect.Effect<A, E, Store | Platforms>) =>
+    effect.pipe(Effect.provideService(Store, store), Effect.provideService(Platforms, platforms))
+
+  // Checked as PlatformAuth and AgentAuth check (nothing remembered: PlatformAuth does
+  // that when it passes): the platforms file's credentials, an API token's, an agent's
+  // bearer token. A header that fails every check has no platform, so no fault.
   const platformOf = (header: string): Effect.Effect<Platform | undefined> => {
     const known = credentials.get(header)
     if (known !== undefined) return Effect.succeed(known)
+    if (/^Bearer\s/i.test(header)) {
+      return withPorts(authenticateAgent(header)).pipe(
+        Effect.map(({ platform }): Platform | undefined => platform),
+        Effect.orElseSucceed(() => undefined)
+      )
+    }
     const creds = parseBasicAuthorization(header)
     if (typeof creds === "string") return Effect.succeed(undefined)
-    // Checked as PlatformAuth checks (not remembered: PlatformAuth does that when it passes).
-    return Effect.map(platforms.byClientId(creds.clientId), (p) =>
-      p !== undefined && constantTimeEqual(creds.secret, p.clientSecret) ? p : undefined)
+    return Effect.flatMap(platforms.byClientId(creds.clientId), (p) =>
+      p !== undefined
+        ? Effect.succeed(constantTimeEqual(creds.secret, p.clientSecret) ? p : undefined)
+        : Effect.map(withPorts(checkTokenCredentials(creds.clientId, creds.secret)), (token) => token._tag === "Valid" ? token.platform : undefined))
   }
 
   return {
@@ -134,7 +151,7 @@ const markedWith = (response: Response, ruleId: string): Response => {
 
 /** A web handler with the platform's request faults in front of it. */
 export const withSandboxFaults = (
-  context: Context.Context<Platforms | VerifiedCredentials>,
+  context: Context.Context<Platforms | VerifiedCredentials | Store>,
   handler: (request: Request) => Promise<Response>
 ) => {
   const boundary = makeFaultBoundary(context)
@@ -168,7 +185,7 @@ export const withSandboxFaults = (
  * been applied and committed by then.
  */
 export const withSandboxFaultsNode = (
-  context: Context.Context<Platforms | VerifiedCredentials>,
+  context: Context.Context<Platforms | VerifiedCredentials | Store>,
   listener: (req: IncomingMessage, res: ServerResponse) => void
 ) => {
   const boundary = makeFaultBoundary(context)

@@ -177,6 +177,18 @@ describe("request faults", () => {
     expect((await send(api, "GET", "/customers")).status).toBe(200)
   })
 
+  it("a request made with an API token of the platform is faulted as the platform's own; a wrong token secret gets its 401", async () => {
+    const api = setup()
+    const token = (await send(api, "POST", "/tokens", { body: { name: "faulted", permissions: ["VIEW"] } })).body
+    await putFaults(api, { requests: [{ id: "reads-down", match: { method: "GET" }, action: { type: "ERROR", status: 502 } }] })
+    const byToken = await send(api, "GET", "/customers", { headers: { authorization: `Basic ${Buffer.from(`${token.clientId}:${token.clientSecret}`).toString("base64")}` } })
+    expect(byToken.status).toBe(502)
+    expect(byToken.headers.get("x-sandbox-fault")).toBe("reads-down")
+    const wrong = await send(api, "GET", "/customers", { headers: { authorization: `Basic ${Buffer.from(`${token.clientId}:not-the-secret`).toString("base64")}` } })
+    expect(wrong.status).toBe(401)
+    expect(wrong.headers.get("x-sandbox-fault")).toBeNull()
+  })
+
   it("wrong credentials get their 401, not a fault", async () => {
     const api = setup()
     await putFaults(api, { requests: [{ id: "all", match: {}, action: { type: "ERROR", status: 500 } }] })

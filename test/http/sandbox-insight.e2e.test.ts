@@ -176,6 +176,27 @@ describe("GET /sandbox/requests", () => {
     expect(log.totalCount).toBeGreaterThan(3)
   })
 
+  it("logs requests made with an API token and with an agent's bearer token under their platform", async () => {
+    const token = await m.ok("POST", "/tokens", { name: "insight reader", permissions: ["VIEW"] }, 201)
+    const basic = `Basic ${Buffer.from(`${token.clientId}:${token.clientSecret}`).toString("base64")}`
+    const byToken = await app.api.call("GET", "/customers?limit=1", { headers: { authorization: basic, "request-id": "req-insight-token" } })
+    expect(byToken.status).toBe(200)
+    const agent = await m.ok("POST", "/agents", { name: "Insight Agent", customerId: a.id, policy: { permissions: ["VIEW_TRANSACTIONS"], defaultExecutionMode: "AUTO", spendingLimits: { currency: "USD", perTransactionLimit: 1_000, dailyLimit: 1_000, dailyTransactionLimit: 1, monthlyLimit: 1_000 } } }, 201)
+    const redeemed = await app.api.call("POST", `/agents/device-codes/${agent.deviceCode.code}/redeem`)
+    expect(redeemed.status).toBe(200)
+    const byAgent = await app.api.call("GET", "/agents/me", { headers: { authorization: `Bearer ${redeemed.body.accessToken as string}`, "request-id": "req-insight-agent" } })
+    expect(byAgent.status).toBe(200)
+    const log = await m.ok("GET", "/sandbox/requests?limit=5")
+    const ids = log.data.map((e: { requestId?: string }) => e.requestId)
+    expect(ids).toContain("req-insight-token")
+    expect(ids).toContain("req-insight-agent")
+    const agentEntry = log.data.find((e: { requestId?: string }) => e.requestId === "req-insight-agent")
+    expect(agentEntry.operationId).toBe("getAgentMe")
+    // Neither reaches another platform's log.
+    const others = await o.ok("GET", "/sandbox/requests?limit=100")
+    expect(others.data.map((e: { requestId?: string }) => e.requestId)).not.toContain("req-insight-token")
+  })
+
   it("stamps each request with the platform's clock and the wall clock", async () => {
     await m.advance(86_400)
     const now = await m.clock()
