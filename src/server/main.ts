@@ -51,7 +51,7 @@ if (command._tag === "Invalid") {
   console.error(command.message)
   process.exit(command.exitCode)
 }
-const { configPath, configSource, host, port, store: choice, seed, webhookRetentionMillis } = command.settings
+const { configPath, configSource, host, port, store: choice, seed, webhookRetentionMillis, webhookDestinations } = command.settings
 
 const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (path === undefined) return [SANDBOX_PLATFORM]
@@ -108,9 +108,10 @@ const banner = (actualPort: number, store: StoreInfo) => {
 
 const main = Effect.gen(function*() {
   // A deterministic run (--seed): seeded ids, a clock standing still, nothing in the background.
+  const destinations = webhookDestinations === undefined ? {} : { webhookDestinations }
   const services = seed === undefined
-    ? servicesFor(choice, platforms)
-    : Layer.merge(servicesFor(choice, platforms, { seed }), frozenClockLayer())
+    ? servicesFor(choice, platforms, destinations)
+    : Layer.merge(servicesFor(choice, platforms, { seed, ...destinations }), frozenClockLayer())
   const { address, store } = yield* serveReference({
     services,
     host,
