@@ -47,9 +47,17 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has (injectable: tests never touch DNS). */
 export type Resolver = (host: string) => Promise<ReadonlyArray<ResolvedAddress>>
 
-/** The system resolver (getaddrinfo: the hosts file, then DNS), every address. */
-export const systemResolver: Resolver = async (host) =>
-  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }))
+/**
+ * The system resolver (getaddrinfo: the hosts file, then DNS), every address. A name
+ * under `.invalid` is not looked up (RFC 6761: it never resolves).
+ */
+export const systemResolver: Resolver = async (host) => {
+  if (isInvalidName(host)) throw Object.assign(new Error(`${host} does not resolve (names under .invalid never do, RFC 6761)`), { code: "ENOTFOUND" })
+  return (await dnsLookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }))
+}
+
+/** Makes one POST to `url`, connecting only to `addresses` (already checked); never rejects. */
+export type Transport = (url: URL, request: WebhookRequest, addresses: ReadonlyArray<ResolvedAddress>) => Promise<WebhookResponse>
 
 const describe = (error: unknown, timedOut: boolean): string => {
   if (timedOut) return `no answer within ${WEBHOOK_TIMEOUT_MILLIS / 1000} s`
@@ -77,7 +85,7 @@ const pinnedLookup = (addresses: ReadonlyArray<ResolvedAddress>): LookupFunction
  * One POST to `url`, connecting only to `addresses` (already checked). Never rejects:
  * what went wrong is the answer.
  */
-const post = (url: URL, request: WebhookRequest, addresses: ReadonlyArray<ResolvedAddress>): Promise<WebhookResponse> =>
+export const httpTransport: Transport = (url, request, addresses) =>
   new Promise((resolve) => {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
@@ -131,6 +139,8 @@ export interface DestinationOptions {
   readonly fallback?: DestinationPolicy
   /** How names are resolved (default: the system resolver). */
   readonly resolver?: Resolver
+  /** How a checked destination is POSTed to (default: HTTP to the checked addresses; tests record instead). */
+  readonly transport?: Transport
 }
 
 /** The policy that applies to `platform` under `options` (no platform: a production platform's). */
@@ -161,7 +171,6 @@ export const checkDestination = async (url: string, policy: DestinationPolicy, r
   if (verdict._tag === "Addresses") {
     return { _tag: "Allowed", url: parsed, addresses: verdict.addresses.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 })) }
   }
-  if (isInvalidName(host)) return { _tag: "Unresolved", error: `ENOTFOUND: ${host} does not resolve (names under .invalid never do, RFC 6761)` }
   let addresses: ReadonlyArray<ResolvedAddress>
   try {
     addresses = await resolver(host)
@@ -185,6 +194,7 @@ export const refusedMessage = (refusal: DestinationRefusal): string => `not sent
  */
 export const guardedWebhookSender = (options: DestinationOptions = {}): WebhookSenderService => {
   const resolver = options.resolver ?? systemResolver
+  const transport = options.transport ?? httpTransport
   return {
     send: (request) =>
       Effect.promise(async (): Promise<WebhookResponse> => {
@@ -193,7 +203,7 @@ export const guardedWebhookSender = (options: DestinationOptions = {}): WebhookS
         const durationMs = Math.round(performance.now() - started)
         if (checked._tag === "Refused") return { _tag: "Failed", error: refusedMessage(checked.refusal), durationMs }
         if (checked._tag === "Unresolved") return { _tag: "Failed", error: checked.error, durationMs }
-        return post(checked.url, request, checked.addresses)
+        return transport(checked.url, request, checked.addresses)
       }),
     endpointRefusal: (url, platform) =>
       Effect.promise(async (): Promise<DestinationRefusal | undefined> => {
