@@ -1,8 +1,9 @@
 /**
  * The test harness cannot reach off the machine (issue 26): its apps deliver webhooks to
  * loopback destinations only, on every store, whatever endpoint a test or a fuzz campaign
- * sets. A name under `.invalid` (or any other non-loopback host) is refused before any
- * lookup or connection, as a failed attempt; a loopback receiver still gets its webhook.
+ * sets. An address off the machine is refused at PATCH /config; a name under `.invalid`
+ * (or any other non-loopback name) is refused before any lookup or connection, as a
+ * failed attempt; a loopback receiver still gets its webhook.
  */
 import { describe, expect, it } from "vitest"
 import { isLoopbackUrl } from "../../src/adapters/webhook-http.js"
@@ -25,6 +26,10 @@ describe.each<TestStore>(["memory", "pglite", "postgres"])("the harness's app on
     const api = makeApi([platformA], undefined, { store })
     const receiver = await startReceiver()
     try {
+      // An address off the machine is refused at once, even a public one.
+      const offMachine = await api.call("PATCH", "/config", { body: { webhookEndpoint: "http://93.184.216.34/guard" }, as: platformA })
+      expect(offMachine.status).toBe(400)
+      expect(offMachine.body.details.rule).toBe("PUBLIC_NOT_ALLOWED")
       expect((await api.call("PATCH", "/config", { body: { webhookEndpoint: "https://hooks.example.invalid/guard" }, as: platformA })).status).toBe(200)
       const refused = await api.call("POST", "/sandbox/webhooks/test", { as: platformA })
       expect(refused.status).toBe(400)
