@@ -159,6 +159,14 @@ const endpointAllowed = Effect.fnUntraced(function*(platform: Platform, url: str
   })
 })
 
+/** What of an update is stored: the reference's readOnly provider fields of a currency are accepted, not kept. */
+const storedPartOf = ({ supportedCurrencies, ...rest }: PlatformConfigUpdateRequest) => ({
+  ...rest,
+  ...(supportedCurrencies === undefined ? {} : {
+    supportedCurrencies: supportedCurrencies.map(({ providerRequiredCustomerFields: _customer, providerRequiredCounterpartyCustomerFields: _counterparty, ...c }) => c)
+  })
+})
+
 /** PATCH /config and PATCH /platform/config: the fields sent replace the stored ones. */
 export const updateConfig = Effect.fnUntraced(function*(platform: Platform, req: PlatformConfigUpdateRequest) {
   const problems = configProblems(req)
@@ -170,7 +178,7 @@ export const updateConfig = Effect.fnUntraced(function*(platform: Platform, req:
       const now = yield* nowIso
       const stored = yield* store.platformConfigs.get(platform.id)
       const current = stored?.config ?? defaultConfig(platform, now)
-      const next: PlatformConfig = { ...current, ...req, updatedAt: now }
+      const next: PlatformConfig = { ...current, ...storedPartOf(req), updatedAt: now }
       yield* uow.putPlatformConfig({ platformId: platform.id, config: next })
       if (req.webhookEndpoint !== undefined && req.webhookEndpoint !== current.webhookEndpoint) {
         // Setting an endpoint delivers what happens from now on; changing it keeps the
