@@ -143,10 +143,22 @@ export interface DestinationOptions {
   readonly transport?: Transport
 }
 
+/** Platforms' own lists, parsed once. */
+const ownPolicies = new Map<string, DestinationPolicy>()
+const ownPolicyOf = (list: ReadonlyArray<string>): DestinationPolicy => {
+  const key = list.join(",")
+  let policy = ownPolicies.get(key)
+  if (policy === undefined) {
+    if (ownPolicies.size > 1_000) ownPolicies.clear()
+    ownPolicies.set(key, policy = policyOf(list))
+  }
+  return policy
+}
+
 /** The policy that applies to `platform` under `options` (no platform: a production platform's). */
 export const policyFor = (platform: Platform | undefined, options: DestinationOptions = {}): DestinationPolicy => {
   if (options.override !== undefined) return options.override
-  if (platform?.webhookDestinations !== undefined) return policyOf(platform.webhookDestinations)
+  if (platform?.webhookDestinations !== undefined) return ownPolicyOf(platform.webhookDestinations)
   if (options.fallback !== undefined) return options.fallback
   return platform?.settings.sandbox === true ? SANDBOX_POLICY : PRODUCTION_POLICY
 }
@@ -183,6 +195,23 @@ export const checkDestination = async (url: string, policy: DestinationPolicy, r
     if (refusal !== undefined) return { _tag: "Refused", refusal }
   }
   return { _tag: "Allowed", url: parsed, addresses }
+}
+
+/**
+ * Why the endpoint a platforms file presets for `platform` is refused, as far as can be
+ * told without a lookup (an address, a metadata name); undefined when nothing refuses it.
+ * The server checks it at start.
+ */
+export const presetEndpointRefusal = (platform: Platform, options: DestinationOptions = {}): DestinationRefusal | undefined => {
+  if (platform.webhookEndpoint === undefined) return undefined
+  let host: string
+  try {
+    host = new URL(platform.webhookEndpoint).hostname
+  } catch {
+    return undefined
+  }
+  const verdict = hostVerdict(host, policyFor(platform, options))
+  return verdict._tag === "Refused" && verdict.refusal.rule !== "NOT_LOOKED_UP" ? verdict.refusal : undefined
 }
 
 /** The message of a refused attempt (in the delivery log and the answer of POST /sandbox/webhooks/test). */

@@ -6,8 +6,10 @@
  * lookup, and a loopback receiver still gets its webhook. (With the defaults a sandbox
  * platform may use a public address: test/adapters/webhook-destinations.test.ts.)
  */
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { baseOf, start } from "../support/server.js"
+import { baseOf, start, tempDir } from "../support/server.js"
 import { eventually, startReceiver } from "../support/webhook-receiver.js"
 
 const auth = { authorization: `Basic ${Buffer.from("sandbox_client_id:sandbox_client_secret").toString("base64")}`, "content-type": "application/json" }
@@ -41,5 +43,21 @@ describe("a server child process the tests start", () => {
     } finally {
       await receiver.close()
     }
+  }, 60_000)
+
+  it("refuses to start with a preset webhook endpoint its platform's destinations refuse", async () => {
+    const file = join(tempDir("destinations-"), "platforms.json")
+    writeFileSync(file, JSON.stringify({ platforms: [{ id: "acme", clientId: "acme_id", clientSecret: "acme_secret_1", webhookEndpoint: "http://169.254.169.254/latest" }] }))
+    const server = start({ PAYMENTS_CONFIG: file })
+    expect(await server.exited).toBe(1)
+    expect(server.stderr()).toContain("the webhookEndpoint of platform acme is refused (CLOUD_METADATA)")
+  }, 60_000)
+
+  it("refuses to start with a platform listing a destination that is never allowed", async () => {
+    const file = join(tempDir("destinations-"), "platforms.json")
+    writeFileSync(file, JSON.stringify({ platforms: [{ id: "acme", clientId: "acme_id", clientSecret: "acme_secret_1", webhookDestinations: ["public", "169.254.0.0/16"] }] }))
+    const server = start({ PAYMENTS_CONFIG: file })
+    expect(await server.exited).toBe(1)
+    expect(server.stderr()).toContain("webhooks are never sent there")
   }, 60_000)
 })
