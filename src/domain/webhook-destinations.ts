@@ -262,8 +262,12 @@ export const addressRefusal = (address: string, policy: DestinationPolicy, host:
     : cls === "special"
     ? "NON_PUBLIC_NOT_ALLOWED"
     : "PUBLIC_NOT_ALLOWED"
-  const hint = policy.loopbackOnly ? "not a loopback destination, and " : ""
-  return { rule, message: `${what} is ${hint}${DESCRIPTION[cls]}, outside this platform's webhook destinations (${listText(policy)})` }
+  return {
+    rule,
+    message: policy.loopbackOnly
+      ? `${what} is not a loopback destination (${DESCRIPTION[cls]}; this platform's webhook destinations: loopback)`
+      : `${what} is ${DESCRIPTION[cls]}, outside this platform's webhook destinations (${listText(policy)})`
+  }
 }
 
 /** A host name as compared: lower case, without a final dot or IPv6 brackets. */
