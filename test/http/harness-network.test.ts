@@ -39,10 +39,11 @@ describe.each<TestStore>(["memory", "pglite", "postgres"])("the harness's app on
       expect((await api.call("PATCH", "/config", { body: { webhookEndpoint: receiver.url }, as: platformA })).status).toBe(200)
       const sent = await api.call("POST", "/sandbox/webhooks/test", { as: platformA })
       expect(sent.status).toBe(200)
-      await eventually(() => receiver.got.some((r) => r.type === "TEST"), 5_000, "the TEST webhook at the loopback receiver")
+      await eventually(() => receiver.got.some((r) => r.type === "TEST"), 10_000, "the TEST webhook at the loopback receiver")
     } finally {
       await receiver.close()
       await api.dispose()
     }
-  })
+    // A first PGlite app builds its template database: slow on a loaded machine.
+  }, 90_000)
 })
