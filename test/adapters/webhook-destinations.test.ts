@@ -2,8 +2,11 @@
  * The webhook destination rules (issue 25 item 6; docs/webhooks.md#destinations): the class
  * of an address, the lists an operator may give, and the guard in front of the HTTP
  * sender, with an injected resolver and transport so nothing here touches DNS or dials
- * out, but for one POST to a loopback receiver this test starts.
+ * out (the POSTs made for real go to loopback servers this test starts), and the HTTP
+ * transport's limits (no redirect followed, the answer read capped).
  */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import {
@@ -12,7 +15,8 @@ import {
   type ResolvedAddress,
   type Resolver,
   systemResolver,
-  type Transport
+  type Transport,
+  MAX_RESPONSE_BYTES
 } from "../../src/adapters/webhook-http.js"
 import { PlatformConfigEntry, platformFromConfig } from "../../src/domain/platform.js"
 import {
@@ -258,3 +262,59 @@ describe("the guard resolves once, checks every address and connects to the chec
     expect(sent).toEqual([])
   })
 })
+
+describe("the HTTP transport behind the guard", () => {
+  /** A loopback server counting its requests. */
+  const serve = async (handle: Parameters<typeof createServer>[1]) => {
+    let hits = 0
+    const server = createServer((req, res) => {
+      hits++
+      handle!(req, res)
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, hits: () => hits }
+  }
+  const close = (server: Server) => new Promise<void>((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+
+  it("never follows a redirect: a 3xx is the answer, the Location is not visited", async () => {
+    const target = await serve((_req, res) => res.end("target"))
+    const redirecting = await serve((_req, res) => {
+      res.writeHead(302, { location: target.url })
+      res.end()
+    })
+    try {
+      const response = await send(guardedWebhookSender(), redirecting.url)
+      expect(response).toMatchObject({ _tag: "Answered", status: 302 })
+      expect(redirecting.hits()).toBe(1)
+      expect(target.hits()).toBe(0)
+    } finally {
+      await close(target.server)
+      await close(redirecting.server)
+    }
+  })
+
+  it("reads at most MAX_RESPONSE_BYTES of an answer, and sends the body as given", async () => {
+    let received = ""
+    const big = await serve((req, res) => {
+      let body = ""
+      req.on("data", (c: Buffer) => (body += c.toString()))
+      req.on("end", () => {
+        received = body
+        res.writeHead(200, { "content-type": "text/plain" })
+        res.end("x".repeat(MAX_RESPONSE_BYTES * 3))
+      })
+    })
+    try {
+      const response = await Effect.runPromise(guardedWebhookSender().send({ url: big.url, body: "{\"a\":\"é\"}", headers: { "content-type": "application/json" }, platform: sandbox }))
+      expect(response._tag).toBe("Answered")
+      expect(response._tag === "Answered" ? response.body.length : 0).toBe(MAX_RESPONSE_BYTES)
+      expect(received).toBe("{\"a\":\"é\"}")
+    } finally {
+      await close(big.server)
+    }
+  })
+})
+
