@@ -131,12 +131,15 @@ export const httpTransport: Transport = (url, request, addresses) =>
     req.end(body)
   })
 
+/** A list of destinations (`["public", "10.20.0.0/16"]`; an invalid one throws), or one parsed already. */
+export type Destinations = DestinationPolicy | ReadonlyArray<string>
+
 /** Where a platform's webhooks may go: its own list, else the sender's default, else its kind's default. */
 export interface DestinationOptions {
   /** Every platform's destinations, whatever its own list says (the test harness: loopback only). */
-  readonly override?: DestinationPolicy
+  readonly override?: Destinations
   /** For platforms without a list of their own (the server's `--webhook-destinations`); else by kind. */
-  readonly fallback?: DestinationPolicy
+  readonly fallback?: Destinations
   /** How names are resolved (default: the system resolver). */
   readonly resolver?: Resolver
   /** How a checked destination is POSTed to (default: HTTP to the checked addresses; tests record instead). */
@@ -155,11 +158,14 @@ const ownPolicyOf = (list: ReadonlyArray<string>): DestinationPolicy => {
   return policy
 }
 
+const asPolicy = (d: Destinations): DestinationPolicy => (isList(d) ? ownPolicyOf(d) : d)
+const isList = (d: Destinations): d is ReadonlyArray<string> => Array.isArray(d)
+
 /** The policy that applies to `platform` under `options` (no platform: a production platform's). */
 export const policyFor = (platform: Platform | undefined, options: DestinationOptions = {}): DestinationPolicy => {
-  if (options.override !== undefined) return options.override
+  if (options.override !== undefined) return asPolicy(options.override)
   if (platform?.webhookDestinations !== undefined) return ownPolicyOf(platform.webhookDestinations)
-  if (options.fallback !== undefined) return options.fallback
+  if (options.fallback !== undefined) return asPolicy(options.fallback)
   return platform?.settings.sandbox === true ? SANDBOX_POLICY : PRODUCTION_POLICY
 }
 
@@ -222,6 +228,9 @@ export const refusedMessage = (refusal: DestinationRefusal): string => `not sent
  * `policyFor` allows, checked on the addresses the host resolves to at the attempt.
  */
 export const guardedWebhookSender = (options: DestinationOptions = {}): WebhookSenderService => {
+  // Lists are checked now: an invalid one fails where the sender is built, not at an attempt.
+  if (options.override !== undefined) asPolicy(options.override)
+  if (options.fallback !== undefined) asPolicy(options.fallback)
   const resolver = options.resolver ?? systemResolver
   const transport = options.transport ?? httpTransport
   return {

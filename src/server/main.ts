@@ -14,7 +14,6 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Schema } from "effect"
 import { DETERMINISTIC_EPOCH_MILLIS, frozenClockLayer } from "../adapters/deterministic.js"
 import { presetEndpointRefusal } from "../adapters/webhook-http.js"
-import { policyOf } from "../domain/webhook-destinations.js"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
 import { servicesFor } from "./services.js"
@@ -89,7 +88,7 @@ let platforms: ReadonlyArray<Platform>
 try {
   platforms = loadPlatforms(configPath)
   // A preset webhook endpoint its platform's destinations refuse stops the start (docs/webhooks.md#destinations).
-  const fallback = webhookDestinations === undefined ? {} : { fallback: policyOf(webhookDestinations) }
+  const fallback = webhookDestinations === undefined ? {} : { fallback: webhookDestinations }
   for (const platform of platforms) {
     const refusal = presetEndpointRefusal(platform, fallback)
     if (refusal !== undefined) throw new Error(`${configSource} ${configPath}: the webhookEndpoint of platform ${platform.id} is refused (${refusal.rule}): ${refusal.message}`)

@@ -10,7 +10,6 @@ import { memoryLayer } from "../adapters/memory/index.js"
 import { webhookSenderLayer } from "../adapters/webhook-http.js"
 import { pgliteLayer, postgresLayer } from "../adapters/sql/index.js"
 import type { Platform } from "../domain/platform.js"
-import { policyOf } from "../domain/webhook-destinations.js"
 import type { Ids } from "../ports/ids.js"
 import type { Platforms } from "../ports/platforms.js"
 import type { Store } from "../ports/store.js"
@@ -51,5 +50,5 @@ export const servicesFor = (
       : memoryLayer(platforms, options),
     // Webhooks go out over HTTP, through the destination guard (the store layers have the
     // default one already; this one, with the server's destinations, wins).
-    webhookSenderLayer(webhookDestinations === undefined ? {} : { fallback: policyOf(webhookDestinations) })
+    webhookSenderLayer(webhookDestinations === undefined ? {} : { fallback: webhookDestinations })
   )
