@@ -149,6 +149,22 @@ describe("the rules by kind of platform", () => {
   })
 })
 
+describe("the sender's options", () => {
+  it("fallback applies to platforms without a list of their own; override to every platform; invalid lists throw when the sender is built", async () => {
+    const { transport, sent } = recordingTransport()
+    const fallback = guardedWebhookSender({ fallback: ["public", "10.20.0.0/16"], transport })
+    expect((await refusalOf(fallback, "http://127.0.0.1:9/x"))?.rule).toBe("LOOPBACK_NOT_ALLOWED")
+    expect(await refusalOf(fallback, "http://10.20.1.1/x")).toBeUndefined()
+    expect((await refusalOf(fallback, "http://10.20.1.1/x", platformFromConfig({ id: "own", clientId: "own", clientSecret: "secret-own-1", webhookDestinations: ["loopback"] })))?.rule)
+      .toBe("PRIVATE_NOT_ALLOWED")
+    const override = guardedWebhookSender({ override: ["loopback"], transport })
+    expect((await refusalOf(override, "http://10.20.1.1/x", withPrivate))?.rule).toBe("PRIVATE_NOT_ALLOWED")
+    expect(sent).toEqual([])
+    expect(() => guardedWebhookSender({ fallback: ["169.254.0.0/16"] })).toThrow(/never/)
+    expect(() => guardedWebhookSender({ override: ["anywhere"] })).toThrow()
+  })
+})
+
 describe("the guard resolves once, checks every address and connects to the checked ones", () => {
   it("a name that resolves to a private address is refused, unsent", async () => {
     const { resolver } = fakeResolver({ "hooks.corp.example": [v4("10.20.30.40")] })
