@@ -11,8 +11,8 @@
  *
  * Needs --expose-gc (the npm script gives it).
  */
-import { Effect } from "effect"
-import { memoryLayer } from "../src/adapters/memory/index.js"
+import { Effect, Layer } from "effect"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../src/adapters/memory/index.js"
 import { makeWebHandler } from "../src/http/app.js"
 import { SWEEP_BATCH, sweepAllPlatforms } from "../src/operations/retention.js"
 import { Store } from "../src/ports/store.js"
@@ -30,7 +30,7 @@ const heapUsed = () => {
   return process.memoryUsage().heapUsed
 }
 
-const app = makeWebHandler({ services: memoryLayer([benchMoneyPlatform]), schedulerIntervalMillis: false })
+const app = makeWebHandler({ services: Layer.merge(memoryLayer([benchMoneyPlatform]), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false })
 const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
   const res = await app.handler(new Request(`http://bench${API_PREFIX}${path}`, {
     method,

@@ -52,7 +52,8 @@ export interface Started {
 
 export const start = async (script: string, env: Record<string, string> = {}): Promise<Started> => {
   const file = await bundle(script)
-  const childEnv = { ...process.env, ...env }
+  // Webhooks to loopback only, should a server child read the setting (the bench never reaches off the machine).
+  const childEnv = { ...process.env, PAYMENTS_WEBHOOK_DESTINATIONS: "loopback", ...env }
   const execArgv = process.env["BENCH_NODE_FLAGS"] === undefined ? serverNodeFlags(childEnv) : process.env["BENCH_NODE_FLAGS"].split(" ").filter((f) => f !== "")
   const child = fork(file, [], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
   trackChild(child)

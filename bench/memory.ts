@@ -3,8 +3,8 @@
  * started with --expose-gc: heap and RSS before and after storing them through the
  * operations (the same path the HTTP handlers take).
  */
-import { Effect } from "effect"
-import { memoryLayer } from "../src/adapters/memory/index.js"
+import { Effect, Layer } from "effect"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../src/adapters/memory/index.js"
 import { createCustomer } from "../src/operations/customers.js"
 import { createCustomerExternalAccount } from "../src/operations/external-accounts.js"
 import { benchPlatform } from "./servers/platform.js"
@@ -41,7 +41,7 @@ export async function storeAccounts(count: number) {
     const after = measure()
     return { before, after }
   })
-  return Effect.runPromise(Effect.provide(program, memoryLayer([benchPlatform], { seed: 1 })))
+  return Effect.runPromise(Effect.provide(program, Layer.merge(memoryLayer([benchPlatform], { seed: 1 }), LoopbackWebhookSenderLayer)))
 }
 
 if (process.argv[2] === "child") {

@@ -111,7 +111,7 @@ const program = Effect.gen(function*() {
 const choice = storeChoiceFromEnv(process.env)
 if (typeof choice === "string") throw new Error(choice)
 try {
-  await Effect.runPromise(Effect.scoped(Effect.provide(program, Layer.orDie(servicesFor(choice, [platform])))))
+  await Effect.runPromise(Effect.scoped(Effect.provide(program, Layer.orDie(servicesFor(choice, [platform], { webhookDestinations: ["loopback"] })))))
 } finally {
   await cleanUp()
 }

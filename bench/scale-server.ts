@@ -21,7 +21,7 @@ export const startScaleServer = async (
   extraNodeFlags: ReadonlyArray<string> = []
 ): Promise<ScaleServer> => {
   const file = await bundle("./servers/scale-app.ts")
-  const childEnv = { ...process.env, ...env, SCALE_PAYMENTS: String(payments) }
+  const childEnv = { ...process.env, PAYMENTS_WEBHOOK_DESTINATIONS: "loopback", ...env, SCALE_PAYMENTS: String(payments) }
   const child = fork(file, [], { execArgv: [...extraNodeFlags, ...serverNodeFlags(childEnv)], stdio: ["ignore", "inherit", "inherit", "ipc"], env: childEnv })
   trackChild(child)
   child.on("error", () => {})

@@ -26,7 +26,7 @@ const platform = platformFromConfig({ id: "wallets", clientId: "wallets_client_i
 const authorization = `Basic ${Buffer.from(`${platform.clientId}:${platform.clientSecret}`).toString("base64")}`
 
 const main = Effect.gen(function*() {
-  const { address } = yield* serveReference({ services: servicesFor({ kind: "memory" }, [platform]), host: "127.0.0.1", port: 0 })
+  const { address } = yield* serveReference({ services: servicesFor({ kind: "memory" }, [platform], { webhookDestinations: ["loopback"] }), host: "127.0.0.1", port: 0 })
   const base = `${HttpServer.formatAddress(address)}/${API_VERSION}`
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     Effect.tryPromise(async () => {

@@ -9,13 +9,14 @@
  *
  *   npm run example:property            FC_NUM_RUNS=200 npm run example:property
  */
+import { Layer } from "effect"
 import fc from "fast-check"
 // published as: import { CustomerExternalAccountCreateRequest, platformFromConfig } from "payments-service"
 import { CustomerExternalAccountCreateRequest, platformFromConfig } from "../src/index.js"
 // published as: import { API_VERSION, makeWebHandler } from "payments-service/http"
 import { API_VERSION, makeWebHandler } from "../src/http/index.js"
-// published as: import { memoryLayer } from "payments-service/memory"
-import { memoryLayer } from "../src/adapters/memory/index.js"
+// published as: import { LoopbackWebhookSenderLayer, memoryLayer } from "payments-service/memory"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../src/adapters/memory/index.js"
 // published as: import { ... } from "payments-service/testing"
 import { type ApiClient, arbitraryFor, damaged, externalAccountCommands, ExternalAccountsModel } from "../src/testing/index.js"
 
@@ -24,7 +25,7 @@ const numRuns = Number(process.env["FC_NUM_RUNS"] ?? "25")
 
 // No scheduler: nothing here waits for scheduled moves, and a background loop would
 // only add work between commands.
-const app = makeWebHandler({ services: memoryLayer([platform]), schedulerIntervalMillis: false })
+const app = makeWebHandler({ services: Layer.merge(memoryLayer([platform]), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false })
 const authorization = `Basic ${Buffer.from(`${platform.clientId}:${platform.clientSecret}`).toString("base64")}`
 
 // The only thing the properties know about the API: JSON in, status and JSON out.

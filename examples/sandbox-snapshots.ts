@@ -31,7 +31,7 @@ if (typeof choice === "string") {
 }
 
 const main = Effect.gen(function*() {
-  const { address } = yield* serveReference({ services: servicesFor(choice, [platform]), host: "127.0.0.1", port: 0 })
+  const { address } = yield* serveReference({ services: servicesFor(choice, [platform], { webhookDestinations: ["loopback"] }), host: "127.0.0.1", port: 0 })
   const base = `${HttpServer.formatAddress(address)}/${API_VERSION}`
   const call = (method: string, path: string, body?: unknown) =>
     Effect.tryPromise(async () => {

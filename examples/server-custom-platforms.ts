@@ -33,7 +33,7 @@ if (typeof choice === "string") {
 
 const main = Effect.gen(function*() {
   // port 0: the OS picks a free port, and serveReference tells us which.
-  const { address, store } = yield* serveReference({ services: servicesFor(choice, platforms), host: "127.0.0.1", port: 0 })
+  const { address, store } = yield* serveReference({ services: servicesFor(choice, platforms, { webhookDestinations: ["loopback"] }), host: "127.0.0.1", port: 0 })
   const base = `${HttpServer.formatAddress(address)}/${API_VERSION}`
   yield* Console.log(`listening on ${base}, store: ${store.description}`)
 

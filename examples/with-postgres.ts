@@ -24,7 +24,7 @@ let code = 1
 try {
   const url = await createDatabase(cluster.adminUrl, "payments_example")
   code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, DATABASE_URL: url } })
+    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, DATABASE_URL: url, PAYMENTS_WEBHOOK_DESTINATIONS: "loopback" } })
     child.on("error", reject)
     // A child killed by a signal has no exit code: count it as a failure.
     child.on("exit", (status) => resolve(status ?? 1))

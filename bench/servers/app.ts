@@ -10,7 +10,7 @@ const program = Effect.gen(function*() {
   const choice = storeChoiceFromEnv(process.env)
   if (typeof choice === "string") return yield* Effect.die(new Error(choice))
   const { address } = yield* serveReference({
-    services: servicesFor(choice, [benchPlatform, benchMoneyPlatform]),
+    services: servicesFor(choice, [benchPlatform, benchMoneyPlatform], { webhookDestinations: ["loopback"] }),
     host: "127.0.0.1",
     port: 0,
     directLane: process.env["BENCH_DIRECT_LANE"] !== "0"

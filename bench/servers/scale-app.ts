@@ -299,7 +299,7 @@ const heapUsed = () => {
 const program = Effect.gen(function*() {
   const choice = storeChoiceFromEnv(process.env)
   if (typeof choice === "string") return yield* Effect.die(new Error(choice))
-  const context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform]))
+  const context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform], { webhookDestinations: ["loopback"] }))
   const store = Context.get(context, Store)
   // The scheduler's own retention sweep is off: the sweep below is made once, after the
   // fill, so that the heap figures do not depend on when a background sweep happened to run.

@@ -37,14 +37,28 @@ export const CustomerInfoFieldName = NamedLiterals("CustomerInfoFieldName", [
   "ID_NUMBER"
 ])
 
-export const PlatformCurrencyConfig = NamedStruct("PlatformCurrencyConfig", {
+const currencyConfigFields = {
   currencyCode: CurrencyCode,
   minAmount: Amount,
   maxAmount: Amount,
   requiredCounterpartyFields: Schema.Array(Schema.Struct({ name: CustomerInfoFieldName, mandatory: Schema.Boolean })).check(Schema.isMaxLength(20)),
   enabledTransactionTypes: Schema.Array(Schema.Literals(["INCOMING", "OUTGOING"])).check(Schema.isMaxLength(2))
-})
+}
+
+export const PlatformCurrencyConfig = NamedStruct("PlatformCurrencyConfig", currencyConfigFields)
 export type PlatformCurrencyConfig = typeof PlatformCurrencyConfig.Type
+
+/**
+ * A currency config as a request carries it: the reference's readOnly
+ * `providerRequiredCustomerFields` / `providerRequiredCounterpartyCustomerFields` are
+ * accepted when they are what the reference types them as (lists of field names), and
+ * not stored (the provider's requirements are not the platform's to set).
+ */
+const PlatformCurrencyConfigUpdate = Schema.Struct({
+  ...currencyConfigFields,
+  providerRequiredCustomerFields: Schema.optionalKey(Schema.Array(CustomerInfoFieldName).check(Schema.isMaxLength(20))),
+  providerRequiredCounterpartyCustomerFields: Schema.optionalKey(Schema.Array(CustomerInfoFieldName).check(Schema.isMaxLength(20)))
+})
 
 /** SPEC.md: a variable rate in basis points, a fixed amount, or both (after what the fee applies to). */
 const feeFields = {
@@ -61,24 +75,43 @@ export type FeeConfig = typeof FeeConfig.Type
 export const RailFeeConfig = NamedStruct("RailFeeConfig", { rail: PaymentRail, ...feeFields })
 export type RailFeeConfig = typeof RailFeeConfig.Type
 
-export const EmbeddedWalletConfig = NamedStruct("EmbeddedWalletConfig", {
+/**
+ * The reference's `format: uri`: an absolute URI (a scheme, then no whitespace) that
+ * parses as a URL.
+ */
+export const isUri = (s: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s) && URL.canParse(s)
+const Uri = (max: number) =>
+  Text(max).check(Schema.makeFilter((s: string) => isUri(s), { message: "must be an absolute URI (format: uri) such as https://acme.com/logo.png", constraint: "format" }))
+
+/**
+ * The answer's structs (below) keep the lengths only, so a value stored before the
+ * formats were checked is still answered; requests get the reference's formats
+ * (`format: email`, `format: uri`) through the `…Update` variants.
+ */
+/** The reference's `format: email` (constraint `format`, as its FieldConstraint names it). */
+const EmailAddress = Text(255).check(Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be an email address (format: email)", constraint: "format" }))
+
+const embeddedWalletFields = (email: Schema.Codec<string>, uri: Schema.Codec<string>) => ({
   appName: Schema.optionalKey(Text(255)),
   otpLength: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 4, maximum: 12 }))),
   alphanumeric: Schema.optionalKey(Schema.Boolean),
   expirationSeconds: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 86_400 }))),
-  sendFromEmailAddress: Schema.optionalKey(Text(255)),
+  sendFromEmailAddress: Schema.optionalKey(email),
   sendFromEmailSenderName: Schema.optionalKey(Text(255)),
-  replyToEmailAddress: Schema.optionalKey(Text(255)),
-  logoUrl: Schema.optionalKey(Text(512))
+  replyToEmailAddress: Schema.optionalKey(email),
+  logoUrl: Schema.optionalKey(uri)
 })
 
-export const CardTokenization2FAConfig = NamedStruct("CardTokenization2FAConfig", {
+export const EmbeddedWalletConfig = NamedStruct("EmbeddedWalletConfig", embeddedWalletFields(Text(255), Text(512)))
+const EmbeddedWalletConfigUpdate = Schema.Struct(embeddedWalletFields(EmailAddress, Uri(512)))
+
+const cardTokenizationFields = (email: Schema.Codec<string>, uri: Schema.Codec<string>) => ({
   displayName: Schema.optionalKey(Text(255)),
-  logoUrl: Schema.optionalKey(Text(512).check(Schema.isPattern(/^https:\/\//, { message: "must be an https:// URL" }))),
+  logoUrl: Schema.optionalKey(uri.check(Schema.isPattern(/^https:\/\//, { message: "must be an https:// URL" }))),
   email: Schema.optionalKey(Schema.Struct({
-    fromAddress: Schema.optionalKey(Text(255)),
+    fromAddress: Schema.optionalKey(email),
     fromName: Schema.optionalKey(Text(255)),
-    replyToAddress: Schema.optionalKey(Text(255)),
+    replyToAddress: Schema.optionalKey(email),
     subject: Schema.optionalKey(Text(255)),
     bodyText: Schema.optionalKey(Text(2000))
   })),
@@ -87,6 +120,9 @@ export const CardTokenization2FAConfig = NamedStruct("CardTokenization2FAConfig"
     bodyText: Schema.optionalKey(Text(480))
   }))
 })
+
+export const CardTokenization2FAConfig = NamedStruct("CardTokenization2FAConfig", cardTokenizationFields(Text(255), Text(512)))
+const CardTokenization2FAConfigUpdate = Schema.Struct(cardTokenizationFields(EmailAddress, Uri(512)))
 
 /** An https origin (scheme, host, optional port; no path). */
 export const Origin = Text(255).check(
@@ -133,9 +169,9 @@ export type PlatformConfigState = PlatformConfig
 export const PlatformConfigUpdateRequest = NamedStruct("PlatformConfigUpdateRequest", {
   umaDomain: Schema.optionalKey(Text(253).check(Schema.isPattern(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/, { message: "must be a domain name" }))),
   webhookEndpoint: Schema.optionalKey(WebhookEndpoint),
-  supportedCurrencies: Schema.optionalKey(Schema.Array(PlatformCurrencyConfig).check(Schema.isMaxLength(50))),
-  embeddedWalletConfig: Schema.optionalKey(EmbeddedWalletConfig),
-  cardTokenization2faConfig: Schema.optionalKey(CardTokenization2FAConfig),
+  supportedCurrencies: Schema.optionalKey(Schema.Array(PlatformCurrencyConfigUpdate).check(Schema.isMaxLength(50))),
+  embeddedWalletConfig: Schema.optionalKey(EmbeddedWalletConfigUpdate),
+  cardTokenization2faConfig: Schema.optionalKey(CardTokenization2FAConfigUpdate),
   cardConfigs: Schema.optionalKey(CardConfigs),
   feeConfigs: Schema.optionalKey(Schema.Array(FeeConfig).check(Schema.isMaxLength(50))),
   railFeeConfigs: Schema.optionalKey(Schema.Array(RailFeeConfig).check(Schema.isMaxLength(50))),

@@ -2,6 +2,16 @@
 import { type Clock, Effect, Schema } from "effect"
 import { CurrencyCode } from "./common.js"
 import { currencyOf, DEFAULT_PLATFORM_CURRENCIES } from "./money.js"
+import { destinationEntryProblem } from "./webhook-destinations.js"
+
+/**
+ * Where a platform's webhooks may go (docs/webhooks.md#destinations): `loopback`,
+ * `public`, `private` and IP ranges (`10.20.0.0/16`). Link-local, metadata, unspecified,
+ * multicast and reserved addresses are never allowed and cannot be listed.
+ */
+export const WebhookDestinationsConfig = Schema.NonEmptyArray(
+  Schema.String.check(Schema.makeFilter((e: string) => destinationEntryProblem(e) ?? true))
+).check(Schema.isMaxLength(100))
 
 export const PlatformSettings = Schema.Struct({
   /** A regulated financial institution: sandbox KYC resolves at creation. */
@@ -125,6 +135,8 @@ export const PlatformConfigEntry = Schema.Struct({
   sandboxUmaDomain: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(253))),
   /** The webhook endpoint until `PATCH /config` sets another (http or https; see docs/webhooks.md). */
   webhookEndpoint: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048), Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be an http(s) URL" }))),
+  /** Where its webhooks may go; default: the server's --webhook-destinations, else `loopback, public` (sandbox) or `public` (production). */
+  webhookDestinations: Schema.optionalKey(WebhookDestinationsConfig),
   /** Embedded wallets for the platform's customers (off unless present; see EmbeddedWalletsConfig). */
   embeddedWallets: Schema.optionalKey(EmbeddedWalletsConfig),
   /** Card issuance settings (every field has a default; see CardsConfig). */
@@ -175,6 +187,8 @@ export interface Platform {
   readonly sandboxUmaDomain?: string
   /** The webhook endpoint the platforms file presets (a stored configuration wins). */
   readonly webhookEndpoint?: string
+  /** Where its webhooks may go (its platforms-file entry); undefined: the server's setting, else its kind's default. */
+  readonly webhookDestinations?: ReadonlyArray<string>
   /** Embedded wallets, when the platform offers them. */
   readonly embeddedWallets?: EmbeddedWalletSettings
   /** Card settings; `DEFAULT_CARD_SETTINGS` when absent. */
@@ -229,6 +243,7 @@ export const platformFromConfig = (entry: typeof PlatformConfigEntry.Type): Plat
   ...(entry.umaDomain === undefined ? {} : { umaDomain: entry.umaDomain }),
   ...(entry.sandboxUmaDomain === undefined ? {} : { sandboxUmaDomain: entry.sandboxUmaDomain }),
   ...(entry.webhookEndpoint === undefined ? {} : { webhookEndpoint: entry.webhookEndpoint }),
+  ...(entry.webhookDestinations === undefined ? {} : { webhookDestinations: entry.webhookDestinations.map((e) => e.trim().toLowerCase()) }),
   ...withEmbeddedWallets(embeddedWalletsFromConfig(entry.embeddedWallets)),
   ...(entry.cards === undefined ? {} : { cards: cardSettingsFromConfig(entry.cards) }),
   ...(entry.deterministicSeed === undefined ? {} : { deterministicSeed: entry.deterministicSeed })

@@ -166,9 +166,10 @@ export const importEvents = Effect.fnUntraced(function*(platform: Platform, now:
 
 // ---------------------------------------------------------------- attempts
 
-const signedRequest = (url: string, body: string, privateKeyHex: string) => ({
+const signedRequest = (platform: Platform, url: string, body: string, privateKeyHex: string) => ({
   url,
   body,
+  platform,
   headers: {
     "content-type": "application/json",
     "user-agent": "payments-service-webhooks",
@@ -227,7 +228,7 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
     } else {
       const key = yield* signingKeyOf(platform)
       // Through the platform's sandbox webhook faults, if it has any (docs/sandbox.md#fault-injection).
-      response = yield* sendWithFaults(platform, claimed, signedRequest(endpoint, claimed.body, key.privateKeyHex))
+      response = yield* sendWithFaults(platform, claimed, signedRequest(platform, endpoint, claimed.body, key.privateKeyHex))
       attempt = attemptOf(at, endpoint, response)
     }
     yield* store.transact((uow) =>
@@ -353,7 +354,7 @@ export const sendTestWebhook = Effect.fnUntraced(function*(platform: Platform) {
   const event = yield* eventOf(platform, "TEST", { timestamp: isoOf(now) })
   const key = yield* signingKeyOf(platform)
   const sender = yield* WebhookSender
-  const response = yield* sender.send(signedRequest(endpoint, webhookBodyOf(event), key.privateKeyHex))
+  const response = yield* sender.send(signedRequest(platform, endpoint, webhookBodyOf(event), key.privateKeyHex))
   if (response._tag === "Failed") {
     return yield* badRequest("WEBHOOK_DELIVERY_ERROR", `The webhook could not be delivered to ${endpoint}: ${response.error}`, {
       details: { url: endpoint }

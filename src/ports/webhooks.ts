@@ -9,6 +9,8 @@
  * outbox cursor and the deliveries.
  */
 import { Context, Effect } from "effect"
+import type { Platform } from "../domain/platform.js"
+import type { DestinationRefusal } from "../domain/webhook-destinations.js"
 import type { InvalidCursor, Page, PageResult, RecordById } from "./shared.js"
 
 export interface WebhookRequest {
@@ -16,6 +18,8 @@ export interface WebhookRequest {
   /** The exact body bytes (UTF-8 JSON) that were signed. */
   readonly body: string
   readonly headers: Readonly<Record<string, string>>
+  /** Whose webhook it is: the sender checks the destination against this platform's (docs/webhooks.md#destinations). */
+  readonly platform?: Platform
 }
 
 export type WebhookResponse =
@@ -24,6 +28,12 @@ export type WebhookResponse =
 
 export interface WebhookSenderService {
   readonly send: (request: WebhookRequest) => Effect.Effect<WebhookResponse>
+  /**
+   * Why `url` may not receive `platform`'s webhooks, as far as can be told now (an
+   * address, or a name that resolves to one, the platform's destinations refuse);
+   * undefined when nothing refuses it yet. PATCH /config answers 400 for a refusal.
+   */
+  readonly endpointRefusal?: (url: string, platform: Platform) => Effect.Effect<DestinationRefusal | undefined>
 }
 
 /** A reference with a default, so that the ports' Layer stays `Store | Ids | Platforms`. */

@@ -6,6 +6,7 @@
  * variables.
  */
 import { parseArgs } from "node:util"
+import { parseDestinations, splitDestinations } from "../domain/webhook-destinations.js"
 import { type StoreChoice, storeChoiceFromEnv } from "./services.js"
 
 /** What the server runs with. */
@@ -25,6 +26,12 @@ export interface ServerSettings {
    * undefined: the default (7 days).
    */
   readonly webhookRetentionMillis?: number | false
+  /**
+   * Where webhooks may go, for every platform without `webhookDestinations` of its own
+   * (--webhook-destinations, PAYMENTS_WEBHOOK_DESTINATIONS); undefined: by kind (sandbox
+   * `loopback, public`, production `public`).
+   */
+  readonly webhookDestinations?: ReadonlyArray<string>
 }
 
 /**
@@ -63,6 +70,13 @@ Options (each flag wins over the environment variable in brackets):
                         whole number with d, h, m or s (7d, 36h), 0 (removed at the
                         next sweep) or off (kept for ever)
                         [PAYMENTS_WEBHOOK_RETENTION, default 7d]
+  --webhook-destinations <list>
+                        where webhooks may go, for platforms whose entry has no
+                        webhookDestinations: comma-separated loopback, public,
+                        private and IP ranges (10.20.0.0/16); link-local, metadata,
+                        multicast and unspecified addresses never
+                        [PAYMENTS_WEBHOOK_DESTINATIONS, default: sandbox platforms
+                        loopback,public; production platforms public]
   -h, --help            print this help and exit
   --version             print the version and exit
 
@@ -78,6 +92,7 @@ const options = {
   "database-url": { type: "string" },
   seed: { type: "string" },
   "webhook-retention": { type: "string" },
+  "webhook-destinations": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" }
 } as const
@@ -143,6 +158,7 @@ export const parseCommandLine = (
     readonly "database-url"?: string | undefined
     readonly seed?: string | undefined
     readonly "webhook-retention"?: string | undefined
+    readonly "webhook-destinations"?: string | undefined
     readonly help?: boolean | undefined
     readonly version?: boolean | undefined
   }
@@ -155,7 +171,7 @@ export const parseCommandLine = (
   if (values.version === true) return { _tag: "Version" }
 
   // A flag given with an empty value is a mistake (an unset shell variable, most often).
-  for (const name of ["port", "host", "config", "data-dir", "database-url", "seed", "webhook-retention"] as const) {
+  for (const name of ["port", "host", "config", "data-dir", "database-url", "seed", "webhook-retention", "webhook-destinations"] as const) {
     if (values[name] !== undefined && present(values[name]) === undefined) return usageError(`--${name} needs a value`)
   }
 
@@ -217,6 +233,18 @@ export const parseCommandLine = (
         : { _tag: "Invalid", message: `PAYMENTS_WEBHOOK_RETENTION ${message}`, exitCode: 1 }
     }
   }
+  let webhookDestinations: ReadonlyArray<string> | undefined
+  const destinationsFlag = present(values["webhook-destinations"])
+  const destinationsText = destinationsFlag ?? present(env["PAYMENTS_WEBHOOK_DESTINATIONS"])
+  if (destinationsText !== undefined) {
+    const policy = parseDestinations(splitDestinations(destinationsText))
+    if (typeof policy === "string") {
+      return destinationsFlag !== undefined
+        ? usageError(`--webhook-destinations: ${policy}`)
+        : { _tag: "Invalid", message: `PAYMENTS_WEBHOOK_DESTINATIONS: ${policy}`, exitCode: 1 }
+    }
+    webhookDestinations = policy.entries
+  }
   return {
     _tag: "Run",
     settings: {
@@ -226,7 +254,8 @@ export const parseCommandLine = (
       configSource,
       store,
       ...(seed === undefined ? {} : { seed }),
-      ...(webhookRetentionMillis === undefined ? {} : { webhookRetentionMillis })
+      ...(webhookRetentionMillis === undefined ? {} : { webhookRetentionMillis }),
+      ...(webhookDestinations === undefined ? {} : { webhookDestinations })
     }
   }
 }

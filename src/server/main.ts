@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Schema } from "effect"
 import { DETERMINISTIC_EPOCH_MILLIS, frozenClockLayer } from "../adapters/deterministic.js"
+import { presetEndpointRefusal } from "../adapters/webhook-http.js"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
 import { servicesFor } from "./services.js"
@@ -51,7 +52,7 @@ if (command._tag === "Invalid") {
   console.error(command.message)
   process.exit(command.exitCode)
 }
-const { configPath, configSource, host, port, store: choice, seed, webhookRetentionMillis } = command.settings
+const { configPath, configSource, host, port, store: choice, seed, webhookRetentionMillis, webhookDestinations } = command.settings
 
 const loadPlatforms = (path: string | undefined): ReadonlyArray<Platform> => {
   if (path === undefined) return [SANDBOX_PLATFORM]
@@ -86,6 +87,12 @@ const seedDocuments: Array<{ readonly platform: Platform; readonly file: string;
 let platforms: ReadonlyArray<Platform>
 try {
   platforms = loadPlatforms(configPath)
+  // A preset webhook endpoint its platform's destinations refuse stops the start (docs/webhooks.md#destinations).
+  const fallback = webhookDestinations === undefined ? {} : { fallback: webhookDestinations }
+  for (const platform of platforms) {
+    const refusal = presetEndpointRefusal(platform, fallback)
+    if (refusal !== undefined) throw new Error(`${configSource} ${configPath}: the webhookEndpoint of platform ${platform.id} is refused (${refusal.rule}): ${refusal.message}`)
+  }
 } catch (e) {
   console.error(e instanceof Error ? e.message : String(e))
   process.exit(1)
@@ -108,9 +115,10 @@ const banner = (actualPort: number, store: StoreInfo) => {
 
 const main = Effect.gen(function*() {
   // A deterministic run (--seed): seeded ids, a clock standing still, nothing in the background.
+  const destinations = webhookDestinations === undefined ? {} : { webhookDestinations }
   const services = seed === undefined
-    ? servicesFor(choice, platforms)
-    : Layer.merge(servicesFor(choice, platforms, { seed }), frozenClockLayer())
+    ? servicesFor(choice, platforms, destinations)
+    : Layer.merge(servicesFor(choice, platforms, { seed, ...destinations }), frozenClockLayer())
   const { address, store } = yield* serveReference({
     services,
     host,

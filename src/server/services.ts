@@ -7,7 +7,7 @@
  */
 import { Layer } from "effect"
 import { memoryLayer } from "../adapters/memory/index.js"
-import { HttpWebhookSenderLayer } from "../adapters/webhook-http.js"
+import { webhookSenderLayer } from "../adapters/webhook-http.js"
 import { pgliteLayer, postgresLayer } from "../adapters/sql/index.js"
 import type { Platform } from "../domain/platform.js"
 import type { Ids } from "../ports/ids.js"
@@ -32,11 +32,15 @@ export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefin
   return { kind: "memory" }
 }
 
-/** Store, Ids and Platforms for the chosen store, and webhooks sent over HTTP. `seed` makes ids deterministic (tests). */
+/**
+ * Store, Ids and Platforms for the chosen store, and webhooks sent over HTTP. `seed` makes
+ * ids deterministic (tests). `webhookDestinations`: where webhooks may go for platforms
+ * without a list of their own (--webhook-destinations; docs/webhooks.md#destinations).
+ */
 export const servicesFor = (
   choice: StoreChoice,
   platforms: ReadonlyArray<Platform>,
-  options: { readonly seed?: number } = {}
+  { webhookDestinations, ...options }: { readonly seed?: number; readonly webhookDestinations?: ReadonlyArray<string> } = {}
 ): Layer.Layer<Store | Ids | Platforms, unknown> =>
   Layer.merge(
     choice.kind === "postgres"
@@ -44,6 +48,7 @@ export const servicesFor = (
       : choice.kind === "pglite"
       ? pgliteLayer(platforms, { ...options, ...(choice.dataDir === undefined ? {} : { dataDir: choice.dataDir }), template: choice.template })
       : memoryLayer(platforms, options),
-    // Webhooks go out over HTTP (the memory layer has it already; merging twice is harmless).
-    HttpWebhookSenderLayer
+    // Webhooks go out over HTTP, through the destination guard (the store layers have the
+    // default one already; this one, with the server's destinations, wins).
+    webhookSenderLayer(webhookDestinations === undefined ? {} : { fallback: webhookDestinations })
   )

@@ -16,10 +16,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { serveReference } from "../../src/http/node.js"
 import { basic } from "../support/api.js"
 import { moneyPlatform } from "../support/money.js"
@@ -60,7 +61,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
   receiver = await startReceiver(() => receiverAnswers)
   const served = await Effect.runPromise(Scope.provide(serveReference({
-    services: memoryLayer([sandboxPlatform, productionPlatform]),
+    // Webhooks to loopback only, as every harness (issue 26).
+    services: Layer.merge(memoryLayer([sandboxPlatform, productionPlatform]), LoopbackWebhookSenderLayer),
     schedulerIntervalMillis: false,
     host: "127.0.0.1",
     port: 0

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest"
 import { CustomerCreateRequest } from "../../src/domain/customer.js"
 import { CustomerExternalAccountCreateRequest, PlatformExternalAccountCreateRequest } from "../../src/domain/external-account.js"
 import { ExecuteQuoteRequest, QuoteRequest } from "../../src/domain/quote.js"
-import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../../src/adapters/memory/index.js"
 import { appServices, directWebHandler, laneOver, routesOver } from "../../src/http/app.js"
 import { VerifiedCredentials } from "../../src/http/credentials.js"
 import { PaymentsApi } from "../../src/http/api.js"
@@ -29,7 +29,7 @@ const platforms = [platformA, platformB]
 /** An app over fresh services; `lane` false serves everything through HttpApi. Counts what the lane took. */
 const makeApp = (lane: boolean, seed = 11) => {
   const scope = Scope.makeUnsafe()
-  const context = Effect.runSync(Layer.buildWithScope(appServices({ services: memoryLayer(platforms, { seed }), schedulerIntervalMillis: false }), scope))
+  const context = Effect.runSync(Layer.buildWithScope(appServices({ services: Layer.merge(memoryLayer(platforms, { seed }), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false }), scope))
   const web = HttpRouter.toWebHandler(routesOver(context).pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
   const stats = { taken: 0 }
   const inner = laneOver(context)
@@ -210,7 +210,7 @@ describe("the direct lane answers as the HttpApi app does", () => {
     const scope = Scope.makeUnsafe()
     try {
       const serve = (directLane: boolean) =>
-        Effect.runPromise(Scope.provide(serveReference({ services: memoryLayer(platforms, { seed: 5 }), schedulerIntervalMillis: false, host: "127.0.0.1", port: 0, directLane }), scope))
+        Effect.runPromise(Scope.provide(serveReference({ services: Layer.merge(memoryLayer(platforms, { seed: 5 }), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false, host: "127.0.0.1", port: 0, directLane }), scope))
       const [withLane, without] = await Promise.all([serve(true).then((s) => s.address), serve(false).then((s) => s.address)])
       const origin = (a: typeof withLane) => (a._tag === "UnixPathAddress" ? "" : `http://127.0.0.1:${a.port}/2025-10-13`)
       const run = async (base: string) => {

@@ -2,7 +2,8 @@
  * POST/GET/PUT/DELETE /documents over HTTP: the happy paths, and every kind of bad
  * input getting a clear 400/404/409 in the error shape with nothing stored.
  */
-import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { Layer } from "effect"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../../src/adapters/memory/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MAX_DOCUMENT_BYTES } from "../../src/rules/documents.js"
 import { files, individual, isErrorShape, makeClient, makePlatform } from "../support/onboarding-client.js"
@@ -287,7 +288,7 @@ describe("GET, PUT, DELETE /documents/{id}", () => {
 
 describe("contract and concurrency", () => {
   it("the OpenAPI document describes the multipart upload and the new groups", async () => {
-    const { handler, dispose } = (await import("../../src/http/app.js")).makeWebHandler({ services: memoryLayer([p]), schedulerIntervalMillis: false })
+    const { handler, dispose } = (await import("../../src/http/app.js")).makeWebHandler({ services: Layer.merge(memoryLayer([p]), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false })
     try {
       const res = await handler(new Request("http://localhost/openapi.json"))
       expect(res.status).toBe(200)

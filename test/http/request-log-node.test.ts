@@ -4,9 +4,9 @@
  * HttpApi app), with their bodies in and out, and logs nothing for requests without
  * valid credentials.
  */
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../../src/adapters/memory/index.js"
 import { serveReference } from "../../src/http/node.js"
 import { basic } from "../support/api.js"
 import { moneyPlatform } from "../support/money.js"
@@ -17,7 +17,7 @@ let base = ""
 
 beforeAll(async () => {
   const served = await Effect.runPromise(Scope.provide(serveReference({
-    services: memoryLayer([p]),
+    services: Layer.merge(memoryLayer([p]), LoopbackWebhookSenderLayer),
     schedulerIntervalMillis: false,
     host: "127.0.0.1",
     port: 0

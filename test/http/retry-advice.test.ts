@@ -9,7 +9,7 @@ import { RandomIdsLayer } from "../../src/adapters/memory/ids.js"
 import { staticPlatformsLayer } from "../../src/adapters/memory/platforms.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { makeMemoryStore } from "../../src/adapters/memory/store.js"
-import { HttpWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
+import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { makeWebHandler } from "../../src/http/app.js"
 import { Store } from "../../src/ports/store.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -186,7 +186,7 @@ describe("a unit of work that keeps losing to concurrent ones", () => {
       transact: () => Effect.die(new SqlError({ reason: new SerializationError({ cause: "could not serialize access" }) }))
     })))
   const { handler, dispose } = makeWebHandler({
-    services: Layer.mergeAll(contended, RandomIdsLayer, staticPlatformsLayer(platforms), HttpWebhookSenderLayer),
+    services: Layer.mergeAll(contended, RandomIdsLayer, staticPlatformsLayer(platforms), LoopbackWebhookSenderLayer),
     schedulerIntervalMillis: false,
     directLane: false
   })

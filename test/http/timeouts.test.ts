@@ -3,9 +3,9 @@
  * holding a connection for Node's default 300 s (checked with short limits).
  */
 import { connect } from "node:net"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { LoopbackWebhookSenderLayer, memoryLayer } from "../../src/adapters/memory/index.js"
 import { DEFAULT_SERVER_TIMEOUTS, serveReference } from "../../src/http/node.js"
 import { basic, platformA } from "../support/api.js"
 
@@ -14,7 +14,7 @@ let port = 0
 
 beforeAll(async () => {
   const served = await Effect.runPromise(Scope.provide(serveReference({
-    services: memoryLayer([platformA]),
+    services: Layer.merge(memoryLayer([platformA]), LoopbackWebhookSenderLayer),
     schedulerIntervalMillis: false,
     host: "127.0.0.1",
     port: 0,

@@ -142,4 +142,21 @@ describe("parseCommandLine", () => {
     }
     expect(invalid(parseCommandLine(["--webhook-retention="], {})).message).toContain("--webhook-retention needs a value")
   })
+
+  it("--webhook-destinations (or PAYMENTS_WEBHOOK_DESTINATIONS): keywords and IP ranges; the flag wins; never link-local, metadata, multicast or unspecified", () => {
+    expect(settings(parseCommandLine([], {})).webhookDestinations).toBeUndefined()
+    expect(settings(parseCommandLine(["--webhook-destinations", "loopback"], {})).webhookDestinations).toEqual(["loopback"])
+    expect(settings(parseCommandLine(["--webhook-destinations=Public, 10.20.0.0/16"], { PAYMENTS_WEBHOOK_DESTINATIONS: "loopback" })).webhookDestinations)
+      .toEqual(["public", "10.20.0.0/16"])
+    expect(settings(parseCommandLine([], { PAYMENTS_WEBHOOK_DESTINATIONS: "loopback,public,private" })).webhookDestinations).toEqual(["loopback", "public", "private"])
+    for (const bad of ["169.254.0.0/16", "0.0.0.0/0", "fe80::/10", "224.0.0.0/4", "everywhere", "10.0.0.0/40", ","]) {
+      const flag = invalid(parseCommandLine([`--webhook-destinations=${bad}`], {}))
+      expect(flag.exitCode, bad).toBe(2)
+      expect(flag.message).toContain("--webhook-destinations: ")
+      const variable = invalid(parseCommandLine([], { PAYMENTS_WEBHOOK_DESTINATIONS: bad }))
+      expect(variable.exitCode, bad).toBe(1)
+      expect(variable.message).toContain("PAYMENTS_WEBHOOK_DESTINATIONS: ")
+    }
+    expect(invalid(parseCommandLine(["--webhook-destinations", "169.254.169.254"], {})).message).toContain("never")
+  })
 })

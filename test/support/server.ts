@@ -61,10 +61,27 @@ const fakedClockEnv = (): Record<string, string> => {
   }
 }
 
+/**
+ * Where a child server's webhooks may go unless a test says otherwise (in `env`, or a
+ * platform's own `webhookDestinations` in its platforms file): loopback only, so nothing
+ * a test sets makes the server look a name up or dial off the machine (issue 26).
+ */
+export const CHILD_WEBHOOK_DESTINATIONS = "loopback"
+
 export const start = (env: Record<string, string>): Server => {
   const child = spawn(process.execPath, ["--enable-source-maps", inject("serverEntry")], {
     // The store comes from the environment only: never inherit one from the test run.
-    env: { ...process.env, ...fakedClockEnv(), DATABASE_URL: "", PAYMENTS_DATA_DIR: "", PAYMENTS_CONFIG: "", HOST: "127.0.0.1", PORT: "0", ...env },
+    env: {
+      ...process.env,
+      ...fakedClockEnv(),
+      DATABASE_URL: "",
+      PAYMENTS_DATA_DIR: "",
+      PAYMENTS_CONFIG: "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      PAYMENTS_WEBHOOK_DESTINATIONS: CHILD_WEBHOOK_DESTINATIONS,
+      ...env
+    },
     stdio: ["ignore", "pipe", "pipe"]
   })
   children.add(child)

@@ -10,7 +10,7 @@ import { makeMemorySandboxFaultStore, SandboxFaultStore } from "../../ports/sand
 export * from "./ids.js"
 export * from "./platforms.js"
 export * from "./store.js"
-export { HttpWebhookSenderLayer, httpWebhookSender } from "../webhook-http.js"
+export { HttpWebhookSenderLayer, httpWebhookSender, LoopbackWebhookSenderLayer, webhookSenderLayer } from "../webhook-http.js"
 
 /** Store, Ids and Platforms in memory, and webhooks sent over HTTP. Pass `seed` for deterministic ids. */
 export const memoryLayer = (platforms: ReadonlyArray<Platform>, options?: { readonly seed?: number }) =>

@@ -4,11 +4,12 @@
  * platforms file implies; a change is stored and wins from then on.
  */
 import { Effect } from "effect"
-import { type FieldError, invalidInput } from "../../domain/errors.js"
+import { badRequest, type FieldError, invalidInput } from "../../domain/errors.js"
 import { currencyOf } from "../../domain/money.js"
 import type { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
 import { type Platform, platformCurrencies } from "../../domain/platform.js"
 import { Store } from "../../ports/store.js"
+import { WebhookSender } from "../../ports/webhooks.js"
 import type * as Fees from "../../rules/money/fees.js"
 import { nowIso } from "../time.js"
 import { emit } from "../transition.js"
@@ -143,17 +144,41 @@ export const configProblems = (req: PlatformConfigUpdateRequest): ReadonlyArray<
   return errors
 }
 
+/**
+ * A webhook endpoint the platform's destinations refuse (docs/webhooks.md#destinations):
+ * an address in a refused range, or a name that resolves to one now, is a 400 naming the
+ * rule. A name that does not resolve (yet) is accepted; every attempt checks again.
+ */
+const endpointAllowed = Effect.fnUntraced(function*(platform: Platform, url: string) {
+  const sender = yield* WebhookSender
+  const refusal = sender.endpointRefusal === undefined ? undefined : yield* sender.endpointRefusal(url, platform)
+  if (refusal === undefined) return
+  const error: FieldError = { field: "webhookEndpoint", constraint: "webhookDestination", message: `${refusal.message} (${refusal.rule})` }
+  return yield* badRequest("INVALID_INPUT", `The webhook endpoint is not an allowed destination: ${refusal.message}`, {
+    details: { errors: [error], rule: refusal.rule, url }
+  })
+})
+
+/** What of an update is stored: the reference's readOnly provider fields of a currency are accepted, not kept. */
+const storedPartOf = ({ supportedCurrencies, ...rest }: PlatformConfigUpdateRequest) => ({
+  ...rest,
+  ...(supportedCurrencies === undefined ? {} : {
+    supportedCurrencies: supportedCurrencies.map(({ providerRequiredCustomerFields: _customer, providerRequiredCounterpartyCustomerFields: _counterparty, ...c }) => c)
+  })
+})
+
 /** PATCH /config and PATCH /platform/config: the fields sent replace the stored ones. */
 export const updateConfig = Effect.fnUntraced(function*(platform: Platform, req: PlatformConfigUpdateRequest) {
   const problems = configProblems(req)
   if (problems.length > 0) return yield* invalidInput("The configuration is not valid", problems)
+  if (req.webhookEndpoint !== undefined) yield* endpointAllowed(platform, req.webhookEndpoint)
   const store = yield* Store
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       const now = yield* nowIso
       const stored = yield* store.platformConfigs.get(platform.id)
       const current = stored?.config ?? defaultConfig(platform, now)
-      const next: PlatformConfig = { ...current, ...req, updatedAt: now }
+      const next: PlatformConfig = { ...current, ...storedPartOf(req), updatedAt: now }
       yield* uow.putPlatformConfig({ platformId: platform.id, config: next })
       if (req.webhookEndpoint !== undefined && req.webhookEndpoint !== current.webhookEndpoint) {
         // Setting an endpoint delivers what happens from now on; changing it keeps the
