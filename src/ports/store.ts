@@ -136,6 +136,19 @@ export interface StoreInfo {
   readonly description: string
 }
 
+/** What a unit of work says of itself before it starts (`transact`'s options). */
+export interface UnitOfWorkOptions {
+  /**
+   * The internal accounts whose balances it will move, as far as known before it starts.
+   * Units of work naming a common account take turns on it (they queue, in this process
+   * and across processes sharing the database) instead of racing and rerunning, so a
+   * burst of payments from one account answers each in turn (docs/decisions.md, "A hot
+   * account"). A balance moved that was not named here is learned when a race on it is
+   * lost: the rerun takes its turn. A nested unit of work's options are ignored.
+   */
+  readonly balances?: { readonly platformId: string; readonly accounts: ReadonlyArray<string> }
+}
+
 export type StoreService = StoreRepositories & {
   readonly info: StoreInfo
   /**
@@ -144,7 +157,12 @@ export type StoreService = StoreRepositories & {
    * succeeds and are dropped when it fails, dies or is interrupted. A serialization
    * failure reruns `work` from the start, a bounded number of times.
    */
-  readonly transact: <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly transact: <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions) => Effect.Effect<A, E, R>
+  /**
+   * How many times units of work were rerun after a serialization failure or deadlock
+   * since the store started (the SQL stores; the memory store never reruns one).
+   */
+  readonly reruns?: () => number
 }
 
 export class Store extends Context.Service<Store, StoreService>()("payments-service/ports/Store") {}
