@@ -139,14 +139,15 @@ export interface StoreInfo {
 /** What a unit of work says of itself before it starts (`transact`'s options). */
 export interface UnitOfWorkOptions {
   /**
-   * The internal accounts whose balances it will move, as far as known before it starts.
-   * Units of work naming a common account take turns on it (they queue, in this process
-   * and across processes sharing the database) instead of racing and rerunning, so a
-   * burst of payments from one account answers each in turn (docs/decisions.md, "A hot
-   * account"). A balance moved that was not named here is learned when a race on it is
-   * lost: the rerun takes its turn. A nested unit of work's options are ignored.
+   * The platform whose money (ledger balances) the unit of work will move, when known
+   * before it starts: a quote's execution, a transfer. Units of work moving one
+   * platform's money take turns (they queue, in this process and across processes
+   * sharing the database) instead of racing and rerunning, so a burst of payments from
+   * one account answers each in turn (docs/decisions.md, "A hot account"). One that moves
+   * money without saying so takes its turn after it loses a race. A nested unit of
+   * work's options hold for the unit of work enclosing it.
    */
-  readonly balances?: { readonly platformId: string; readonly accounts: ReadonlyArray<string> }
+  readonly movesMoneyOf?: string
 }
 
 export type StoreService = StoreRepositories & {

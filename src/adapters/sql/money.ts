@@ -38,7 +38,7 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
-import { balanceKey, noteMove } from "./turns.js"
+import { noteMove } from "./turns.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -192,9 +192,9 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         [platformId, account, amount.toString()],
         account
       )
-    // Noted first: should this statement lose a race, the rerun takes this balance's turn (./turns.ts).
+    // Noted first: should this statement lose a race, the rerun takes the platform's turn (./turns.ts).
     return Effect.andThen(
-      noteMove(balanceKey(platformId, account)),
+      noteMove(platformId),
       Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : refuseMove(platformId, account, amount))
     )
   }

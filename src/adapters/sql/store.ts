@@ -40,7 +40,7 @@ import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
-import { balanceKey, CurrentMoves, CurrentTurns, makeTurns, widenedBy, WidenTurns } from "./turns.js"
+import { CurrentMoves, CurrentTurns, makeTurns, type OnConnection, widenedBy, WidenTurns } from "./turns.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
@@ -172,16 +172,17 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
     const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
-    // Turns on balances (./turns.ts): on PostgreSQL only. PGlite is one connection whose
-    // transactions take turns already; nothing there races.
+    // Turns on a platform's money (./turns.ts): on PostgreSQL only. PGlite is one connection
+    // whose transactions take turns already; nothing there races.
     const turns = info.kind === "postgres" ? makeTurns(sql) : undefined
     let reruns = 0
 
     /**
      * A top-level unit of work: attempts (each one SERIALIZABLE transaction) until one
-     * commits, fails for good or runs out of attempts. `held` are the balance turns the
-     * attempts run under; an attempt that loses a race on a balance not held ends this
-     * round (`Widen`), and the next round holds that balance's turn too.
+     * commits, fails for good or runs out of attempts. `held` are the platforms' turns the
+     * attempts run under; an attempt that loses a race after moving a platform's money
+     * without its turn, or whose nested unit of work names a turn not held, ends this
+     * round (`Widen`), and the next round holds that turn too.
      */
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
@@ -191,7 +192,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         held: ReadonlySet<string>,
         start: number,
         conflicts0: number,
-        onConnection: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+        onConnection: OnConnection
       ): Effect.Effect<Outcome, E | SqlError, R> => {
         const loop = (attempt: number, conflicts: number): Effect.Effect<Outcome, E | SqlError, R> => {
           const moves = new Set<string>()
@@ -226,17 +227,17 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
 
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions): Effect.Effect<A, E, R> =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
-        const b = options?.balances
-        const named = b === undefined ? [] : b.accounts.map((account) => balanceKey(b.platformId, account))
+        const named = options?.movesMoneyOf
         // Nested: a savepoint of the enclosing unit of work, which owns the reruns and the
-        // turns; balances it names that the enclosing one does not hold make that one run again holding them.
+        // turns; a turn it names that the enclosing one does not hold makes that one run again holding it.
         if (Option.isSome(outer)) {
-          return CurrentTurns.use((held) => {
-            const unheld = held === undefined ? [] : named.filter((k) => !held.has(k))
-            return unheld.length > 0 ? Effect.die(new WidenTurns(unheld)) : dieOnSqlError(sql.withTransaction(level(work)))
-          })
+          return CurrentTurns.use((held) =>
+            held !== undefined && named !== undefined && !held.has(named)
+              ? Effect.die(new WidenTurns([named]))
+              : dieOnSqlError(sql.withTransaction(level(work)))
+          )
         }
-        return topLevel(work, new Set(named))
+        return topLevel(work, new Set(named === undefined ? [] : [named]))
       })
 
     /** `work` as one level of a unit of work (see ../level.ts). */

@@ -410,8 +410,8 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
   }
   const store = yield* Store
   const ids = yield* Ids
-  // Executed at once: the balances it moves take their turns (requestBalances).
-  const turns = req.immediatelyExecute === true ? requestBalances(platform.id, req) : undefined
+  // Executed at once: it moves the platform's money, in its turn (UnitOfWorkOptions).
+  const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true ? { movesMoneyOf: platform.id } : undefined
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       // The platform's own accounts are opened where a quote needs them (its funding
@@ -521,33 +521,6 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
     }), turns)
 })
 
-// ---------------------------------------------------------------- turns on balances
-
-/**
- * The internal accounts a payment moves when it starts, as named before its unit of work
- * begins: units of work moving one account take turns on it instead of racing (a hot
- * account: UnitOfWorkOptions, docs/decisions.md). Ids that name no internal account are
- * left out; a balance moved that is not named here is learned by the store if a race on
- * it is lost.
- */
-const turnsOn = (platformId: string, accounts: ReadonlyArray<string | undefined>): UnitOfWorkOptions => ({
-  balances: { platformId, accounts: accounts.filter((a): a is string => a !== undefined && a.startsWith("InternalAccount:")) }
-})
-
-/** A quote request's source and destination accounts. */
-const requestBalances = (platformId: string, req: QuoteRequest): UnitOfWorkOptions =>
-  turnsOn(platformId, [
-    req.source.sourceType === "ACCOUNT" ? req.source.accountId : undefined,
-    req.destination.destinationType === "ACCOUNT" ? req.destination.accountId : undefined
-  ])
-
-/** A stored quote's source and destination accounts. */
-const planBalances = (platformId: string, plan: QuotePlan): UnitOfWorkOptions =>
-  turnsOn(platformId, [
-    plan.source.kind === "INTERNAL" ? plan.source.accountId : undefined,
-    plan.destination.kind === "INTERNAL" ? plan.destination.accountId : plan.destination.kind === "UMA" ? plan.destination.internalAccountId : undefined
-  ])
-
 /** Where a real-time-funded quote's money is sent: the platform's own account in that currency. */
 const realtimeInstructions = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, currency: string) {
   const accounts = yield* openAccounts(uow, platform, null)
@@ -578,9 +551,6 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
 /** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
 export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
   Effect.flatMap(Effect.service(Store), (store) =>
-    // The quote read first, outside the unit of work, for the accounts its payment moves
-    // (their turns); the unit of work reads it again. A quote's plan never changes.
-    Effect.flatMap(store.quotes.get(platform.id, quoteId), (named) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const rec = yield* quoteRecordOf(platform, quoteId)
@@ -591,7 +561,7 @@ export const executeQuote = (platform: Platform, quoteId: string, walletSignatur
           yield* checkWalletSignature(platform, rec.quote, walletSignature)
         }
         return yield* executeIn(uow, platform, rec, scaFactor)
-      }), named === undefined || named.quote.status !== "PENDING" ? undefined : planBalances(platform.id, named.plan))))
+      }), { movesMoneyOf: platform.id }))
 
 const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
   plan.destination.kind === "UMA"
