@@ -153,6 +153,62 @@ const hotAccountSuite = (name: string, instances: number, choice: () => Promise<
     }
   })
 
+/**
+ * Payers that share nothing: nine accounts (two customers' and the platform's, in three
+ * currencies) each pay an external account at once, through both instances. Every
+ * payment succeeds; none answers 5xx, and few units of work lose a race.
+ */
+describe("payers that share no account, PostgreSQL, two app instances on one database", () => {
+  const platform = makePlatform("independent-payers", { regulated: true })
+  const apps: Array<App> = []
+  let world: MoneyWorld
+  let stores: Array<Store["Service"]>
+  const call = async (via: number, method: string, path: string, body?: unknown): Promise<Reply> =>
+    readReply(
+      await apps[via % apps.length]!.handler(new Request(`http://test/2025-10-13${path}`, {
+        method,
+        headers: { authorization: basic(platform), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      }))
+    )
+  beforeAll(async () => {
+    const url = await migratedDatabase()
+    for (let i = 0; i < 2; i++) apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform]), schedulerIntervalMillis: false }))
+    stores = await Promise.all(apps.map(async (a) => Context.get(await a.ready, Store)))
+    world = (await setupMoneyWorld({ call: (method, path, body, headers) => call(0, method, path, body) }, { fees: false })).world
+  }, 60_000)
+  afterAll(async () => {
+    await Promise.allSettled(apps.map((a) => a.dispose()))
+  })
+
+  it("nine payers, six payments each, all at once: every one succeeds, no 5xx", async () => {
+    const own = await call(0, "GET", "/platform/internal-accounts")
+    const sources = [
+      ...Object.values(world.internal.A),
+      ...Object.values(world.internal.B),
+      ...(own.body.data as Array<{ id: string }>).map((a) => a.id)
+    ]
+    expect(sources).toHaveLength(9)
+    for (const source of sources) expect((await call(0, "POST", `/sandbox/internal-accounts/${source}/fund`, { amount: 1_000_000 })).status).toBe(200)
+    const reruns = () => stores.reduce((n, s) => n + (s.reruns?.() ?? 0), 0)
+    const before = reruns()
+    const payments = sources.flatMap((source, p) => Array.from({ length: 6 }, (_, i) => ({ source, via: p + i })))
+    const results = await Promise.all(payments.map(async ({ source, via }) => {
+      const q = await call(via, "POST", "/quotes", {
+        source: { sourceType: "ACCOUNT", accountId: source },
+        destination: { destinationType: "ACCOUNT", accountId: world.external["000"], paymentRail: "RTP" },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: 1_000
+      })
+      return q.status === 201 ? call(via + 1, "POST", `/quotes/${q.body.id}/execute`) : q
+    }))
+    const statuses = results.map((r) => `${r.status} ${r.body.code ?? ""}`.trim())
+    expect(statuses.filter((s) => s !== "200"), JSON.stringify(statuses)).toEqual([])
+    const rerun = reruns() - before
+    expect(rerun, `units of work rerun: ${rerun}`).toBeLessThanOrEqual(Math.ceil(payments.length / 8))
+  }, 120_000)
+})
+
 hotAccountSuite("PostgreSQL, two app instances on one database", 2, async () => ({ kind: "postgres", url: await migratedDatabase() }), [
   { payments: 60, connections: 60 },
   { payments: 200, connections: 50 }
