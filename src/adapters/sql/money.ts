@@ -8,7 +8,8 @@
  * is lost however units of work interleave; system accounts have no row (their balance
  * is the sum of their postings), so payments of different accounts never touch one row; the unit of work is SERIALIZABLE, so a
  * balance read and a post made on it are as if no other unit of work ran in between
- * (PostgreSQL aborts one of two that raced, and `transact` reruns it). A refused
+ * (PostgreSQL aborts one of two that raced, and `transact` reruns it; units of work
+ * moving one platform's money take turns instead of racing, ./turns.ts). A refused
  * entry is a `LedgerRejected` that ends its level like a `StoreConflict`; the table's
  * CHECKs are the backstop, and a violation of one is the same `LedgerRejected`.
  *

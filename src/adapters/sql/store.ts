@@ -5,6 +5,8 @@
  * - A unit of work is one SERIALIZABLE transaction: it reads its own writes, and
  *   the database aborts one of two units of work whose interleaving could not have
  *   happened one after the other; `transact` then reruns it (bounded, with backoff).
+ *   On PostgreSQL, units of work that move one platform's money take turns before
+ *   their transactions begin (./turns.ts), so they queue rather than abort each other.
  * - Unique constraints are unique indexes; a violation becomes a `StoreConflict`
  *   named after the index. A conflict caused by a concurrent commit reruns the unit
  *   of work once more, so its own checks see the winner and answer precisely.
@@ -199,7 +201,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
           return Effect.matchCauseEffect(onConnection(once(moves, held)), {
             onSuccess: (value) => Effect.succeed<Outcome>({ _tag: "Done", value }),
             onFailure: (cause) => {
-              // A nested unit of work named balances not held: again, holding them (the held set only grows).
+              // A nested unit of work named a turn not held: again, holding it (the held set only grows).
               const wanted = widenedBy(cause)
               if (wanted !== undefined) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...wanted]), attempt, conflicts })
               if (attempt + 1 < MAX_TRANSACTION_ATTEMPTS && retryableCause(cause)) {
