@@ -142,6 +142,8 @@ export interface LoadResult {
   readonly p99: number
   readonly non2xx: number
   readonly errors: number
+  /** Non-2xx answers other than the refusal the load expects (quote + execute: INSUFFICIENT_FUNDS), where counted. */
+  readonly unexpected?: number
 }
 
 /**

@@ -16,6 +16,7 @@ import * as Customers from "../src/operations/customers.js"
 import * as Accounts from "../src/operations/money/accounts.js"
 import * as Quotes from "../src/operations/money/quotes.js"
 import { onPlatformClock } from "../src/operations/time.js"
+import { Store } from "../src/ports/store.js"
 import { servicesFor, storeChoiceFromEnv } from "../src/server/services.js"
 import { CustomerCreateRequest } from "../src/domain/customer.js"
 import { benchCustomerBody, benchMoneyPlatform as platform } from "./servers/platform.js"
@@ -89,7 +90,10 @@ const program = Effect.gen(function*() {
   yield* loop(payments)
   const cpu = process.cpuUsage(before)
   const wall = performance.now() - t0
-  console.log(`${payments} payments: ${((cpu.user + cpu.system) / payments).toFixed(1)} µs CPU per payment, ${(wall * 1000 / payments).toFixed(1)} µs wall per payment`)
+  const reruns = (yield* Store).reruns?.()
+  console.log(`${payments} payments: ${((cpu.user + cpu.system) / payments).toFixed(1)} µs CPU per payment, ${(wall * 1000 / payments).toFixed(1)} µs wall per payment${
+    reruns === undefined ? "" : `; units of work rerun after a serialization failure or deadlock since start: ${reruns}`
+  }`)
   if (cluster !== undefined) {
     const SAMPLE = 5
     const quotes: Array<Quote> = []

@@ -4,6 +4,11 @@
  * its own receiver (no two connections share a source, so the figure is the ledger's
  * cost, not one account's lock). The reference server and the raw baseline on the same
  * store (bench/servers/raw-money.ts) alternate in rounds, like the HTTP pairs.
+ *
+ * `hot`: a hot account (issue #24): every connection pays from ONE shared funded account
+ * (the platform paying out from its own account), each to its own receiver; the raw
+ * baseline likewise debits one row, one row lock per debit. Every answer must be a
+ * success or INSUFFICIENT_FUNDS: anything else (a 503 above all) is counted as unexpected.
  */
 import autocannon from "autocannon"
 import { cpuOf, type LoadResult, type ServerResult, start, type Started, WARM_UP_SECONDS } from "./http.js"
@@ -21,8 +26,11 @@ export interface Pair {
 
 const api = moneyApi
 
-/** One approved customer pair per connection through the app's API: the payer's USD account funded. */
-const appPairs = async (port: number, count: number): Promise<Array<Pair>> => {
+/**
+ * One approved customer pair per connection through the app's API: the payer's USD account
+ * funded. `hot`: every pair pays from the first payer's account (the others are not created).
+ */
+const appPairs = async (port: number, count: number, hot: boolean): Promise<Array<Pair>> => {
   const usdOf = async (customerId: string) => {
     const list = await api(port, "GET", `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)
     const account = (list["data"] as Array<{ id: string }>)[0]
@@ -30,8 +38,9 @@ const appPairs = async (port: number, count: number): Promise<Array<Pair>> => {
     return account.id
   }
   const pairs: Array<Pair> = []
+  let shared: string | undefined
   for (let i = 0; i < count; i++) {
-    const [payer, payee] = await Promise.all(["Payer", "Payee"].map((n) =>
+    const [payer, payee] = await Promise.all((hot && shared !== undefined ? ["Payee"] : ["Payer", "Payee"]).map((n) =>
       api(port, "POST", "/customers", {
         customerType: "INDIVIDUAL",
         fullName: `Bench ${n} ${i}`,
@@ -42,15 +51,23 @@ const appPairs = async (port: number, count: number): Promise<Array<Pair>> => {
         address: { line1: "1 Main St", city: "Springfield", postalCode: "12345", country: "US" }
       })
     ))
+    if (hot && shared !== undefined) {
+      pairs.push({ source: shared, destination: await usdOf(String(payer!["id"])) })
+      continue
+    }
     const source = await usdOf(String(payer!["id"]))
     await api(port, "POST", `/sandbox/internal-accounts/${encodeURIComponent(source)}/fund`, { amount: 100_000_000_000 })
+    shared = source
     pairs.push({ source, destination: await usdOf(String(payee!["id"])) })
   }
   return pairs
 }
 
-const rawPairs = (count: number): Array<Pair> =>
-  Array.from({ length: count }, (_, i) => ({ source: `raw-src-${i % RAW_ACCOUNT_PAIRS}`, destination: `raw-dst-${i % RAW_ACCOUNT_PAIRS}` }))
+const rawPairs = (count: number, hot: boolean): Array<Pair> =>
+  Array.from({ length: count }, (_, i) => ({ source: `raw-src-${hot ? 0 : i % RAW_ACCOUNT_PAIRS}`, destination: `raw-dst-${i % RAW_ACCOUNT_PAIRS}` }))
+
+/** Whether an answer is a success or the refusal a payment may meet (INSUFFICIENT_FUNDS). */
+const expected = (status: number, body: string): boolean => status < 300 || (status === 400 && body.includes('"INSUFFICIENT_FUNDS"'))
 
 interface Context {
   quoteId?: string
@@ -61,7 +78,7 @@ interface Context {
  * clears a connection's context at every loop over its requests, so the pair is not
  * kept there: each client gets its own requests, bound to its pair, in `setupClient`.)
  */
-const requestsFor = (pair: Pair): Array<autocannon.Request> => [
+const requestsFor = (pair: Pair, unexpected: { count: number }): Array<autocannon.Request> => [
   {
     method: "POST",
     path: `${PREFIX}/quotes`,
@@ -76,13 +93,18 @@ const requestsFor = (pair: Pair): Array<autocannon.Request> => [
       })
     }),
     onResponse: (status, body, context) => {
+      if (!expected(status, body)) unexpected.count++
       ;(context as Context).quoteId = status === 201 ? (JSON.parse(body) as { id: string }).id : "Quote:missing"
     }
   },
   {
     method: "POST",
     headers: { authorization: auth },
-    setupRequest: (req, context) => ({ ...req, path: `${PREFIX}/quotes/${encodeURIComponent((context as Context).quoteId ?? "Quote:missing")}/execute` })
+    setupRequest: (req, context) => ({ ...req, path: `${PREFIX}/quotes/${encodeURIComponent((context as Context).quoteId ?? "Quote:missing")}/execute` }),
+    onResponse: (status, body, context) => {
+      // An execute of a quote that was refused (Quote:missing) answers 404: the quote's answer counted already.
+      if ((context as Context).quoteId !== "Quote:missing" && !expected(status, body)) unexpected.count++
+    }
   }
 ]
 
@@ -90,13 +112,14 @@ const requestsFor = (pair: Pair): Array<autocannon.Request> => [
 export const run = (port: number, pairs: ReadonlyArray<Pair>, seconds: number, connections: number) =>
   new Promise<Omit<LoadResult, "cpuMicrosPerRequest" | "dbCpuMicrosPerRequest"> & { requests: number }>((resolve, reject) => {
     let next = 0
+    const unexpected = { count: 0 }
     autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
       duration: seconds,
-      requests: requestsFor(pairs[0]!),
-      // One pair per connection, for the whole load: no two connections pay from one account.
-      setupClient: (client) => client.setRequests(requestsFor(pairs[next++ % pairs.length]!))
+      requests: requestsFor(pairs[0]!, unexpected),
+      // One pair per connection, for the whole load (independent payers: no two connections pay from one account).
+      setupClient: (client) => client.setRequests(requestsFor(pairs[next++ % pairs.length]!, unexpected))
     }, (err, result) => {
       if (err !== null && err !== undefined) return reject(err)
       resolve({
@@ -106,7 +129,8 @@ export const run = (port: number, pairs: ReadonlyArray<Pair>, seconds: number, c
         p50: result.latency.p50,
         p99: result.latency.p99,
         non2xx: result.non2xx,
-        errors: result.errors
+        errors: result.errors,
+        unexpected: unexpected.count
       })
     })
   })
@@ -124,6 +148,7 @@ const load = async (server: Started, pairs: ReadonlyArray<Pair>, seconds: number
     p99: r.p99,
     non2xx: r.non2xx,
     errors: r.errors,
+    unexpected: r.unexpected ?? 0,
     cpuMicrosPerRequest: cpu / payments,
     dbCpuMicrosPerRequest: dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / payments
   }
@@ -138,7 +163,8 @@ const combine = (rs: ReadonlyArray<LoadResult>): LoadResult => {
     p50: Math.max(...rs.map((r) => r.p50)),
     p99: Math.max(...rs.map((r) => r.p99)),
     non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
-    errors: rs.reduce((a, r) => a + r.errors, 0)
+    errors: rs.reduce((a, r) => a + r.errors, 0),
+    unexpected: rs.reduce((a, r) => a + (r.unexpected ?? 0), 0)
   }
 }
 
@@ -159,7 +185,10 @@ export async function runMoneyBench<K extends string>(opts: {
   readonly rounds?: number
   readonly servers: ReadonlyArray<MoneyServerSpec<K>>
   readonly dbCpu?: () => Promise<number>
+  /** Every connection pays from one shared account (a hot account). */
+  readonly hot?: boolean
 }): Promise<Record<K, ServerResult>> {
+  const hot = opts.hot === true
   const rounds = Math.max(1, opts.rounds ?? 3)
   const slice = Math.max(1, Math.round(opts.seconds / rounds))
   const started: Array<Started> = []
@@ -168,7 +197,7 @@ export async function runMoneyBench<K extends string>(opts: {
     for (const spec of opts.servers) {
       const server = await start(spec.script, spec.env)
       started.push(server)
-      const pairs = spec.script === "./servers/app.ts" ? await appPairs(server.port, opts.connections) : rawPairs(opts.connections)
+      const pairs = spec.script === "./servers/app.ts" ? await appPairs(server.port, opts.connections, hot) : rawPairs(opts.connections, hot)
       targets.push({ spec, server, pairs })
     }
     for (const t of targets) await load(t.server, t.pairs, WARM_UP_SECONDS, opts.connections, opts.dbCpu)

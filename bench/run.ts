@@ -6,6 +6,8 @@
  *   BENCH_CONNECTIONS (default 10): concurrent connections
  *   BENCH_ACCOUNTS (default 100000): accounts stored for the memory figure
  *   BENCH_MONEY (default 1; 0 skips it, `only` runs nothing else): quote + execute throughput per store, beside a raw ledger
+ *   BENCH_HOT (default 1; 0 skips it, `only` runs nothing else): quote + execute from a hot account (every connection pays
+ *     from one shared account) per store, beside the raw ledger doing the same (one row lock per debit)
  *   BENCH_NODE_FLAGS (default: npm start's, `--max-semi-space-size=2` with a DATABASE_URL, else none): node flags of every server child, app and raw
  *   BENCH_GC_LOG (1: each app server prints its garbage-collection pauses by kind when it stops)
  *
@@ -39,8 +41,10 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const stores = STORES.filter((s) => storeList.includes(s))
-const money = process.env["BENCH_MONEY"] !== "0"
-const moneyOnly = process.env["BENCH_MONEY"] === "only"
+const hotOnly = process.env["BENCH_HOT"] === "only"
+const money = process.env["BENCH_MONEY"] !== "0" && !hotOnly
+const moneyOnly = process.env["BENCH_MONEY"] === "only" || hotOnly
+const hotMoney = process.env["BENCH_HOT"] !== "0" && (process.env["BENCH_MONEY"] !== "0" || hotOnly)
 
 /** The issue's targets: app / raw throughput at least `ratio`, and app p99 under `p99Ms` in every round. */
 const TARGETS: Record<StoreName, { readonly ratio: number; readonly p99Ms: number } | undefined> = {
@@ -156,39 +160,43 @@ const runPostgres = async (): Promise<StoreRun> => {
 
 const MONEY_RAW = "./servers/raw-money.ts" as const
 const MONEY_APP = "./servers/app.ts" as const
-const moneyLabels = (store: string) => ({
-  raw: `raw node:http ledger${store === "memory" ? " (Maps)" : store === "pglite" ? " + @electric-sql/pglite" : " + pg"}: INSERT quote; one transaction per execute (baseline)`,
-  app: "payments-service: POST /quotes, POST /quotes/{id}/execute"
+const moneyLabels = (store: string, hot = false) => ({
+  raw: `raw node:http ledger${store === "memory" ? " (Maps)" : store === "pglite" ? " + @electric-sql/pglite" : " + pg"}: INSERT quote; one transaction per execute${
+    hot ? ", every debit on one row" : ""
+  } (baseline)`,
+  app: `payments-service: POST /quotes, POST /quotes/{id}/execute${hot ? ", every payment from one account" : ""}`
 })
 
-const runMoneyMemory = async (): Promise<StoreRun> => {
+const runMoneyMemory = async (hot = false): Promise<StoreRun> => {
   const r = await runMoneyBench({
     seconds,
     connections,
+    hot,
     servers: [{ key: "raw", script: MONEY_RAW, env: { ...memoryEnv, RAW_STORE: "memory" } }, { key: "app", script: MONEY_APP, env: memoryEnv }]
   })
-  return { store: "memory", raw: r.raw, app: r.app, extra: [], labels: moneyLabels("memory"), notes: [] }
+  return { store: "memory", raw: r.raw, app: r.app, extra: [], labels: moneyLabels("memory", hot), notes: [] }
 }
 
-const runMoneyPglite = async (): Promise<StoreRun> => {
+const runMoneyPglite = async (hot = false): Promise<StoreRun> => {
   const dir = mkdtempSync(join(tmpdir(), "payments-bench-money-"))
   const removeDir = trackDir(dir)
   try {
     const r = await runMoneyBench({
       seconds,
       connections,
+      hot,
       servers: [
         { key: "raw", script: MONEY_RAW, env: { DATABASE_URL: "", PAYMENTS_DATA_DIR: join(dir, "raw"), RAW_STORE: "pglite" } },
         { key: "app", script: MONEY_APP, env: { DATABASE_URL: "", PAYMENTS_DATA_DIR: join(dir, "app") } }
       ]
     })
-    return { store: "pglite", raw: r.raw, app: r.app, extra: [], labels: moneyLabels("pglite"), notes: ["PGlite runs inside each server process: its CPU is in the server's figure."] }
+    return { store: "pglite", raw: r.raw, app: r.app, extra: [], labels: moneyLabels("pglite", hot), notes: ["PGlite runs inside each server process: its CPU is in the server's figure."] }
   } finally {
     await removeDir()
   }
 }
 
-const runMoneyPostgres = async (): Promise<StoreRun> => {
+const runMoneyPostgres = async (hot = false): Promise<StoreRun> => {
   const cluster = await startBenchCluster()
   try {
     const appUrl = await cluster.database("bench_money_app")
@@ -196,6 +204,7 @@ const runMoneyPostgres = async (): Promise<StoreRun> => {
     const r = await runMoneyBench({
       seconds,
       connections,
+      hot,
       servers: [
         { key: "raw", script: MONEY_RAW, env: { DATABASE_URL: rawUrl, PAYMENTS_DATA_DIR: "", RAW_STORE: "postgres" } },
         { key: "app", script: MONEY_APP, env: { DATABASE_URL: appUrl, PAYMENTS_DATA_DIR: "" } }
@@ -211,7 +220,7 @@ const runMoneyPostgres = async (): Promise<StoreRun> => {
       raw: r.raw,
       app: r.app,
       extra: [],
-      labels: moneyLabels("postgres"),
+      labels: moneyLabels("postgres", hot),
       notes: [
         "DB CPU: all of the cluster's processes over the round, per payment.",
         `database counters over the whole run (warm-up included): ${stats.map((s) => `${s.datname}: ${fmt(Number(s.xact_commit))} commits, ${fmt(Number(s.xact_rollback))} rollbacks`).join("; ")}`
@@ -222,7 +231,7 @@ const runMoneyPostgres = async (): Promise<StoreRun> => {
   }
 }
 
-const MONEY_RUNNERS: Record<StoreName, () => Promise<StoreRun>> = { memory: runMoneyMemory, pglite: runMoneyPglite, postgres: runMoneyPostgres }
+const MONEY_RUNNERS: Record<StoreName, (hot?: boolean) => Promise<StoreRun>> = { memory: runMoneyMemory, pglite: runMoneyPglite, postgres: runMoneyPostgres }
 
 /** Quote + execute has no target from the issue: figures and the ratio only. */
 const printMoney = (s: StoreRun) => {
@@ -236,7 +245,9 @@ const printMoney = (s: StoreRun) => {
   console.log(`\nthroughput ratio (payments-service / raw): ${fmt(ratio, 2)} (no target); per round: ${perRound.map((r) => fmt(r, 2)).join(", ")}`)
   console.log(`server CPU per payment, raw / payments-service: ${fmt(s.raw.combined.cpuMicrosPerRequest / s.app.combined.cpuMicrosPerRequest, 2)}`)
   for (const note of s.notes) console.log(note)
-  console.log(`answers: ${s.app.combined.non2xx + s.app.combined.errors === 0 ? "every answer 2xx" : "NOT every answer 2xx"}\n`)
+  console.log(`answers: ${s.app.combined.non2xx + s.app.combined.errors === 0 ? "every answer 2xx" : "NOT every answer 2xx"}; non-2xx other than INSUFFICIENT_FUNDS: ${
+    s.app.combined.unexpected ?? "not counted"
+  } (goal 0)\n`)
   return ratio
 }
 
@@ -339,10 +350,34 @@ try {
     }
     if (ratios.length > 0) {
       console.log("## Summary: quote + execute against the raw ledger on the same store")
-      console.log("| store | raw payments/s | payments-service payments/s | ratio | app p99 ms per request (worst round) |")
-      console.log("|---|---|---|---|---|")
+      console.log("| store | raw payments/s | payments-service payments/s | ratio | app p99 ms per request (worst round) | non-2xx other than INSUFFICIENT_FUNDS |")
+      console.log("|---|---|---|---|---|---|")
       for (const [store, s, ratio] of ratios) {
-        console.log(`| ${store} | ${fmt(s.raw.combined.requestsPerSecond)} | ${fmt(s.app.combined.requestsPerSecond)} | ${fmt(ratio, 2)} | ${s.app.combined.p99} |`)
+        console.log(`| ${store} | ${fmt(s.raw.combined.requestsPerSecond)} | ${fmt(s.app.combined.requestsPerSecond)} | ${fmt(ratio, 2)} | ${s.app.combined.p99} | ${s.app.combined.unexpected ?? "—"} |`)
+      }
+      console.log("")
+    }
+  }
+
+  if (hotMoney) {
+    const ratios: Array<readonly [StoreName, StoreRun, number]> = []
+    for (const store of stores) {
+      if (isEnding()) break
+      console.log(`## Quote + execute from a hot account (every connection pays from ONE shared account, each to its own payee), ${STORE_TITLES[store]}`)
+      try {
+        const s = await MONEY_RUNNERS[store](true)
+        ratios.push([store, s, printMoney(s)])
+      } catch (e) {
+        failed = true
+        console.log(`FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+      }
+    }
+    if (ratios.length > 0) {
+      console.log("## Summary: quote + execute from a hot account against the raw ledger debiting one row")
+      console.log("| store | raw payments/s | payments-service payments/s | ratio | app p99 ms per request (worst round) | non-2xx other than INSUFFICIENT_FUNDS (goal 0) |")
+      console.log("|---|---|---|---|---|---|")
+      for (const [store, s, ratio] of ratios) {
+        console.log(`| ${store} | ${fmt(s.raw.combined.requestsPerSecond)} | ${fmt(s.app.combined.requestsPerSecond)} | ${fmt(ratio, 2)} | ${s.app.combined.p99} | ${s.app.combined.unexpected ?? "—"} |`)
       }
       console.log("")
     }

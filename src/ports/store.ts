@@ -136,6 +136,20 @@ export interface StoreInfo {
   readonly description: string
 }
 
+/** What a unit of work says of itself before it starts (`transact`'s options). */
+export interface UnitOfWorkOptions {
+  /**
+   * The platform whose money (ledger balances) the unit of work will move, when known
+   * before it starts: a quote's execution, a transfer. Units of work moving one
+   * platform's money take turns (they queue, in this process and across processes
+   * sharing the database) instead of racing and rerunning, so a burst of payments from
+   * one account answers each in turn (docs/decisions.md, "A hot account"). One that moves
+   * money without saying so takes its turn after it loses a race. A nested unit of
+   * work's options hold for the unit of work enclosing it.
+   */
+  readonly movesMoneyOf?: string
+}
+
 export type StoreService = StoreRepositories & {
   readonly info: StoreInfo
   /**
@@ -144,7 +158,12 @@ export type StoreService = StoreRepositories & {
    * succeeds and are dropped when it fails, dies or is interrupted. A serialization
    * failure reruns `work` from the start, a bounded number of times.
    */
-  readonly transact: <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly transact: <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions) => Effect.Effect<A, E, R>
+  /**
+   * How many times units of work were rerun after a serialization failure or deadlock
+   * since the store started (the SQL stores; the memory store never reruns one).
+   */
+  readonly reruns?: () => number
 }
 
 export class Store extends Context.Service<Store, StoreService>()("payments-service/ports/Store") {}

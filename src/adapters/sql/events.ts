@@ -8,6 +8,8 @@ export const makeEventStore = (query: Query): SqlArea<"events", EventWrites> => 
   writes: {
     // The platform's event lock (held to commit) makes `seq` order commit order per
     // platform: a reader following `afterSeq` never finds a lower seq committed later.
+    // A unit of work moving the platform's money holds it already, at session level,
+    // from before its transaction began (./turns.ts): then this takes it again at once.
     emit: (event: DomainEvent) =>
       Effect.asVoid(query(
         `insert into events (platform_id, id, type, doc)

@@ -8,7 +8,8 @@
  * is lost however units of work interleave; system accounts have no row (their balance
  * is the sum of their postings), so payments of different accounts never touch one row; the unit of work is SERIALIZABLE, so a
  * balance read and a post made on it are as if no other unit of work ran in between
- * (PostgreSQL aborts one of two that raced, and `transact` reruns it). A refused
+ * (PostgreSQL aborts one of two that raced, and `transact` reruns it; units of work
+ * moving one platform's money take turns instead of racing, ./turns.ts). A refused
  * entry is a `LedgerRejected` that ends its level like a `StoreConflict`; the table's
  * CHECKs are the backstop, and a violation of one is the same `LedgerRejected`.
  *
@@ -38,6 +39,7 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
+import { noteMove } from "./turns.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -191,7 +193,11 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         [platformId, account, amount.toString()],
         account
       )
-    return Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : refuseMove(platformId, account, amount))
+    // Noted first: should this statement lose a race, the rerun takes the platform's turn (./turns.ts).
+    return Effect.andThen(
+      noteMove(platformId),
+      Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : refuseMove(platformId, account, amount))
+    )
   }
 
   const post = (entry: JournalEntry): Effect.Effect<void, LedgerRejected> =>

@@ -5,6 +5,8 @@
  * - A unit of work is one SERIALIZABLE transaction: it reads its own writes, and
  *   the database aborts one of two units of work whose interleaving could not have
  *   happened one after the other; `transact` then reruns it (bounded, with backoff).
+ *   On PostgreSQL, units of work that move one platform's money take turns before
+ *   their transactions begin (./turns.ts), so they queue rather than abort each other.
  * - Unique constraints are unique indexes; a violation becomes a `StoreConflict`
  *   named after the index. A conflict caused by a concurrent commit reruns the unit
  *   of work once more, so its own checks see the winner and answer precisely.
@@ -21,7 +23,7 @@ import { createHash } from "node:crypto"
 import { Cause, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
-import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork } from "../../ports/store.js"
+import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
 import { asLevel } from "../level.js"
 import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
@@ -40,6 +42,7 @@ import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
+import { CurrentMoves, CurrentTurns, makeTurns, type OnConnection, widenedBy, WidenTurns } from "./turns.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
@@ -171,20 +174,72 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
     const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
-    const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
-        // Nested: a savepoint of the enclosing unit of work, which owns the reruns.
-        if (Option.isSome(outer)) return dieOnSqlError(sql.withTransaction(level(work)))
-        const once = serializable(level(work))
-        const loop = (attempt: number, conflicts: number): Effect.Effect<A, E | SqlError, R> =>
-          Effect.catchCause(once, (cause) => {
-            if (attempt + 1 < MAX_TRANSACTION_ATTEMPTS && retryableCause(cause)) {
-              return Effect.andThen(Effect.sleep(backoffMillis(attempt + 1)), loop(attempt + 1, conflicts))
+    // Turns on a platform's money (./turns.ts): on PostgreSQL only. PGlite is one connection
+    // whose transactions take turns already; nothing there races.
+    const turns = info.kind === "postgres" ? makeTurns(sql) : undefined
+    let reruns = 0
+
+    /**
+     * A top-level unit of work: attempts (each one SERIALIZABLE transaction) until one
+     * commits, fails for good or runs out of attempts. `held` are the platforms' turns the
+     * attempts run under; an attempt that loses a race after moving a platform's money
+     * without its turn, or whose nested unit of work names a turn not held, ends this
+     * round (`Widen`), and the next round holds that turn too.
+     */
+    const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
+      const once = (moves: Set<string>, held: ReadonlySet<string>) =>
+        serializable(level(work)).pipe(Effect.provideService(CurrentMoves, moves), Effect.provideService(CurrentTurns, turns === undefined ? undefined : held))
+      type Outcome = { readonly _tag: "Done"; readonly value: A } | { readonly _tag: "Widen"; readonly keys: ReadonlySet<string>; readonly attempt: number; readonly conflicts: number }
+      const round = (
+        held: ReadonlySet<string>,
+        start: number,
+        conflicts0: number,
+        onConnection: OnConnection
+      ): Effect.Effect<Outcome, E | SqlError, R> => {
+        const loop = (attempt: number, conflicts: number): Effect.Effect<Outcome, E | SqlError, R> => {
+          const moves = new Set<string>()
+          return Effect.matchCauseEffect(onConnection(once(moves, held)), {
+            onSuccess: (value) => Effect.succeed<Outcome>({ _tag: "Done", value }),
+            onFailure: (cause) => {
+              // A nested unit of work named a turn not held: again, holding it (the held set only grows).
+              const wanted = widenedBy(cause)
+              if (wanted !== undefined) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...wanted]), attempt, conflicts })
+              if (attempt + 1 < MAX_TRANSACTION_ATTEMPTS && retryableCause(cause)) {
+                reruns++
+                const unheld = turns === undefined ? [] : [...moves].filter((k) => !held.has(k))
+                if (unheld.length > 0) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...unheld]), attempt: attempt + 1, conflicts })
+                return Effect.andThen(Effect.sleep(backoffMillis(attempt + 1)), loop(attempt + 1, conflicts))
+              }
+              if (conflicts < MAX_CONFLICT_RERUNS && conflictCause(cause)) return loop(attempt + 1, conflicts + 1)
+              return Effect.failCause(cause)
             }
-            if (conflicts < MAX_CONFLICT_RERUNS && conflictCause(cause)) return loop(attempt + 1, conflicts + 1)
-            return Effect.failCause(cause)
           })
-        return dieOnSqlError(loop(0, 0))
+        }
+        return loop(start, conflicts0)
+      }
+      const rounds = (held: ReadonlySet<string>, attempt: number, conflicts: number): Effect.Effect<A, E | SqlError, R> =>
+        Effect.flatMap(
+          turns === undefined || held.size === 0
+            ? round(held, attempt, conflicts, (effect) => effect)
+            : turns.holding(held, (onConnection) => round(held, attempt, conflicts, onConnection)),
+          (outcome) => outcome._tag === "Done" ? Effect.succeed(outcome.value) : rounds(outcome.keys, outcome.attempt, outcome.conflicts)
+        )
+      return dieOnSqlError(rounds(turns === undefined ? new Set() : declared, 0, 0))
+    }
+
+    const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions): Effect.Effect<A, E, R> =>
+      Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
+        const named = options?.movesMoneyOf
+        // Nested: a savepoint of the enclosing unit of work, which owns the reruns and the
+        // turns; a turn it names that the enclosing one does not hold makes that one run again holding it.
+        if (Option.isSome(outer)) {
+          return CurrentTurns.use((held) =>
+            held !== undefined && named !== undefined && !held.has(named)
+              ? Effect.die(new WidenTurns([named]))
+              : dieOnSqlError(sql.withTransaction(level(work)))
+          )
+        }
+        return topLevel(work, new Set(named === undefined ? [] : [named]))
       })
 
     /** `work` as one level of a unit of work (see ../level.ts). */
@@ -218,6 +273,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...areas.bulkJobs.repositories,
       ...areas.tokens.repositories,
       ...snapshots.repositories,
-      transact
+      transact,
+      reruns: () => reruns
     }))
   })

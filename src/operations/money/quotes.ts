@@ -34,7 +34,7 @@ import {
 } from "../../domain/quote.js"
 import type { OutgoingTransaction, PaymentPlan, PaymentStepRecord, TransactionDestination, TransactionSource } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
-import { type CustomerRecord, type ExternalAccountRecord, type InternalAccountRecord, type QuoteRecord, Store, type UnitOfWork } from "../../ports/store.js"
+import { type CustomerRecord, type ExternalAccountRecord, type InternalAccountRecord, type QuoteRecord, Store, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
 import { usability } from "../../rules/external-account-create.js"
 import * as Fees from "../../rules/money/fees.js"
 import * as Limits from "../../rules/money/limits.js"
@@ -410,6 +410,8 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
   }
   const store = yield* Store
   const ids = yield* Ids
+  // Executed at once: it moves the platform's money, in its turn (UnitOfWorkOptions).
+  const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true ? { movesMoneyOf: platform.id } : undefined
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       // The platform's own accounts are opened where a quote needs them (its funding
@@ -516,8 +518,7 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
       yield* uow.putQuote(record)
       if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
       return quote
-    })
-  )
+    }), turns)
 })
 
 /** Where a real-time-funded quote's money is sent: the platform's own account in that currency. */
@@ -560,8 +561,7 @@ export const executeQuote = (platform: Platform, quoteId: string, walletSignatur
           yield* checkWalletSignature(platform, rec.quote, walletSignature)
         }
         return yield* executeIn(uow, platform, rec, scaFactor)
-      })
-    ))
+      }), { movesMoneyOf: platform.id }))
 
 const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
   plan.destination.kind === "UMA"

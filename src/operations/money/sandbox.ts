@@ -52,8 +52,7 @@ export const sandboxSend = Effect.fnUntraced(function*(platform: Platform, req: 
       }
       yield* startPayment(uow, platform, rec, nowMs)
       return (yield* transactionOf(platform, q.transactionId)).transaction
-    })
-  )
+    }), { movesMoneyOf: platform.id })
 })
 
 export const INCOMING_TIMER = "incoming-payment"
@@ -165,8 +164,7 @@ export const sandboxUmaReceive = Effect.fnUntraced(function*(platform: Platform,
         return base
       }
       return yield* releaseIncoming(uow, platform, { platformId: platform.id, transaction: base, plan }, nowMs)
-    })
-  )
+    }), { movesMoneyOf: platform.id })
 })
 
 type IncomingRecord = TransactionRecord & { readonly transaction: IncomingTransaction }

@@ -169,8 +169,7 @@ const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePay
           yield* settleAgentActionOf(uow, platform, next.transaction, "FAILED")
         }
         return next.transaction
-      })
-    ))
+      }), { movesMoneyOf: platform.id }))
 
 /** POST /transactions/{id}/cancel: 409 TRANSACTION_NOT_CANCELLABLE once settled or ended. */
 export const cancelTransaction = (platform: Platform, id: string) => moveOne(platform, id, { type: "CANCEL" })
