@@ -59,7 +59,7 @@ const hotAccountSuite = (name: string, instances: number, choice: () => Promise<
 
     beforeAll(async () => {
       const services = await choice()
-      for (let i = 0; i < instances; i++) apps.push(makeWebHandler({ services: servicesFor(services, [platform]), schedulerIntervalMillis: false }))
+      for (let i = 0; i < instances; i++) apps.push(makeWebHandler({ services: servicesFor(services, [platform], { webhookDestinations: ["loopback"] }), schedulerIntervalMillis: false }))
       await Promise.all(apps.map((a) => a.ready))
       const stores = await Promise.all(apps.map(async (a) => Context.get(await a.ready, Store)))
       audit = storeAuditView(stores[0]!, platform.id)
@@ -173,7 +173,7 @@ describe("payers that share no account, PostgreSQL, two app instances on one dat
     )
   beforeAll(async () => {
     const url = await migratedDatabase()
-    for (let i = 0; i < 2; i++) apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform]), schedulerIntervalMillis: false }))
+    for (let i = 0; i < 2; i++) apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform], { webhookDestinations: ["loopback"] }), schedulerIntervalMillis: false }))
     stores = await Promise.all(apps.map(async (a) => Context.get(await a.ready, Store)))
     world = (await setupMoneyWorld({ call: (method, path, body, headers) => call(0, method, path, body) }, { fees: false })).world
   }, 60_000)

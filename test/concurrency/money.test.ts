@@ -36,7 +36,7 @@ const client = (via: number): MoneyApiClient => ({ call: (method, path, body, he
 
 beforeAll(async () => {
   const url = await migratedDatabase()
-  for (let i = 0; i < 2; i++) apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform]), schedulerIntervalMillis: false }))
+  for (let i = 0; i < 2; i++) apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform], { webhookDestinations: ["loopback"] }), schedulerIntervalMillis: false }))
   await Promise.all(apps.map((a) => a.ready))
   audit = storeAuditView(Context.get(await apps[0]!.ready, Store), platform.id)
   world = (await setupMoneyWorld(client(0))).world

@@ -27,7 +27,7 @@ const basicOf = (clientId: string, secret: string) => `Basic ${Buffer.from(`${cl
 beforeAll(async () => {
   const url = await migratedDatabase()
   for (let i = 0; i < 2; i++) {
-    apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platformA]), schedulerIntervalMillis: false }))
+    apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platformA], { webhookDestinations: ["loopback"] }), schedulerIntervalMillis: false }))
   }
   await Promise.all(apps.map((a) => a.ready))
 })

@@ -49,7 +49,7 @@ const call = async (via: number, method: string, path: string, body?: unknown, h
 beforeAll(async () => {
   const url = await createDatabase(inject("databaseAdminUrl"))
   for (let i = 0; i < 2; i++) {
-    apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platformA]), schedulerIntervalMillis: false }))
+    apps.push(makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platformA], { webhookDestinations: ["loopback"] }), schedulerIntervalMillis: false }))
   }
   // Both migrate the fresh database at once.
   await Promise.all(apps.map((a) => a.ready))

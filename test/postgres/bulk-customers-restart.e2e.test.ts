@@ -19,7 +19,7 @@ afterAll(async () => {
 })
 
 const server = (url: string) => {
-  const app = makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform]), schedulerIntervalMillis: false })
+  const app = makeWebHandler({ services: servicesFor({ kind: "postgres", url }, [platform], { webhookDestinations: ["loopback"] }), schedulerIntervalMillis: false })
   servers.push(app)
   const call = async (method: string, path: string, body?: FormData | object) => {
     const headers: Record<string, string> = { authorization: basic(platform) }
