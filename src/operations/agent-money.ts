@@ -24,7 +24,7 @@ import { addSpend, convertMinor, evaluate, type PolicyRequest } from "../rules/a
 import * as Rates from "../rules/money/rates.js"
 import { requiresSca } from "../rules/sca.js"
 import { decidedAction } from "./agent-actions.js"
-import { actionOf, currentAction, currentAgent, onCurrentAgent } from "./agents.js"
+import { actionOf, agentOf, currentAction, currentAgent, onCurrentAgent } from "./agents.js"
 import { activeCustomer } from "./customers.js"
 import { createCustomerExternalAccount, deleteExternalAccount, getExternalAccount, listExternalAccounts } from "./external-accounts.js"
 import { listCustomerAccounts } from "./money/accounts.js"
@@ -419,7 +419,7 @@ export const myTransferIn = (platform: Platform, agentId: string, req: TransferI
 const pendingAction = Effect.fnUntraced(function*(platform: Platform, agentId: string, actionId: string) {
   // The action first (a 404 names the last path parameter), then its agent (deleted: 404).
   const rec = yield* actionOf(platform, actionId, agentId)
-  yield* currentAgent(platform, agentId)
+  yield* agentOf(platform, agentId)
   if (rec.action.status !== "PENDING_APPROVAL") {
     return yield* conflict("CONFLICT", `Agent action ${actionId} is ${rec.action.status}, not PENDING_APPROVAL: it was already decided`, {
       details: { actionId, status: rec.action.status }
