@@ -168,7 +168,7 @@ beforeAll(async () => {
   const redeemed = await api.call("POST", `/agents/device-codes/${encodeURIComponent(agent.body.deviceCode.code)}/redeem`)
   expect(redeemed.status).toBe(200)
   agentToken = redeemed.body.accessToken
-})
+}, 120_000)
 
 /** An id that names nothing, shaped as the API's ids are (`Kind:uuid`; a UMA address for one). */
 const unknownId = (param: string, n: number) =>
