@@ -21,38 +21,12 @@ import { NOT_FOUND_CODES } from "../../src/operations/not-found.js"
 import { arbitraryFor } from "../../src/testing/arbitrary.js"
 import { basic, individual, isErrorShape, makeApi, platformA, readReply } from "../support/api.js"
 import { files } from "../support/onboarding-client.js"
-import { operationKey, reference, referenceOperation } from "./harness.js"
+import { operationKey, referenceOperation } from "./harness.js"
+import { description404, ERROR_404_CODES, namesUncodedKind, notFoundProblem } from "./not-found-rules.js"
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- endpoint and schema internals are inspected generically */
 
 const VERSION_PREFIX = /^\/\d{4}-\d{2}-\d{2}/
-
-/** The reference's Error404 `code` enum. */
-const ERROR_404_CODES: ReadonlyArray<string> = (reference.components.schemas["Error404"] as any).properties.code.enum
-
-/** The reference's description of an operation's 404 ("Customer or account not found"), if it lists one. */
-const description404 = (method: string, path: string): string | undefined => {
-  const r = referenceOperation(method, path)?.responses?.["404"] as { description?: string } | undefined
-  return r === undefined ? undefined : r.description ?? ""
-}
-
-/**
- * Whether an operation's 404 is (also) about a kind of resource the reference's enum has
- * no code for: what is left of its description once the kinds the enum names are taken out.
- */
-const namesUncodedKind = (description: string): boolean => {
-  const rest = description.toLowerCase()
-    .replace(/stablecoin provider account( link)?/g, "")
-    .replace(/(card )?transaction|customer|quote|token|invitation|job|uma address|the address is well-formed.*$/g, "")
-  return /card|agent|action|device code|account|document|holder|owner|verification|credential|session|key|factor|reset|stablecoin|operation|sender|receiver/.test(rest)
-}
-
-/** The codes a 404 of `METHOD path` may carry. */
-const allowed404 = (method: string, path: string): ReadonlyArray<string> => {
-  const d = description404(method, path)
-  if (d === undefined) return []
-  return namesUncodedKind(d) ? [...ERROR_404_CODES, "NOT_FOUND"] : ERROR_404_CODES
-}
 
 // ------------------------------------------------------------ the built endpoints
 
@@ -130,6 +104,16 @@ describe("404s against the reference: what the operations declare", () => {
     expect(namesUncodedKind("Card or card transaction not found")).toBe(true)
     expect(namesUncodedKind("Customer or account not found")).toBe(true)
     expect(namesUncodedKind("Transaction not found")).toBe(false)
+  })
+
+  it("the check refuses the generic code where the enum has one, and a 404 where the reference lists none", () => {
+    const answer = (code: string, reason: string) => ({ code, reason, message: reason })
+    expect(notFoundProblem("GET", "/customers/:customerId", answer("NOT_FOUND", "Customer x not found"))).toContain("has a code of its enum")
+    expect(notFoundProblem("GET", "/customers/:customerId", answer("USER_NOT_FOUND", "Customer x not found"))).toBeUndefined()
+    expect(notFoundProblem("GET", "/cards/:id", answer("NOT_FOUND", "Card x not found"))).toBeUndefined()
+    expect(notFoundProblem("POST", "/sandbox/cards/:id/simulate/clearing", answer("TRANSACTION_NOT_FOUND", "Card transaction x not found"))).toBeUndefined()
+    expect(notFoundProblem("POST", "/cards", answer("USER_NOT_FOUND", "Customer x not found"))).toContain("lists no 404")
+    expect(notFoundProblem("POST", "/quotes", answer("NOT_FOUND", "No such endpoint. The API lives under /2025-10-13"))).toBeUndefined()
   })
 
   it("no built operation declares a 404 its reference entry does not list", () => {
@@ -259,14 +243,8 @@ describe("404s against the reference: every built endpoint walked with ids that 
         const code = String(r.body.code)
         if (!seen.has(e.key)) seen.set(e.key, new Set())
         seen.get(e.key)!.add(code)
-        if (referenceOperation(e.method, e.path) === undefined) {
-          // Ours (no reference operation): still a code a strict client of the enum, or the generic one.
-          if (code !== "NOT_FOUND" && !ERROR_404_CODES.includes(code)) problems.push(`${code}: ${r.body.reason}`)
-          continue
-        }
-        const codes = allowed404(e.method, e.path)
-        if (codes.length === 0) problems.push(`answers 404 (${code}: ${r.body.reason}); the reference lists no 404 for it`)
-        else if (!codes.includes(code)) problems.push(`answers 404 ${code} (${r.body.reason}); the reference's 404 is "${description404(e.method, e.path)}", which has a code of its enum`)
+        const problem = notFoundProblem(e.method, e.path, r.body)
+        if (problem !== undefined) problems.push(problem)
       }
       expect(problems, e.key).toEqual([])
     })
