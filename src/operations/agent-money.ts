@@ -12,7 +12,7 @@
 import { Clock, Effect } from "effect"
 import { AgentAction, type AgentActionType, type AgentPermission, type AgentTransferDetails } from "../domain/agent.js"
 import type { CustomerExternalAccountCreateRequest } from "../domain/external-account.js"
-import { badRequest, conflict, Error403, invalidInput, notFound } from "../domain/errors.js"
+import { badRequest, conflict, Error403, forbidden, invalidInput, notFound } from "../domain/errors.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import type { Quote, QuoteRequest } from "../domain/quote.js"
@@ -24,7 +24,7 @@ import { addSpend, convertMinor, evaluate, type PolicyRequest } from "../rules/a
 import * as Rates from "../rules/money/rates.js"
 import { requiresSca } from "../rules/sca.js"
 import { decidedAction } from "./agent-actions.js"
-import { actionOf, agentOf, currentAction, onAgent } from "./agents.js"
+import { actionOf, agentOf, currentAction, currentAgent, onCurrentAgent } from "./agents.js"
 import { activeCustomer } from "./customers.js"
 import { createCustomerExternalAccount, deleteExternalAccount, getExternalAccount, listExternalAccounts } from "./external-accounts.js"
 import { listCustomerAccounts } from "./money/accounts.js"
@@ -34,6 +34,7 @@ import { missingPullAmount, sweepAmount } from "./money/transfers.js"
 import { decideHeldPayment, getTransaction, listTransactions, type TransactionListQuery } from "./money/transactions.js"
 import { isoOf } from "./time.js"
 import { emit } from "./transition.js"
+import { missing, unknownReference } from "./not-found.js"
 
 /** The 403 of a policy refusal, naming the rule. */
 const policyRefusal = (reason: string, rule: string) => new Error403({ code: "FORBIDDEN", reason, details: { rule } })
@@ -43,7 +44,7 @@ const policyRefusal = (reason: string, rule: string) => new Error403({ code: "FO
  * agents can still read. A refusal is 403 FORBIDDEN with `details.rule`.
  */
 const gate = Effect.fnUntraced(function*(platform: Platform, agentId: string, permission: AgentPermission, initiates: boolean, internalAccountIds: ReadonlyArray<string> = []) {
-  const agent = yield* agentOf(platform, agentId)
+  const agent = yield* currentAgent(platform, agentId)
   const verdict = evaluate({ ...agent, isPaused: initiates && agent.isPaused }, { permission, internalAccountIds }, yield* Clock.currentTimeMillis)
   if (!verdict.ok) return yield* policyRefusal(verdict.reason, verdict.rule)
   return agent
@@ -85,7 +86,7 @@ const CUSTOMER = { kind: "customer" } as const
 
 const ownExternalAccount = Effect.fnUntraced(function*(platform: Platform, customerId: string, id: string) {
   const account = yield* getExternalAccount(platform, CUSTOMER, id)
-  if (account.customerId !== customerId) return yield* notFound(`External account ${id} not found`)
+  if (account.customerId !== customerId) return yield* missing("externalAccount", `External account ${id} not found`)
   return account
 })
 
@@ -131,8 +132,11 @@ export const deleteMyExternalAccount = Effect.fnUntraced(function*(platform: Pla
 
 // ---------------------------------------------------------------- quotes
 
-/** The customer's account `id` (internal or external), or a 400 naming `field`. */
-const customerAccount = Effect.fnUntraced(function*(platform: Platform, customerId: string, id: string, field: string) {
+/**
+ * The customer's account `id` (internal or external), or `absent`'s error: a 400 naming
+ * `field` (`unknownAccount`), or a 404 where the operation lists one (`missingAccount`: transfers).
+ */
+const customerAccount = <E>(platform: Platform, customerId: string, id: string, field: string, absent: (field: string, id: string, customerId: string) => E) => Effect.gen(function*() {
   const store = yield* Store
   if (id.startsWith("InternalAccount:")) {
     const a = yield* store.internalAccounts.get(platform.id, id)
@@ -150,11 +154,13 @@ const customerAccount = Effect.fnUntraced(function*(platform: Platform, customer
     const a = yield* store.externalAccounts.get(platform.id, id)
     if (a !== undefined && a.account.customerId === customerId) return { kind: "external" as const, id }
   }
-  return yield* notFound(`${field}: account ${id} is not an account of the agent's customer ${customerId}`)
+  return yield* Effect.fail(absent(field, id, customerId))
 })
+const unknownAccount = (field: string, id: string, customerId: string) => unknownReference(field, id, `an account of the agent's customer ${customerId}`)
+const missingAccount = (field: string, id: string, customerId: string) => missing("account", `${field}: account ${id} is not an account of the agent's customer ${customerId}`)
 
 const noScaCustomer = Effect.fnUntraced(function*(platform: Platform, customerId: string) {
-  const customer = (yield* activeCustomer(platform, customerId)).customer
+  const customer = (yield* Effect.mapError(activeCustomer(platform, customerId), () => forbidden(`The agent's customer ${customerId} no longer exists: the agent cannot move its money`))).customer
   if (requiresSca(customer.region)) {
     return yield* policyRefusal(
       `Customer ${customerId} is in a region whose provider mandates Strong Customer Authentication: each transfer needs the customer's own authorization, which an agent cannot give`,
@@ -168,11 +174,11 @@ const noScaCustomer = Effect.fnUntraced(function*(platform: Platform, customerId
 const quoteAccounts = Effect.fnUntraced(function*(platform: Platform, customerId: string, req: QuoteRequest) {
   const internal: Array<string> = []
   if (req.source.sourceType === "ACCOUNT") {
-    const a = yield* customerAccount(platform, customerId, req.source.accountId, "source.accountId")
+    const a = yield* customerAccount(platform, customerId, req.source.accountId, "source.accountId", unknownAccount)
     if (a.kind === "internal") internal.push(a.id)
   }
   if (req.destination.destinationType === "ACCOUNT") {
-    const a = yield* customerAccount(platform, customerId, req.destination.accountId, "destination.accountId")
+    const a = yield* customerAccount(platform, customerId, req.destination.accountId, "destination.accountId", unknownAccount)
     if (a.kind === "internal") internal.push(a.id)
   }
   return internal
@@ -184,7 +190,7 @@ const quoteAccounts = Effect.fnUntraced(function*(platform: Platform, customerId
  * own action, under the policy (POST /agents/me/quotes/{id}/execute).
  */
 export const createMyQuote = (platform: Platform, agentId: string, req: QuoteRequest) =>
-  onAgent(platform, agentId, (uow, pre) =>
+  onCurrentAgent(platform, agentId, (uow, pre) =>
     Effect.gen(function*() {
       if (req.immediatelyExecute === true) {
         return yield* invalidInput("An agent executes a quote with POST /agents/me/quotes/{quoteId}/execute, under its policy", [{
@@ -220,7 +226,7 @@ const myQuote = Effect.fnUntraced(function*(platform: Platform, agentId: string,
 
 /** GET /agents/me/quotes/{quoteId}: a quote this agent created (VIEW_TRANSACTIONS is not needed: it is the agent's own). */
 export const getMyQuote = Effect.fnUntraced(function*(platform: Platform, agentId: string, quoteId: string) {
-  yield* agentOf(platform, agentId)
+  yield* currentAgent(platform, agentId)
   yield* myQuote(platform, agentId, quoteId)
   return yield* getQuote(platform, quoteId)
 })
@@ -252,7 +258,7 @@ const submit = Effect.fnUntraced(function*(
   transferDetails?: AgentTransferDetails
 ) {
   const ids = yield* Ids
-  const agent = yield* agentOf(platform, agentId)
+  const agent = yield* currentAgent(platform, agentId)
   const customer = yield* noScaCustomer(platform, agent.customerId)
   const nowMs = yield* Clock.currentTimeMillis
   const q = rec.quote
@@ -312,7 +318,7 @@ const submit = Effect.fnUntraced(function*(
 
 /** POST /agents/me/quotes/{quoteId}/execute (EXECUTE_QUOTES): an AgentAction. */
 export const executeMyQuote = (platform: Platform, agentId: string, quoteId: string) =>
-  onAgent(platform, agentId, (uow, agent) =>
+  onCurrentAgent(platform, agentId, (uow, agent) =>
     Effect.gen(function*() {
       yield* myQuote(platform, agentId, quoteId)
       const rec = yield* quoteRecordOf(platform, quoteId)
@@ -352,9 +358,9 @@ const transfer = Effect.fnUntraced(function*(
   given: number | undefined,
   extra: Partial<Pick<QuoteRequest, "remittanceInformation" | "purposeOfPayment">>
 ) {
-  const agent = yield* agentOf(platform, agentId)
-  const s = yield* customerAccount(platform, agent.customerId, source, "source.accountId")
-  const d = yield* customerAccount(platform, agent.customerId, destination.accountId, "destination.accountId")
+  const agent = yield* currentAgent(platform, agentId)
+  const s = yield* customerAccount(platform, agent.customerId, source, "source.accountId", missingAccount)
+  const d = yield* customerAccount(platform, agent.customerId, destination.accountId, "destination.accountId", missingAccount)
   if (type === "TRANSFER_OUT" && (s.kind !== "internal" || d.kind !== "external")) {
     return yield* badRequest("INVALID_INPUT", "A transfer-out moves money from an internal account (source) to an external account (destination)")
   }

@@ -24,7 +24,7 @@ import {
   type AgentUpdateRequest,
   DEVICE_CODE_ALPHABET
 } from "../domain/agent.js"
-import { badRequest, conflict, invalidInput, notFound, unauthorized } from "../domain/errors.js"
+import { badRequest, conflict, invalidInput, unauthorized } from "../domain/errors.js"
 import { currencyOf } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import type { AgentActionRecord, AgentDeviceCodeRecord, AgentRecord, AgentTokenRecord } from "../ports/agents.js"
@@ -34,10 +34,11 @@ import { type PageResult, Store, type UnitOfWork } from "../ports/store.js"
 import { convertMinor, distinctPermissions, emptySpend, mergePolicy, policyProblem, usageOf } from "../rules/agents/policy.js"
 import * as Rates from "../rules/money/rates.js"
 import { decidedAction } from "./agent-actions.js"
-import { activeCustomer } from "./customers.js"
+import { referencedCustomer } from "./customers.js"
 import { decideHeldPayment } from "./money/transactions.js"
 import { type ChangedWindowQuery, changedWindowsOf, instantOf, pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { isoOf, nowMillis, onPlatformClock } from "./time.js"
+import { missing } from "./not-found.js"
 
 /** How long a device code can be redeemed: 24 hours (the reference's example). */
 export const DEVICE_CODE_TTL_MILLIS = 24 * 60 * 60 * 1000
@@ -56,9 +57,9 @@ export const deviceCodeOf = (uuid: string): string => {
   return `GRID-AGENT-${chars.slice(0, 4)}-${chars.slice(4)}`
 }
 
-const agentNotFound = (id: string) => notFound(`Agent ${id} not found`)
-const actionNotFound = (id: string) => notFound(`Agent action ${id} not found`)
-const codeNotFound = (code: string) => notFound(`Device code ${code} not found`)
+const agentNotFound = (id: string) => missing("agent", `Agent ${id} not found`)
+const actionNotFound = (id: string) => missing("agentAction", `Agent action ${id} not found`)
+const codeNotFound = (code: string) => missing("deviceCode", `Device code ${code} not found`)
 
 /** The API's Agent for a stored one, its usage as of `now`. */
 export const agentView = (r: AgentRecord, now: number): Agent => ({
@@ -159,7 +160,7 @@ export const createAgent = (platform: Platform, req: AgentCreateRequest) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const ids = yield* Ids
-        const customer = (yield* activeCustomer(platform, req.customerId)).customer
+        const customer = (yield* referencedCustomer(platform, req.customerId, "customerId")).customer
         const policy: AgentPolicy = { ...req.policy, permissions: distinctPermissions(req.policy.permissions) }
         yield* checkPolicy(platform, customer.id, policy, "policy")
         const now = yield* nowMillis
@@ -210,6 +211,21 @@ export const onAgent = <A, E, R>(
   id: string,
   body: (uow: UnitOfWork, rec: AgentRecord, store: Store["Service"]) => Effect.Effect<A, E, R>
 ) => Effect.flatMap(Effect.service(Store), (store) => store.transact((uow) => Effect.flatMap(agentOf(platform, id), (rec) => body(uow, rec, store))))
+
+/**
+ * The agent an access token names (the /agents/me operations): 401 when it was deleted
+ * after its token was checked, as the token itself answers from then on (those operations
+ * list no 404 for the agent).
+ */
+export const currentAgent = (platform: Platform, id: string) =>
+  Effect.mapError(agentOf(platform, id), () => unauthorized(`Agent ${id} no longer exists: its access token is revoked`))
+
+/** `onAgent` for the agent an access token names (401 when it no longer exists). */
+export const onCurrentAgent = <A, E, R>(
+  platform: Platform,
+  id: string,
+  body: (uow: UnitOfWork, rec: AgentRecord, store: Store["Service"]) => Effect.Effect<A, E, R>
+) => Effect.flatMap(Effect.service(Store), (store) => store.transact((uow) => Effect.flatMap(currentAgent(platform, id), (rec) => body(uow, rec, store))))
 
 /** GET /agents/{agentId}. */
 export const getAgent = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -398,7 +414,9 @@ export const authenticateAgent = Effect.fnUntraced(function*(header: string | un
 // ---------------------------------------------------------------- the agent's reads
 
 /** GET /agents/me. */
-export const getAgentMe = (platform: Platform, agentId: string) => getAgent(platform, agentId)
+export const getAgentMe = Effect.fnUntraced(function*(platform: Platform, agentId: string) {
+  return agentView(yield* currentAgent(platform, agentId), yield* nowMillis)
+})
 
 export interface AgentActionListQuery extends PageQuery {
   readonly status?: AgentActionStatus | undefined

@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { BeneficialOwner, type BeneficialOwnerCreateRequest, type BeneficialOwnerUpdateRequest } from "../domain/beneficial-owner.js"
-import { conflict, invalidInput, notFound } from "../domain/errors.js"
+import { conflict, invalidInput } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type BeneficialOwnerRecord, Store, type UnitOfWork } from "../ports/store.js"
@@ -16,8 +16,9 @@ import { isFinal } from "../rules/kyc.js"
 import { type OwnerOutcome, ownerOutcome } from "../rules/sandbox/kyb.js"
 import { activeCustomer } from "./customers.js"
 import { nowIso } from "./time.js"
+import { missing } from "./not-found.js"
 
-const ownerNotFound = (id: string) => notFound(`Beneficial owner ${id} not found`)
+const ownerNotFound = (id: string) => missing("beneficialOwner", `Beneficial owner ${id} not found`)
 
 const OUTCOME_EVENTS: Readonly<Record<OwnerOutcome, OwnerEvent>> = {
   PENDING: { type: "REVIEW_STARTED" },

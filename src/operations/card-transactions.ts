@@ -23,7 +23,7 @@ import type {
   SandboxCardSimulationResponse,
   SandboxCardTransactionRefRequest
 } from "../domain/card-transaction.js"
-import { badRequest, type Error400, type Error403, type Error404, type Error501, forbidden, notFound } from "../domain/errors.js"
+import { badRequest, type Error400, type Error403, type Error404, type Error501, forbidden } from "../domain/errors.js"
 import { currencyOf, type CurrencyAmount } from "../domain/money.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
@@ -48,6 +48,7 @@ import { postEntry, suspenseAccount, worldAccount } from "./money/ledger.js"
 import { fromResult, rejected } from "./rejection.js"
 import { isoOf } from "./time.js"
 import { emit, schedule } from "./transition.js"
+import { missing } from "./not-found.js"
 
 /** Timer kinds: one per move, so a row's expiry and its pull confirmation never replace each other. */
 export const CARD_TRANSACTION_EXPIRY_TIMER = "card-transaction.expiry"
@@ -66,8 +67,8 @@ const sandboxOnly = (platform: Platform, what: string): Effect.Effect<void, Erro
     ? requireCardIssuer(platform)
     : Effect.fail(forbidden(`POST /sandbox/cards/{id}/simulate/${what} is only available to sandbox platforms`))
 
-const cardNotFound = (id: string) => notFound(`Card ${id} not found`)
-const transactionNotFound = (cardId: string, id: string) => notFound(`Card transaction ${id} not found on card ${cardId}`)
+const cardNotFound = (id: string) => missing("card", `Card ${id} not found`)
+const transactionNotFound = (cardId: string, id: string) => missing("transaction", `Card transaction ${id} not found on card ${cardId}`)
 
 // ---------------------------------------------------------------- the row as the API shows it
 
@@ -371,7 +372,7 @@ export const simulateReturnReversal = (platform: Platform, cardId: string, req: 
 export const applyCardTransactionTimer = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, timer: TimerRecord) {
   const store = yield* Store
   const row = yield* store.cardTransactions.get(platform.id, timer.subjectId)
-  if (row === undefined) return yield* notFound(`Card transaction ${timer.subjectId} not found`)
+  if (row === undefined) return yield* missing("transaction", `Card transaction ${timer.subjectId} not found`)
   const move = timer.event === "EXPIRE" ? { type: "EXPIRE" as const } : { type: "PULL_CONFIRMED" as const }
   const now = yield* Clock.currentTimeMillis
   const step = yield* fromResult(transition(row.state, move, now))

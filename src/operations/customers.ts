@@ -23,8 +23,7 @@ import {
   type Error409,
   type Error410,
   gone,
-  invalidInput,
-  notFound
+  invalidInput
 } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
@@ -37,6 +36,7 @@ import { fromResult, toApiError } from "./rejection.js"
 import { nowIso } from "./time.js"
 import { credentialsOf, type Signed, type SignedHeaders, signedRequest } from "./wallets/signed.js"
 import { type CustomerEmitted, moveCustomer, writeCustomer } from "./verification-events.js"
+import { missing, unknownReference } from "./not-found.js"
 
 /**
  * The consents a request records: `agreementConsents`, or the deprecated
@@ -66,7 +66,7 @@ const contactVerificationField = (cv: ContactVerification | undefined) => cv ===
 const umaAddressFor = (platformCustomerId: string) =>
   `$${platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "-").slice(0, 64)}@sandbox.uma.local`
 
-const customerGone = (id: string): Error404 => notFound(`Customer ${id} not found`)
+const customerGone = (id: string): Error404 => missing("customer", `Customer ${id} not found`)
 
 /** The store's unique index refused a platformCustomerId a concurrent request took first. */
 const platformCustomerIdTaken = (platformCustomerId: string | undefined) => (e: StoreConflict) =>
@@ -107,6 +107,17 @@ export const activeCustomer = Effect.fnUntraced(function*(platform: Platform, id
   const store = yield* Store
   const rec = yield* store.customers.get(platform.id, id)
   if (rec === undefined || rec.deletedAt !== undefined) return yield* customerGone(id)
+  return rec
+})
+
+/**
+ * The active customer a request body names in `field`, or 400 INVALID_INPUT naming it:
+ * for the operations whose reference entry lists no 404 (POST /agents, POST /cards).
+ */
+export const referencedCustomer = Effect.fnUntraced(function*(platform: Platform, id: string, field: string) {
+  const store = yield* Store
+  const rec = yield* store.customers.get(platform.id, id)
+  if (rec === undefined || rec.deletedAt !== undefined) return yield* unknownReference(field, id, "an active customer")
   return rec
 })
 

@@ -7,7 +7,7 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import type { Document, DocumentReplaceFields, DocumentUploadFields, UploadedFile } from "../domain/document.js"
-import { conflict, notFound } from "../domain/errors.js"
+import { conflict } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { Ids } from "../ports/ids.js"
 import { type DocumentRecord, Store, type StoreConflict } from "../ports/store.js"
@@ -15,21 +15,22 @@ import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./
 import { fromResult, rejected } from "./rejection.js"
 import { checkDocumentFile, checkDocumentMetadata, type HolderView } from "../rules/documents.js"
 import { nowIso } from "./time.js"
+import { missing } from "./not-found.js"
 
-const documentNotFound = (id: string) => notFound(`Document ${id} not found`)
+const documentNotFound = (id: string) => missing("document", `Document ${id} not found`)
 
 /** The holder a document names, as the document rules see it, or 404. */
 export const documentHolder = Effect.fnUntraced(function*(platform: Platform, holderId: string) {
   const store = yield* Store
-  const missing = notFound(`Document holder ${holderId} not found: it must be an active customer or a beneficial owner of this platform`)
+  const gone = missing(holderId.startsWith("BeneficialOwner:") ? "beneficialOwner" : "customer", `Document holder ${holderId} not found: it must be an active customer or a beneficial owner of this platform`)
   if (holderId.startsWith("BeneficialOwner:")) {
     const rec = yield* store.beneficialOwners.get(platform.id, holderId)
-    if (rec === undefined) return yield* missing
+    if (rec === undefined) return yield* gone
     const info = rec.owner.personalInfo
     return { kind: "BENEFICIAL_OWNER", idType: info.idType, identifier: info.identifier } satisfies HolderView
   }
   const rec = yield* store.customers.get(platform.id, holderId)
-  if (rec === undefined || rec.deletedAt !== undefined) return yield* missing
+  if (rec === undefined || rec.deletedAt !== undefined) return yield* gone
   const c = rec.customer
   return c.customerType === "INDIVIDUAL"
     ? { kind: "INDIVIDUAL", idType: c.idType, identifier: c.identifier } satisfies HolderView

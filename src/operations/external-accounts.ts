@@ -4,7 +4,7 @@
  * through the ports and fail with the API's errors.
  */
 import { Effect } from "effect"
-import { badRequest, conflict, invalidInput, notFound } from "../domain/errors.js"
+import { badRequest, conflict, invalidInput } from "../domain/errors.js"
 import {
   type CustomerExternalAccountCreateRequest,
   ExternalAccount,
@@ -30,6 +30,7 @@ import { applyTransition, eventOf } from "./transition.js"
 import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
 import { isoOf, nowMillis } from "./time.js"
+import { missing } from "./not-found.js"
 
 export type Owner = { readonly kind: "customer" } | { readonly kind: "platform" }
 
@@ -38,7 +39,7 @@ export const OWNERSHIP_CHALLENGE_TTL_MS = 10 * 60_000
 /** The sandbox SCA code and the SCA-region rule live in rules/sca.ts (one place for both). */
 export { SANDBOX_SCA_CODE }
 
-const accountNotFound = (id: string) => notFound(`External account ${id} not found`)
+const accountNotFound = (id: string) => missing("externalAccount", `External account ${id} not found`)
 
 const ownedBy = (owner: Owner, rec: ExternalAccountRecord): boolean =>
   owner.kind === "platform" ? rec.account.customerId === null : rec.account.customerId !== null

@@ -5,7 +5,7 @@
  * INVITATION.CLAIMED to the creating platform in the same unit of work.
  */
 import { Effect } from "effect"
-import { badRequest, forbidden, invalidInput, notFound } from "../domain/errors.js"
+import { badRequest, forbidden, invalidInput } from "../domain/errors.js"
 import type { UmaInvitation, UmaInvitationClaimRequest, UmaInvitationCreateRequest } from "../domain/invitation.js"
 import { amountIn } from "../domain/money.js"
 import { isDeterministic, type Platform, platformCurrencies } from "../domain/platform.js"
@@ -17,11 +17,12 @@ import { parseUmaAddress } from "../rules/money/sandbox-payments.js"
 import { fromResult } from "./rejection.js"
 import { ClockUnderStanding, clockOffsetOf, isoOf, nowMillis, platformNowOf } from "./time.js"
 import { emit } from "./transition.js"
+import { missing } from "./not-found.js"
 
 const invalidUma = (field: string, value: string) =>
   badRequest("INVALID_UMA_ADDRESS", `${field} ${JSON.stringify(value)} is not a UMA address ($name@domain)`, { details: { field } })
 
-const notFoundCode = (code: string) => notFound(`Invitation ${code} not found`)
+const notFoundCode = (code: string) => missing("invitation", `Invitation ${code} not found`)
 
 /** The invitation with this code, from any platform (the code is the capability). */
 const recordOf = Effect.fnUntraced(function*(code: string) {

@@ -8,7 +8,7 @@
  * first result and changes nothing.
  */
 import { Effect, Schema } from "effect"
-import { badRequest, conflict, type Error400, type Error404, Error501, notFound } from "../domain/errors.js"
+import { badRequest, conflict, type Error400, type Error404, Error501 } from "../domain/errors.js"
 import type { KycLinkCreateRequest, KycLinkResponse } from "../domain/kyc-link.js"
 import { KycLinkResponse as KycLinkResponseSchema } from "../domain/kyc-link.js"
 import type { Platform } from "../domain/platform.js"
@@ -22,6 +22,7 @@ import { activeCustomer } from "./customers.js"
 import { idempotent } from "./idempotency.js"
 import { isoOf, nowMillis, onPlatformClock } from "./time.js"
 import { submitVerification } from "./verifications.js"
+import { missing } from "./not-found.js"
 
 const productionHasNoProvider = () =>
   new Error501({
@@ -55,7 +56,7 @@ export const createKycLink = (platform: Platform, customerId: string, req: KycLi
     return answer
   })
 
-const noSuchLink = () => notFound("No such KYC link: it was not issued by this server, or it was altered")
+const noSuchLink = () => missing("kycLink", "No such KYC link: it was not issued by this server, or it was altered")
 
 /** The link's platform and claims, or 404 for anything not issued here (or issued to a production platform). */
 const resolve = Effect.fnUntraced(function*(token: string): Effect.fn.Return<{ readonly platform: Platform; readonly claims: KycLinkClaims }, Error404, Platforms> {

@@ -7,18 +7,19 @@
  */
 import { Clock, Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../domain/common.js"
-import { conflict, forbidden, notFound } from "../domain/errors.js"
+import { conflict, forbidden } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { MAX_SNAPSHOTS_PER_PLATFORM, type SandboxSnapshot, type SandboxSnapshotCreateRequest } from "../domain/sandbox-snapshot.js"
 import { Ids } from "../ports/ids.js"
 import { type PageResult, Store } from "../ports/store.js"
 import { pageOf } from "./paging.js"
 import { isoOf } from "./time.js"
+import { missing } from "./not-found.js"
 
 const sandboxOnly = (platform: Platform) =>
   platform.settings.sandbox ? Effect.void : Effect.fail(forbidden("Sandbox endpoints are not available to production platforms"))
 
-const snapshotNotFound = (id: string) => notFound(`Sandbox snapshot ${id} not found`)
+const snapshotNotFound = (id: string) => missing("sandboxSnapshot", `Sandbox snapshot ${id} not found`)
 
 /** POST /sandbox/snapshots: the platform's state now, its clock's instant with it. */
 export const createSandboxSnapshot = Effect.fnUntraced(function*(platform: Platform, req: SandboxSnapshotCreateRequest) {

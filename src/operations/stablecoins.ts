@@ -58,6 +58,7 @@ import { pageOf, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { rejected } from "./rejection.js"
 import { schedule } from "./transition.js"
 import { isoOf, nowMillis } from "./time.js"
+import { missing } from "./not-found.js"
 
 export const STABLECOIN_ISSUANCE_TIMER = "stablecoin-issuance"
 export const STABLECOIN_ENABLEMENT_TIMER = "stablecoin-enablement"
@@ -90,7 +91,7 @@ const providerAccountNotFound = (id: string) =>
 export const stablecoinOf = Effect.fnUntraced(function*(platform: Platform, id: string): Effect.fn.Return<StablecoinRecord, Error404, Store> {
   const store = yield* Store
   const rec = yield* store.stablecoins.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`Stablecoin ${id} not found`)
+  if (rec === undefined) return yield* missing("stablecoin", `Stablecoin ${id} not found`)
   return rec
 })
 
@@ -349,7 +350,7 @@ const fiatAmount = (s: Stablecoin, amount: string): Effect.Effect<number, Error4
 const externalAccountOf = Effect.fnUntraced(function*(platform: Platform, id: string): Effect.fn.Return<ExternalAccount, Error404, Store> {
   const store = yield* Store
   const rec = yield* store.externalAccounts.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`External account ${id} not found`)
+  if (rec === undefined) return yield* missing("externalAccount", `External account ${id} not found`)
   return rec.account
 })
 
@@ -357,7 +358,7 @@ const externalAccountOf = Effect.fnUntraced(function*(platform: Platform, id: st
 const bankAccountOf = Effect.fnUntraced(function*(platform: Platform, s: Stablecoin, id: string, field: string): Effect.fn.Return<ExternalAccount, Error400 | Error404 | Error409, Store> {
   const store = yield* Store
   const rec = yield* store.externalAccounts.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`External account ${id} not found`)
+  if (rec === undefined) return yield* missing("externalAccount", `External account ${id} not found`)
   const account = rec.account
   if (account.accountInfo.accountType !== "USD_ACCOUNT" || account.currency !== s.baseCurrency) {
     return yield* badRequest(
@@ -596,7 +597,7 @@ export const listOperations = Effect.fnUntraced(function*(platform: Platform, st
 export const getOperation = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.stablecoins.getOperation(platform.id, id)
-  if (rec === undefined) return yield* notFound(`Stablecoin operation ${id} not found`)
+  if (rec === undefined) return yield* missing("stablecoinOperation", `Stablecoin operation ${id} not found`)
   return rec.operation
 })
 

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { Effect } from "effect"
-import { forbidden, notFound } from "../domain/errors.js"
+import { forbidden } from "../domain/errors.js"
 import type { Platform } from "../domain/platform.js"
 import { type ApiToken, type ApiTokenCreateRequest, type Permission, permits } from "../domain/token.js"
 import { Ids } from "../ports/ids.js"
@@ -17,10 +17,11 @@ import { Platforms } from "../ports/platforms.js"
 import { Store, type TokenRecord } from "../ports/store.js"
 import { type ChangedWindowQuery, changedWindowsOf, type PageQuery, pageRequestOf, shownPageOf } from "./paging.js"
 import { isoOf, nowMillis } from "./time.js"
+import { missing } from "./not-found.js"
 
 const hashOf = (secret: string): Buffer => createHash("sha256").update(secret, "utf8").digest()
 
-const tokenNotFound = (id: string) => notFound(`API token ${id} not found`)
+const tokenNotFound = (id: string) => missing("token", `API token ${id} not found`)
 
 /** The permissions in the reference's order, each once. */
 const distinct = (ps: ReadonlyArray<Permission>): ReadonlyArray<Permission> =>

@@ -5,7 +5,7 @@
  * every change is announced (CUSTOMER.*, VERIFICATION.*) in the same unit of work.
  */
 import { Effect } from "effect"
-import { badRequest, notFound } from "../domain/errors.js"
+import { badRequest } from "../domain/errors.js"
 import { unverifiedChannels } from "../rules/sca.js"
 import type { Platform } from "../domain/platform.js"
 import { Verification, type VerificationRequest, type VerificationStatus } from "../domain/verification.js"
@@ -22,6 +22,7 @@ import { activeCustomer } from "./customers.js"
 import { nowIso } from "./time.js"
 import { applyTransition } from "./transition.js"
 import { type CustomerEmitted, moveCustomer, runVerification, VERIFICATION_KIND, verificationEventOf, writeCustomer } from "./verification-events.js"
+import { missing } from "./not-found.js"
 
 /** The path a verification takes for an outcome, and the customer move it makes. */
 const pathOf = (outcome: SubmissionOutcome): {
@@ -132,7 +133,7 @@ export const submitVerification = Effect.fnUntraced(function*(platform: Platform
 export const getVerification = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.verifications.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`Verification ${id} not found`)
+  if (rec === undefined) return yield* missing("verification", `Verification ${id} not found`)
   return rec.verification
 })
 

@@ -21,7 +21,7 @@ import { createHash, randomUUID } from "node:crypto"
 import { Cause, Clock, Effect, Fiber, Semaphore } from "effect"
 import { p256KeyPairFromPrivateKey } from "../crypto/keys.js"
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
-import { badRequest, forbidden, notFound } from "../domain/errors.js"
+import { badRequest, forbidden } from "../domain/errors.js"
 import { type DomainEvent, webhookBodyOf } from "../domain/events.js"
 import { isDeterministic, type Platform } from "../domain/platform.js"
 import type { PlatformConfig } from "../domain/platform-config.js"
@@ -37,6 +37,7 @@ import { pageOf, type PageQuery, pageRequestOf } from "./paging.js"
 import { sendWithFaults } from "./sandbox-faults.js"
 import { asPlatformWork, isoOf, onClockAt, platformNowOf } from "./time.js"
 import { eventOf } from "./transition.js"
+import { missing } from "./not-found.js"
 
 // ---------------------------------------------------------------- the schedule
 
@@ -416,9 +417,9 @@ export const redeliverWebhook = Effect.fnUntraced(function*(platform: Platform, 
       return true
     })
   )
-  if (!found) return yield* notFound(`Webhook delivery ${id} not found`)
+  if (!found) return yield* missing("webhookDelivery", `Webhook delivery ${id} not found`)
   yield* deliverDueWebhooks(platform, { replay: false, wait: true })
   const after = yield* store.webhooks.get(platform.id, id)
-  if (after === undefined) return yield* notFound(`Webhook delivery ${id} not found`)
+  if (after === undefined) return yield* missing("webhookDelivery", `Webhook delivery ${id} not found`)
   return deliveryView(after)
 })

@@ -98,13 +98,15 @@ describe("agent management", () => {
     expectError(await c.call("GET", "/agents?limit=0"), 400, "INVALID_INPUT")
   })
 
-  it("refuses bad create requests with 400 naming the fields, and unknown customers with 404", async () => {
+  it("refuses bad create requests with 400 naming the fields, unknown customers included (the reference lists no 404)", async () => {
     const customer = await c.customer()
     const bad = await c.call("POST", "/agents", { name: "", customerId: customer.id, policy: { ...policy(), permissions: ["FLY"], spendingLimits: { currency: "usd", perTransactionLimit: -1 } } })
     expectError(bad, 400, "INVALID_INPUT")
     const fields = (bad.body.details.errors as Array<{ field: string }>).map((e) => e.field)
     expect(fields).toEqual(expect.arrayContaining(["name", "policy.permissions[0]", "policy.spendingLimits.currency", "policy.spendingLimits.perTransactionLimit"]))
-    expectError(await c.call("POST", "/agents", { name: "x", customerId: "Customer:nope", policy: policy() }), 404, "NOT_FOUND")
+    const unknown = await c.call("POST", "/agents", { name: "x", customerId: "Customer:nope", policy: policy() })
+    expectError(unknown, 400, "INVALID_INPUT")
+    expect(unknown.body.details.errors).toEqual([expect.objectContaining({ field: "customerId", constraint: "exists" })])
     expectError(await c.call("POST", "/agents", { name: "x", customerId: customer.id, policy: policy({ spendingLimits: { currency: "ZZZ", perTransactionLimit: 1 } }) }), 400, "INVALID_CURRENCY")
     const threshold = await c.call("POST", "/agents", { name: "x", customerId: customer.id, policy: policy({ approvalThresholds: { amount: 10 } }) })
     expectError(threshold, 400, "INVALID_INPUT")
@@ -212,7 +214,7 @@ describe("device codes", () => {
     expectError(await o.call("PATCH", `/agents/${agent.id}`, { isPaused: true }), 404, "NOT_FOUND")
     expectError(await o.call("DELETE", `/agents/${agent.id}`), 404, "NOT_FOUND")
     expectError(await o.call("POST", `/agents/${agent.id}/device-codes`), 404, "NOT_FOUND")
-    expectError(await o.call("POST", "/agents", { name: "x", customerId: customer.id, policy: policy() }), 404, "NOT_FOUND")
+    expectError(await o.call("POST", "/agents", { name: "x", customerId: customer.id, policy: policy() }), 400, "INVALID_INPUT")
     expect((await o.ok("GET", "/agents")).data.some((a: { id: string }) => a.id === agent.id)).toBe(false)
   })
 

@@ -231,14 +231,14 @@ describe("simulate/clearing and authorization_advice", () => {
     expect(await s.balance()).toBe(10_000)
     expect((await eventsOf(tx.id)).map((e) => e.type)).toEqual(["CARD_TRANSACTION.AUTHORIZED", "CARD_TRANSACTION.VOIDED"])
   })
-  it("a clearing on a closed row is 400 INVALID_INPUT; a row of another card is 404", async () => {
+  it("a clearing on a closed row is 400 INVALID_INPUT; a row of another card is 404 TRANSACTION_NOT_FOUND", async () => {
     const s = await setup(10_000)
     const other = await setup(0)
     const tx = await authorize(s.card.id, 100)
     await simulated(s.card.id, "clearing", { cardTransactionId: tx.id, amount: 100 })
     expectError(await simulate(s.card.id, "clearing", { cardTransactionId: tx.id, amount: 1 }), 400, "INVALID_INPUT")
-    expectError(await simulate(other.card.id, "clearing", { cardTransactionId: tx.id, amount: 1 }), 404, "NOT_FOUND")
-    expectError(await simulate(s.card.id, "clearing", { cardTransactionId: "CardTransaction:nope", amount: 1 }), 404, "NOT_FOUND")
+    expectError(await simulate(other.card.id, "clearing", { cardTransactionId: tx.id, amount: 1 }), 404, "TRANSACTION_NOT_FOUND")
+    expectError(await simulate(s.card.id, "clearing", { cardTransactionId: "CardTransaction:nope", amount: 1 }), 404, "TRANSACTION_NOT_FOUND")
   })
   it("an advice re-sizes the hold up and down; below what settled is 400 INVALID_AMOUNT", async () => {
     const s = await setup(10_000)

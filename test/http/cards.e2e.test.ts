@@ -71,11 +71,13 @@ describe("POST /cards", () => {
     expect(card.currency).toBe("USDC")
   })
 
-  it("404 for a cardholder that is not a customer of the platform", async () => {
+  it("400 INVALID_INPUT on cardholderId for a cardholder that is not a customer of the platform (the reference lists no 404)", async () => {
     const other = await e.holder()
     const h = await c.holder()
-    expectError(await c.call("POST", "/cards", { cardholderId: other.id, form: "VIRTUAL", fundingSources: [h.accounts["USD"]] }), 404, "NOT_FOUND")
-    expectError(await c.call("POST", "/cards", { cardholderId: "Customer:nope", form: "VIRTUAL", fundingSources: [h.accounts["USD"]] }), 404, "NOT_FOUND")
+    expectError(await c.call("POST", "/cards", { cardholderId: other.id, form: "VIRTUAL", fundingSources: [h.accounts["USD"]] }), 400, "INVALID_INPUT")
+    const unknown = await c.call("POST", "/cards", { cardholderId: "Customer:nope", form: "VIRTUAL", fundingSources: [h.accounts["USD"]] })
+    expectError(unknown, 400, "INVALID_INPUT")
+    expect(unknown.body.details.errors).toEqual([expect.objectContaining({ field: "cardholderId", constraint: "exists" })])
   })
 
   it("400 CARDHOLDER_KYC_NOT_APPROVED for a cardholder whose KYC is not APPROVED", async () => {

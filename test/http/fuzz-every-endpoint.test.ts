@@ -9,7 +9,9 @@
  * - a non-2xx body is exactly `{ code, reason, message, details? }` with `message` equal to `reason`;
  * - the answer is under 100 KB;
  * - no answer mentions an id of the other platform (unless the request itself carried it);
- * - a refused (4xx) POST created nothing (customer, external-account and card totals unchanged).
+ * - a refused (4xx) POST created nothing (customer, external-account and card totals unchanged);
+ * - a 404 comes from an operation whose reference entry lists one, with a code of the reference's
+ *   Error404 enum (generic NOT_FOUND only for kinds it has none for: test/conformance/not-found-rules.ts).
  *
  * Runs on the memory store as platform A, with platform B's data alongside.
  * `numRuns(30)` per endpoint in `npm test` (about 5,500 requests); FC_NUM_RUNS raises it, and
@@ -22,6 +24,7 @@ import { arbitraryFor, damaged } from "../../src/testing/arbitrary.js"
 import { evmWallet, isErrorShape, makeApi, platformA, platformB, type Reply, usdAccount } from "../support/api.js"
 import { business, completeIndividualFields, files, individual, ownerRequest } from "../support/onboarding-client.js"
 import { numRuns } from "../support/runs.js"
+import { notFoundProblem } from "../conformance/not-found-rules.js"
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- endpoint and schema internals are inspected generically */
 
@@ -443,6 +446,8 @@ const check = async (e: Endpoint, path: string, raw: string | undefined, headers
   if (r.status >= 500) violation(e, `${r.status} answer`, where)
   if (r.status !== 0 && (r.status < 200 || r.status >= 300) && !isErrorShape(r.body)) violation(e, `${r.status} not in the error shape`, where)
   if (r.size >= MAX_BODY_BYTES) violation(e, `answer >= 100 KB (${r.status})`, `${r.size} bytes: ${where}`)
+  const notFound = r.status === 404 ? notFoundProblem(e.method, e.path, r.body) : undefined
+  if (notFound !== undefined) violation(e, "404 against the reference", `${notFound}: ${where}`)
   const request = `${path} ${raw ?? ""} ${JSON.stringify(headers)}`
   const inRequest = (id: string) => request.includes(id) || request.includes(encodeURIComponent(id))
   // Echoing back what the caller sent (now or in an earlier accepted request, e.g. a free-text

@@ -73,7 +73,7 @@ describe("GET /invitations/{code}", () => {
   it("any platform holding the code reads the same invitation; an unknown code is 404", async () => {
     const { invitation } = await invite()
     expect(await o.ok("GET", path(invitation.code))).toEqual(invitation)
-    expectError(await m.call("GET", path("0000000000000000")), 404, "NOT_FOUND")
+    expectError(await m.call("GET", path("0000000000000000")), 404, "INVITATION_NOT_FOUND")
   })
 })
 
@@ -103,7 +103,7 @@ describe("claiming", () => {
     expectError(await o.call("POST", path(invitation.code, "/claim"), { inviteeUma: "bob" }), 400, "INVALID_UMA_ADDRESS")
     expectError(await o.call("POST", path(invitation.code, "/claim"), { inviteeUma: invitation.inviterUma.toUpperCase() }), 400, "INVALID_INPUT")
     expectError(await o.call("POST", path(invitation.code, "/claim"), {}), 400, "INVALID_INPUT")
-    expectError(await o.call("POST", path("ffffffffffffffff", "/claim"), { inviteeUma: "$bob@other.example.com" }), 404, "NOT_FOUND")
+    expectError(await o.call("POST", path("ffffffffffffffff", "/claim"), { inviteeUma: "$bob@other.example.com" }), 404, "INVITATION_NOT_FOUND")
     expect((await m.ok("GET", path(invitation.code))).status).toBe("PENDING")
   })
 })
@@ -116,7 +116,7 @@ describe("cancelling", () => {
     expect(cancelled).toEqual({ ...invitation, status: "CANCELLED" })
     expectError(await o.call("POST", path(invitation.code, "/claim"), { inviteeUma: "$bob@other.example.com" }), 400, "INVITATION_CANCELLED")
     expectError(await m.call("POST", path(invitation.code, "/cancel")), 400, "INVITATION_CANCELLED")
-    expectError(await m.call("POST", path("ffffffffffffffff", "/cancel")), 404, "NOT_FOUND")
+    expectError(await m.call("POST", path("ffffffffffffffff", "/cancel")), 404, "INVITATION_NOT_FOUND")
   })
 })
 
@@ -156,7 +156,7 @@ describe("expiry on the creating platform's clock", () => {
       const inv = await c.ok("POST", "/invitations", { inviterUma: customer.umaAddress }, 201)
       expect(inv.url).toBe(`https://reset.example.com/i/${inv.code}`)
       await c.call("POST", "/sandbox/reset")
-      expectError(await c.call("GET", path(inv.code)), 404, "NOT_FOUND")
+      expectError(await c.call("GET", path(inv.code)), 404, "INVITATION_NOT_FOUND")
     } finally {
       await tapp.dispose()
     }

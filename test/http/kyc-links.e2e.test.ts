@@ -79,9 +79,9 @@ describe("POST /customers/{customerId}/kyc-link", () => {
   })
 
   it("refusals: an unknown customer or another platform's 404, a bad redirectUri 400, a production platform 501; Idempotency-Key replays", async () => {
-    expectError(await link("Customer:00000000-0000-4000-8000-000000000000"), 404, "NOT_FOUND")
+    expectError(await link("Customer:00000000-0000-4000-8000-000000000000"), 404, "USER_NOT_FOUND")
     const theirs = await customer("Other Person", false, other)
-    expectError(await link(theirs.id), 404, "NOT_FOUND")
+    expectError(await link(theirs.id), 404, "USER_NOT_FOUND")
     const c = await customer("Kim Park", false)
     expectError(await link(c.id, { redirectUri: "javascript:alert(1)" }), 400, "INVALID_INPUT")
     const prod = await customer("Prod Person", false, production)

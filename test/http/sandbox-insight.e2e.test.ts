@@ -163,7 +163,7 @@ describe("GET /sandbox/requests", () => {
       ["GET", "/2025-10-13/customers", 200]
     ])
     const [missing, created, listed] = log.data
-    expect(missing.errorCode).toBe("NOT_FOUND")
+    expect(missing.errorCode).toBe("USER_NOT_FOUND")
     expect(missing.operationId).toBe("getCustomer")
     expect(created.operationId).toBe("createCustomer")
     expect(created.idempotencyKey).toBe("idem-insight-1")

@@ -25,7 +25,7 @@ import {
   AgentUpdateRequest
 } from "../../domain/agent.js"
 import { CurrencyCode, IdempotencyHeaders, IdText, ListResponse } from "../../domain/common.js"
-import { Error403, Error404, Error409 } from "../../domain/errors.js"
+import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
 import { CustomerExternalAccountCreateRequest, ExternalAccount } from "../../domain/external-account.js"
 import { InternalAccount, InternalAccountType } from "../../domain/internal-account.js"
 import { Quote, QuoteRequest } from "../../domain/quote.js"
@@ -106,7 +106,7 @@ const agentMoves = <const P extends Schema.Top>(payload: P) => creates(payload, 
 export class AgentsGroup extends HttpApiGroup.make("agents")
   .annotate(Concerns, { permission: "MANAGE" })
   .add(
-    HttpApiEndpoint.post("createAgent", "/agents", creation(AgentCreateRequest, AgentCreateResponse, Error404)).annotate(
+    HttpApiEndpoint.post("createAgent", "/agents", creation(AgentCreateRequest, AgentCreateResponse, [])).annotate(
       OpenApi.Description,
       "Creates an agent for one customer under a policy, and its first device code (good for 24 hours, redeemable once)."
     ),
@@ -161,24 +161,24 @@ export class AgentDeviceCodesGroup extends HttpApiGroup.make("agentDeviceCodes")
 
 export class AgentOperationsGroup extends HttpApiGroup.make("agentOperations")
   .add(
-    HttpApiEndpoint.get("getAgentMe", "/agents/me", { success: Agent, error: Error404 }),
+    HttpApiEndpoint.get("getAgentMe", "/agents/me", { success: Agent, error: [] }),
     HttpApiEndpoint.get("agentListActions", "/agents/me/actions", {
       query: AgentActionListQuery,
       success: AgentActionListResponse,
-      error: Error404
+      error: []
     }),
     HttpApiEndpoint.get("agentGetAction", "/agents/me/actions/:actionId", byId({ actionId: IdText }, AgentAction)),
     HttpApiEndpoint.get("agentListTransactions", "/agents/me/transactions", {
       query: AgentTransactionListQuery,
       success: AgentTransactionListResponse,
-      error: AgentReadErrors
+      error: Error403
     }),
     HttpApiEndpoint.get("agentGetTransaction", "/agents/me/transactions/:transactionId", {
       params: { transactionId: IdText },
       success: TransactionWithCard,
       error: AgentReadErrors
     }),
-    HttpApiEndpoint.post("agentCreateQuote", "/agents/me/quotes", creates(AgentQuoteRequest, AgentQuote, MoneyErrors)),
+    HttpApiEndpoint.post("agentCreateQuote", "/agents/me/quotes", creates(AgentQuoteRequest, AgentQuote, [Error403, Error409, Error429])),
     HttpApiEndpoint.get("agentGetQuote", "/agents/me/quotes/:quoteId", byId({ quoteId: IdText }, AgentQuote)),
     HttpApiEndpoint.post("agentExecuteQuote", "/agents/me/quotes/:quoteId/execute", {
       params: { quoteId: IdText },
@@ -191,14 +191,14 @@ export class AgentOperationsGroup extends HttpApiGroup.make("agentOperations")
     HttpApiEndpoint.get("agentListInternalAccounts", "/agents/me/internal-accounts", {
       query: AgentInternalAccountListQuery,
       success: AgentInternalAccountListResponse,
-      error: AgentReadErrors
+      error: Error403
     }),
     HttpApiEndpoint.get("agentListExternalAccounts", "/agents/me/external-accounts", {
       query: AgentExternalAccountListQuery,
       success: AgentExternalAccountListResponse,
-      error: AgentReadErrors
+      error: Error403
     }),
-    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", creation(AgentExternalAccountCreateRequest, ExternalAccount, [Error403, Error404, Error409])),
+    HttpApiEndpoint.post("agentCreateExternalAccount", "/agents/me/external-accounts", creation(AgentExternalAccountCreateRequest, ExternalAccount, [Error403, Error409])),
     HttpApiEndpoint.get("agentGetExternalAccount", "/agents/me/external-accounts/:externalAccountId", {
       params: { externalAccountId: IdText },
       success: ExternalAccount,

@@ -31,7 +31,7 @@ const CardErrors = [Error404, Error409, Error501]
 const onCard = <const S extends Schema.Top>(success: S) => ({ params: cardParams, success, error: CardErrors })
 
 export class CardsGroup extends apiGroup("cards", { title: "Cards", permission: "MANAGE" },
-  HttpApiEndpoint.post("createCard", "/cards", creates(CardCreateRequest, Card, CardErrors)).annotate(
+  HttpApiEndpoint.post("createCard", "/cards", creates(CardCreateRequest, Card, [Error409, Error501])).annotate(
     OpenApi.Description,
     "Issues a card to an APPROVED cardholder, bound to its funding sources in priority order. The sandbox provisions at once: the card is ACTIVE and CARD.STATE_CHANGE fires."
   ),

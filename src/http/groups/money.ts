@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { TransactionWithCard } from "../../domain/card-transaction.js"
 import { CurrencyCode, IdempotencyHeaders, IdText, ListResponse, QueryList } from "../../domain/common.js"
-import { Error403, Error404 } from "../../domain/errors.js"
+import { Error403, Error404, Error409, Error429 } from "../../domain/errors.js"
 import { ExchangeRateListResponse } from "../../domain/exchange-rate.js"
 import { InternalAccount, InternalAccountType, SandboxFundRequest } from "../../domain/internal-account.js"
 import { PlatformConfig, PlatformConfigUpdateRequest } from "../../domain/platform-config.js"
@@ -69,7 +69,7 @@ export class ExchangeRatesGroup extends apiGroup("exchangeRates", { title: "Exch
 const quoteParams = { quoteId: IdText }
 
 export class QuotesGroup extends apiGroup("quotes", { title: "Cross-Currency Transfers", permission: "TRANSACT" },
-  HttpApiEndpoint.post("createQuote", "/quotes", creates(QuoteRequest, Quote, MoneyErrors)),
+  HttpApiEndpoint.post("createQuote", "/quotes", creates(QuoteRequest, Quote, [Error403, Error409, Error429])),
   HttpApiEndpoint.get("getQuote", "/quotes/:quoteId", byId(quoteParams, Quote)),
   HttpApiEndpoint.post("executeQuote", "/quotes/:quoteId/execute", {
     params: quoteParams,

@@ -11,18 +11,19 @@ import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import type { Card, CardCreateRequest, CardRevealResponse, CardState, CardStatus, CardUpdateRequest } from "../../domain/card.js"
 import type { CustomerState } from "../../domain/customer.js"
-import { badRequest, conflict, type Error400, type Error409, Error501, invalidInput, notFound } from "../../domain/errors.js"
+import { badRequest, conflict, type Error400, type Error409, Error501, invalidInput } from "../../domain/errors.js"
 import { cardSettingsOf, type Platform } from "../../domain/platform.js"
 import { Ids } from "../../ports/ids.js"
 import { type CardFundingSourceBinding, type CardRecord, Store, type StoreConflict, type UnitOfWork } from "../../ports/store.js"
 import { checkFundingSources, type FundingAccount, rebind, unbound } from "../../rules/cards/funding-sources.js"
 import { slotRefusal } from "../../rules/cards/slots.js"
 import { planUpdate } from "../../rules/cards/status.js"
-import { activeCustomer } from "../customers.js"
+import { referencedCustomer } from "../customers.js"
 import { conflictIsDefect, type PageQuery, pageRequestOf, shownPageOf } from "../paging.js"
 import { fromResult, rejected } from "../rejection.js"
 import { nowIso, nowMillis, isoOf } from "../time.js"
 import { applyTransition, eventOf } from "../transition.js"
+import { missing } from "../not-found.js"
 
 /** The timer kind of the card machine (it schedules nothing yet). */
 export const CARD_MACHINE = "card"
@@ -40,7 +41,7 @@ export const REVEAL_EMBED_BASE = "https://card-embed.sandbox.invalid/iframe"
 /** The currency whose cards the sandbox issues under an EU program (a static 3-D Secure password is accepted). */
 export const STATIC_3DS_PASSWORD_CURRENCIES: ReadonlyArray<string> = ["EUR"]
 
-const cardNotFound = (id: string) => notFound(`Card ${id} not found`)
+const cardNotFound = (id: string) => missing("card", `Card ${id} not found`)
 
 /**
  * The server's simulated issuer serves every platform (sandbox or not: the rules are the
@@ -137,7 +138,7 @@ const createNewCard = (platform: Platform, req: CardCreateRequest) =>
       Effect.gen(function*() {
         const ids = yield* Ids
         const settings = cardSettingsOf(platform)
-        const holder = (yield* activeCustomer(platform, req.cardholderId)).customer
+        const holder = (yield* referencedCustomer(platform, req.cardholderId, "cardholderId")).customer
         if (!isApproved(holder)) {
           return yield* badRequest(
             "CARDHOLDER_KYC_NOT_APPROVED",

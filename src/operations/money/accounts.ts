@@ -7,7 +7,7 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
-import { forbidden, notFound } from "../../domain/errors.js"
+import { forbidden } from "../../domain/errors.js"
 import type { InternalAccount, InternalAccountType, PaymentInstructions } from "../../domain/internal-account.js"
 import { currencyOf } from "../../domain/money.js"
 import type { Platform } from "../../domain/platform.js"
@@ -18,6 +18,7 @@ import { currenciesOf } from "./config.js"
 import { nowIso } from "../time.js"
 import { emit } from "../transition.js"
 import { postEntry, worldAccount } from "./ledger.js"
+import { missing } from "../not-found.js"
 
 const CRYPTO = new Set(["USDC", "USDT", "BTC"])
 
@@ -189,7 +190,7 @@ export const listPlatformAccounts = Effect.fnUntraced(function*(platform: Platfo
 export const internalAccount = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const rec = yield* store.internalAccounts.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`Internal account ${id} not found`)
+  if (rec === undefined) return yield* missing("internalAccount", `Internal account ${id} not found`)
   return rec
 })
 

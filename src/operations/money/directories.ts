@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { EstimateCryptoWithdrawalFeeRequest, EstimateCryptoWithdrawalFeeResponse, UmaProvider, Vasp } from "../../domain/directory.js"
-import { badRequest, invalidInput, notFound } from "../../domain/errors.js"
+import { badRequest, invalidInput } from "../../domain/errors.js"
 import { type Platform, sandboxUmaDomainOf } from "../../domain/platform.js"
 import { Store } from "../../ports/store.js"
 import { filterUmaProviders, umaProvidersFor, VASP_DIRECTORY } from "../../rules/money/directories.js"
@@ -15,6 +15,7 @@ import * as Fees from "../../rules/money/withdrawal-fees.js"
 import { pageCatalogue } from "../catalogue-paging.js"
 import { nowMillis } from "../time.js"
 import { currenciesOf } from "./config.js"
+import { missing } from "../not-found.js"
 
 interface Paging {
   readonly limit?: number | undefined
@@ -50,7 +51,7 @@ export const listUmaProviders = Effect.fnUntraced(function*(platform: Platform, 
 export const estimateWithdrawalFee = Effect.fnUntraced(function*(platform: Platform, req: EstimateCryptoWithdrawalFeeRequest) {
   const store = yield* Store
   const account = yield* store.internalAccounts.get(platform.id, req.internalAccountId)
-  if (account === undefined) return yield* notFound(`Internal account ${req.internalAccountId} not found`)
+  if (account === undefined) return yield* missing("internalAccount", `Internal account ${req.internalAccountId} not found`)
   if (!Fees.isWithdrawable(account.currency)) {
     return yield* badRequest("INVALID_CURRENCY", `Internal account ${account.id} holds ${account.currency}; withdrawals are from crypto accounts (BTC, USDC, USDT)`)
   }

@@ -32,6 +32,7 @@ import * as QuoteMath from "../../rules/money/quote-math.js"
 import * as Rates from "../../rules/money/rates.js"
 import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { configOf } from "./config.js"
+import { missing } from "../not-found.js"
 
 export interface ReceiverLookupQuery {
   readonly senderUmaAddress?: string | undefined
@@ -75,7 +76,7 @@ const sendingCurrency = Effect.fnUntraced(function*(
   let byId: CustomerRecord | undefined
   if (query.customerId !== undefined) {
     byId = yield* store.customers.get(platform.id, query.customerId)
-    if (byId === undefined || byId.deletedAt !== undefined) return yield* notFound(`Customer ${query.customerId} not found`)
+    if (byId === undefined || byId.deletedAt !== undefined) return yield* missing("customer", `Customer ${query.customerId} not found`)
   }
   const byAddress = query.senderUmaAddress === undefined ? undefined : yield* store.customers.findActiveByUmaAddress(platform.id, query.senderUmaAddress)
   if (byId !== undefined && byAddress !== undefined && byId.customer.id !== byAddress.customer.id) {
@@ -180,7 +181,7 @@ export const lookupExternalAccount = Effect.fnUntraced(function*(platform: Platf
   const store = yield* Store
   const ids = yield* Ids
   const account = yield* store.externalAccounts.get(platform.id, accountId)
-  if (account === undefined) return yield* notFound(`External account ${accountId} not found`)
+  if (account === undefined) return yield* missing("externalAccount", `External account ${accountId} not found`)
   const config = yield* configOf(platform)
   const sending = yield* sendingCurrency(platform, config, query)
   const nowMs = yield* Clock.currentTimeMillis

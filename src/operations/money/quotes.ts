@@ -46,6 +46,7 @@ import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
 import { isoOf } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
+import { unknownReference } from "../not-found.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
 import { configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
@@ -82,10 +83,10 @@ type Side =
   | { readonly kind: "INTERNAL"; readonly account: InternalAccountRecord }
   | { readonly kind: "EXTERNAL"; readonly account: ExternalAccountRecord }
 
-const accountNotFound = (field: string, id: string) => notFound(`${field}: account ${id} not found`)
+const accountNotFound = (field: string, id: string) => unknownReference(field, id, "an internal or external account")
 
 /** An account of the platform by id: internal or external. */
-const findAccount = Effect.fnUntraced(function*(platform: Platform, field: string, id: string): Effect.fn.Return<Side, Error404, Store> {
+const findAccount = Effect.fnUntraced(function*(platform: Platform, field: string, id: string): Effect.fn.Return<Side, Error400, Store> {
   const store = yield* Store
   if (id.startsWith("InternalAccount:")) {
     const account = yield* store.internalAccounts.get(platform.id, id)
@@ -117,7 +118,7 @@ const hasAcceptedTerms = (c: CustomerState): boolean =>
 const customerFor = Effect.fnUntraced(function*(platform: Platform, customerId: string) {
   const store = yield* Store
   const rec = yield* store.customers.get(platform.id, customerId)
-  if (rec === undefined || rec.deletedAt !== undefined) return yield* notFound(`Customer ${customerId} not found`)
+  if (rec === undefined || rec.deletedAt !== undefined) return yield* unknownReference("source.customerId", customerId, "an active customer")
   return rec.customer
 })
 
@@ -357,7 +358,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
       outcome = `UMA_${counterparty.localPart}`
     } else {
       const receiver = yield* store.customers.findActiveByUmaAddress(platform.id, address)
-      if (receiver === undefined) return yield* notFound(`No receiver found at ${address}`, "UMA_NOT_FOUND")
+      if (receiver === undefined) return yield* badRequest("INVALID_RECEIVER", `No receiver found at ${address}`, { details: { errors: [{ field: "destination.umaAddress", constraint: "exists", message: "must be the UMA address of a receiver" }] } })
       const accounts = yield* store.internalAccounts.list(platform.id, { owner: "customer", customerId: receiver.customer.id }, { limit: 100 }).pipe(
         Effect.orDie
       )
@@ -792,7 +793,7 @@ export const startPayment = Effect.fnUntraced(function*(
   let onChainNetwork: string | undefined
   if (plan.destination.kind === "EXTERNAL") {
     const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
-    if (dest === undefined) return yield* notFound(`destination.accountId: account ${plan.destination.accountId} not found`)
+    if (dest === undefined) return yield* badRequest("INVALID_INPUT", `The quote cannot be executed: its destination account ${plan.destination.accountId} no longer exists`)
     yield* checkDestinationAccount(dest, q.totalReceivingAmount, q.receivingCurrency.code)
     onChainNetwork = WALLET_NETWORKS[dest.account.accountInfo.accountType]
   }

@@ -10,6 +10,7 @@ import { badRequest } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
 import type { TransferInRequest, TransferOutRequest } from "../../domain/transaction.js"
 import { Store } from "../../ports/store.js"
+import { missing } from "../not-found.js"
 import { transactionOf } from "./payments.js"
 import { createQuote } from "./quotes.js"
 
@@ -42,6 +43,8 @@ const sameCurrency = Effect.fnUntraced(function*(platform: Platform, sourceId: s
       ? Effect.map(store.internalAccounts.get(platform.id, id), (a) => a?.currency)
       : Effect.map(store.externalAccounts.get(platform.id, id), (a) => a?.account.currency)
   const [s, d] = [yield* currencyOf(sourceId), yield* currencyOf(destinationId)]
+  if (s === undefined) return yield* missing("account", `source.accountId: account ${sourceId} not found`)
+  if (d === undefined) return yield* missing("account", `destination.accountId: account ${destinationId} not found`)
   if (s !== undefined && d !== undefined && s !== d) {
     return yield* badRequest("INVALID_CURRENCY", `A same-currency transfer cannot move ${s} into a ${d} account; use POST /quotes`)
   }

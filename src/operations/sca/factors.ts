@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { CustomerState } from "../../domain/customer.js"
-import { badRequest, conflict, type Error400, type Error423, locked, notFound, tooMany } from "../../domain/errors.js"
+import { badRequest, conflict, type Error400, type Error423, locked, tooMany } from "../../domain/errors.js"
 import { DEFAULT_EMBEDDED_WALLETS, type Platform } from "../../domain/platform.js"
 import type {
   ScaFactor,
@@ -45,6 +45,7 @@ import {
 import { conflictIsDefect } from "../paging.js"
 import { isoOf, nowMillis } from "../time.js"
 import { done, hashCode, issueCode, type Kept, randomBytes, refused, scaCustomer, settle } from "./common.js"
+import { missing } from "../not-found.js"
 
 const fromHex = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex, "hex"))
 const toHexText = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
@@ -234,7 +235,7 @@ export const deleteScaFactor = (platform: Platform, customerId: string, credenti
   withCustomer(platform, customerId, (uow, rec, sca) =>
     Effect.gen(function*() {
       if (sca.passkey === undefined || sca.passkey.credentialId !== credentialId) {
-        return yield* notFound(`Customer ${customerId} has no enrolled factor with credentialId ${credentialId}`)
+        return yield* missing("scaFactor", `Customer ${customerId} has no enrolled factor with credentialId ${credentialId}`)
       }
       yield* put(uow, rec, { ...sca, passkey: undefined })
     }))
@@ -460,7 +461,7 @@ export const startTwoFactorReset = (platform: Platform, customerId: string, fact
 const findReset = (sca: ScaState, resetId: string) =>
   Effect.gen(function*() {
     const reset = (sca.resets ?? []).find((r) => r.id === resetId)
-    if (reset === undefined) return yield* notFound(`2FA reset ${resetId} not found for this customer`)
+    if (reset === undefined) return yield* missing("twoFactorReset", `2FA reset ${resetId} not found for this customer`)
     return reset
   })
 

@@ -7,7 +7,7 @@ import { Clock, Effect } from "effect"
 import { sealExportBundle } from "../../crypto/export-bundle.js"
 import { generateP256KeyPair } from "../../crypto/generate.js"
 import { p256KeyPairFromPrivateKey } from "../../crypto/keys.js"
-import { notFound } from "../../domain/errors.js"
+import { missing } from "../not-found.js"
 import type { Platform } from "../../domain/platform.js"
 import type { Quote } from "../../domain/quote.js"
 import { Store, type UnitOfWork } from "../../ports/store.js"
@@ -124,6 +124,6 @@ export const checkWalletSignature = Effect.fnUntraced(function*(platform: Platfo
   if (wallet === undefined) return
   const info = quote.paymentInstructions?.[0]?.accountOrWalletInfo
   const payload = info?.["payloadToSign"]
-  if (typeof payload !== "string") return yield* notFound(`Quote ${quote.id} carries no payloadToSign`)
+  if (typeof payload !== "string") return yield* missing("quote", `Quote ${quote.id} carries no payloadToSign`)
   yield* verifyQuoteSignature(platform, wallet.id, payload, signature)
 })

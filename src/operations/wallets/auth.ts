@@ -22,7 +22,6 @@ import {
   type Error400,
   type Error401,
   invalidInput,
-  notFound,
   tooMany,
   unauthorized
 } from "../../domain/errors.js"
@@ -37,6 +36,7 @@ import {
   type WalletRequestRecord
 } from "../../ports/store.js"
 import { isoOf } from "../time.js"
+import { missing } from "../not-found.js"
 import {
   activeSessionsOf,
   canonicalJson,
@@ -118,7 +118,7 @@ export const renderSession = (s: AuthSessionRecord, encryptedSessionSigningKey?:
 const credentialOf = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const c = yield* store.wallets.get(platform.id, "credential", id)
-  if (c === undefined) return yield* notFound(`Authentication credential ${id} not found`)
+  if (c === undefined) return yield* missing("credential", `Authentication credential ${id} not found`)
   return c
 })
 
@@ -406,7 +406,7 @@ export const revokeCredential = Effect.fnUntraced(function*(platform: Platform, 
   const check = (_uow: UnitOfWork) =>
     Effect.gen(function*() {
       const all = yield* credentialsOf(platform, credential.accountId)
-      if (!all.some((c) => c.id === id)) return yield* notFound(`Authentication credential ${id} not found`)
+      if (!all.some((c) => c.id === id)) return yield* missing("credential", `Authentication credential ${id} not found`)
       if (all.length <= 1) return yield* invalidInput("An internal account must keep at least one authentication credential; add another before revoking this one")
     })
   return yield* signedRequest({
@@ -611,7 +611,7 @@ const activeSession = Effect.fnUntraced(function*(platform: Platform, id: string
   const store = yield* Store
   const nowMs = yield* Clock.currentTimeMillis
   const s = yield* store.wallets.get(platform.id, "session", id)
-  if (s === undefined || s.revoked || s.expiresAt <= nowMs) return yield* notFound(`Session ${id} not found (never issued, revoked or expired)`)
+  if (s === undefined || s.revoked || s.expiresAt <= nowMs) return yield* missing("session", `Session ${id} not found (never issued, revoked or expired)`)
   return s
 })
 
@@ -649,7 +649,7 @@ export const refreshSession = Effect.fnUntraced(function*(platform: Platform, id
       Effect.gen(function*() {
         const current = yield* activeSession(platform, id)
         const credential = yield* store.wallets.get(platform.id, "credential", current.credentialId)
-        if (credential === undefined) return yield* notFound(`The credential of session ${id} was revoked`)
+        if (credential === undefined) return yield* missing("credential", `The credential of session ${id} was revoked`)
         yield* uow.putWalletRecord({ ...current, revoked: true, updatedAt: isoOf(yield* Clock.currentTimeMillis) })
         return yield* issueSession(uow, platform, credential, { clientPublicKey: body.clientPublicKey })
       })

@@ -15,7 +15,7 @@
 import { Clock, Effect } from "effect"
 import { generateP256KeyPair } from "../../crypto/generate.js"
 import { p256KeyPairFromPrivateKey } from "../../crypto/keys.js"
-import { invalidInput, notFound, unauthorized } from "../../domain/errors.js"
+import { invalidInput, unauthorized } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
 import type { DelegatedKey, DelegatedKeyCreateRequest } from "../../domain/wallet.js"
 import { Ids } from "../../ports/ids.js"
@@ -25,6 +25,7 @@ import { rejected } from "../rejection.js"
 import { isoOf } from "../time.js"
 import { randomSource } from "./auth.js"
 import { AnotherLeg, legOf, type SignedHeaders, signedRequest, walletAccount } from "./signed.js"
+import { missing } from "../not-found.js"
 
 export const CREATE_DELEGATED_KEY = "POST /auth/delegated-keys"
 
@@ -58,14 +59,14 @@ const byAge = (a: DelegatedKeyRecord, b: DelegatedKeyRecord) => a.createdAt.loca
 export const walletFundingSource = Effect.fnUntraced(function*(platform: Platform, cardId: string, internalAccountId: string) {
   const store = yield* Store
   const card = yield* store.cards.get(platform.id, cardId)
-  if (card === undefined) return yield* notFound(`Card ${cardId} not found`)
+  if (card === undefined) return yield* missing("card", `Card ${cardId} not found`)
   const binding = card.fundingSourceBindings.find((b) => b.internalAccountId === internalAccountId)
   if (binding === undefined) {
-    return yield* notFound(`Card funding source not found: internal account ${internalAccountId} is not a funding source of card ${cardId}`)
+    return yield* missing("card", `Card funding source not found: internal account ${internalAccountId} is not a funding source of card ${cardId}`)
   }
   const account = yield* store.internalAccounts.get(platform.id, internalAccountId)
   if (account === undefined || account.type !== "EMBEDDED_WALLET") {
-    return yield* notFound(`Embedded Wallet funding account not found: internal account ${internalAccountId} is not an EMBEDDED_WALLET account`)
+    return yield* missing("internalAccount", `Embedded Wallet funding account not found: internal account ${internalAccountId} is not an EMBEDDED_WALLET account`)
   }
   yield* walletAccount(platform, internalAccountId)
   return { cardId: card.card.id, fundingSourceId: binding.id }
@@ -131,7 +132,7 @@ export const createDelegatedKey = Effect.fnUntraced(function*(platform: Platform
       }
       const key = yield* pendingKeyOf(platform, challenge.context?.["delegatedKeyId"])
       if (key.lookupKey !== source.fundingSourceId) {
-        return yield* notFound(`Card funding source not found: ${key.lookupKey} no longer binds internal account ${body.internalAccountId} to card ${body.cardId}`)
+        return yield* missing("card", `Card funding source not found: ${key.lookupKey} no longer binds internal account ${body.internalAccountId} to card ${body.cardId}`)
       }
       const moved = activate(key.status)
       if (!moved.ok) return yield* rejected(moved.error)
@@ -172,7 +173,7 @@ export const listDelegatedKeys = Effect.fnUntraced(function*(
 const delegatedKeyOf = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const store = yield* Store
   const key = yield* store.wallets.get(platform.id, "delegatedKey", id)
-  if (key === undefined) return yield* notFound(`Delegated key ${id} not found`)
+  if (key === undefined) return yield* missing("delegatedKey", `Delegated key ${id} not found`)
   return key
 })
 

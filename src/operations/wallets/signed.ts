@@ -27,12 +27,13 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Clock, Effect } from "effect"
 import { verifyWalletStamp } from "../../crypto/stamp.js"
-import { conflict, type Error401, type Error404, type Error409, notFound, unauthorized } from "../../domain/errors.js"
+import { conflict, type Error401, type Error404, type Error409, unauthorized } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
 import type { AuthMethodType, SignedRequestChallenge } from "../../domain/wallet.js"
 import { Ids } from "../../ports/ids.js"
 import { type AuthCredentialRecord, type AuthSessionRecord, type InternalAccountRecord, Store, type UnitOfWork, type WalletRequestRecord } from "../../ports/store.js"
 import { isoOf } from "../time.js"
+import { missing } from "../not-found.js"
 
 /** How long a first leg's challenge can be retried. */
 export const SIGNED_REQUEST_TTL_MILLIS = 5 * 60_000
@@ -87,7 +88,7 @@ export const payloadOf = (p: {
 export const walletAccount = Effect.fnUntraced(function*(platform: Platform, accountId: string): Effect.fn.Return<InternalAccountRecord, Error404 | Error409, Store> {
   const store = yield* Store
   const rec = yield* store.internalAccounts.get(platform.id, accountId)
-  if (rec === undefined || rec.customerId === null) return yield* notFound(`Internal account ${accountId} not found`)
+  if (rec === undefined || rec.customerId === null) return yield* missing("internalAccount", `Internal account ${accountId} not found`)
   if (rec.type !== "EMBEDDED_WALLET" || platform.embeddedWallets === undefined) {
     return yield* conflict("WALLET_NOT_PROVISIONED", `Internal account ${accountId} has no embedded wallet provisioned`)
   }

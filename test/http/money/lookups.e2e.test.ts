@@ -296,7 +296,7 @@ describe("GET /receiver/uma/{receiverUmaAddress}", () => {
     expect(none.body.details.errors[0].field).toBe("senderUmaAddress")
     const missing = await lookupUma(`$success.usd@${SANDBOX_DOMAIN}`, { customerId: "Customer:00000000-0000-4000-8000-000000000000" })
     expect(missing.status).toBe(404)
-    expect(missing.body.code).toBe("NOT_FOUND")
+    expect(missing.body.code).toBe("USER_NOT_FOUND")
     await customer(sandboxA, { umaAddress: "$one@lookups.test" })
     const two = await customer()
     const mismatch = await lookupUma(`$success.usd@${SANDBOX_DOMAIN}`, { customerId: two.id, senderUmaAddress: "$one@lookups.test" })

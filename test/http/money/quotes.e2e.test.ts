@@ -135,6 +135,7 @@ describe("POST /quotes: the locked side's arithmetic", () => {
     const r = await m.call("GET", "/quotes/Quote:00000000-0000-4000-8000-000000000000")
     expect(r.status).toBe(404)
     expect(isErrorShape(r.body)).toBe(true)
+    expect(r.body.code).toBe("QUOTE_NOT_FOUND")
   })
 })
 
@@ -555,7 +556,7 @@ describe("rejections", () => {
     expect(r.body.code).toBe("INVALID_CURRENCY")
   })
 
-  it("INVALID_UMA_ADDRESS for a destination that is not $name@domain; UMA_NOT_FOUND (404) for nobody's address", async () => {
+  it("INVALID_UMA_ADDRESS for a destination that is not $name@domain; INVALID_RECEIVER (400, the reference lists no 404) for nobody's address", async () => {
     const c = await m.fundedCustomer({ USD: 1_000 })
     for (const umaAddress of ["alice@example.com", "$@example.com", "$alice", "$al ice@example.com"]) {
       const r = await m.quote({ ...m.quoteBody(c.accounts.USD, "x", 100), destination: { destinationType: "UMA_ADDRESS", umaAddress } })
@@ -563,16 +564,23 @@ describe("rejections", () => {
       expect(r.body.code).toBe("INVALID_UMA_ADDRESS")
     }
     const nobody = await m.quote({ ...m.quoteBody(c.accounts.USD, "x", 100), destination: { destinationType: "UMA_ADDRESS", umaAddress: "$nobody@sandbox.uma.local" } })
-    expect(nobody.status).toBe(404)
-    expect(nobody.body.code).toBe("UMA_NOT_FOUND")
+    expect(nobody.status).toBe(400)
+    expect(nobody.body.code).toBe("INVALID_RECEIVER")
+    expect(nobody.body.details.errors).toEqual([expect.objectContaining({ field: "destination.umaAddress", constraint: "exists" })])
   })
 
-  it("an unknown source or destination account is 404; a customer not yet approved is 403", async () => {
+  it("an unknown source or destination account is 400 naming the field (the reference lists no 404); a customer not yet approved is 403", async () => {
     const c = await m.fundedCustomer({ USD: 1_000 })
-    expect((await m.quote(m.quoteBody("InternalAccount:00000000-0000-4000-8000-000000000000", c.accounts.EUR, 100))).status).toBe(404)
-    expect((await m.quote(m.quoteBody(c.accounts.USD, "ExternalAccount:00000000-0000-4000-8000-000000000000", 100))).status).toBe(404)
+    const unknownField = async (body: Record<string, unknown>, field: string) => {
+      const r = await m.quote(body)
+      expect(r.status, JSON.stringify(r.body)).toBe(400)
+      expect(r.body.code).toBe("INVALID_INPUT")
+      expect(r.body.details.errors).toEqual([expect.objectContaining({ field, constraint: "exists" })])
+    }
+    await unknownField(m.quoteBody("InternalAccount:00000000-0000-4000-8000-000000000000", c.accounts.EUR, 100), "source.accountId")
+    await unknownField(m.quoteBody(c.accounts.USD, "ExternalAccount:00000000-0000-4000-8000-000000000000", 100), "destination.accountId")
     const foreign = await f.fundedCustomer()
-    expect((await m.quote(m.quoteBody(c.accounts.USD, foreign.accounts.EUR, 100))).status).toBe(404)
+    await unknownField(m.quoteBody(c.accounts.USD, foreign.accounts.EUR, 100), "destination.accountId")
     // A customer still in review cannot move money (here: paying in by real-time funding).
     const pending = await un.customer({}, "Pen Ding 001")
     expect(pending.kycStatus).toBe("PENDING")

@@ -71,8 +71,8 @@ describe("quotes to the sandbox UMA counterparties", () => {
     const c = await cu.fundedCustomer({ USD: 10_000 })
     expect((await cu.ok("POST", "/quotes", uma(c.accounts.USD, "$success.usd@sandbox.example.org", 100), 201)).status).toBe("COMPLETED")
     const elsewhere = await cu.quote(uma(c.accounts.USD, `$success.usd@${SANDBOX}`, 100))
-    expect(elsewhere.status).toBe(404)
-    expect(elsewhere.body.code).toBe("UMA_NOT_FOUND")
+    expect(elsewhere.status).toBe(400)
+    expect(elsewhere.body.code).toBe("INVALID_RECEIVER")
   })
 })
 
