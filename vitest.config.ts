@@ -8,13 +8,18 @@ import { defineConfig } from "vitest/config"
  *   2-core machine; most files wait on I/O (PostgreSQL, child servers, loopback
  *   webhooks) as much as on the CPU, so one more worker than cores keeps both busy.
  *   VITEST_MAX_WORKERS overrides it.
- * - Two projects. "in-process" (everything but test/postgres/ and test/server/) shares
+ * - Three projects. "in-process" (everything but test/postgres/ and test/server/) shares
  *   one module graph per worker (`isolate: false`): effect, the schemas and the app are
  *   imported once per worker instead of once per file, which was a third of the run.
- *   Nothing in those files keeps state between files beyond counters. "isolated" keeps
- *   a fresh module graph per file: test/postgres/ re-imports the memory suites with
- *   PAYMENTS_TEST_STORE=postgres set (a process-wide setting), and test/server/ registers
- *   its child-process cleanup when its helper is first imported.
+ *   Nothing in those files keeps state between files beyond counters. "postgres"
+ *   (test/postgres/) shares one graph per worker too, in workers of its own (vitest
+ *   reuses a worker only within its project) whose environment has
+ *   PAYMENTS_TEST_STORE=postgres: its files re-import memory suites, each suite by one
+ *   file, so sharing the graph never skips a suite (a third of that project's CPU time
+ *   was importing the graph once per file). A file there that changes another
+ *   process-wide setting puts it back (test/postgres/fuzz-every-endpoint.test.ts).
+ *   "isolated" keeps a fresh module graph per file: test/server/ registers its
+ *   child-process cleanup when its helper is first imported.
  * - test/postgres/ re-runs only the end-to-end suites whose behaviour depends on the
  *   store (money, concurrency, timers, the outbox): see test/postgres/README.md and
  *   docs/decisions.md. The store contract suites (test/adapters/) prove the stores agree
@@ -28,7 +33,8 @@ const cores = availableParallelism()
 const fromEnv = Number(process.env["VITEST_MAX_WORKERS"])
 const maxWorkers = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : cores + 1
 
-const isolatedDirs = ["test/postgres/**", "test/server/**"]
+const postgresDir = "test/postgres/**"
+const isolatedDir = "test/server/**"
 
 export default defineConfig({
   test: {
@@ -44,11 +50,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "in-process", include: ["test/**/*.test.ts"], exclude: isolatedDirs, isolate: false }
+        test: { name: "in-process", include: ["test/**/*.test.ts"], exclude: [postgresDir, isolatedDir], isolate: false }
       },
       {
         extends: true,
-        test: { name: "isolated", include: isolatedDirs.map((dir) => `${dir.slice(0, -3)}/**/*.test.ts`), isolate: true }
+        test: {
+          name: "postgres",
+          include: [`${postgresDir}/*.test.ts`],
+          isolate: false,
+          env: { PAYMENTS_TEST_STORE: "postgres" }
+        }
+      },
+      {
+        extends: true,
+        test: { name: "isolated", include: [`${isolatedDir}/*.test.ts`], isolate: true }
       }
     ]
   }
