@@ -48,7 +48,8 @@ const withStore = async <A>(dir: string, body: (store: Store["Service"]) => Effe
 }
 
 describe("webhook leases in a PGlite data directory", () => {
-  it("a lease left by the process before is ended when the directory opens; within the process it holds", async () => {
+  // Two opens of PGlite on disk, a few seconds each on a quiet machine: a minute's margin under heavy load.
+  it("a lease left by the process before is ended when the directory opens; within the process it holds", { timeout: 60_000 }, async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "pglite-leases-")), "data")
     dirs.push(dir)
     const p = "leases"
