@@ -17,8 +17,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  *   (test/postgres/) shares one graph per worker too, in workers of its own (vitest
  *   reuses a worker only within its project) whose environment has
  *   PAYMENTS_TEST_STORE=postgres: its files re-import memory suites, each suite by one
- *   file, so sharing the graph never skips a suite (a third of that project's CPU time
- *   was importing the graph once per file). A file there that changes another
+ *   file, so sharing the graph never skips a suite (importing the graph once per file
+ *   was half of that project's CPU time). A file there that changes another
  *   process-wide setting puts it back (test/postgres/fuzz-every-endpoint.test.ts).
  *   "isolated" keeps a fresh module graph per file: test/server/ registers its
  *   child-process cleanup when its helper is first imported.
@@ -34,7 +34,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 // Node's on-disk compile cache for every process of the run: the workers import effect and
 // the other packages natively, and each server a test starts (test/support/server.ts) loads
 // the same modules again; compiled once, each later process skips most of that (about a
-// third of a server's start). Beside the server bundle, in .test-server/ (git ignores it);
+// sixth of a server's start). Beside the server bundle, in .test-server/ (git ignores it);
 // entries are checked against the source, so a stale one is recompiled. A
 // NODE_COMPILE_CACHE already set wins.
 process.env["NODE_COMPILE_CACHE"] ??= join(import.meta.dirname, ".test-server", "compile-cache")
