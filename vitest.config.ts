@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os"
+import { join } from "node:path"
 import { defineConfig } from "vitest/config"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
  * How `npm test` spends its time (issue #18: within 3 minutes on 2 cores).
@@ -8,13 +10,18 @@ import { defineConfig } from "vitest/config"
  *   2-core machine; most files wait on I/O (PostgreSQL, child servers, loopback
  *   webhooks) as much as on the CPU, so one more worker than cores keeps both busy.
  *   VITEST_MAX_WORKERS overrides it.
- * - Two projects. "in-process" (everything but test/postgres/ and test/server/) shares
+ * - Three projects. "in-process" (everything but test/postgres/ and test/server/) shares
  *   one module graph per worker (`isolate: false`): effect, the schemas and the app are
  *   imported once per worker instead of once per file, which was a third of the run.
- *   Nothing in those files keeps state between files beyond counters. "isolated" keeps
- *   a fresh module graph per file: test/postgres/ re-imports the memory suites with
- *   PAYMENTS_TEST_STORE=postgres set (a process-wide setting), and test/server/ registers
- *   its child-process cleanup when its helper is first imported.
+ *   Nothing in those files keeps state between files beyond counters. "postgres"
+ *   (test/postgres/) shares one graph per worker too, in workers of its own (vitest
+ *   reuses a worker only within its project) whose environment has
+ *   PAYMENTS_TEST_STORE=postgres: its files re-import memory suites, each suite by one
+ *   file, so sharing the graph never skips a suite (importing the graph once per file
+ *   was half of that project's CPU time). A file there that changes another
+ *   process-wide setting puts it back (test/postgres/fuzz-every-endpoint.test.ts).
+ *   "isolated" keeps a fresh module graph per file: test/server/ registers its
+ *   child-process cleanup when its helper is first imported.
  * - test/postgres/ re-runs only the end-to-end suites whose behaviour depends on the
  *   store (money, concurrency, timers, the outbox): see test/postgres/README.md and
  *   docs/decisions.md. The store contract suites (test/adapters/) prove the stores agree
@@ -24,11 +31,39 @@ import { defineConfig } from "vitest/config"
  * - Servers started as child processes (test/server/) run one bundle of
  *   src/server/main.ts made once per run (test/support/server-global-setup.ts), not tsx.
  */
+// Node's on-disk compile cache for every process of the run: the workers import effect and
+// the other packages natively, and each server a test starts (test/support/server.ts) loads
+// the same modules again; compiled once, each later process skips most of that (about a
+// sixth of a server's start). Beside the server bundle, in .test-server/ (git ignores it);
+// entries are checked against the source, so a stale one is recompiled. A
+// NODE_COMPILE_CACHE already set wins.
+process.env["NODE_COMPILE_CACHE"] ??= join(import.meta.dirname, ".test-server", "compile-cache")
+
 const cores = availableParallelism()
 const fromEnv = Number(process.env["VITEST_MAX_WORKERS"])
 const maxWorkers = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : cores + 1
 
-const isolatedDirs = ["test/postgres/**", "test/server/**"]
+const postgresDir = "test/postgres/**"
+const isolatedDir = "test/server/**"
+
+/**
+ * The order files start in: the projects whose files wait on real time or child processes
+ * first (servers, then PostgreSQL), the many short in-process files last, so the run ends
+ * on short files that keep both cores busy rather than on one long file waiting for a
+ * server (vitest's own order is by project name). Within a project vitest's order stands:
+ * longest first by the last run's durations, else largest file first.
+ */
+const projectOrder = ["isolated", "postgres", "in-process"]
+class ProjectOrderSequencer extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
+    const rank = (spec: TestSpecification) => {
+      const at = projectOrder.indexOf(spec.project.name)
+      return at === -1 ? projectOrder.length : at
+    }
+    // Array.prototype.sort is stable: each project keeps vitest's order inside it.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
+  }
+}
 
 export default defineConfig({
   test: {
@@ -41,14 +76,24 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     maxWorkers,
+    sequence: { sequencer: ProjectOrderSequencer },
     projects: [
       {
         extends: true,
-        test: { name: "in-process", include: ["test/**/*.test.ts"], exclude: isolatedDirs, isolate: false }
+        test: { name: "in-process", include: ["test/**/*.test.ts"], exclude: [postgresDir, isolatedDir], isolate: false }
       },
       {
         extends: true,
-        test: { name: "isolated", include: isolatedDirs.map((dir) => `${dir.slice(0, -3)}/**/*.test.ts`), isolate: true }
+        test: {
+          name: "postgres",
+          include: [`${postgresDir}/*.test.ts`],
+          isolate: false,
+          env: { PAYMENTS_TEST_STORE: "postgres" }
+        }
+      },
+      {
+        extends: true,
+        test: { name: "isolated", include: [`${isolatedDir}/*.test.ts`], isolate: true }
       }
     ]
   }

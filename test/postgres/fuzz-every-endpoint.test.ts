@@ -3,7 +3,16 @@
  * run's cluster per app), at 6 runs per endpoint instead of 30 unless FC_NUM_RUNS says
  * otherwise: on PostgreSQL it checks that a refused request stores nothing (the unit of
  * work rolls back); the memory run covers the input space.
+ *
+ * The suite reads its run count when imported; the setting is put back at once, since the
+ * other files of this worker share its process (vitest.config.ts, project "postgres").
  */
 process.env["PAYMENTS_TEST_STORE"] = "postgres"
-process.env["FC_NUM_RUNS"] ??= "6"
-await import("../http/fuzz-every-endpoint.test.js")
+const runs = process.env["FC_NUM_RUNS"]
+process.env["FC_NUM_RUNS"] = runs ?? "6"
+try {
+  await import("../http/fuzz-every-endpoint.test.js")
+} finally {
+  if (runs === undefined) delete process.env["FC_NUM_RUNS"]
+  else process.env["FC_NUM_RUNS"] = runs
+}

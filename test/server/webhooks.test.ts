@@ -73,8 +73,9 @@ const survivesCrash = async (env: Record<string, string>) => {
   }
 }
 
-// The two stores at once: each waits mostly on the killed server's leases to expire (real
-// time), and their servers, receivers and data are their own. Each test kills its own servers
+// The two stores at once: PostgreSQL waits mostly on the killed server's leases to expire
+// (real time; PGlite on disk ends them when the next server opens the data directory), and
+// their servers, receivers and data are their own. Each test kills its own servers
 // (the per-test cleanup would kill the other test's too).
 describe.concurrent("a crash between commit and delivery loses no webhook", () => {
   it("PGlite on disk (PAYMENTS_DATA_DIR)", async () => {

@@ -11,12 +11,14 @@ import { staticPlatformsLayer } from "../memory/platforms.js"
 import { HttpWebhookSenderLayer } from "../webhook-http.js"
 import { Effect, Layer, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
+import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { MigrationError } from "effect/sql/Migrator"
 import { Store } from "../../ports/store.js"
 import { dumpPgliteAfter, pgliteClientLayer, type PgliteOptions } from "./pglite.js"
 import { SqlSandboxFaultStoreLayer } from "./sandbox-faults.js"
 import { makeSqlStore, migrate } from "./store.js"
+import { endLeasesLeftBehind } from "./webhooks.js"
 
 export { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js"
 export { dumpPgliteAfter, makePgliteClient, pgliteClientLayer, type PgliteOptions } from "./pglite.js"
@@ -92,10 +94,12 @@ export const pgliteStoreLayer = (dataDir: string | undefined, options: PgliteOpt
     SqlSandboxFaultStoreLayer,
     Layer.effect(
       Store,
-      Effect.andThen(
-        migrate,
-        makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
-      )
+      Effect.gen(function*() {
+        yield* migrate
+        // This process owns the data directory (its lock): a lease in it is a dead process's.
+        if (dataDir !== undefined) yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), endLeasesLeftBehind)
+        return yield* makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
+      })
     )
   ).pipe(Layer.provide(pgliteClientLayer(dataDir, options)))
 

@@ -26,6 +26,15 @@ import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
 
+/**
+ * Ends every lease of a database no other process can be using (a PGlite data directory,
+ * which one process at a time owns: ./pglite.ts): a lease there was left by a process that
+ * died mid-attempt, so its attempts are due again at once rather than when the lease
+ * would have expired. Never on PostgreSQL, where other processes' leases are live.
+ */
+export const endLeasesLeftBehind = (sql: SqlClient.SqlClient) =>
+  Effect.asVoid(sql.unsafe(`update webhook_deliveries set lease_until = null, doc = doc - 'lease' where lease_until is not null`))
+
 export type WebhookStore = SqlArea<
   "webhooks",
   Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery" | "sweepWebhookDeliveries">
