@@ -5,9 +5,10 @@
  * environment variable; a store flag (`--database-url`, `--data-dir`) replaces both store
  * variables.
  */
+import { existsSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { parseDestinations, splitDestinations } from "../domain/webhook-destinations.js"
-import { type StoreChoice, storeChoiceFromEnv } from "./services.js"
+import { type StoreChoice, storeChoiceFromEnv, withTemplateFile } from "./services.js"
 
 /** What the server runs with. */
 export interface ServerSettings {
@@ -205,11 +206,14 @@ export const parseCommandLine = (
     if (!/^postgres(ql)?:\/\//.test(urlFlag)) return usageError("--database-url must be a postgres:// or postgresql:// URL")
     store = { kind: "postgres", url: urlFlag }
   } else if (dirFlag !== undefined) {
-    store = { kind: "pglite", dataDir: dirFlag }
+    store = withTemplateFile({ kind: "pglite", dataDir: dirFlag }, env)
   } else {
     const fromEnv = storeChoiceFromEnv(env)
     if (typeof fromEnv === "string") return { _tag: "Invalid", message: fromEnv, exitCode: 1 }
     store = fromEnv
+  }
+  if (store.kind === "pglite" && store.templateFile !== undefined && !existsSync(store.templateFile)) {
+    return { _tag: "Invalid", message: `PAYMENTS_PGLITE_TEMPLATE names no file: ${store.templateFile}`, exitCode: 1 }
   }
   let seed: number | undefined
   const seedFlag = present(values.seed)

@@ -5,6 +5,7 @@
  * - neither: in memory (the default; nothing persists).
  * Both set is a configuration error.
  */
+import { readFileSync } from "node:fs"
 import { Layer } from "effect"
 import { memoryLayer } from "../adapters/memory/index.js"
 import { webhookSenderLayer } from "../adapters/webhook-http.js"
@@ -17,7 +18,28 @@ import type { Store } from "../ports/store.js"
 export type StoreChoice =
   | { readonly kind: "memory" }
   | { readonly kind: "postgres"; readonly url: string }
-  | { readonly kind: "pglite"; readonly dataDir: string | undefined; readonly template?: Blob }
+  | {
+    readonly kind: "pglite"
+    readonly dataDir: string | undefined
+    readonly template?: Blob
+    /** A file holding such a dump (PAYMENTS_PGLITE_TEMPLATE), read when the store starts. */
+    readonly templateFile?: string
+  }
+
+/**
+ * PAYMENTS_PGLITE_TEMPLATE: a file holding a dump of a migrated PGlite database
+ * (`pgliteTemplate` from payments-service/sql, written out): a NEW data directory starts
+ * from it instead of running every migration on an empty database (the migrations then
+ * run as always, applying only what the dump lacks); a directory that holds a database
+ * ignores it. The test suite starts its many throwaway servers this way.
+ */
+export const withTemplateFile = (
+  choice: { readonly kind: "pglite"; readonly dataDir: string | undefined },
+  env: Readonly<Record<string, string | undefined>>
+): StoreChoice => {
+  const file = env["PAYMENTS_PGLITE_TEMPLATE"]?.trim() ?? ""
+  return file === "" ? choice : { ...choice, templateFile: file }
+}
 
 /** The store named by the environment, or a message saying what is wrong with it. */
 export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefined>>): StoreChoice | string => {
@@ -28,7 +50,7 @@ export const storeChoiceFromEnv = (env: Readonly<Record<string, string | undefin
     if (!/^postgres(ql)?:\/\//.test(url)) return "DATABASE_URL must be a postgres:// or postgresql:// URL"
     return { kind: "postgres", url }
   }
-  if (dir !== "") return { kind: "pglite", dataDir: dir }
+  if (dir !== "") return withTemplateFile({ kind: "pglite", dataDir: dir }, env)
   return { kind: "memory" }
 }
 
@@ -46,7 +68,11 @@ export const servicesFor = (
     choice.kind === "postgres"
       ? postgresLayer(platforms, { url: choice.url, ...options })
       : choice.kind === "pglite"
-      ? pgliteLayer(platforms, { ...options, ...(choice.dataDir === undefined ? {} : { dataDir: choice.dataDir }), template: choice.template })
+      ? pgliteLayer(platforms, {
+        ...options,
+        ...(choice.dataDir === undefined ? {} : { dataDir: choice.dataDir }),
+        template: choice.template ?? (choice.templateFile === undefined ? undefined : new Blob([readFileSync(choice.templateFile)]))
+      })
       : memoryLayer(platforms, options),
     // Webhooks go out over HTTP, through the destination guard (the store layers have the
     // default one already; this one, with the server's destinations, wins).

@@ -68,7 +68,8 @@ describe("npm start with PAYMENTS_DATA_DIR (PGlite on disk)", () => {
   it("keeps every acknowledged write across kill -9, and one process owns the directory", async () => {
     const dir = join(tempDir("payments-data-"), "data")
 
-    const first = start({ PAYMENTS_DATA_DIR: dir })
+    // Without the run's migrated dump: this server migrates its empty directory itself.
+    const first = start({ PAYMENTS_DATA_DIR: dir, PAYMENTS_PGLITE_TEMPLATE: "" })
     const banner = await first.banner
     expect(storeLine(banner)).toMatch(/PGlite/)
     expect(storeLine(banner)).toContain(dir)
@@ -416,7 +417,8 @@ describe("npm start refuses a wrong configuration with a message", () => {
       // Nothing listens on port 1: the server cannot connect and says so, without the password.
       { env: { DATABASE_URL: "postgres://u:topsecret@127.0.0.1:1/db" }, message: /connect/i, not: "topsecret" },
       { env: { PAYMENTS_CONFIG: sameId }, message: /id "acme"/ },
-      { env: { PAYMENTS_CONFIG: sameClient }, message: /clientId "shared_client"/ }
+      { env: { PAYMENTS_CONFIG: sameClient }, message: /clientId "shared_client"/ },
+      { env: { PAYMENTS_DATA_DIR: join(dir, "data"), PAYMENTS_PGLITE_TEMPLATE: join(dir, "no-such-dump.tar.gz") }, message: /PAYMENTS_PGLITE_TEMPLATE names no file/ }
     ]
     const runs = cases.map((c) => ({ ...c, server: start(c.env) }))
     for (const { env, server, message, not } of runs) {

@@ -10,22 +10,42 @@
  * they are), and the paths the server finds from its own location (package.json above it,
  * the dashboard's files under ../src/http/dashboard/) resolve as from dist/.
  */
-import { mkdirSync, rmSync } from "node:fs"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { Effect } from "effect"
 import { build } from "esbuild"
+import { pgliteTemplate } from "../../src/adapters/sql/index.js"
 import type { TestProject } from "vitest/node"
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** The bundled server's entry module (an absolute path), to run with `node <entry>`. */
     serverEntry: string
+    /** A migrated PGlite dump on disk: child servers' new data directories start from it (PAYMENTS_PGLITE_TEMPLATE). */
+    pgliteTemplateFile: string
   }
 }
 
 const ROOT = join(import.meta.dirname, "..", "..")
 
-/** One bundle for the whole run, however many projects ask; removed when the last is done. */
-let shared: { entry: Promise<string>; users: number } | undefined
+/** One bundle and one dump for the whole run, however many projects ask; removed when the last is done. */
+let shared: { entry: Promise<string>; template: Promise<string>; users: number } | undefined
+
+/**
+ * The migrations applied once on an in-memory PGlite, its data directory dumped to a
+ * file: a child server given it (PAYMENTS_PGLITE_TEMPLATE) starts a new data directory
+ * from it instead of migrating an empty one (most of a PGlite start). The migrations on
+ * empty databases are tested where that is the point (test/adapters/migrations.test.ts,
+ * the data-directory suites, which start without it).
+ */
+const dumpTemplate = async (): Promise<string> => {
+  const dir = join(ROOT, ".test-server")
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `pglite-template-${process.pid}.tar.gz`)
+  const blob = await Effect.runPromise(pgliteTemplate)
+  writeFileSync(file, Buffer.from(await blob.arrayBuffer()))
+  return file
+}
 
 const bundle = async (): Promise<string> => {
   const dir = join(ROOT, ".test-server")
@@ -47,15 +67,17 @@ const bundle = async (): Promise<string> => {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (shared === undefined) shared = { entry: bundle(), users: 0 }
+  if (shared === undefined) shared = { entry: bundle(), template: dumpTemplate(), users: 0 }
   const run = shared
   run.users++
-  const entry = await run.entry
+  const [entry, template] = await Promise.all([run.entry, run.template])
   project.provide("serverEntry", entry)
+  project.provide("pgliteTemplateFile", template)
   return async () => {
     if (--run.users === 0) {
       shared = undefined
       rmSync(entry, { force: true })
+      rmSync(template, { force: true })
     }
   }
 }

@@ -80,6 +80,8 @@ export const start = (env: Record<string, string>): Server => {
       HOST: "127.0.0.1",
       PORT: "0",
       PAYMENTS_WEBHOOK_DESTINATIONS: CHILD_WEBHOOK_DESTINATIONS,
+      // A new data directory starts from the run's migrated dump (test/support/server-global-setup.ts).
+      PAYMENTS_PGLITE_TEMPLATE: inject("pgliteTemplateFile"),
       ...env
     },
     stdio: ["ignore", "pipe", "pipe"]
