@@ -195,8 +195,8 @@ describe("bounded work on postgres", () => {
         yield* sql.unsafe("set local enable_seqscan = off")
         yield* sql.unsafe("set local random_page_cost = 1.1")
         for (const [name, q] of QUERIES) {
-          // Either side of an account is two indexes combined (a bitmap OR): it reads the
-          // account's rows, not the table's (docs/performance.md: what is left).
+          // Either side of an account keeps bitmap scans allowed: the bitmap OR of its two
+          // indexes (which reads every row of the account) must lose to the two ordered scans.
           yield* sql.unsafe(`set local enable_bitmapscan = ${q.accountIdentifier === undefined ? "off" : "on"}`)
           for (const descending of [false, true]) {
             const statement = pageStatement("transactions", transactionWhere(p, q), { limit: LIMIT, descending })
