@@ -557,6 +557,26 @@ describe.each(KINDS)("Store contract on %s", (kind) => {
         expect(otherSeq).toBeGreaterThan(seqs[4]!)
       }))
 
+    storeIt("a unit of work's events keep their emit order (seq order), across nested units of work and platforms; a failed nested one's are dropped", (store, p) =>
+      Effect.gen(function*() {
+        const q = `${p}-other`
+        yield* store.transact((uow) =>
+          Effect.gen(function*() {
+            yield* uow.emit(eventOf(p, "a"))
+            yield* store.transact((inner) => Effect.andThen(inner.emit(eventOf(p, "b")), inner.emit(eventOf(q, "q"))))
+            yield* uow.emit(eventOf(p, "c"))
+            const failed = yield* Effect.exit(store.transact((inner) => Effect.andThen(inner.emit(eventOf(p, "dropped")), Effect.fail("inner failed" as const))))
+            expect(failureOf(failed)).toBe("inner failed")
+            yield* uow.emit(eventOf(p, "d"))
+            yield* store.transact((inner) => inner.emit(eventOf(p, "e")))
+          })
+        )
+        const all = yield* store.events.list(p)
+        expect(all.map((e) => e.event.id)).toEqual(["Webhook:a", "Webhook:b", "Webhook:c", "Webhook:d", "Webhook:e"])
+        expect(all.map((e) => e.seq)).toEqual([...all.map((e) => e.seq)].sort((x, y) => x - y))
+        expect((yield* store.events.list(q)).map((e) => e.event.id)).toEqual(["Webhook:q"])
+      }))
+
     storeIt("a reader following afterSeq never misses an event committed after its read", (store, p) =>
       Effect.gen(function*() {
         // Unit of work 1 emits first and commits last; unit of work 2 emits second and commits first.

@@ -27,6 +27,13 @@ export type Query = <Row extends object>(text: string, params: ReadonlyArray<unk
 export class Where {
   readonly conditions: Array<string> = []
   readonly params: Array<unknown> = []
+  /**
+   * Set by `eitherEq`: the alternatives of the one disjunction in the clause, each a
+   * condition one index serves. `text` holds their OR; a page runs one scan per
+   * alternative instead (see `pageStatement`), since an OR of two indexes is a bitmap
+   * scan that reads every matching row and sorts them for one page.
+   */
+  arms: ReadonlyArray<string> | undefined = undefined
   add(condition: (placeholder: string) => string, value: unknown): this {
     this.params.push(value)
     this.conditions.push(condition(`$${this.params.length}`))
@@ -45,6 +52,24 @@ export class Where {
     if (range?.from !== undefined) this.add((p) => `${column} >= ${p}::bigint`, range.from)
     if (range?.to !== undefined) this.add((p) => `${column} <= ${p}::bigint`, range.to)
     return this
+  }
+  /**
+   * `column = value` for any of the columns (one parameter), unless the filter is unset;
+   * at most one such disjunction per clause (a page runs one scan per column).
+   */
+  eitherEq(columns: ReadonlyArray<string>, value: unknown): this {
+    if (value === undefined) return this
+    if (this.arms !== undefined) throw new Error("a WHERE holds at most one disjunction")
+    this.params.push(value)
+    const placeholder = `$${this.params.length}`
+    this.arms = columns.map((column) => `${column} = ${placeholder}`)
+    this.conditions.push(`(${this.arms.join(" or ")})`)
+    return this
+  }
+  /** The clause with the disjunction replaced by one of its alternatives (`arm` of `arms`). */
+  armText(arm: string): string {
+    const either = this.arms === undefined ? undefined : `(${this.arms.join(" or ")})`
+    return this.conditions.map((c) => (c === either ? arm : c)).join(" and ")
   }
   raw(condition: string): this {
     this.conditions.push(condition)
@@ -111,11 +136,35 @@ export const pageStatement = (table: string, where: Where, p: Page): { readonly 
     keyset = `(created_ms, id) ${p.descending === true ? "<" : ">"} ($${params.length - 1}::bigint, $${params.length}::text)`
   }
   params.push(p.limit + 1)
+  const limit = `$${params.length}`
+  if (where.arms !== undefined) {
+    // One scan per alternative, each down its own `(…, created_ms, id)` index, the cursor
+    // pushed into each and each stopping at `limit + 1` rows (and the count at
+    // TOTAL_COUNT_LIMIT + 1 ids); UNION drops a row both alternatives found (a payment
+    // whose sender and receiver are both the account). More than TOTAL_COUNT_LIMIT ids
+    // in the union if and only if more than that many rows match: an arm cut at the
+    // limit already holds more, and arms that are not cut hold every match.
+    const arms = where.arms.map((arm) => where.armText(arm))
+    const counted = arms.map((w) => `(select id from ${table} where ${w} limit ${TOTAL_COUNT_LIMIT + 1})`).join(" union ")
+    const scans = arms.map((w) =>
+      `(select doc::text as doc, created_ms, id from ${table} where ${w} and ${keyset}
+             order by created_ms ${direction}, id ${direction} limit ${limit})`
+    ).join(" union ")
+    return {
+      text: `select (select count(*)::int from (${counted}) counted) as total, page.doc
+         from (select 1) one left join lateral (
+           select doc, created_ms, id from (${scans}) arms
+           order by created_ms ${direction}, id ${direction} limit ${limit}
+         ) page on true
+         order by page.created_ms ${direction}, page.id ${direction}`,
+      params
+    }
+  }
   return {
     text: `select (select count(*)::int from (select 1 from ${table} where ${where.text} limit ${TOTAL_COUNT_LIMIT + 1}) counted) as total, page.doc
          from (select 1) one left join lateral (
            select doc::text as doc, created_ms, id from ${table} where ${where.text} and ${keyset}
-           order by created_ms ${direction}, id ${direction} limit $${params.length}
+           order by created_ms ${direction}, id ${direction} limit ${limit}
          ) page on true
          order by page.created_ms ${direction}, page.id ${direction}`,
     params

@@ -123,7 +123,8 @@ export const transactionWhere = (platformId: string, q: TransactionQuery): Where
   const w = Where.platform(platformId)
   w.eq("customer_id", q.customerId)
   w.eq("platform_customer_id", q.platformCustomerId)
-  if (q.accountIdentifier !== undefined) w.add((x) => `(sender = ${x} or receiver = ${x})`, q.accountIdentifier)
+  // Either side: a page scans the sender and the receiver index apart and merges them (./documents.ts `pageStatement`).
+  w.eitherEq(["sender", "receiver"], q.accountIdentifier)
   w.eq("sender", q.senderAccountIdentifier)
   w.eq("receiver", q.receiverAccountIdentifier)
   w.eq("status", q.status)

@@ -28,6 +28,7 @@ import { Effect } from "effect"
 import type { SnapshotRecord, SnapshotWrites } from "../../ports/snapshots.js"
 import { millisOf } from "../cursor.js"
 import { documentReads, type Query, type SqlArea, Where } from "./documents.js"
+import { flushEvents } from "./events.js"
 
 
 /** Only SQL identifiers of ours ever reach a statement's text. */
@@ -54,12 +55,13 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>, s
     // The snapshots are not the platform's state: a sandbox reset keeps them.
     tables: [],
     writes: {
+      // The unit of work's pending events are written first (./events.ts): a snapshot holds them.
       createSnapshot: (r: SnapshotRecord) =>
         Effect.andThen(
-          query(
+          Effect.andThen(flushEvents(query), query(
             `insert into sandbox_snapshots (platform_id, id, created_ms, schema, doc) values ($1, $2, $3::bigint, $4, $5::jsonb)`,
             [r.platformId, r.snapshot.id, millisOf(r.snapshot.createdAt), schema, JSON.stringify(r)]
-          ),
+          )),
           query(`insert into sandbox_snapshot_rows (platform_id, snapshot_id, table_name, row) ${capture}`, [r.platformId, r.snapshot.id])
         ).pipe(Effect.asVoid),
       deleteSnapshot: (platformId, id) =>
@@ -79,6 +81,8 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>, s
           )
           if (held[0] === undefined) return "missing" as const
           if (held[0].schema !== schema) return "otherSchema" as const
+          // Events emitted before the restore are written first, and replaced by the snapshot's like the rest.
+          yield* flushEvents(query)
           yield* query(`select payments_restore_snapshot($1, $2, $3::text[])`, [platformId, id, names])
           return "restored" as const
         })

@@ -30,7 +30,7 @@ import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
 import { makeWrite, type Query, type SqlMigration } from "./documents.js"
-import { makeEventStore } from "./events.js"
+import { flushEvents, makeEventStore, PendingEvents } from "./events.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -163,7 +163,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...areas.tokens.writes,
       ...snapshots.writes,
       resetPlatform: (platformId) =>
-        Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })
+        Effect.andThen(flushEvents(query), Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true }))
     }
 
     // ------------------------------------------------------------ transactions
@@ -187,8 +187,16 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
      * round (`Widen`), and the next round holds that turn too.
      */
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
+      // Each attempt keeps its events (./events.ts `PendingEvents`) and writes them in one
+      // insert as its last statement, inside the transaction (a rerun starts with none).
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        serializable(level(work)).pipe(Effect.provideService(CurrentMoves, moves), Effect.provideService(CurrentTurns, turns === undefined ? undefined : held))
+        Effect.suspend(() =>
+          serializable(Effect.tap(level(work), () => flushEvents(query))).pipe(
+            Effect.provideService(CurrentMoves, moves),
+            Effect.provideService(CurrentTurns, turns === undefined ? undefined : held),
+            Effect.provideService(PendingEvents, [])
+          )
+        )
       type Outcome = { readonly _tag: "Done"; readonly value: A } | { readonly _tag: "Widen"; readonly keys: ReadonlySet<string>; readonly attempt: number; readonly conflicts: number }
       const round = (
         held: ReadonlySet<string>,
@@ -236,11 +244,27 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
           return CurrentTurns.use((held) =>
             held !== undefined && named !== undefined && !held.has(named)
               ? Effect.die(new WidenTurns([named]))
-              : dieOnSqlError(sql.withTransaction(level(work)))
+              : dieOnSqlError(nested(work))
           )
         }
         return topLevel(work, new Set(named === undefined ? [] : [named]))
       })
+
+    /**
+     * A nested unit of work: a savepoint. The events pending before it are written first
+     * (so rolling the savepoint back cannot take them); those it emits are dropped with it
+     * should it fail, and otherwise stay pending for the enclosing unit of work's insert.
+     */
+    const nested = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, E | SqlError, R> =>
+      Effect.andThen(
+        flushEvents(query),
+        PendingEvents.use((pending) =>
+          Effect.onError(sql.withTransaction(level(work)), () =>
+            Effect.sync(() => {
+              if (pending !== undefined) pending.length = 0
+            }))
+        )
+      )
 
     /** `work` as one level of a unit of work (see ../level.ts). */
     const level = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

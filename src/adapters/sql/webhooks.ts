@@ -22,6 +22,7 @@ import type {
 import { decodeCursor, encodeCursor } from "../cursor.js"
 import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
 import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
+import { flushEvents } from "./events.js"
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
@@ -149,10 +150,10 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
         (rows) => rows[0]?.seq
       ),
     lastEventSeq: (platformId) =>
-      Effect.map(
+      Effect.andThen(flushEvents(query), Effect.map(
         query<{ readonly seq: number | null }>(`select max(seq)::float8 as seq from events where platform_id = $1`, [platformId]),
         (rows) => rows[0]?.seq ?? 0
-      ),
+      )),
     get: (platformId, id) =>
       Effect.map(
         query<DocRow>(`select doc::text as doc from webhook_deliveries where platform_id = $1 and id = $2`, [platformId, id]),
