@@ -8,9 +8,17 @@ import { createHash, randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { DeterministicPlatform, Ids } from "../../ports/ids.js"
 
+/**
+ * The same text as one flat string. `randomUUID` and template literals build ropes
+ * (V8 cons strings: a 45-character id is a chain of about fourteen 32-byte nodes), and
+ * an id is kept for as long as its record, in several indexes: copied flat it costs its
+ * characters only (about 400 B less per id on the memory store's heap). Ids are ASCII.
+ */
+export const flatString = (s: string): string => Buffer.from(s, "latin1").toString("latin1")
+
 export const randomIds = Ids.of({
-  make: (prefix) => Effect.sync(() => `${prefix}:${randomUUID()}`),
-  uuid: Effect.sync(() => randomUUID())
+  make: (prefix) => Effect.sync(() => flatString(`${prefix}:${randomUUID()}`)),
+  uuid: Effect.sync(() => flatString(randomUUID()))
 })
 
 /** xorshift128-style generator over 32-bit words: small, fast, good enough for ids. */
@@ -38,8 +46,8 @@ const seededUuid = (seed: number) => uuidStream([seed, 0x243f6a88, 0x85a308d3, 0
 
 const streamIds = (next: () => string) =>
   Ids.of({
-    make: (prefix) => Effect.sync(() => `${prefix}:${next()}`),
-    uuid: Effect.sync(next)
+    make: (prefix) => Effect.sync(() => flatString(`${prefix}:${next()}`)),
+    uuid: Effect.sync(() => flatString(next()))
   })
 
 /**

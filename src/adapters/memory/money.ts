@@ -19,6 +19,7 @@ import { decodeJournalCursor, encodeJournalCursor } from "../journal-cursor.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
+import { trimArrays } from "./compact.js"
 import { MemoryTable } from "./table.js"
 
 export interface MoneyTables {
@@ -136,8 +137,9 @@ const matchesTransaction = (q: TransactionQuery) => (r: TransactionRecord): bool
 export const makeMoneyArea = (
   m: MemoryContext<MoneyTables>
 ): MemoryArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", MoneyWrites> => {
-  const post = (entry: JournalEntry): Effect.Effect<void, LedgerRejected> =>
+  const post = (written: JournalEntry): Effect.Effect<void, LedgerRejected> =>
     Effect.suspend(() => {
+      const entry = trimArrays(written)
       const problem = entryProblem(entry)
       if (problem !== undefined) return ledgerRejectedIn(problem)
       const t = m.tenantOf(entry.platformId)
@@ -288,15 +290,17 @@ export const makeMoneyArea = (
     writes: {
       putInternalAccount: (r) => m.putRow(m.tenantOf(r.platformId).internalAccounts, r.id, r),
       post,
-      putQuote: (r) =>
+      putQuote: (written) =>
         Effect.sync(() => {
+          const r = trimArrays(written)
           const quotes = m.tenantOf(r.platformId).quotes
           const previous = quotes.get(r.quote.id)
           quotes.set(r.quote.id, r)
           m.undo(() => void (previous === undefined ? quotes.delete(r.quote.id) : quotes.set(r.quote.id, previous)))
         }),
-      putTransaction: (r) =>
+      putTransaction: (written) =>
         Effect.orDie(Effect.suspend(() => {
+          const r = trimArrays(written)
           const t = m.tenantOf(r.platformId)
           const before = sentOf(t.transactions.get(r.transaction.id))
           return Effect.tap(m.putRow(t.transactions, r.transaction.id, r), () =>
