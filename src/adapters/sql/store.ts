@@ -216,6 +216,12 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
                 reruns++
                 const unheld = turns === undefined ? [] : [...moves].filter((k) => !held.has(k))
                 if (unheld.length > 0) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...unheld]), attempt: attempt + 1, conflicts })
+                // Holding turns, the attempt lost to a unit of work that holds none (a deadlock:
+                // that one waits for the turn's lock in its last statement while holding rows
+                // this one needs). The turns are let go before the rerun, so that one can
+                // commit; holding them through the rerun would meet it again, every attempt.
+                // (PostgreSQL grants the lock to that waiter first, before this one asks again.)
+                if (held.size > 0) return Effect.succeed<Outcome>({ _tag: "Widen", keys: held, attempt: attempt + 1, conflicts })
                 return Effect.andThen(Effect.sleep(backoffMillis(attempt + 1)), loop(attempt + 1, conflicts))
               }
               if (conflicts < MAX_CONFLICT_RERUNS && conflictCause(cause)) return loop(attempt + 1, conflicts + 1)
