@@ -16,7 +16,7 @@ import { LoopbackWebhookSenderLayer, memoryLayer } from "../src/adapters/memory/
 import { makeWebHandler } from "../src/http/app.js"
 import { SWEEP_BATCH, sweepAllPlatforms } from "../src/operations/retention.js"
 import { Store } from "../src/ports/store.js"
-import { API_PREFIX, benchMoneyAuth, benchMoneyPlatform } from "./servers/platform.js"
+import { benchMoneyPlatform, moneyClient } from "./servers/platform.js"
 
 const N = Number(process.env["BENCH_HEAP_PAYMENTS"] ?? "3000")
 const gc = (globalThis as { gc?: () => void }).gc
@@ -31,16 +31,7 @@ const heapUsed = () => {
 }
 
 const app = makeWebHandler({ services: Layer.merge(memoryLayer([benchMoneyPlatform]), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false })
-const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-  const res = await app.handler(new Request(`http://bench${API_PREFIX}${path}`, {
-    method,
-    headers: { authorization: benchMoneyAuth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  }))
-  const text = await res.text()
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
-  return JSON.parse(text) as Record<string, unknown>
-}
+const call = moneyClient((url, init) => app.handler(new Request(url, init)), "http://bench")
 const customer = async (fullName: string) =>
   String((await call("POST", "/customers", {
     customerType: "INDIVIDUAL",

@@ -16,17 +16,25 @@ export const API_PREFIX = "/2025-10-13"
 /** HTTP Basic for the money bench's platform. */
 export const benchMoneyAuth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
 
-/** One JSON request as the money bench's platform; throws on a non-2xx answer. */
-export const moneyApi = async (port: number, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-  const res = await fetch(`http://127.0.0.1:${port}${API_PREFIX}${path}`, {
-    method,
-    headers: { authorization: benchMoneyAuth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const text = await res.text()
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
-  return JSON.parse(text) as Record<string, unknown>
-}
+/**
+ * JSON requests as the money bench's platform through `send` (fetch, or an app's web
+ * handler) to `origin`; each throws on a non-2xx answer.
+ */
+export const moneyClient = (send: (url: string, init: RequestInit) => Promise<Response>, origin: string) =>
+  async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const res = await send(`${origin}${API_PREFIX}${path}`, {
+      method,
+      headers: { authorization: benchMoneyAuth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await res.text()
+    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`)
+    return JSON.parse(text) as Record<string, unknown>
+  }
+
+/** One JSON request as the money bench's platform to the server on `port`; throws on a non-2xx answer. */
+export const moneyApi = (port: number, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> =>
+  moneyClient(fetch, `http://127.0.0.1:${port}`)(method, path, body)
 
 /**
  * The raw money ledger's accounts: sources `raw-src-<i>` (funded) and destinations

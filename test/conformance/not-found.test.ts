@@ -60,11 +60,13 @@ const endpoints: ReadonlyArray<Endpoint> = Object.values(PaymentsApi.groups).fla
 )
 
 const declared: Record<string, ReadonlyArray<string>> = (() => {
-  const spec = OpenApi.fromApi(PaymentsApi) as any
+  const spec = OpenApi.fromApi(PaymentsApi)
   const out: Record<string, ReadonlyArray<string>> = {}
-  for (const [p, ops] of Object.entries<any>(spec.paths)) {
-    for (const [m, op] of Object.entries<any>(ops)) {
-      if (typeof op === "object" && op !== null && op.responses !== undefined) out[operationKey(m, p.replace(VERSION_PREFIX, ""))] = Object.keys(op.responses)
+  for (const [p, ops] of Object.entries(spec.paths)) {
+    for (const [m, op] of Object.entries(ops as Record<string, unknown>)) {
+      if (typeof op === "object" && op !== null && "responses" in op && typeof op.responses === "object" && op.responses !== null) {
+        out[operationKey(m, p.replace(VERSION_PREFIX, ""))] = Object.keys(op.responses)
+      }
     }
   }
   return out
