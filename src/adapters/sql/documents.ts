@@ -91,8 +91,9 @@ export const conflictOrDie = (e: SqlError): Effect.Effect<never, StoreConflict> 
 /** The store's write helper: a statement whose unique violation is a `StoreConflict` (see `conflictOrDie`). */
 export type Write = (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void, StoreConflict>
 
-export const makeWrite = (sql: SqlClient.SqlClient): Write => (text, params) =>
-  sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+/** `before` runs first: it sends the unit of work's pending writes (./pending.ts). */
+export const makeWrite = (sql: SqlClient.SqlClient, before: Effect.Effect<void>): Write => (text, params) =>
+  Effect.andThen(before, sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie)))
 
 /**
  * A migration an area carries: `id` is `<number>_<name>`, numbered after every migration

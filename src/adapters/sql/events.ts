@@ -1,63 +1,47 @@
 /** The outbox part of the SQL Store (migration `1_initial`): events in commit order per platform. ./store.ts wires it in. */
-import { Context, Effect } from "effect"
+import { Effect } from "effect"
 import type { DomainEvent, EventWrites } from "../../ports/events.js"
 import { docOf, type Query, type SqlArea } from "./documents.js"
+import { CurrentPending, type PendingStatement } from "./pending.js"
 
 /**
- * The events the current attempt of a unit of work emitted and has not written yet
- * (./store.ts gives each attempt its own, and writes them with `flushEvents` before it
- * commits): the events of one unit of work go in one insert, in emit order, taking the
- * platform's event lock once. Undefined outside a unit of work, where `emit` writes at once.
- */
-export const PendingEvents = Context.Reference<Array<DomainEvent> | undefined>("payments-service/adapters/sql/PendingEvents", {
-  defaultValue: () => undefined
-})
-
-/**
- * Writes `events` in one statement, in their order (`seq` follows the rows' order: the
+ * The statement writing `events` in their order (`seq` follows the rows' order: the
  * select's ordinality), after taking the event lock of each of their platforms (in one
  * order, the platforms sorted as ./turns.ts sorts them; one platform in practice). The
  * platform's event lock (held to commit) makes `seq` order commit order per platform: a
  * reader following `afterSeq` never finds a lower seq committed later. A unit of work
  * moving the platform's money holds it already, at session level, from before its
- * transaction began (./turns.ts): then this takes it again at once.
+ * transaction began (./turns.ts): then this takes it again at once. Within a unit of
+ * work the events wait in ./pending.ts and go last, with the writes still pending, in
+ * one statement before COMMIT (`flushAll`).
  */
-const insertEvents = (query: Query, events: ReadonlyArray<DomainEvent>): Effect.Effect<void> => {
-  const platforms = [...new Set(events.map((e) => e.platformId))].sort()
-  return Effect.asVoid(query(
-    `insert into events (platform_id, id, type, doc)
+export const eventsStatement = (events: ReadonlyArray<DomainEvent>): PendingStatement => ({
+  text: `insert into events (platform_id, id, type, doc)
      select e->>'platformId', e->>'id', e->>'type', e
      from (select count(*) from (select pg_advisory_xact_lock(hashtext(p)) from jsonb_array_elements_text($1::jsonb) as p) locked) as platform_event_locks,
        jsonb_array_elements($2::jsonb) with ordinality as pending(e, n)
      order by n`,
-    [JSON.stringify(platforms), JSON.stringify(events)]
-  ))
-}
+  params: [JSON.stringify([...new Set(events.map((e) => e.platformId))].sort()), JSON.stringify(events)]
+})
 
-/**
- * Writes the current attempt's pending events now (nothing when there are none):
- * before it commits, and before any statement that reads or removes events within it.
- */
-export const flushEvents = (query: Query): Effect.Effect<void> =>
-  PendingEvents.use((pending) => {
-    if (pending === undefined || pending.length === 0) return Effect.void
-    return insertEvents(query, pending.splice(0, pending.length))
-  })
-
-export const makeEventStore = (query: Query): SqlArea<"events", EventWrites> => ({
+/** `flushAll` sends the unit of work's pending writes and events (./pending.ts); a read or removal of events runs after it. */
+export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>): SqlArea<"events", EventWrites> => ({
   tables: ["events"],
   writes: {
-    // Kept for the unit of work's one insert (`flushEvents`); at once outside a unit of work.
+    // Kept for the unit of work's last statement (./pending.ts); at once outside a unit of work.
     emit: (event: DomainEvent) =>
-      PendingEvents.use((pending) => {
-        if (pending === undefined) return insertEvents(query, [event])
-        pending.push(event)
+      CurrentPending.use((pending) => {
+        if (pending === undefined) {
+          const one = eventsStatement([event])
+          return exec(one.text, one.params)
+        }
+        pending.events.push(event)
         return Effect.void
       }),
     // Reads at most `limit` rows of `events_platform` (the oldest at or below upToSeq),
     // whatever the outbox holds; the time test applies to those rows only.
     sweepEvents: (platformId, sweep) =>
-      Effect.andThen(flushEvents(query), Effect.map(
+      Effect.andThen(flushAll, Effect.map(
         query<{ readonly removed: number }>(
           `with removed as (
              delete from events where seq in (
@@ -73,7 +57,7 @@ export const makeEventStore = (query: Query): SqlArea<"events", EventWrites> => 
   repositories: {
     events: {
       list: (platformId, options) =>
-        Effect.andThen(flushEvents(query), Effect.map(
+        Effect.andThen(flushAll, Effect.map(
           query<{ readonly seq: number; readonly doc: string }>(
             `select seq::float8 as seq, doc::text as doc from events where platform_id = $1 and seq > $2::bigint order by seq limit $3`,
             [platformId, options?.afterSeq ?? 0, options?.limit ?? 1_000_000]

@@ -39,6 +39,7 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
+import { balanceKey, CurrentPending } from "./pending.js"
 import { noteMove } from "./turns.js"
 
 
@@ -134,14 +135,18 @@ export const transactionWhere = (platformId: string, q: TransactionQuery): Where
   return w
 }
 
-export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneyStore => {
+export const makeMoneyStore = (
+  sql: SqlClient.SqlClient,
+  query: Query,
+  pending: { readonly flushWrites: Effect.Effect<void>; readonly defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void> }
+): MoneyStore => {
   const { byId, many, one, page } = documentReads(query)
 
   // ------------------------------------------------------------ the ledger
 
   /** A ledger statement: a broken ledger CHECK is a LedgerRejected, anything else a defect. */
   const ledgerStatement = (text: string, params: ReadonlyArray<unknown>, account: string) =>
-    sql.unsafe<{ readonly balance: string }>(text, params).pipe(
+    Effect.andThen(pending.flushWrites, sql.unsafe<{ readonly balance: string }>(text, params)).pipe(
       Effect.catch((e: SqlError) => {
         const check = brokenCheck(e)
         return check === undefined
@@ -151,6 +156,13 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
           : ledgerRejectedIn("OUT_OF_RANGE", account)
       })
     )
+
+  /** The attempt knows `account`'s balance now (./pending.ts): a read of it asks nothing. */
+  const knowBalance = (platformId: string, account: string, balance: string): Effect.Effect<void> =>
+    CurrentPending.use((p) => {
+      p?.balances.set(balanceKey(platformId, account), exactNumber(balance))
+      return Effect.void
+    })
 
   /** Why a move the guarded statement did not make is refused (the unit of work is intact: no statement failed). */
   const refuseMove = (platformId: string, account: string, amount: bigint) =>
@@ -197,7 +209,8 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
     // Noted first: should this statement lose a race, the rerun takes the platform's turn (./turns.ts).
     return Effect.andThen(
       noteMove(platformId),
-      Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : refuseMove(platformId, account, amount))
+      Effect.flatMap(statement, (rows) =>
+        rows[0] === undefined ? refuseMove(platformId, account, amount) : knowBalance(platformId, account, rows[0].balance))
     )
   }
 
@@ -217,26 +230,30 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         Effect.forEach(moves.filter((m) => isInternalAccount(m.account)), (m) => move(entry.platformId, m.account, m.currency, m.amount), {
           discard: true
         }),
-        Effect.orDie(sql.unsafe(
+        // A fresh id: it can break no constraint; sent with the unit of work's next statement.
+        pending.defer(
           `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
           [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)]
-        ))
+        )
       )
     })
 
   // ------------------------------------------------------------ writes
 
   const putInternalAccount = (r: InternalAccountRecord): Effect.Effect<void, StoreConflict> =>
-    sql.unsafe(
+    Effect.andThen(pending.flushWrites, sql.unsafe(
       `insert into internal_accounts (platform_id, id, created_ms, customer_id, currency, type, status, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::jsonb)
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
          type = excluded.type, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.id, millisOf(r.createdAt), r.customerId, r.currency, r.type, r.status, JSON.stringify(r)]
-    ).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
+    )).pipe(Effect.asVoid, Effect.catch(conflictOrDie))
 
-  /** A write that can break no constraint of ours: any failure is a defect. */
-  const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> => Effect.orDie(Effect.asVoid(sql.unsafe(text, params)))
+  /**
+   * A write that can break no constraint of ours and whose result nobody reads (any
+   * failure is a defect): sent with the unit of work's next statement (./pending.ts).
+   */
+  const exec = pending.defer
 
   const putQuote = (r: QuoteRecord): Effect.Effect<void> =>
     exec(
@@ -297,31 +314,37 @@ export const makeMoneyStore = (sql: SqlClient.SqlClient, query: Query): MoneySto
         }))
     },
     ledger: {
-      balances: (platformId, accounts) => {
-        if (accounts.length === 0) return Effect.succeed(new Map())
-        const internal = accounts.filter(isInternalAccount)
-        const system = accounts.filter((a) => !isInternalAccount(a))
-        const rows = Effect.all([
-          internal.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
-            // One index lookup per account (the lateral subquery cannot be flattened into a
-            // join), so only these rows are read: a semi-join or `= any(…)` scanned every
-            // balance row of the platform, which under SERIALIZABLE predicate-locked them all
-            // (a page lock) and made unrelated payments abort each other.
-            `select b.account, b.balance::text as balance from jsonb_array_elements_text($2::jsonb) as wanted (account)
-             cross join lateral (select account, balance from ledger_balances
-               where platform_id = $1 and account = wanted.account offset 0) as b`,
-            [platformId, JSON.stringify(internal)]
-          ),
-          system.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
-            `${SYSTEM_SUMS} and p->>'account' in (select jsonb_array_elements_text($2::jsonb)) group by 1, 2`,
-            [platformId, JSON.stringify(system)]
-          )
-        ])
-        return Effect.map(rows, ([a, b]) => {
-          const found = new Map([...a.map((row) => [row.account, exactNumber(row.balance)] as const), ...b.map((row) => [row.account, Number(row.balance)] as const)])
-          return new Map(accounts.map((x) => [x, found.get(x) ?? 0]))
-        })
-      },
+      balances: (platformId, accounts) =>
+        CurrentPending.use((known) => {
+          if (accounts.length === 0) return Effect.succeed(new Map<string, number>())
+          // The internal accounts' balances the attempt knows (read or moved by it) are not asked again.
+          const knownBalance = (account: string) => known?.balances.get(balanceKey(platformId, account))
+          const internal = accounts.filter((a) => isInternalAccount(a) && knownBalance(a) === undefined)
+          const system = accounts.filter((a) => !isInternalAccount(a))
+          const rows = Effect.all([
+            internal.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
+              // One index lookup per account (the lateral subquery cannot be flattened into a
+              // join), so only these rows are read: a semi-join or `= any(…)` scanned every
+              // balance row of the platform, which under SERIALIZABLE predicate-locked them all
+              // (a page lock) and made unrelated payments abort each other.
+              `select b.account, b.balance::text as balance from jsonb_array_elements_text($2::jsonb) as wanted (account)
+               cross join lateral (select account, balance from ledger_balances
+                 where platform_id = $1 and account = wanted.account offset 0) as b`,
+              [platformId, JSON.stringify(internal)]
+            ),
+            system.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
+              `${SYSTEM_SUMS} and p->>'account' in (select jsonb_array_elements_text($2::jsonb)) group by 1, 2`,
+              [platformId, JSON.stringify(system)]
+            )
+          ])
+          return Effect.map(rows, ([a, b]) => {
+            const read = new Map(a.map((row) => [row.account, exactNumber(row.balance)] as const))
+            // An account without a row has a zero balance until a move makes one (which the attempt then knows).
+            for (const account of internal) known?.balances.set(balanceKey(platformId, account), read.get(account) ?? 0)
+            const found = new Map([...read, ...b.map((row) => [row.account, Number(row.balance)] as const)])
+            return new Map(accounts.map((x) => [x, knownBalance(x) ?? found.get(x) ?? 0]))
+          })
+        }),
       allBalances: (platformId) =>
         Effect.map(
           query<{ readonly account: string; readonly currency: string; readonly balance: string }>(

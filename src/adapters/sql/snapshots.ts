@@ -28,7 +28,6 @@ import { Effect } from "effect"
 import type { SnapshotRecord, SnapshotWrites } from "../../ports/snapshots.js"
 import { millisOf } from "../cursor.js"
 import { documentReads, type Query, type SqlArea, Where } from "./documents.js"
-import { flushEvents } from "./events.js"
 
 
 /** Only SQL identifiers of ours ever reach a statement's text. */
@@ -45,7 +44,7 @@ const identifier = (table: string): string => {
  * `schema` names the schema this code writes and reads (a fingerprint of its migrations):
  * a snapshot taken on another is not restored.
  */
-export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>, schema: string): SqlArea<"snapshots", SnapshotWrites> => {
+export const makeSnapshotStore = (query: Query, flushAll: Effect.Effect<void>, tables: ReadonlyArray<string>, schema: string): SqlArea<"snapshots", SnapshotWrites> => {
   const { one, page } = documentReads(query)
   const names = tables.map(identifier)
   const capture = names
@@ -58,7 +57,7 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>, s
       // The unit of work's pending events are written first (./events.ts): a snapshot holds them.
       createSnapshot: (r: SnapshotRecord) =>
         Effect.andThen(
-          Effect.andThen(flushEvents(query), query(
+          Effect.andThen(flushAll, query(
             `insert into sandbox_snapshots (platform_id, id, created_ms, schema, doc) values ($1, $2, $3::bigint, $4, $5::jsonb)`,
             [r.platformId, r.snapshot.id, millisOf(r.snapshot.createdAt), schema, JSON.stringify(r)]
           )),
@@ -82,7 +81,7 @@ export const makeSnapshotStore = (query: Query, tables: ReadonlyArray<string>, s
           if (held[0] === undefined) return "missing" as const
           if (held[0].schema !== schema) return "otherSchema" as const
           // Events emitted before the restore are written first, and replaced by the snapshot's like the rest.
-          yield* flushEvents(query)
+          yield* flushAll
           yield* query(`select payments_restore_snapshot($1, $2, $3::text[])`, [platformId, id, names])
           return "restored" as const
         })

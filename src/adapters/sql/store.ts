@@ -30,7 +30,8 @@ import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
 import { makeWrite, type Query, type SqlMigration } from "./documents.js"
-import { flushEvents, makeEventStore, PendingEvents } from "./events.js"
+import { eventsStatement, makeEventStore } from "./events.js"
+import { CurrentPending, makePending, Pending } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -85,23 +86,32 @@ const makeQuery = (sql: SqlClient.SqlClient): Query =>
   <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
     params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(sql.unsafe<Row>(text, params))
 
+/** A write sent as it is: any failure is a defect. */
+const makeExec = (sql: SqlClient.SqlClient) => (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
+  Effect.orDie(Effect.asVoid(sql.unsafe(text, params)))
+
+/** The unit of work's pending writes, events and balances over one client (./pending.ts). */
+export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makeExec(sql), eventsStatement)
+
 /**
  * Every area of the store over one client, in the order `resetPlatform` clears their
  * tables. An area registers here once: its repositories and writes (spread below) and,
  * through its `migrations`, its schema (./migrations.ts runs them with the listed ones).
+ * Every statement goes through `pending` (./pending.ts), which sends the unit of work's
+ * pending writes before it.
  */
-export const makeSqlAreas = (sql: SqlClient.SqlClient) => {
-  const query = makeQuery(sql)
+export const makeSqlAreas = (sql: SqlClient.SqlClient, pending = makeSqlPending(sql)) => {
+  const query = pending.query
   /** A write: a unique violation is a StoreConflict (see ./documents.ts), anything else a defect. */
-  const write = makeWrite(sql)
+  const write = makeWrite(sql, pending.flushWrites)
   return {
     customers: makeCustomerStore(query, write),
     kyc: makeKycStore(query, write),
-    events: makeEventStore(query),
+    events: makeEventStore(query, pending.flushAll, makeExec(sql)),
     timers: makeTimerStore(sql, query),
     idempotency: makeIdempotencyStore(query),
-    money: makeMoneyStore(sql, query),
-    webhooks: makeWebhookStore(sql, query),
+    money: makeMoneyStore(sql, query, pending),
+    webhooks: makeWebhookStore(sql, query, pending.flushAll),
     wallets: makeWalletStore(query),
     cards: makeCardStore(query, write),
     cardTransactions: makeCardTransactionStore(query),
@@ -131,16 +141,18 @@ const schemaOf = (carried: ReadonlyArray<SqlMigration>): string =>
 export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const query = makeQuery(sql)
+    const pending = makeSqlPending(sql)
+    const query = pending.query
 
     // ------------------------------------------------------------ the areas
 
-    const areas = makeSqlAreas(sql)
+    const areas = makeSqlAreas(sql, pending)
     /** Every area's tables, in the order `resetPlatform` clears them. */
     const tables = Object.values(areas).flatMap((area) => area.tables)
     /** Snapshots hold every table of the platform's state but its credentials (ports/snapshots.ts). */
     const snapshots = makeSnapshotStore(
       query,
+      pending.flushAll,
       tables.filter((table) => !TOKEN_TABLES.includes(table)),
       schemaOf(Object.values(areas).flatMap((area) => area.migrations ?? []))
     )
@@ -163,7 +175,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...areas.tokens.writes,
       ...snapshots.writes,
       resetPlatform: (platformId) =>
-        Effect.andThen(flushEvents(query), Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true }))
+        Effect.andThen(pending.flushAll, Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true }))
     }
 
     // ------------------------------------------------------------ transactions
@@ -187,14 +199,14 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
      * round (`Widen`), and the next round holds that turn too.
      */
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
-      // Each attempt keeps its events (./events.ts `PendingEvents`) and writes them in one
-      // insert as its last statement, inside the transaction (a rerun starts with none).
+      // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
+      // one statement as its last, inside the transaction (a rerun starts with none).
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
         Effect.suspend(() =>
-          serializable(Effect.tap(level(work), () => flushEvents(query))).pipe(
+          serializable(Effect.tap(level(work), () => pending.flushAll)).pipe(
             Effect.provideService(CurrentMoves, moves),
             Effect.provideService(CurrentTurns, turns === undefined ? undefined : held),
-            Effect.provideService(PendingEvents, [])
+            Effect.provideService(CurrentPending, new Pending())
           )
         )
       type Outcome = { readonly _tag: "Done"; readonly value: A } | { readonly _tag: "Widen"; readonly keys: ReadonlySet<string>; readonly attempt: number; readonly conflicts: number }
@@ -257,18 +269,16 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       })
 
     /**
-     * A nested unit of work: a savepoint. The events pending before it are written first
-     * (so rolling the savepoint back cannot take them); those it emits are dropped with it
-     * should it fail, and otherwise stay pending for the enclosing unit of work's insert.
+     * A nested unit of work: a savepoint. The writes and events pending before it are sent
+     * first (so rolling the savepoint back cannot take them); those it leaves pending are
+     * dropped with it should it fail (and the balances known, which it may have moved),
+     * and otherwise stay pending for the enclosing unit of work.
      */
     const nested = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, E | SqlError, R> =>
       Effect.andThen(
-        flushEvents(query),
-        PendingEvents.use((pending) =>
-          Effect.onError(sql.withTransaction(level(work)), () =>
-            Effect.sync(() => {
-              if (pending !== undefined) pending.length = 0
-            }))
+        pending.flushAll,
+        CurrentPending.use((current) =>
+          Effect.onError(sql.withTransaction(level(work)), () => Effect.sync(() => current?.forgetAll()))
         )
       )
 

@@ -22,7 +22,6 @@ import type {
 import { decodeCursor, encodeCursor } from "../cursor.js"
 import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
 import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
-import { flushEvents } from "./events.js"
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
@@ -54,7 +53,7 @@ const keyOf = (platformId: string, row: KeyRow): WebhookSigningKeyRecord => ({
   createdAt: row.created_ms
 })
 
-export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): WebhookStore => {
+export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAll: Effect.Effect<void>): WebhookStore => {
   const deliveryOf = (row: DocRow): WebhookDeliveryRecord => docOf<WebhookDeliveryRecord>(row)
 
   const upsert = (r: WebhookDeliveryRecord, onConflict: string) =>
@@ -150,7 +149,7 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query): Webhoo
         (rows) => rows[0]?.seq
       ),
     lastEventSeq: (platformId) =>
-      Effect.andThen(flushEvents(query), Effect.map(
+      Effect.andThen(flushAll, Effect.map(
         query<{ readonly seq: number | null }>(`select max(seq)::float8 as seq from events where platform_id = $1`, [platformId]),
         (rows) => rows[0]?.seq ?? 0
       )),

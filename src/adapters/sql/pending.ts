@@ -1,0 +1,117 @@
+/**
+ * What the current attempt of a unit of work has decided but not yet sent (./store.ts
+ * gives each attempt its own `Pending`, and sends what it holds before it commits):
+ *
+ * - `statements`: writes whose result nobody reads and which can break no constraint of
+ *   ours (a journal entry, a quote, a transaction: ./money.ts). They are sent together,
+ *   as one statement, just before the next statement of the unit of work, whatever it is:
+ *   every read still sees every write made before it, and the writes at the end of a
+ *   payment (its second journal entry, the transaction, the quote, the events) cost one
+ *   round trip instead of four.
+ * - `events`: the unit of work's events (./events.ts), written last, with the writes left
+ *   pending, just before COMMIT (or before a statement that reads or removes events), so
+ *   the platform's event lock is taken at the end of the transaction.
+ * - `balances`: the internal accounts' balances this attempt has read or moved (their
+ *   values as the attempt sees them). A SERIALIZABLE transaction reads one snapshot, so a
+ *   balance read again is the one read before unless the attempt moved it, and every move
+ *   returns the new balance: a read of balances the attempt knows asks nothing. Any other
+ *   write that may touch balances (a reset, a snapshot's restore) forgets them.
+ *
+ * Outside a unit of work there is none: a write goes at once.
+ */
+import { Context, Effect } from "effect"
+import type { DomainEvent } from "../../ports/events.js"
+import type { Query } from "./documents.js"
+
+export interface PendingStatement {
+  readonly text: string
+  readonly params: ReadonlyArray<unknown>
+}
+
+export class Pending {
+  readonly statements: Array<PendingStatement> = []
+  readonly events: Array<DomainEvent> = []
+  readonly balances = new Map<string, number>()
+  /** Drops everything a failed nested unit of work left (its savepoint undid its writes). */
+  forgetAll(): void {
+    this.statements.length = 0
+    this.events.length = 0
+    this.balances.clear()
+  }
+}
+
+export const CurrentPending = Context.Reference<Pending | undefined>("payments-service/adapters/sql/CurrentPending", {
+  defaultValue: () => undefined
+})
+
+/** The key of a balance in `Pending.balances`. */
+export const balanceKey = (platformId: string, account: string): string => `${platformId}\u0000${account}`
+
+/**
+ * Several statements as one: each becomes a data-modifying common table expression of a
+ * `select` (PostgreSQL runs every one of them exactly once, to completion, on the same
+ * snapshot), its parameters renumbered after those of the statements before it. The
+ * statements must not write the same row twice (`defer` sends the pending ones first
+ * when the same statement comes again).
+ */
+export const combine = (statements: ReadonlyArray<PendingStatement>): PendingStatement => {
+  if (statements.length === 1) return statements[0]!
+  const params: Array<unknown> = []
+  const parts = statements.map((s, i) => {
+    const offset = params.length
+    params.push(...s.params)
+    return `w${i} as (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`
+  })
+  return { text: `with ${parts.join(",\n")}\nselect 1`, params }
+}
+
+/**
+ * The pending part of the SQL store over `raw` (a read as the store sends it) and `exec`
+ * (a write sent as it is, any failure a defect): `query` sends
+ * the pending writes before each statement; `defer` keeps a write for later (sends it at
+ * once outside a unit of work); `flushWrites` sends the pending writes; `flushAll` the
+ * pending writes and then the events (`eventsStatement` renders them), in one statement.
+ */
+export const makePending = (
+  raw: Query,
+  exec: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>,
+  eventsStatement: (events: ReadonlyArray<DomainEvent>) => PendingStatement
+) => {
+  const send = (statements: ReadonlyArray<PendingStatement>): Effect.Effect<void> => {
+    if (statements.length === 0) return Effect.void
+    const one = combine(statements)
+    return exec(one.text, one.params)
+  }
+  const flushWrites: Effect.Effect<void> = CurrentPending.use((pending) =>
+    pending === undefined || pending.statements.length === 0 ? Effect.void : send(pending.statements.splice(0))
+  )
+  const flushAll: Effect.Effect<void> = CurrentPending.use((pending) => {
+    if (pending === undefined) return Effect.void
+    const statements = pending.statements.splice(0)
+    if (pending.events.length > 0) statements.push(eventsStatement(pending.events.splice(0)))
+    return send(statements)
+  })
+  /** A statement that may write balances some other way than a move: the attempt forgets the ones it knows. */
+  const touchesBalances = (text: string): boolean => !/^\s*select\b/i.test(text) || text.includes("payments_restore_snapshot")
+  const query: Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
+    CurrentPending.use((pending) => {
+      if (pending === undefined) return raw<Row>(text, params)
+      if (touchesBalances(text)) pending.balances.clear()
+      return pending.statements.length === 0
+        ? raw<Row>(text, params)
+        : Effect.andThen(send(pending.statements.splice(0)), raw<Row>(text, params))
+    })
+  const defer = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
+    CurrentPending.use((pending) => {
+      if (pending === undefined) return exec(text, params)
+      // The same statement again may write the same row: the first goes before it is kept.
+      if (pending.statements.some((s) => s.text === text)) {
+        const earlier = pending.statements.splice(0)
+        pending.statements.push({ text, params })
+        return send(earlier)
+      }
+      pending.statements.push({ text, params })
+      return Effect.void
+    })
+  return { query, defer, flushWrites, flushAll }
+}
