@@ -12,11 +12,13 @@
  *   its own. The request runs on the offset this process last saw, and the store checks
  *   that guess before anything of the request reaches the database: folded into
  *   createAlone's statement (the insert happens only if the stored offset is the guessed
- *   one), or by reading the offset before any other first statement (one read, as
+ *   one), in the last statement of a unit of work's attempt (read in the transaction's
+ *   snapshot; the attempt commits only if it matches, ./pending.ts), or by reading the
+ *   offset before any other first statement outside a unit of work (one read, as
  *   before), or after a run that sent nothing. A stale guess ends the run with a defect
- *   before anything of it was written (and refuses every later statement of that run),
+ *   before anything of it was committed (and refuses every later statement of that run),
  *   and the run starts again on the stored offset. So a request never commits, and
- *   never answers, on an offset other than the one stored when its first statement ran.
+ *   never answers, on an offset other than the one its first transaction saw.
  */
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -25,6 +27,7 @@ import type { ExternalAccountRecord, Store, UniqueConstraint } from "../../ports
 import { StoreConflict } from "../../ports/store.js"
 import { asLevel, conflictIn } from "../level.js"
 import { externalAccountParams } from "./customers.js"
+import { CurrentPending, type FinalCheck } from "./pending.js"
 
 /** The offset a run started on without reading it (see `onLastSeenOffset`). */
 interface OffsetGuess {
@@ -95,10 +98,42 @@ export const makeOneRoundTrip = (options: {
       return stored === g.offset ? Effect.void : refuted(g)
     })
 
-  /** Before a statement of the current run: its guess checked (a read) unless it was already. */
-  const checkGuess: Effect.Effect<void> = CurrentGuess.use((g) =>
-    g === undefined || (g.checked && !g.stale) ? Effect.void : g.stale ? refuted(g) : verify(g)
-  )
+  /**
+   * The guess checked by the statement that ends the current attempt of a unit of work
+   * (./pending.ts `FinalCheck`): it reads the stored offset in the transaction's snapshot,
+   * so the attempt commits only if the offset it ran on is the one its snapshot holds.
+   */
+  const checkAtCommit = (g: OffsetGuess): FinalCheck => ({
+    statement: {
+      text: `select coalesce((select offset_ms from platform_clocks where platform_id = $1), 0)::float8 as stored_offset`,
+      params: [g.platformId]
+    },
+    verdict: (row) => {
+      const stored = typeof row?.["stored_offset"] === "number" ? row["stored_offset"] : 0
+      lastSeen.set(g.platformId, stored)
+      if (g.stale) return refuted(g)
+      g.checked = true
+      return stored === g.offset ? Effect.void : refuted(g)
+    }
+  })
+
+  /**
+   * Before a statement of the current run: its guess checked unless it was already. Inside
+   * a unit of work the check goes with the attempt's last statement (no round trip of its
+   * own: whatever the attempt did on a stale guess is rolled back with it); outside, a read.
+   */
+  const checkGuess: Effect.Effect<void> = CurrentGuess.use((g) => {
+    if (g === undefined || (g.checked && !g.stale)) return Effect.void
+    if (g.stale) return refuted(g)
+    return Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
+      Option.isNone(tx)
+        ? verify(g)
+        : CurrentPending.use((pending) => {
+          if (pending === undefined) return verify(g)
+          pending.finalCheck ??= checkAtCommit(g)
+          return Effect.void
+        }))
+  })
 
   const onLastSeenOffset = <A, E, R>(platformId: string, run: (offset: number) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
@@ -210,6 +245,8 @@ export const makeOneRoundTrip = (options: {
     const shaped = guarded as StoreShape
     return {
       ...shaped,
+      // The guess is checked inside each attempt, by its last statement (`checkAtCommit`).
+      transact: (work, transactOptions) => store.transact((uow) => Effect.andThen(checkGuess, work(uow)), transactOptions),
       externalAccounts: { ...shaped.externalAccounts, createAlone },
       clocks: { ...shaped.clocks, onLastSeenOffset }
     }

@@ -28,10 +28,21 @@ export interface PendingStatement {
   readonly params: ReadonlyArray<unknown>
 }
 
+/**
+ * A read the attempt makes with its last statement, and what it concludes from the row
+ * (./one-round-trip.ts: the platform's clock offset the run guessed, checked at commit
+ * rather than with a statement of its own before the first read).
+ */
+export interface FinalCheck {
+  readonly statement: PendingStatement
+  readonly verdict: (row: Readonly<Record<string, unknown>> | undefined) => Effect.Effect<void>
+}
+
 export class Pending {
   readonly statements: Array<PendingStatement> = []
   readonly events: Array<DomainEvent> = []
   readonly balances = new Map<string, number>()
+  finalCheck: FinalCheck | undefined = undefined
   /** Drops everything a failed nested unit of work left (its savepoint undid its writes). */
   forgetAll(): void {
     this.statements.length = 0
@@ -54,29 +65,32 @@ export const balanceKey = (platformId: string, account: string): string => `${pl
  * statements must not write the same row twice (`defer` sends the pending ones first
  * when the same statement comes again).
  */
-export const combine = (statements: ReadonlyArray<PendingStatement>): PendingStatement => {
-  if (statements.length === 1) return statements[0]!
+export const combine = (statements: ReadonlyArray<PendingStatement>, main?: PendingStatement): PendingStatement => {
+  if (statements.length === 1 && main === undefined) return statements[0]!
+  if (statements.length === 0 && main !== undefined) return main
   const params: Array<unknown> = []
-  const parts = statements.map((s, i) => {
+  const renumbered = (s: PendingStatement) => {
     const offset = params.length
     params.push(...s.params)
-    return `w${i} as (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`
-  })
-  return { text: `with ${parts.join(",\n")}\nselect 1`, params }
+    return s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)
+  }
+  const parts = statements.map((s, i) => `w${i} as (${renumbered(s)})`)
+  return { text: `with ${parts.join(",\n")}\n${main === undefined ? "select 1" : renumbered(main)}`, params }
 }
 
 /**
- * The pending part of the SQL store over `raw` (a read as the store sends it) and `exec`
- * (a write sent as it is, any failure a defect): `query` sends
+ * The pending part of the SQL store over `raw` (a read as the store sends it) and `plain`
+ * (a statement sent as it is, any failure a defect): `query` sends
  * the pending writes before each statement; `defer` keeps a write for later (sends it at
  * once outside a unit of work); `flushWrites` sends the pending writes; `flushAll` the
  * pending writes and then the events (`eventsStatement` renders them), in one statement.
  */
 export const makePending = (
   raw: Query,
-  exec: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>,
+  plain: Query,
   eventsStatement: (events: ReadonlyArray<DomainEvent>) => PendingStatement
 ) => {
+  const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> => Effect.asVoid(plain(text, params))
   const send = (statements: ReadonlyArray<PendingStatement>): Effect.Effect<void> => {
     if (statements.length === 0) return Effect.void
     const one = combine(statements)
@@ -89,7 +103,12 @@ export const makePending = (
     if (pending === undefined) return Effect.void
     const statements = pending.statements.splice(0)
     if (pending.events.length > 0) statements.push(eventsStatement(pending.events.splice(0)))
-    return send(statements)
+    const check = pending.finalCheck
+    if (check === undefined) return send(statements)
+    // The check is the statement's own select, after the writes (which it cannot see: one snapshot).
+    pending.finalCheck = undefined
+    const one = combine(statements, check.statement)
+    return Effect.flatMap(plain<Record<string, unknown>>(one.text, one.params), (rows) => check.verdict(rows[0]))
   })
   /** A statement that may write balances some other way than a move: the attempt forgets the ones it knows. */
   const touchesBalances = (text: string): boolean => !/^\s*select\b/i.test(text) || text.includes("payments_restore_snapshot")

@@ -86,12 +86,16 @@ const makeQuery = (sql: SqlClient.SqlClient): Query =>
   <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
     params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(sql.unsafe<Row>(text, params))
 
+/** A statement sent as it is: any failure is a defect. */
+const makePlain = (sql: SqlClient.SqlClient): Query => <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
+  Effect.orDie(sql.unsafe<Row>(text, params))
+
 /** A write sent as it is: any failure is a defect. */
 const makeExec = (sql: SqlClient.SqlClient) => (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
-  Effect.orDie(Effect.asVoid(sql.unsafe(text, params)))
+  Effect.asVoid(makePlain(sql)(text, params))
 
 /** The unit of work's pending writes, events and balances over one client (./pending.ts). */
-export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makeExec(sql), eventsStatement)
+export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makePlain(sql), eventsStatement)
 
 /**
  * Every area of the store over one client, in the order `resetPlatform` clears their
