@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Schema } from "effect"
 import { DETERMINISTIC_EPOCH_MILLIS, frozenClockLayer } from "../adapters/deterministic.js"
-import { presetEndpointRefusal } from "../adapters/webhook-http.js"
+import { policyFor, presetEndpointRefusal } from "../adapters/webhook-http.js"
 import { duplicatePlatformOf, PaymentsConfig, type Platform, platformFromConfig, SANDBOX_PLATFORM } from "../domain/platform.js"
 import type { StoreInfo } from "../ports/store.js"
 import { servicesFor } from "./services.js"
@@ -109,7 +109,7 @@ const banner = (actualPort: number, store: StoreInfo) => {
     `  Dashboard:    ${origin}/dashboard`,
     `  Store:        ${store.description}`,
     ...(seed === undefined ? [] : [`  Deterministic: seed ${seed}, clock at ${new Date(DETERMINISTIC_EPOCH_MILLIS).toISOString()} (moves with POST /sandbox/clock/advance)`]),
-    ...platformLines(platforms, configPath, base)
+    ...platformLines(platforms, configPath, base, (p) => policyFor(p, webhookDestinations === undefined ? {} : { fallback: webhookDestinations }).entries)
   ].join("\n")
 }
 

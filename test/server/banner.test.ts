@@ -20,6 +20,17 @@ describe("the banner's platforms", () => {
     expect(text).toContain(`Try: curl -u play_id:play_secret_123 ${BASE}/customers`)
   })
 
+  it("names where each platform's webhooks may go, when told", () => {
+    const own = platformFromConfig({ id: "own", clientId: "own_id", clientSecret: "own_secret_123", webhookDestinations: ["loopback", "10.0.0.0/8"] })
+    const destinations = (p: typeof sandbox) => p.webhookDestinations ?? (p.settings.sandbox ? ["loopback", "public"] : ["public"])
+    const lines = platformLines([sandbox, production, own], undefined, BASE, destinations)
+    expect(lines).toContain("    play: play_id / play_secret_123 (sandbox; webhooks to loopback, public)")
+    expect(lines.find((l) => l.includes("live_id"))).toMatch(/\(production; webhooks to public\)$/)
+    expect(lines).toContain("    own: own_id / own_secret_123 (sandbox; webhooks to loopback, 10.0.0.0/8)")
+    // Without it, the lines are as before.
+    expect(platformLines([sandbox], undefined, BASE)).toContain("    play: play_id / play_secret_123 (sandbox)")
+  })
+
   it("with production platforms only, the example request shows where the secret goes", () => {
     const text = platformLines([production], "platforms.json", BASE).join("\n")
     expect(text).not.toContain("live_secret_123")
