@@ -131,9 +131,15 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
         Effect.gen(function*() {
           const platform = yield* platformOf(authorization)
           if (platform === undefined || !platform.settings.sandbox) return undefined
-          const routed = route(method, path)
-          const operationId = routed?._tag === "Served" ? routed.value : undefined
-          return yield* requestFaultFor(platform, { method, path: path.slice(BASE.length), operationId })
+          // The operation is looked up only when a rule asks for it (most platforms have no rules).
+          return yield* requestFaultFor(platform, {
+            method,
+            path: path.slice(BASE.length),
+            get operationId() {
+              const routed = route(method, path)
+              return routed?._tag === "Served" ? routed.value : undefined
+            }
+          })
         }).pipe(
           // A fault decision never breaks a request: without one, the request goes through.
           Effect.catchCause((cause) => Effect.as(Effect.logWarning("Sandbox fault decision failed", cause), undefined))

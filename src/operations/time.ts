@@ -11,16 +11,23 @@ import { Store } from "../ports/store.js"
 
 export const nowMillis = Clock.currentTimeMillis
 
-let lastMillis = Number.NaN
-let lastIso = ""
+/**
+ * The last few instants formatted (a request formats now, now + a quote's TTL, a
+ * settlement time, … in turn: one remembered instant missed at every other call).
+ */
+const ISO_SLOTS = 4
+const isoMillis: Array<number> = Array.from({ length: ISO_SLOTS }, () => Number.NaN)
+const isoTexts: Array<string> = Array.from({ length: ISO_SLOTS }, () => "")
+let isoNext = 0
 
-/** ISO-8601 text of an instant; consecutive calls within the same millisecond share the string. */
+/** ISO-8601 text of an instant; calls for the same recent instant share the string. */
 export const isoOf = (millis: number): string => {
-  if (millis !== lastMillis) {
-    lastIso = new Date(millis).toISOString()
-    lastMillis = millis
-  }
-  return lastIso
+  for (let i = 0; i < ISO_SLOTS; i++) if (isoMillis[i] === millis) return isoTexts[i]!
+  const iso = new Date(millis).toISOString()
+  isoMillis[isoNext] = millis
+  isoTexts[isoNext] = iso
+  isoNext = (isoNext + 1) % ISO_SLOTS
+  return iso
 }
 
 export const nowIso = Effect.map(Clock.currentTimeMillis, isoOf)

@@ -102,6 +102,20 @@ const withSettlementProof = (
   return t
 }
 
+/** The payment without its refund (copied only when it has one). */
+const withoutRefundOf = (t: OutgoingTransaction): OutgoingTransaction => {
+  if (!("refund" in t)) return t
+  const { refund: _refund, ...rest } = t
+  return rest
+}
+
+/** The quote without its SCA challenge (copied only when it has one). */
+const withoutChallengeOf = (q: QuoteRecord["quote"]): QuoteRecord["quote"] => {
+  if (!("scaChallenge" in q)) return q
+  const { scaChallenge: _challenge, ...rest } = q
+  return rest
+}
+
 const quoteStatusOf = (t: OutgoingTransaction): QuoteStatus =>
   t.status === "COMPLETED" ? "COMPLETED" : t.status === "FAILED" ? "FAILED" : t.status === "EXPIRED" ? "EXPIRED" : "PROCESSING"
 
@@ -169,8 +183,7 @@ export const movePayment = Effect.fnUntraced(function*(
   // A failed pull took nothing from the customer: the ledger reverses what it held in
   // flight, but there is no refund to show or announce.
   const pullFailed = rec.plan.pull === true && moved.status === "FAILED"
-  const { refund: _refund, ...withoutRefund } = moved
-  const transaction: OutgoingTransaction = pullFailed ? withoutRefund : moved
+  const transaction: OutgoingTransaction = pullFailed ? withoutRefundOf(moved) : moved
   const events = pullFailed ? r.value.events.filter((e) => !e.startsWith("OUTGOING_PAYMENT.REFUND_")) : r.value.events
   const plan: PaymentPlan = {
     ...rec.plan,
@@ -192,8 +205,7 @@ export const movePayment = Effect.fnUntraced(function*(
     const q = scope?.quote?.quote.id === plan.quoteId ? scope.quote : yield* store.quotes.get(platform.id, plan.quoteId)
     if (q !== undefined) {
       // A move leaves PENDING_AUTHORIZATION behind: the quote's SCA challenge goes with it.
-      const { scaChallenge: _challenge, ...quote } = q.quote
-      const updated: QuoteRecord = { ...q, quote: { ...quote, status: quoteStatusOf(transaction) }, authorization: undefined }
+      const updated: QuoteRecord = { ...q, quote: { ...withoutChallengeOf(q.quote), status: quoteStatusOf(transaction) }, authorization: undefined }
       if (scope === undefined) yield* uow.putQuote(updated)
       else {
         scope.quote = updated
