@@ -8,7 +8,7 @@
  * the direct lane serves only remembered headers), and only for sandbox platforms;
  * requests without credentials, with wrong ones, or of production platforms are not kept.
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
+import { IncomingMessage, ServerResponse } from "node:http"
 import { Cause, Context, Effect, Exit } from "effect"
 import type { Platform } from "../domain/platform.js"
 import { type CapturedRequest, REQUEST_LOG_MAX_BODY_CHARS, RequestLog } from "../operations/request-log.js"
@@ -150,11 +150,45 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   return typeof v === "string" ? v : undefined
 }
 
+type Collector = ReturnType<typeof collector>
+
+/**
+ * The request class of a server whose requests the capture watches (`createServer`'s
+ * `IncomingMessage` option): the body chunks go to `captured` as the parser pushes them.
+ * A class rather than a `push` set on each request: a method set on an object per
+ * request gives every request a shape of its own, which the engine is slow with.
+ */
+export class CapturingIncomingMessage extends IncomingMessage {
+  captured: Collector | undefined = undefined
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    this.captured?.add(chunk)
+    return super.push(chunk, encoding)
+  }
+}
+
+/** The response class to go with it (`ServerResponse` option): what is written goes to `captured`, and `ended` runs after each `end`. */
+export class CapturingServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  captured: Collector | undefined = undefined
+  ended: (() => void) | undefined = undefined
+  override write(chunk: unknown, ...rest: Array<unknown>): boolean {
+    this.captured?.add(chunk)
+    return (super.write as (this: ServerResponse, ...args: Array<unknown>) => boolean).call(this, chunk, ...rest)
+  }
+  override end(...args: Array<unknown>): this {
+    if (typeof args[0] !== "function") this.captured?.add(args[0])
+    ;(super.end as (this: ServerResponse, ...a: Array<unknown>) => ServerResponse).apply(this, args)
+    this.ended?.()
+    return this
+  }
+}
+
 /**
  * A node:http listener that logs what `listener` answers: the request body as the
  * parser pushes it (whoever reads it, whenever), the response as it is written. Only
  * requests with an Authorization header that is not known to belong to a production
- * platform are watched.
+ * platform are watched. On a server created with `CapturingIncomingMessage` and
+ * `CapturingServerResponse` it watches through them; on any other, it sets the methods
+ * on each request and response.
  */
 export const capturingNodeListener = (capture: RequestCapture, listener: (req: IncomingMessage, res: ServerResponse) => void) =>
   (req: IncomingMessage, res: ServerResponse): void => {
@@ -164,6 +198,25 @@ export const capturingNodeListener = (capture: RequestCapture, listener: (req: I
     const wallMillis = Date.now()
     const requestBody = collector()
     const responseBody = collector()
+    const ended = () => {
+      const contentType = res.getHeader("content-type")
+      void capture.record(authorization, req, captured(req.method ?? "", req.url ?? "", {
+        status: res.statusCode,
+        durationMillis: performance.now() - started,
+        requestId: headerOf(req, "request-id"),
+        idempotencyKey: headerOf(req, "idempotency-key"),
+        wallMillis,
+        requestText: requestBody.text,
+        responseText: responseBody.text,
+        responseContentType: typeof contentType === "string" ? contentType : undefined
+      }))
+    }
+    if (req instanceof CapturingIncomingMessage && res instanceof CapturingServerResponse) {
+      req.captured = requestBody
+      res.captured = responseBody
+      res.ended = ended
+      return listener(req, res)
+    }
     const push = req.push
     req.push = function(this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding) {
       requestBody.add(chunk)
@@ -178,17 +231,7 @@ export const capturingNodeListener = (capture: RequestCapture, listener: (req: I
     res.end = function(this: ServerResponse, ...args: Array<unknown>) {
       if (typeof args[0] !== "function") responseBody.add(args[0])
       const result = (end as (this: ServerResponse, ...a: Array<unknown>) => ServerResponse).apply(this, args)
-      const contentType = res.getHeader("content-type")
-      void capture.record(authorization, req, captured(req.method ?? "", req.url ?? "", {
-        status: res.statusCode,
-        durationMillis: performance.now() - started,
-        requestId: headerOf(req, "request-id"),
-        idempotencyKey: headerOf(req, "idempotency-key"),
-        wallMillis,
-        requestText: requestBody.text,
-        responseText: responseBody.text,
-        responseContentType: typeof contentType === "string" ? contentType : undefined
-      }))
+      ended()
       return result
     } as typeof res.end
     listener(req, res)

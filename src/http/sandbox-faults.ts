@@ -128,18 +128,17 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
       // A production platform's verified credentials: nothing to look up.
       if (credentials.get(authorization)?.settings.sandbox === false) return undefined
       return run(
-        Effect.gen(function*() {
-          const platform = yield* platformOf(authorization)
-          if (platform === undefined || !platform.settings.sandbox) return undefined
-          // The operation is looked up only when a rule asks for it (most platforms have no rules).
-          return yield* requestFaultFor(platform, {
-            method,
-            path: path.slice(BASE.length),
-            get operationId() {
+        Effect.flatMap(platformOf(authorization), (platform) => {
+          if (platform === undefined || !platform.settings.sandbox) return Effect.succeed(undefined)
+          // Most platforms have no request rules: then nothing more to look up (the
+          // operation the path reaches is routed only for a platform that has some).
+          return Effect.flatMap(Effect.service(SandboxFaultStore), (faults) =>
+            Effect.flatMap(faults.get(platform.id), (config) => {
+              if (config === undefined || config.requests.length === 0) return Effect.succeed(undefined)
               const routed = route(method, path)
-              return routed?._tag === "Served" ? routed.value : undefined
-            }
-          })
+              const operationId = routed?._tag === "Served" ? routed.value : undefined
+              return requestFaultFor(platform, { method, path: path.slice(BASE.length), operationId })
+            }))
         }).pipe(
           // A fault decision never breaks a request: without one, the request goes through.
           Effect.catchCause((cause) => Effect.as(Effect.logWarning("Sandbox fault decision failed", cause), undefined))
