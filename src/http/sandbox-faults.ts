@@ -96,6 +96,8 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
   const route = makeApiRouter({ base: BASE, served: OPERATIONS })
 
   const store = Context.get(context, Store)
+  // The rule store the decisions below run with (the context's, else the process default).
+  const faultStore = Context.get(context, SandboxFaultStore)
   const withPorts = <A, E>(effect: Effect.Effect<A, E, Store | Platforms>) =>
     effect.pipe(Effect.provideService(Store, store), Effect.provideService(Platforms, platforms))
 
@@ -125,8 +127,11 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
       const q = url.indexOf("?")
       const path = q === -1 ? url : url.slice(0, q)
       if (path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`)) return undefined
-      // A production platform's verified credentials: nothing to look up.
-      if (credentials.get(authorization)?.settings.sandbox === false) return undefined
+      // A production platform's verified credentials: nothing to look up; a sandbox
+      // platform's, when its store knows at once that it has no request rules, likewise.
+      const known = credentials.get(authorization)
+      if (known?.settings.sandbox === false) return undefined
+      if (known !== undefined && faultStore.withoutRequestRules?.(known.id) === true) return undefined
       return run(
         Effect.flatMap(platformOf(authorization), (platform) => {
           if (platform === undefined || !platform.settings.sandbox) return Effect.succeed(undefined)
