@@ -10,7 +10,7 @@ import { Store } from "../ports/store.js"
 import { HttpRouter } from "effect/http"
 import { type AppOptions, appServices, laneOver, routesOver } from "./app.js"
 import type { DirectLane, DirectReply } from "./direct.js"
-import { capturingNodeListener, requestCaptureOver } from "./request-capture.js"
+import { CapturingIncomingMessage, capturingNodeListener, CapturingServerResponse, requestCaptureOver } from "./request-capture.js"
 import { withSandboxFaultsNode } from "./sandbox-faults.js"
 
 const decoder = new TextDecoder()
@@ -102,7 +102,10 @@ export const serveReference = (
     const listener = capturingNodeListener(requestCaptureOver(context), withSandboxFaultsNode(context, pipelines))
     const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }
     const server = yield* NodeHttpServer.make(() => {
-      const s = createServer({
+      const s = createServer<typeof IncomingMessage, typeof ServerResponse>({
+        // The capture watches bodies through these classes (no methods set per request).
+        IncomingMessage: CapturingIncomingMessage,
+        ServerResponse: CapturingServerResponse,
         headersTimeout: timeouts.headersMillis,
         requestTimeout: timeouts.requestMillis,
         keepAliveTimeout: timeouts.keepAliveMillis,

@@ -8,8 +8,8 @@
  * the direct lane serves only remembered headers), and only for sandbox platforms;
  * requests without credentials, with wrong ones, or of production platforms are not kept.
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
-import { Context, Effect } from "effect"
+import { IncomingMessage, ServerResponse } from "node:http"
+import { Cause, Context, Effect, Exit } from "effect"
 import type { Platform } from "../domain/platform.js"
 import { type CapturedRequest, REQUEST_LOG_MAX_BODY_CHARS, RequestLog } from "../operations/request-log.js"
 import { Store } from "../ports/store.js"
@@ -48,6 +48,13 @@ export const requestCaptureOver = (context: Context.Context<RequestLog | Verifie
   const log = Context.get(context, RequestLog)
   const verified = Context.get(context, VerifiedCredentials)
   const store = Context.get(context, Store)
+  /** The platform's clock offset now: at once when the store answers without waiting (the memory store, no unit of work in progress). */
+  const offsetOf = (platformId: string): number | Promise<number> => {
+    const fiber = Effect.runFork(store.clocks.offset(platformId))
+    const done = fiber.pollUnsafe()
+    if (done !== undefined) return Exit.isSuccess(done) ? done.value : Promise.reject(Cause.squash(done.cause))
+    return new Promise((resolve, reject) => fiber.addObserver((exit) => Exit.isSuccess(exit) ? resolve(exit.value) : reject(Cause.squash(exit.cause))))
+  }
   const sandboxPlatformOf = (authorization: string | undefined, source?: object) => {
     if (authorization === undefined) return undefined
     const platform = (source === undefined ? undefined : verified.attributed(source)) ?? verified.get(authorization)
@@ -59,7 +66,7 @@ export const requestCaptureOver = (context: Context.Context<RequestLog | Verifie
       try {
         const platform = sandboxPlatformOf(authorization, source)
         if (platform === undefined) return Promise.resolve()
-        return log.record(platform.id, captured, Effect.runPromise(store.clocks.offset(platform.id))).catch(() => undefined)
+        return log.record(platform.id, captured, offsetOf(platform.id)).catch(() => undefined)
       } catch {
         // Logging never breaks an answer: a request it cannot log is not logged.
         return Promise.resolve()
@@ -74,7 +81,8 @@ const captured = (
   o: Omit<CapturedRequest, "method" | "url" | "operationId">
 ): CapturedRequest => {
   const q = url.indexOf("?")
-  return { method, url, operationId: operationIdOf(method, q < 0 ? url : url.slice(0, q)), ...o }
+  // Found when the entry is first listed.
+  return { method, url, operationId: () => operationIdOf(method, q < 0 ? url : url.slice(0, q)), ...o }
 }
 
 /** A web handler that logs what it answers (the request and response are read from clones). */
@@ -102,27 +110,38 @@ export const capturingWebHandler = (capture: RequestCapture, handler: (request: 
     return response
   }
 
-const chunkBytes = (chunk: unknown): Buffer | undefined =>
-  typeof chunk === "string" ? Buffer.from(chunk) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined
-
-/** Collects chunks up to the limit; past it, remembers only that there was more. */
+/**
+ * Collects chunks up to the limit (copies of buffers, strings as they are); past it,
+ * remembers only that there was more. `text` decodes them when the log asks (once).
+ */
 const collector = () => {
-  const chunks: Array<Buffer> = []
+  const chunks: Array<Buffer | string> = []
   let bytes = 0
   let over = false
   return {
     add: (chunk: unknown) => {
-      const b = chunkBytes(chunk)
-      if (b === undefined || over) return
-      if (bytes + b.length > MAX_COLLECT_BYTES) {
-        over = true
-        return
+      if (over) return
+      if (typeof chunk === "string") {
+        const length = Buffer.byteLength(chunk)
+        if (bytes + length > MAX_COLLECT_BYTES) over = true
+        else {
+          chunks.push(chunk)
+          bytes += length
+        }
+      } else if (chunk instanceof Uint8Array) {
+        if (bytes + chunk.byteLength > MAX_COLLECT_BYTES) over = true
+        else {
+          chunks.push(Buffer.from(chunk))
+          bytes += chunk.byteLength
+        }
       }
-      chunks.push(Buffer.from(b))
-      bytes += b.length
     },
     // A body past the limit is logged as too long (a note of its length, never cut JSON).
-    text: () => over ? "x".repeat(REQUEST_LOG_MAX_BODY_CHARS + 1) : Buffer.concat(chunks).toString("utf8")
+    text: (): string => {
+      if (over) return "x".repeat(REQUEST_LOG_MAX_BODY_CHARS + 1)
+      if (chunks.length === 1 && typeof chunks[0] === "string") return chunks[0]
+      return Buffer.concat(chunks.map((c) => typeof c === "string" ? Buffer.from(c) : c)).toString("utf8")
+    }
   }
 }
 
@@ -131,11 +150,45 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   return typeof v === "string" ? v : undefined
 }
 
+type Collector = ReturnType<typeof collector>
+
+/**
+ * The request class of a server whose requests the capture watches (`createServer`'s
+ * `IncomingMessage` option): the body chunks go to `captured` as the parser pushes them.
+ * A class rather than a `push` set on each request: a method set on an object per
+ * request gives every request a shape of its own, which the engine is slow with.
+ */
+export class CapturingIncomingMessage extends IncomingMessage {
+  captured: Collector | undefined = undefined
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    this.captured?.add(chunk)
+    return super.push(chunk, encoding)
+  }
+}
+
+/** The response class to go with it (`ServerResponse` option): what is written goes to `captured`, and `ended` runs after each `end`. */
+export class CapturingServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  captured: Collector | undefined = undefined
+  ended: (() => void) | undefined = undefined
+  override write(chunk: unknown, ...rest: Array<unknown>): boolean {
+    this.captured?.add(chunk)
+    return (super.write as (this: ServerResponse, ...args: Array<unknown>) => boolean).call(this, chunk, ...rest)
+  }
+  override end(...args: Array<unknown>): this {
+    if (typeof args[0] !== "function") this.captured?.add(args[0])
+    ;(super.end as (this: ServerResponse, ...a: Array<unknown>) => ServerResponse).apply(this, args)
+    this.ended?.()
+    return this
+  }
+}
+
 /**
  * A node:http listener that logs what `listener` answers: the request body as the
  * parser pushes it (whoever reads it, whenever), the response as it is written. Only
  * requests with an Authorization header that is not known to belong to a production
- * platform are watched.
+ * platform are watched. On a server created with `CapturingIncomingMessage` and
+ * `CapturingServerResponse` it watches through them; on any other, it sets the methods
+ * on each request and response.
  */
 export const capturingNodeListener = (capture: RequestCapture, listener: (req: IncomingMessage, res: ServerResponse) => void) =>
   (req: IncomingMessage, res: ServerResponse): void => {
@@ -145,6 +198,25 @@ export const capturingNodeListener = (capture: RequestCapture, listener: (req: I
     const wallMillis = Date.now()
     const requestBody = collector()
     const responseBody = collector()
+    const ended = () => {
+      const contentType = res.getHeader("content-type")
+      void capture.record(authorization, req, captured(req.method ?? "", req.url ?? "", {
+        status: res.statusCode,
+        durationMillis: performance.now() - started,
+        requestId: headerOf(req, "request-id"),
+        idempotencyKey: headerOf(req, "idempotency-key"),
+        wallMillis,
+        requestText: requestBody.text,
+        responseText: responseBody.text,
+        responseContentType: typeof contentType === "string" ? contentType : undefined
+      }))
+    }
+    if (req instanceof CapturingIncomingMessage && res instanceof CapturingServerResponse) {
+      req.captured = requestBody
+      res.captured = responseBody
+      res.ended = ended
+      return listener(req, res)
+    }
     const push = req.push
     req.push = function(this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding) {
       requestBody.add(chunk)
@@ -159,17 +231,7 @@ export const capturingNodeListener = (capture: RequestCapture, listener: (req: I
     res.end = function(this: ServerResponse, ...args: Array<unknown>) {
       if (typeof args[0] !== "function") responseBody.add(args[0])
       const result = (end as (this: ServerResponse, ...a: Array<unknown>) => ServerResponse).apply(this, args)
-      const contentType = res.getHeader("content-type")
-      void capture.record(authorization, req, captured(req.method ?? "", req.url ?? "", {
-        status: res.statusCode,
-        durationMillis: performance.now() - started,
-        requestId: headerOf(req, "request-id"),
-        idempotencyKey: headerOf(req, "idempotency-key"),
-        wallMillis,
-        requestText: requestBody.text(),
-        responseText: responseBody.text(),
-        responseContentType: typeof contentType === "string" ? contentType : undefined
-      }))
+      ended()
       return result
     } as typeof res.end
     listener(req, res)

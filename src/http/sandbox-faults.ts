@@ -96,6 +96,8 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
   const route = makeApiRouter({ base: BASE, served: OPERATIONS })
 
   const store = Context.get(context, Store)
+  // The rule store the decisions below run with (the context's, else the process default).
+  const faultStore = Context.get(context, SandboxFaultStore)
   const withPorts = <A, E>(effect: Effect.Effect<A, E, Store | Platforms>) =>
     effect.pipe(Effect.provideService(Store, store), Effect.provideService(Platforms, platforms))
 
@@ -125,15 +127,23 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
       const q = url.indexOf("?")
       const path = q === -1 ? url : url.slice(0, q)
       if (path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`)) return undefined
-      // A production platform's verified credentials: nothing to look up.
-      if (credentials.get(authorization)?.settings.sandbox === false) return undefined
+      // A production platform's verified credentials: nothing to look up; a sandbox
+      // platform's, when its store knows at once that it has no request rules, likewise.
+      const known = credentials.get(authorization)
+      if (known?.settings.sandbox === false) return undefined
+      if (known !== undefined && faultStore.withoutRequestRules?.(known.id) === true) return undefined
       return run(
-        Effect.gen(function*() {
-          const platform = yield* platformOf(authorization)
-          if (platform === undefined || !platform.settings.sandbox) return undefined
-          const routed = route(method, path)
-          const operationId = routed?._tag === "Served" ? routed.value : undefined
-          return yield* requestFaultFor(platform, { method, path: path.slice(BASE.length), operationId })
+        Effect.flatMap(platformOf(authorization), (platform) => {
+          if (platform === undefined || !platform.settings.sandbox) return Effect.succeed(undefined)
+          // Most platforms have no request rules: then nothing more to look up (the
+          // operation the path reaches is routed only for a platform that has some).
+          return Effect.flatMap(Effect.service(SandboxFaultStore), (faults) =>
+            Effect.flatMap(faults.get(platform.id), (config) => {
+              if (config === undefined || config.requests.length === 0) return Effect.succeed(undefined)
+              const routed = route(method, path)
+              const operationId = routed?._tag === "Served" ? routed.value : undefined
+              return requestFaultFor(platform, { method, path: path.slice(BASE.length), operationId })
+            }))
         }).pipe(
           // A fault decision never breaks a request: without one, the request goes through.
           Effect.catchCause((cause) => Effect.as(Effect.logWarning("Sandbox fault decision failed", cause), undefined))

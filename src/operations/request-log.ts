@@ -9,8 +9,11 @@
  * - Only requests whose HTTP Basic credentials were verified for the platform are
  *   logged under it, so no platform ever sees another's requests; requests of
  *   production platforms are not kept.
- * - Bodies in and out are kept as JSON with every write-only and secret field
- *   redacted (`redactJson`), each cut to `REQUEST_LOG_MAX_BODY_CHARS` characters.
+ * - Bodies in and out are shown as JSON with every write-only and secret field
+ *   redacted (`redactJson`), each cut to `REQUEST_LOG_MAX_BODY_CHARS` characters. The
+ *   work is done when an entry is first listed, not for every request: until then the
+ *   log holds what the boundary captured (in this process's memory only, like the
+ *   store's own records), then only the redacted entry.
  */
 import { Context, Effect, Layer } from "effect"
 import { MAX_CURSOR_LENGTH } from "../domain/common.js"
@@ -52,18 +55,27 @@ export interface RequestLogEntry {
   readonly responseBody?: unknown
 }
 
-/** What the boundary saw, before it is logged. */
+/** A value given as it is or as a function that computes it when first needed. */
+export type Lazy<A> = A | (() => A)
+
+const force = <A>(value: Lazy<A>): A => typeof value === "function" ? (value as () => A)() : value
+
+/**
+ * What the boundary saw, before it is logged. The operation id and the body texts may be
+ * given as functions: the log calls them only when the entry is first listed (most
+ * entries are dropped unread), once.
+ */
 export interface CapturedRequest {
   readonly method: string
   readonly url: string
-  readonly operationId: string | undefined
+  readonly operationId: Lazy<string | undefined>
   readonly status: number
   readonly durationMillis: number
   readonly requestId: string | undefined
   readonly idempotencyKey: string | undefined
   readonly wallMillis: number
-  readonly requestText: string
-  readonly responseText: string
+  readonly requestText: Lazy<string>
+  readonly responseText: Lazy<string>
   readonly responseContentType: string | undefined
 }
 
@@ -149,12 +161,22 @@ const errorCodeOf = (body: unknown): string | undefined =>
 
 // ---------------------------------------------------------------- the log
 
+/**
+ * One request in the log. What the filters read is kept as it came; the entry (its
+ * bodies parsed, redacted and measured) is built when it is first listed, then the
+ * captured texts are let go.
+ */
 interface Logged {
   readonly seq: number
   readonly wallMillis: number
-  readonly entry: RequestLogEntry
-  /** Characters of the entry as JSON. */
-  readonly size: number
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly offsetMillis: number
+  captured: CapturedRequest | undefined
+  entry: RequestLogEntry | undefined
+  /** Characters of the entry as JSON, near enough (known with the entry). */
+  size: number
 }
 
 const encodeCursor = (seq: number) => Buffer.from(`r1:${seq}`, "utf8").toString("base64url")
@@ -165,7 +187,7 @@ const decodeCursor = (cursor: string): number | undefined => {
 }
 
 const matches = (q: RequestLogQuery) => (l: Logged): boolean => {
-  const e = l.entry
+  const e = l
   if (q.method !== undefined && e.method !== q.method.toUpperCase()) return false
   if (q.pathPrefix !== undefined && !e.path.startsWith(q.pathPrefix)) return false
   if (q.status !== undefined) {
@@ -196,38 +218,74 @@ export class RequestLog extends Context.Service<RequestLog, {
     const logs = new Map<string, Array<Logged>>()
     const pending = new Map<string, Set<Promise<void>>>()
     let seq = 0
+    /** The entry of a logged request, built (bodies parsed, redacted and measured) the first time it is listed. */
+    const entryOf = (l: Logged): RequestLogEntry => {
+      if (l.entry !== undefined) return l.entry
+      const c = l.captured
+      if (c === undefined) throw new Error("A logged request without its capture")
+      const q = c.url.indexOf("?")
+      const request = keptBody(force(c.requestText), true)
+      const requestBody = request.body
+      const json = c.responseContentType === undefined || c.responseContentType.includes("json")
+      const responseText = force(c.responseText)
+      const response = json ? keptBody(responseText, false) : responseText.length === 0 ? { body: undefined, chars: 0 } : { body: { omitted: "not JSON", characters: responseText.length }, chars: 64 }
+      const responseBody = response.body
+      const errorCode = c.status >= 400 ? errorCodeOf(responseBody) : undefined
+      const operationId = force(c.operationId)
+      const entry: RequestLogEntry = {
+        id: `Request:${l.seq}`,
+        method: c.method,
+        path: l.path,
+        ...(q < 0 || q === c.url.length - 1 ? {} : { query: c.url.slice(q + 1) }),
+        ...(operationId === undefined ? {} : { operationId }),
+        status: c.status,
+        ...(errorCode === undefined ? {} : { errorCode }),
+        durationMillis: Math.round(c.durationMillis * 1000) / 1000,
+        ...(c.requestId === undefined ? {} : { requestId: c.requestId }),
+        ...(c.idempotencyKey === undefined ? {} : { idempotencyKey: c.idempotencyKey }),
+        platformTime: new Date(c.wallMillis + l.offsetMillis).toISOString(),
+        wallTime: new Date(c.wallMillis).toISOString(),
+        ...(requestBody === undefined ? {} : { requestBody }),
+        ...(responseBody === undefined ? {} : { responseBody })
+      }
+      l.entry = entry
+      l.captured = undefined
+      // The entry's length as JSON, near enough: its bodies, its URL (path and query, escaped at most 6 to 1) and the rest.
+      l.size = request.chars + response.chars + 6 * c.url.length + 1024
+      return entry
+    }
+    /**
+     * An entry that cannot be built (a body it cannot handle) is left out: logging never
+     * fails, nor does listing.
+     */
+    const builds = (l: Logged): boolean => {
+      try {
+        entryOf(l)
+        return true
+      } catch {
+        // Never tried again: its capture goes.
+        l.captured = undefined
+        return false
+      }
+    }
     const add = (platformId: string, c: CapturedRequest, offsetMillis: number) => {
-        const q = c.url.indexOf("?")
-        const request = keptBody(c.requestText, true)
-        const requestBody = request.body
-        const json = c.responseContentType === undefined || c.responseContentType.includes("json")
-        const response = json ? keptBody(c.responseText, false) : c.responseText.length === 0 ? { body: undefined, chars: 0 } : { body: { omitted: "not JSON", characters: c.responseText.length }, chars: 64 }
-        const responseBody = response.body
-        const errorCode = c.status >= 400 ? errorCodeOf(responseBody) : undefined
-        seq += 1
-        const entry: RequestLogEntry = {
-          id: `Request:${seq}`,
-          method: c.method,
-          path: q < 0 ? c.url : c.url.slice(0, q),
-          ...(q < 0 || q === c.url.length - 1 ? {} : { query: c.url.slice(q + 1) }),
-          ...(c.operationId === undefined ? {} : { operationId: c.operationId }),
-          status: c.status,
-          ...(errorCode === undefined ? {} : { errorCode }),
-          durationMillis: Math.round(c.durationMillis * 1000) / 1000,
-          ...(c.requestId === undefined ? {} : { requestId: c.requestId }),
-          ...(c.idempotencyKey === undefined ? {} : { idempotencyKey: c.idempotencyKey }),
-          platformTime: new Date(c.wallMillis + offsetMillis).toISOString(),
-          wallTime: new Date(c.wallMillis).toISOString(),
-          ...(requestBody === undefined ? {} : { requestBody }),
-          ...(responseBody === undefined ? {} : { responseBody })
-        }
-        let log = logs.get(platformId)
-        if (log === undefined) logs.set(platformId, log = [])
-        // The entry's length as JSON, near enough: its bodies, its URL (path and query, escaped at most 6 to 1) and the rest.
-        const size = request.chars + response.chars + 6 * c.url.length + 1024
-        log.push({ seq, wallMillis: c.wallMillis, entry, size })
-        // Drop the oldest in batches, so a full log costs one splice per tenth of its size.
-        if (log.length > size + Math.ceil(size / 10)) log.splice(0, log.length - size)
+      const q = c.url.indexOf("?")
+      seq += 1
+      let log = logs.get(platformId)
+      if (log === undefined) logs.set(platformId, log = [])
+      log.push({
+        seq,
+        wallMillis: c.wallMillis,
+        method: c.method,
+        path: q < 0 ? c.url : c.url.slice(0, q),
+        status: c.status,
+        offsetMillis,
+        captured: c,
+        entry: undefined,
+        size: 0
+      })
+      // Drop the oldest in batches, so a full log costs one splice per tenth of its size.
+      if (log.length > size + Math.ceil(size / 10)) log.splice(0, log.length - size)
     }
     /** Logging never fails: a request that cannot be logged (a body it cannot handle) is left out. */
     const safeAdd = (platformId: string, c: CapturedRequest, offsetMillis: number) => {
@@ -271,14 +329,14 @@ export class RequestLog extends Context.Service<RequestLog, {
         let chars = 0
         for (let i = kept.length - 1; i >= 0; i--) {
           const l = kept[i]
-          if (l === undefined || !keep(l)) continue
+          if (l === undefined || !keep(l) || !builds(l)) continue
           total += 1
           if (l.seq >= before) continue
           // A page holds `limit` entries at most, and stops early rather than pass
           // REQUEST_LOG_PAGE_CHARS (one entry always fits: bodies are cut at 16 KB).
           const fits = data.length < page.limit && (data.length === 0 || chars + l.size <= REQUEST_LOG_PAGE_CHARS)
           if (fits && !hasMore) {
-            data.push(l.entry)
+            data.push(entryOf(l))
             chars += l.size
             last = l.seq
           } else hasMore = true

@@ -17,6 +17,12 @@ export interface SandboxFaultStoreService {
   readonly nextMatch: (platformId: string) => Effect.Effect<number>
   /** The counter's value (0 when no request matched yet). */
   readonly matched: (platformId: string) => Effect.Effect<number>
+  /**
+   * Optional, for the request boundary's fast path: true when it is known at once,
+   * without waiting, that the platform has no request rules (false when it has some or
+   * the store cannot tell without a read).
+   */
+  readonly withoutRequestRules?: (platformId: string) => boolean
 }
 
 /** How long a SQL store's process keeps a platform's rules before reading them again (ms of real time). */
@@ -44,7 +50,8 @@ export const makeMemorySandboxFaultStore = (): SandboxFaultStoreService => {
         counters.set(platformId, n)
         return n
       }),
-    matched: (platformId) => Effect.sync(() => counters.get(platformId) ?? 0)
+    matched: (platformId) => Effect.sync(() => counters.get(platformId) ?? 0),
+    withoutRequestRules: (platformId) => (rules.get(platformId)?.requests.length ?? 0) === 0
   }
 }
 

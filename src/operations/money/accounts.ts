@@ -38,18 +38,19 @@ const digitsOf = (seed: string, length: number): string => {
  * payment renders its accounts (each a few SHA-256 digests): kept, not recomputed.
  * Bounded: cleared when it reaches FUNDING_CACHE_SIZE accounts.
  */
-const fundingCache = new Map<string, ReadonlyArray<PaymentInstructions>>()
+const fundingCache = new Map<string, { readonly currency: string; readonly platform: boolean; readonly instructions: ReadonlyArray<PaymentInstructions> }>()
 const FUNDING_CACHE_SIZE = 10_000
 
 /** Where to send money to fund an account, by currency (sandbox bank details, stable per account). */
 export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
-  const key = `${rec.customerId === null ? "P" : "C"}${rec.currency}:${rec.id}`
-  const cached = fundingCache.get(key)
-  if (cached !== undefined) return cached
-  const computed = computeFundingInstructions(rec)
+  // Keyed by the id alone (no key string built per call); the currency and owner kind checked on a hit.
+  const platform = rec.customerId === null
+  const cached = fundingCache.get(rec.id)
+  if (cached !== undefined && cached.currency === rec.currency && cached.platform === platform) return cached.instructions
+  const instructions = computeFundingInstructions(rec)
   if (fundingCache.size >= FUNDING_CACHE_SIZE) fundingCache.clear()
-  fundingCache.set(key, computed)
-  return computed
+  fundingCache.set(rec.id, { currency: rec.currency, platform, instructions })
+  return instructions
 }
 
 const computeFundingInstructions = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {

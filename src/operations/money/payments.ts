@@ -47,12 +47,22 @@ const stateOfShown = (t: OutgoingTransaction, plan: PaymentPlan): Machine.Paymen
 
 const OUTGOING_STATUSES = new Set(["PENDING", "PENDING_AUTHORIZATION", "EXPIRED", "PROCESSING", "COMPLETED", "FAILED"])
 
+/**
+ * The payment without what a move decides anew (failure reason, refund, settlement),
+ * and without `pendingReason` once it has ended. Copied only when it has any of them
+ * (a payment starting out has none).
+ */
+const withoutOutcomeOf = (t: OutgoingTransaction, ended: boolean): OutgoingTransaction => {
+  if (!("failureReason" in t) && !("refund" in t) && !("settledAt" in t) && !("pendingReason" in t)) return t
+  const { failureReason: _f, refund: _r, settledAt: _s, pendingReason, ...kept } = t
+  return ended || pendingReason === undefined ? kept : { ...kept, pendingReason }
+}
+
 /** The stored transaction after a move. */
 const withState = (t: OutgoingTransaction, s: Machine.PaymentState, now: string): OutgoingTransaction => {
   // A payment that has ended is no longer held for anything: `pendingReason` goes.
   const ended = s.status === "COMPLETED" || s.status === "FAILED" || s.status === "EXPIRED"
-  const { failureReason: _f, refund: _r, settledAt: _s, pendingReason, ...kept } = t
-  const rest = ended || pendingReason === undefined ? kept : { ...kept, pendingReason }
+  const rest = withoutOutcomeOf(t, ended)
   // The machine speaks every TransactionStatus; an outgoing payment only ever reaches these.
   const status = OUTGOING_STATUSES.has(s.status) ? s.status as OutgoingTransaction["status"] : "FAILED"
   return {
@@ -102,6 +112,20 @@ const withSettlementProof = (
   return t
 }
 
+/** The payment without its refund (copied only when it has one). */
+const withoutRefundOf = (t: OutgoingTransaction): OutgoingTransaction => {
+  if (!("refund" in t)) return t
+  const { refund: _refund, ...rest } = t
+  return rest
+}
+
+/** The quote without its SCA challenge (copied only when it has one). */
+const withoutChallengeOf = (q: QuoteRecord["quote"]): QuoteRecord["quote"] => {
+  if (!("scaChallenge" in q)) return q
+  const { scaChallenge: _challenge, ...rest } = q
+  return rest
+}
+
 const quoteStatusOf = (t: OutgoingTransaction): QuoteStatus =>
   t.status === "COMPLETED" ? "COMPLETED" : t.status === "FAILED" ? "FAILED" : t.status === "EXPIRED" ? "EXPIRED" : "PROCESSING"
 
@@ -121,8 +145,9 @@ const asMove = (step: PaymentStepRecord): Machine.PaymentMove | undefined => {
  * What one request that moves a payment several times (an execution: the debit, PROCESS,
  * then the sandbox steps due at once) has read or written already, so that it reads each
  * row once and writes its quote once:
- * - `quote`: the payment's quote as this request last made it; `quoteDirty` when that is
- *   not written yet (`flushQuote` writes it, once, at the end of the request's work);
+ * - `quote`: the payment's quote as this request read it, `quoteStatus` the status its
+ *   moves gave it, `quoteDirty` when that is not written yet (`flushQuote` builds and
+ *   writes it, once, at the end of the request's work);
  * - `accounts`: the internal accounts the balance events render (their records do not
  *   change while a payment moves).
  * Moves made with a scope do not write the payment either: the caller writes the record
@@ -132,16 +157,24 @@ const asMove = (step: PaymentStepRecord): Machine.PaymentMove | undefined => {
 export interface PaymentScope {
   quote: QuoteRecord | undefined
   quoteDirty: boolean
+  /** While `quoteDirty`: the status the moves gave `quote` (the record is rebuilt once, by `flushQuote`). */
+  quoteStatus: QuoteStatus | undefined
   readonly accounts: Map<string, InternalAccountRecord>
 }
 
-export const paymentScope = (quote?: QuoteRecord): PaymentScope => ({ quote, quoteDirty: false, accounts: new Map() })
+export const paymentScope = (quote?: QuoteRecord): PaymentScope => ({ quote, quoteDirty: false, quoteStatus: undefined, accounts: new Map() })
+
+/** The quote after its payment moved: its new status, and no SCA challenge (a move leaves PENDING_AUTHORIZATION behind). */
+const quoteMovedTo = (q: QuoteRecord, status: QuoteStatus): QuoteRecord =>
+  ({ ...q, quote: { ...withoutChallengeOf(q.quote), status }, authorization: undefined })
 
 /** Writes the scope's quote if a move changed it; returns it. */
 export const flushQuote = Effect.fnUntraced(function*(uow: UnitOfWork, scope: PaymentScope) {
-  if (scope.quote !== undefined && scope.quoteDirty) {
+  if (scope.quote !== undefined && scope.quoteDirty && scope.quoteStatus !== undefined) {
+    scope.quote = quoteMovedTo(scope.quote, scope.quoteStatus)
     yield* uow.putQuote(scope.quote)
     scope.quoteDirty = false
+    scope.quoteStatus = undefined
   }
   return scope.quote
 })
@@ -169,8 +202,7 @@ export const movePayment = Effect.fnUntraced(function*(
   // A failed pull took nothing from the customer: the ledger reverses what it held in
   // flight, but there is no refund to show or announce.
   const pullFailed = rec.plan.pull === true && moved.status === "FAILED"
-  const { refund: _refund, ...withoutRefund } = moved
-  const transaction: OutgoingTransaction = pullFailed ? withoutRefund : moved
+  const transaction: OutgoingTransaction = pullFailed ? withoutRefundOf(moved) : moved
   const events = pullFailed ? r.value.events.filter((e) => !e.startsWith("OUTGOING_PAYMENT.REFUND_")) : r.value.events
   const plan: PaymentPlan = {
     ...rec.plan,
@@ -191,12 +223,11 @@ export const movePayment = Effect.fnUntraced(function*(
     const store = yield* Store
     const q = scope?.quote?.quote.id === plan.quoteId ? scope.quote : yield* store.quotes.get(platform.id, plan.quoteId)
     if (q !== undefined) {
-      // A move leaves PENDING_AUTHORIZATION behind: the quote's SCA challenge goes with it.
-      const { scaChallenge: _challenge, ...quote } = q.quote
-      const updated: QuoteRecord = { ...q, quote: { ...quote, status: quoteStatusOf(transaction) }, authorization: undefined }
-      if (scope === undefined) yield* uow.putQuote(updated)
+      if (scope === undefined) yield* uow.putQuote(quoteMovedTo(q, quoteStatusOf(transaction)))
       else {
-        scope.quote = updated
+        // Rebuilt once, when flushed (moving it twice is moving it once, to the last status).
+        scope.quote = q
+        scope.quoteStatus = quoteStatusOf(transaction)
         scope.quoteDirty = true
       }
     }

@@ -143,6 +143,20 @@ export const RATIONAL_SIGNIFICANT_DIGITS = 15
  * 0.92 is 92/100 and not the binary neighbour of 0.92). Undefined for anything else.
  */
 export const toRational = (value: number): Rational | undefined => {
+  const known = rationals.get(value)
+  if (known !== undefined) return known
+  const r = rationalOf(value)
+  if (r === undefined) return undefined
+  // Remembered (a few rates and fees are converted on every quote): bounded, cleared when full.
+  if (rationals.size >= RATIONALS_KEPT) rationals.clear()
+  rationals.set(value, r)
+  return r
+}
+
+const RATIONALS_KEPT = 1024
+const rationals = new Map<number, Rational>()
+
+const rationalOf = (value: number): Rational | undefined => {
   if (!Number.isFinite(value) || value <= 0) return undefined
   const [mantissa = "", exponentText = "0"] = value.toExponential(RATIONAL_SIGNIFICANT_DIGITS - 1).split("e")
   const digits = BigInt(mantissa.replace(".", ""))
