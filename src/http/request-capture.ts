@@ -48,8 +48,14 @@ export const requestCaptureOver = (context: Context.Context<RequestLog | Verifie
   const log = Context.get(context, RequestLog)
   const verified = Context.get(context, VerifiedCredentials)
   const store = Context.get(context, Store)
-  /** The platform's clock offset now: at once when the store answers without waiting (the memory store, no unit of work in progress). */
+  /**
+   * The platform's clock offset now: the one this process last saw when the store keeps it
+   * (the SQL stores: the request just ran on it, or a later one; no round trip), else read,
+   * at once when the store answers without waiting (the memory store, no unit of work in progress).
+   */
   const offsetOf = (platformId: string): number | Promise<number> => {
+    const seen = store.clocks.lastSeenOffset?.(platformId)
+    if (seen !== undefined) return seen
     const fiber = Effect.runFork(store.clocks.offset(platformId))
     const done = fiber.pollUnsafe()
     if (done !== undefined) return Exit.isSuccess(done) ? done.value : Promise.reject(Cause.squash(done.cause))

@@ -50,6 +50,13 @@ export interface ClockRepository {
    * acknowledged clock advance is seen by the next request to any process.
    */
   readonly onLastSeenOffset?: <A, E, R>(platformId: string, run: (offset: number) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Optional, with `onLastSeenOffset`: the offset this process last saw for the platform
+   * (read, or checked by a run), without asking the database; undefined when it has seen
+   * none. What a request that just ran ran on, or later: for records that only show the
+   * platform's time (the request log), not for decisions.
+   */
+  readonly lastSeenOffset?: (platformId: string) => number | undefined
 }
 
 export interface TimerWrites {

@@ -23,7 +23,7 @@
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
-import type { ExternalAccountRecord, Store, UniqueConstraint } from "../../ports/store.js"
+import type { ExternalAccountRecord, Store, UniqueConstraint, UnitOfWork } from "../../ports/store.js"
 import { StoreConflict } from "../../ports/store.js"
 import { asLevel, conflictIn } from "../level.js"
 import { externalAccountParams } from "./customers.js"
@@ -218,6 +218,25 @@ export const makeOneRoundTrip = (options: {
         )
       }))
 
+  /**
+   * The unit of work, with a clock set through it making this process forget the offset it
+   * last saw for that platform (whether the unit of work commits or not): the next run
+   * reads the stored one rather than guess.
+   */
+  const forgetting = new WeakMap<UnitOfWork, UnitOfWork>()
+  const forgettingOnSet = (uow: UnitOfWork): UnitOfWork => {
+    let wrapped = forgetting.get(uow)
+    if (wrapped === undefined) {
+      wrapped = {
+        ...uow,
+        setClockOffset: (platformId, offsetMillis) =>
+          Effect.andThen(Effect.sync(() => lastSeen.delete(platformId)), uow.setClockOffset(platformId, offsetMillis))
+      }
+      forgetting.set(uow, wrapped)
+    }
+    return wrapped
+  }
+
   // Called with the arguments its caller passed, whatever the repository's signature.
   const guardFunction = (f: (...args: Array<never>) => unknown) => (...args: Array<never>): unknown => {
     const out = f(...args)
@@ -246,9 +265,15 @@ export const makeOneRoundTrip = (options: {
     return {
       ...shaped,
       // The guess is checked inside each attempt, by its last statement (`checkAtCommit`).
-      transact: (work, transactOptions) => store.transact((uow) => Effect.andThen(checkGuess, work(uow)), transactOptions),
+      transact: (work, transactOptions) => store.transact((uow) => Effect.andThen(checkGuess, work(forgettingOnSet(uow))), transactOptions),
       externalAccounts: { ...shaped.externalAccounts, createAlone },
-      clocks: { ...shaped.clocks, onLastSeenOffset }
+      clocks: {
+        ...shaped.clocks,
+        // A read of the stored offset is seen too (the request log shows it: `lastSeenOffset`).
+        offset: (platformId) => Effect.tap(shaped.clocks.offset(platformId), (offset) => Effect.sync(() => lastSeen.set(platformId, offset))),
+        onLastSeenOffset,
+        lastSeenOffset: (platformId) => lastSeen.get(platformId)
+      }
     }
   }
 
