@@ -76,6 +76,49 @@ const timed = async (make: (i: number) => Promise<number>): Promise<{ median: nu
 
 let createSeq = 0
 
+const getJson = async (port: number, path: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, { headers: { authorization: auth } })
+  const text = await res.text()
+  let body: Record<string, unknown> = {}
+  try {
+    body = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    body = { text }
+  }
+  return { status: res.status, body }
+}
+
+/**
+ * The filled rows read back through the API (a clone's transaction, quote, customer and
+ * its account's journal: each must answer 200 with the clone's own ids), and the ledger
+ * audit over the whole store (GET /sandbox/ledger/audit: entries balance, currencies sum
+ * to zero, balances equal their postings, holds reconcile; past its bounds the checks
+ * over the journal answer NOT_CHECKED). Returns a one-line verdict; throws when a read fails.
+ */
+const verifyFill = async (s: ScaleServer): Promise<string> => {
+  const { port, sample, pairs } = s.ready
+  const tx = await getJson(port, `/transactions/${encodeURIComponent(sample.transactionId)}`)
+  const problems: Array<string> = []
+  if (tx.status !== 200 || tx.body["id"] !== sample.transactionId || tx.body["status"] !== "COMPLETED" || tx.body["customerId"] !== sample.customerId) {
+    problems.push(`GET /transactions/{clone} answered ${tx.status} ${JSON.stringify(tx.body).slice(0, 300)}`)
+  }
+  const quote = await getJson(port, `/quotes/${encodeURIComponent(sample.quoteId)}`)
+  if (quote.status !== 200 || quote.body["id"] !== sample.quoteId) problems.push(`GET /quotes/{clone} answered ${quote.status} ${JSON.stringify(quote.body).slice(0, 300)}`)
+  const customer = await getJson(port, `/customers/${encodeURIComponent(sample.customerId)}`)
+  if (customer.status !== 200 || customer.body["id"] !== sample.customerId) problems.push(`GET /customers/{clone} answered ${customer.status}`)
+  const journal = await getJson(port, `/sandbox/internal-accounts/${encodeURIComponent(pairs[0]!.source)}/journal?limit=5`)
+  if (journal.status !== 200 || !Array.isArray(journal.body["data"]) || journal.body["data"].length === 0) problems.push(`GET journal of a clone's account answered ${journal.status} ${JSON.stringify(journal.body).slice(0, 300)}`)
+  if (problems.length > 0) throw new Error(`the filled rows do not read back:\n  ${problems.join("\n  ")}`)
+  const began = performance.now()
+  const audit = await getJson(port, "/sandbox/ledger/audit")
+  const ms = performance.now() - began
+  if (audit.status !== 200) return `ledger audit answered ${audit.status}`
+  const checks = (audit.body["checks"] as ReadonlyArray<{ name: string; status: string; problemCount: number; problems: ReadonlyArray<{ message: string }> }>)
+  const failed = checks.filter((c) => c.status === "FAILED")
+  return `ledger audit ${String(audit.body["verdict"])} in ${fmt(ms / 1000, 1)} s (${checks.map((c) => `${c.name} ${c.status}`).join(", ")})` +
+    (failed.length === 0 ? "" : `: ${failed.map((c) => `${c.name} ${c.problemCount} problems, e.g. ${c.problems[0]?.message}`).join("; ")}`)
+}
+
 interface Figure {
   readonly name: string
   /** Bigger is better (throughput) or smaller is better (latency): the ratio is oriented so > 1 is worse. */
@@ -173,6 +216,8 @@ interface LevelResult {
   /** The machine's 1-minute load average when the level was measured. */
   readonly load: number
   readonly figures: ReadonlyArray<Figure>
+  /** The fill read back through the API and the ledger audit's verdict. */
+  readonly verified: string
 }
 
 const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Promise<Array<LevelResult>> => {
@@ -192,7 +237,10 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
       const load = loadavg()[0] ?? 0
-      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention, swept: s.ready.swept, load, figures: await measureLevel(s, cluster?.cpuMicros) })
+      const figures = await measureLevel(s, cluster?.cpuMicros)
+      const verified = await verifyFill(s)
+      process.stderr.write(`${store} at ${fmt(level)}: ${verified}\n`)
+      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention, swept: s.ready.swept, load, figures, verified })
     } finally {
       await s.stop()
       await removeDir?.()
@@ -205,7 +253,8 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   const base = levels[0]
   if (base === undefined) return
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
-  console.log(`fill through the store port: ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  console.log(`fill (${store === "postgres" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   if (store === "memory") {
     const bytes = (b: number | undefined) => b === undefined ? "—" : `${fmt(b)} B`

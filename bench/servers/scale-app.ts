@@ -21,9 +21,18 @@ import { Platforms } from "../../src/ports/platforms.js"
 import { DEFAULT_WEBHOOK_RETENTION_MILLIS, sweepPlatform } from "../../src/operations/retention.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
 import { benchCustomerBody, benchMoneyPlatform, moneyApi } from "./platform.js"
+import { cloneId, type Exec, PAIR_TOKEN_BASE, sqlFill, type SqlFillTemplate } from "./scale-sql-fill.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
+/**
+ * How the SQL stores are filled: `sql` (default: the template's rows cloned set-wise in
+ * the database, ./scale-sql-fill.ts) or `port` (through the store port, as the memory
+ * store always is: the cross-check, and what the fill was before).
+ */
+const FILL = process.env["SCALE_FILL"] ?? "sql"
+/** Payments per statement round of the SQL fill. */
+const SQL_CHUNK = Number(process.env["SCALE_SQL_CHUNK"] ?? "20000")
 /** Units of work in flight at once while filling (default 1: on PostgreSQL more conflict on the platform's own accounts the payments credit, and can exhaust the retries). */
 const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? "1")
 /** Load pairs (one per connection at most). */
@@ -288,6 +297,68 @@ const fill = (store: Store["Service"], template: Template) =>
     return pairs
   })
 
+/** A connection for the SQL fill: PostgreSQL through `pg` (DATABASE_URL). */
+const postgresExec = (url: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const pg = (await import("pg")).default
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      return client
+    }),
+    (client) => Effect.promise(() => client.end())
+  ).pipe(Effect.map((client): Exec => async (text, params) => (await client.query(text, params === undefined ? [] : [...params])).rows))
+
+/** The SQL fill (./scale-sql-fill.ts): the template's rows cloned in the database; the pairs as the port fill makes them. */
+const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
+  Effect.gen(function*() {
+    // The template payment's own deliveries (DELIVERED, one per event), so they are cloned with it.
+    const at = template.at
+    yield* store.transact((uow) =>
+      Effect.forEach(template.paymentEvents, (e) =>
+        uow.addWebhookDelivery({
+          platformId,
+          id: String((e.event as { readonly id: string }).id),
+          seq: e.seq,
+          type: e.event.type,
+          resourceId: template.transaction.transaction.id,
+          body: JSON.stringify(e.event),
+          status: "DELIVERED",
+          attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
+          round: 1,
+          nextAttemptAt: at,
+          createdAt: at,
+          updatedAt: at + 62
+        }), { discard: true })).pipe(Effect.orDie)
+    const payerT = template.customers[0]!.customer.id
+    const sourceT = template.accounts.find((a) => a.customerId === payerT && a.currency === "USD")!.id
+    const destinationT = template.accounts.find((a) => a.customerId !== payerT && a.currency === "USD")!.id
+    const pairIds = [payerT, template.customers[1]!.customer.id, template.external.account.id, template.funding.id, ...template.accounts.map((a) => a.id), ...template.pairEvents.map((e) => String((e.event as { readonly id: string }).id))]
+    const pairKeys = [template.external.equivalenceKey]
+    for (const c of template.customers) {
+      if (c.customer.platformCustomerId !== undefined) pairKeys.push(c.customer.platformCustomerId)
+      if (c.customer.umaAddress !== undefined) pairKeys.push(c.customer.umaAddress)
+    }
+    const paymentIds = [template.quote.quote.id, template.transaction.transaction.id, ...template.entries.map((e) => e.id), ...template.paymentEvents.map((e) => String((e.event as { readonly id: string }).id))]
+    const t: SqlFillTemplate = { platformId, pairIds, pairKeys, paymentIds, at }
+    const start = Date.now() - SPREAD_MS
+    const result = yield* Effect.promise(() => sqlFill(exec, t, {
+      payments: N,
+      hotPairs: HOT_PAIRS,
+      paymentsPerColdPair: PAYMENTS_PER_COLD_PAIR,
+      spreadMs: SPREAD_MS,
+      chunk: SQL_CHUNK,
+      log: (line) => process.stderr.write(`${line}\n`)
+    }, start))
+    const idOf = (id: string, p: number) => cloneId(id, PAIR_TOKEN_BASE + pairIds.indexOf(id), p)
+    return Array.from({ length: result.pairCount }, (_, p): Pair => ({
+      ids: new Map(),
+      payerId: idOf(payerT, p),
+      source: idOf(sourceT, p),
+      destination: idOf(destinationT, p)
+    }))
+  })
+
 const heapUsed = () => {
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) return undefined
@@ -314,7 +385,9 @@ const program = Effect.gen(function*() {
   }
   const heapBefore = heapUsed()
   const began = Date.now()
-  const pairs = yield* fill(store, template)
+  const pairs = choice.kind === "postgres" && FILL === "sql"
+    ? yield* Effect.flatMap(postgresExec(choice.url), (exec) => fillSql(store, template, exec))
+    : yield* fill(store, template)
   const fillMillis = Date.now() - began
   const heapAfter = heapUsed()
   // The retention sweep, as the background scheduler makes it, until no backlog is left.
