@@ -16,6 +16,7 @@
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
+ *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
@@ -38,6 +39,8 @@ const levelsOf = (text: string | undefined, fallback: string) =>
 const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,10000", pglite: "1000,5000" }
 const levelsFor = (store: StoreName) =>
   levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
+/** The server child's heap limit (MB): the memory store keeps every payment in it (about 24 KB each with its events and deliveries, see docs/performance.md). */
+const HEAP_MB = Number(process.env["BENCH_SCALE_HEAP_MB"] ?? "8192")
 const SECONDS = Number(process.env["BENCH_SCALE_SECONDS"] ?? "5")
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
 const SAMPLES = Number(process.env["BENCH_SCALE_SAMPLES"] ?? "40")
@@ -233,7 +236,7 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
       env = { DATABASE_URL: "", PAYMENTS_DATA_DIR: dir }
     }
     process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
-    const s = await startScaleServer(level, env, ["--expose-gc", ...profileFlags()])
+    const s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`, ...profileFlags()])
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
       const load = loadavg()[0] ?? 0

@@ -214,6 +214,15 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
   }
   const pairTables = byTable(pairRows)
   const paymentTables = byTable(paymentRows)
+  // A delivery is its event's: the k-th template delivery must be the k-th template event's.
+  const idOfRow = (r: TemplateRow) => (JSON.parse(r.json) as { readonly id?: unknown }).id
+  for (const tables of [pairTables, paymentTables]) {
+    const deliveries = tables.get("webhook_deliveries")
+    const events = tables.get("events") ?? []
+    if (deliveries !== undefined && (deliveries.length !== events.length || deliveries.some((d, k) => idOfRow(d) !== idOfRow(events[k]!)))) {
+      throw new Error("the template's webhook deliveries are not one per event, in the events' order")
+    }
+  }
   plan.log(`  sql fill: template rows per pair ${[...pairTables].map(([t, r]) => `${t} ${r.length}`).join(", ")}; per payment ${
     [...paymentTables].map(([t, r]) => `${t} ${r.length}`).join(", ")}; ${tokens.size} tokens`)
 
@@ -226,9 +235,9 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
   for (const t of new Set([...pairTables.keys(), ...paymentTables.keys()])) columns.set(t, await columnsOf(t))
 
   /** One statement: the clones `from … to` (inclusive) of a table's template rows, in clone then template order. */
-  const statement = (table: string, rows: ReadonlyArray<TemplateRow>, from: number, to: number, sh: string, p: string): string => {
+  const statement = (table: string, rows: ReadonlyArray<TemplateRow>, from: number, to: number, sh: string, p: string, events?: ReadonlyArray<TemplateRow>): string => {
     const cols = columns.get(table)!
-    const serial = table === "events" || table === "journal_entries"
+    const serial = table === "journal_entries"
     const delivery = table === "webhook_deliveries"
     const kept = cols.filter((c) => !(serial && c === "seq"))
     const cases = rows.map((r, k) => `when ${k} then ${rowExpression(r.json, tokens, pattern)}`).join("\n      ")
@@ -238,11 +247,14 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
       cross join generate_series(0, ${rows.length - 1}) k
       order by g, k
       offset 0`
-    if (delivery) {
-      const select = kept.map((c) => c === "seq" ? "e.seq" : c === "doc" ? `jsonb_set((q.x).doc, '{seq}', to_jsonb(e.seq))` : `(q.x).${c}`)
-      return `insert into ${table} (${kept.join(", ")})
-        select ${select.join(", ")} from (${inner}) q
-        join events e on e.platform_id = ${lit(platformId)} and e.seq > $1::bigint and e.id = (q.x).id`
+    if (table === "events" || delivery) {
+      // Events take seqs reserved for the chunk ($1, the first): event k of clone g gets
+      // $1 + (g - from) × (events per clone) + k, and its delivery the same (column and document).
+      const perClone = (events ?? rows).length
+      const seq = `($1::bigint + (g - ${from}) * ${perClone} + k)`
+      const inner2 = inner.replace("as x\n", `as x, ${seq} as seq\n`)
+      const select = kept.map((c) => c === "seq" ? "q.seq" : delivery && c === "doc" ? `jsonb_set((q.x).doc, '{seq}', to_jsonb(q.seq))` : `(q.x).${c}`)
+      return `insert into ${table} (${kept.join(", ")}) select ${select.join(", ")} from (${inner2}) q`
     }
     return `insert into ${table} (${kept.join(", ")}) select ${kept.map((c) => `(q.x).${c}`).join(", ")} from (${inner}) q`
   }
@@ -250,14 +262,32 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
     [...tables.keys()].sort((a, b) => (a === "webhook_deliveries" ? 1 : 0) - (b === "webhook_deliveries" ? 1 : 0))
 
   const counts: Record<string, number> = {}
-  const lastSeq = async () => Number((await exec<{ s: string | null }>(`select max(seq)::text as s from events where platform_id = $1`, [platformId]))[0]?.s ?? 0)
+  /** Time spent per table (for the progress lines). */
+  const millis: Record<string, number> = {}
   const run = async (tables: ReadonlyMap<string, ReadonlyArray<TemplateRow>>, from: number, to: number, sh: string, p: string) => {
-    const seq = await lastSeq()
     await exec("begin")
     try {
       for (const table of order(tables)) {
         const rows = tables.get(table)!
-        await exec(statement(table, rows, from, to, sh, p), table === "webhook_deliveries" ? [seq] : [])
+        const t0 = Date.now()
+        if (table === "events") {
+          // The chunk's event seqs, reserved at once (the server writes no event while it fills: a stray one would collide, loudly).
+          const n = rows.length * (to - from + 1)
+          const [first] = await exec<{ first: string }>(`select nextval(pg_get_serial_sequence('events', 'seq'))::text as first`)
+          await exec(`select setval(pg_get_serial_sequence('events', 'seq'), $1::bigint)`, [Number(first!.first) + n - 1])
+          await exec(statement(table, rows, from, to, sh, p), [first!.first])
+          const deliveries = tables.get("webhook_deliveries")
+          if (deliveries !== undefined) {
+            await exec(statement("webhook_deliveries", deliveries, from, to, sh, p, rows), [first!.first])
+            counts["webhook_deliveries"] = (counts["webhook_deliveries"] ?? 0) + deliveries.length * (to - from + 1)
+          }
+        } else if (table === "webhook_deliveries") {
+          if (!tables.has("events")) throw new Error("webhook deliveries cloned without their events")
+          continue
+        } else {
+          await exec(statement(table, rows, from, to, sh, p))
+        }
+        millis[table] = (millis[table] ?? 0) + Date.now() - t0
         counts[table] = (counts[table] ?? 0) + rows.length * (to - from + 1)
       }
       await exec("commit")
@@ -283,7 +313,8 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
     const to = Math.min(N, from + plan.chunk)
     await run(paymentTables, from, to - 1, sh, p)
     const seconds = (Date.now() - began) / 1000
-    plan.log(`  sql fill: ${to.toLocaleString("en-US")} / ${N.toLocaleString("en-US")} payments (${seconds.toFixed(0)} s, ${Math.round(to / seconds)}/s)`)
+    plan.log(`  sql fill: ${to.toLocaleString("en-US")} / ${N.toLocaleString("en-US")} payments (${seconds.toFixed(0)} s, ${Math.round(to / seconds)}/s; s per table ${
+      Object.entries(millis).map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)}`).join(", ")})`)
   }
 
   // ---- internal accounts' balances: the sum of their postings, as the port's moves leave them
