@@ -36,7 +36,7 @@ type StoreName = typeof STORES[number]
 const levelsOf = (text: string | undefined, fallback: string) =>
   (text ?? fallback).split(",").map((s) => Number(s.trim().replace(/_/g, ""))).filter((n) => Number.isInteger(n) && n > 0)
 /** Per store: BENCH_SCALE_LEVELS_<STORE>, else BENCH_SCALE_LEVELS, else defaults that fill in minutes on 2 shared cores. */
-const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,10000", pglite: "1000,5000" }
+const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,100000,1000000", pglite: "1000,5000" }
 const levelsFor = (store: StoreName) =>
   levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
 /** The server child's heap limit (MB): the memory store keeps every payment in it (about 24 KB each with its events and deliveries, see docs/performance.md). */

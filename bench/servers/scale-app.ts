@@ -31,6 +31,13 @@ const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
  * store always is: the cross-check, and what the fill was before).
  */
 const FILL = process.env["SCALE_FILL"] ?? "sql"
+/**
+ * SCALE_SQL_EVENTS=all: the SQL fill writes every clone's events and deliveries; by
+ * default it leaves out those older than the retention period, which the sweep after
+ * the fill would remove at once (the same rows remain either way; writing and then
+ * sweeping them was most of the time at 1,000,000 payments).
+ */
+const SQL_EVENTS_ALL = process.env["SCALE_SQL_EVENTS"] === "all"
 /** Payments per statement round of the SQL fill. */
 const SQL_CHUNK = Number(process.env["SCALE_SQL_CHUNK"] ?? "20000")
 /** Units of work in flight at once while filling (default 1: on PostgreSQL more conflict on the platform's own accounts the payments credit, and can exhaust the retries). */
@@ -348,6 +355,7 @@ const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
       paymentsPerColdPair: PAYMENTS_PER_COLD_PAIR,
       spreadMs: SPREAD_MS,
       chunk: SQL_CHUNK,
+      eventsSince: SQL_EVENTS_ALL ? undefined : Date.now() - DEFAULT_WEBHOOK_RETENTION_MILLIS,
       log: (line) => process.stderr.write(`${line}\n`)
     }, start))
     const idOf = (id: string, p: number) => cloneId(id, PAIR_TOKEN_BASE + pairIds.indexOf(id), p)

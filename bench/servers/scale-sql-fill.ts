@@ -47,6 +47,11 @@ export interface SqlFillPlan {
   readonly hotPairs: number
   readonly paymentsPerColdPair: number
   readonly spreadMs: number
+  /**
+   * Events (and their deliveries) dated before this instant (ms) are not written: the
+   * bench's retention sweep, right after the fill, would remove them (undefined: all written).
+   */
+  readonly eventsSince: number | undefined
   /** Payments per statement round (default 20,000). */
   readonly chunk: number
   readonly log: (line: string) => void
@@ -146,6 +151,7 @@ export interface SqlFillResult {
  */
 export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFillPlan, start: number): Promise<SqlFillResult> => {
   const { platformId } = template
+  const log = plan.log
   const N = plan.payments
   const cold = Math.max(1, Math.ceil((N - Math.floor(N / 2)) / plan.paymentsPerColdPair))
   const pairCount = plan.hotPairs + cold
@@ -241,11 +247,11 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
     const delivery = table === "webhook_deliveries"
     const kept = cols.filter((c) => !(serial && c === "seq"))
     const cases = rows.map((r, k) => `when ${k} then ${rowExpression(r.json, tokens, pattern)}`).join("\n      ")
+    // Only the narrow (g, k) pairs are sorted (clone, then template order: journal entries take
+    // their serial seq in that order); the wide rows are built after, in that order.
     const inner = `select jsonb_populate_record(null::${table}, case k ${cases} end) as x
-      from generate_series(${from}::bigint, ${to}::bigint) g
+      from (select g, k from generate_series(${from}::bigint, ${to}::bigint) g cross join generate_series(0, ${rows.length - 1}) k order by g, k offset 0) gk
       cross join lateral (select (${sh})::bigint as sh, (${p})::bigint as p) v
-      cross join generate_series(0, ${rows.length - 1}) k
-      order by g, k
       offset 0`
     if (table === "events" || delivery) {
       // Events take seqs reserved for the chunk ($1, the first): event k of clone g gets
@@ -264,31 +270,35 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
   const counts: Record<string, number> = {}
   /** Time spent per table (for the progress lines). */
   const millis: Record<string, number> = {}
-  const run = async (tables: ReadonlyMap<string, ReadonlyArray<TemplateRow>>, from: number, to: number, sh: string, p: string) => {
+  /** `eventsFrom`: the first clone (of from … to) whose events and deliveries are written. */
+  const run = async (tables: ReadonlyMap<string, ReadonlyArray<TemplateRow>>, from: number, to: number, sh: string, p: string, eventsFrom: number) => {
     await exec("begin")
     try {
       for (const table of order(tables)) {
         const rows = tables.get(table)!
         const t0 = Date.now()
         if (table === "events") {
+          if (eventsFrom > to) continue
+          const from_ = Math.max(from, eventsFrom)
           // The chunk's event seqs, reserved at once (the server writes no event while it fills: a stray one would collide, loudly).
-          const n = rows.length * (to - from + 1)
+          const n = rows.length * (to - from_ + 1)
           const [first] = await exec<{ first: string }>(`select nextval(pg_get_serial_sequence('events', 'seq'))::text as first`)
           await exec(`select setval(pg_get_serial_sequence('events', 'seq'), $1::bigint)`, [Number(first!.first) + n - 1])
-          await exec(statement(table, rows, from, to, sh, p), [first!.first])
+          await exec(statement(table, rows, from_, to, sh, p), [first!.first])
+          counts[table] = (counts[table] ?? 0) + n
           const deliveries = tables.get("webhook_deliveries")
           if (deliveries !== undefined) {
-            await exec(statement("webhook_deliveries", deliveries, from, to, sh, p, rows), [first!.first])
-            counts["webhook_deliveries"] = (counts["webhook_deliveries"] ?? 0) + deliveries.length * (to - from + 1)
+            await exec(statement("webhook_deliveries", deliveries, from_, to, sh, p, rows), [first!.first])
+            counts["webhook_deliveries"] = (counts["webhook_deliveries"] ?? 0) + deliveries.length * (to - from_ + 1)
           }
         } else if (table === "webhook_deliveries") {
           if (!tables.has("events")) throw new Error("webhook deliveries cloned without their events")
           continue
         } else {
           await exec(statement(table, rows, from, to, sh, p))
+          counts[table] = (counts[table] ?? 0) + rows.length * (to - from + 1)
         }
         millis[table] = (millis[table] ?? 0) + Date.now() - t0
-        counts[table] = (counts[table] ?? 0) + rows.length * (to - from + 1)
       }
       await exec("commit")
     } catch (e) {
@@ -301,7 +311,8 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
   const began = Date.now()
   const pairShift = start - template.at
   for (let from = 0; from < pairCount; from += plan.chunk) {
-    await run(pairTables, from, Math.min(pairCount, from + plan.chunk) - 1, String(pairShift), "g")
+    const to = Math.min(pairCount, from + plan.chunk) - 1
+    await run(pairTables, from, to, String(pairShift), "g", plan.eventsSince !== undefined && start < plan.eventsSince ? to + 1 : from)
   }
   plan.log(`  sql fill: ${pairCount.toLocaleString("en-US")} pairs in ${((Date.now() - began) / 1000).toFixed(1)} s`)
 
@@ -309,9 +320,11 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
   const step = (plan.spreadMs - 60_000) / Math.max(1, N)
   const sh = `${start + 60_000 - template.at}::bigint + floor(g * ${step})::bigint`
   const p = `case when g % 2 = 0 then (g / 2) % ${plan.hotPairs} else ${plan.hotPairs} + (g / 2) % ${cold} end`
+  // The first payment dated at or after eventsSince (its time: start + 60 s + floor(g × step)).
+  const eventsFrom = plan.eventsSince === undefined ? 0 : Math.max(0, Math.ceil((plan.eventsSince - start - 60_000) / step))
   for (let from = 0; from < N; from += plan.chunk) {
     const to = Math.min(N, from + plan.chunk)
-    await run(paymentTables, from, to - 1, sh, p)
+    await run(paymentTables, from, to - 1, sh, p, eventsFrom)
     const seconds = (Date.now() - began) / 1000
     plan.log(`  sql fill: ${to.toLocaleString("en-US")} / ${N.toLocaleString("en-US")} payments (${seconds.toFixed(0)} s, ${Math.round(to / seconds)}/s; s per table ${
       Object.entries(millis).map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)}`).join(", ")})`)
@@ -326,6 +339,7 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
   )
   // What autovacuum would have done by the time a table held this much: statistics for the planner, the visibility map.
   for (const table of [...CLONED, ...DERIVED]) await exec(`vacuum (analyze) ${table}`)
-  plan.log(`  sql fill: done in ${((Date.now() - began) / 1000).toFixed(1)} s`)
+  plan.log(`  sql fill: done in ${((Date.now() - began) / 1000).toFixed(1)} s (${Object.entries(counts).map(([t, n]) => `${t} ${n.toLocaleString("en-US")}`).join(", ")}${
+    plan.eventsSince === undefined ? "" : `; events and deliveries of the ${eventsFrom.toLocaleString("en-US")} payments and the pairs older than the retention period not written`})`)
   return { pairCount, rows: counts }
 }
