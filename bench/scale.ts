@@ -2,8 +2,11 @@
  * `npm run bench:scale`: does a request cost the same with many payments stored?
  *
  * Per store and level, a fresh server child (bench/servers/scale-app.ts) is filled with
- * that many payments through the store port (customers, internal and external accounts,
- * quotes, transactions, journal entries, events, webhook deliveries), then measured over
+ * that many payments (customers, internal and external accounts, quotes, transactions,
+ * journal entries, events, webhook deliveries: through the store port on the memory
+ * store, cloned set-wise in the database on PostgreSQL and PGlite, SCALE_FILL=port for
+ * the port there too), each level's clones read back through the API and the ledger
+ * audit run after it, then measured over
  * loopback: quote + execute throughput and p99 (one funded payer per connection, half of
  * the stored payments are those payers' own history), one create, gets by id, and the
  * first page of the list endpoints. Every figure is printed beside the first level's, as
@@ -11,8 +14,11 @@
  *
  *   BENCH_STORES (default memory,postgres,pglite)
  *   BENCH_SCALE_LEVELS: payments stored per level, the first is the base (every store), e.g. 1000,100000,1000000
- *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,10000 /
- *     1000,5000: the store port fills memory at ~600 payments/s, PostgreSQL at ~50 and PGlite slower on 2 shared cores)
+ *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,100000,1000000 /
+ *     1000,100000: the port fills memory at ~600 payments/s and a payment takes ~24 KB of heap there (1,000,000 does
+ *     not fit in BENCH_SCALE_HEAP_MB); the SQL fill loads ~1,000-1,400 payments/s on 2 shared cores)
+ *   SCALE_FILL=port: fill PostgreSQL and PGlite through the store port (~30-50 payments/s); SCALE_SQL_EVENTS=all: the SQL
+ *     fill writes the events and deliveries older than the retention period too (the sweep then removes them)
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
@@ -36,7 +42,7 @@ type StoreName = typeof STORES[number]
 const levelsOf = (text: string | undefined, fallback: string) =>
   (text ?? fallback).split(",").map((s) => Number(s.trim().replace(/_/g, ""))).filter((n) => Number.isInteger(n) && n > 0)
 /** Per store: BENCH_SCALE_LEVELS_<STORE>, else BENCH_SCALE_LEVELS, else defaults that fill in minutes on 2 shared cores. */
-const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,100000,1000000", pglite: "1000,5000" }
+const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,100000,1000000", pglite: "1000,100000" }
 const levelsFor = (store: StoreName) =>
   levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
 /** The server child's heap limit (MB): the memory store keeps every payment in it (about 24 KB each with its events and deliveries, see docs/performance.md). */
@@ -236,7 +242,15 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
       env = { DATABASE_URL: "", PAYMENTS_DATA_DIR: dir }
     }
     process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
-    const s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`, ...profileFlags()])
+    let s: ScaleServer
+    try {
+      s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`, ...profileFlags()])
+    } catch (e) {
+      // A level that cannot be filled (the heap limit, on the memory store) ends the store's levels; the ones measured are printed.
+      console.log(`${store} at ${fmt(level)} payments: ${e instanceof Error ? e.message : String(e)}`)
+      await removeDir?.()
+      break
+    }
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
       const load = loadavg()[0] ?? 0
@@ -256,7 +270,7 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   const base = levels[0]
   if (base === undefined) return
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
-  console.log(`fill (${store === "postgres" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  console.log(`fill (${store !== "memory" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
   for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   if (store === "memory") {

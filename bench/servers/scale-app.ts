@@ -14,10 +14,18 @@ import "effect/schema/SchemaJITCompiler/enable"
  * over the 30 days before now, oldest first.
  */
 import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { RandomIdsLayer } from "../../src/adapters/memory/ids.js"
+import { staticPlatformsLayer } from "../../src/adapters/memory/platforms.js"
+import { makeSqlStore, migrate, pgliteClientLayer } from "../../src/adapters/sql/index.js"
+import { SqlSandboxFaultStoreLayer } from "../../src/adapters/sql/sandbox-faults.js"
+import { endLeasesLeftBehind } from "../../src/adapters/sql/webhooks.js"
+import { webhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { Store } from "../../src/ports/store.js"
 import { Platforms } from "../../src/ports/platforms.js"
+import type { Ids } from "../../src/ports/ids.js"
 import { DEFAULT_WEBHOOK_RETENTION_MILLIS, sweepPlatform } from "../../src/operations/retention.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
 import { benchCustomerBody, benchMoneyPlatform, moneyApi } from "./platform.js"
@@ -367,6 +375,35 @@ const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
     }))
   })
 
+/**
+ * PGlite with its SqlClient in the context too (the SQL fill runs its statements on the
+ * server's own connection: PGlite is one process's): what `pgliteLayer` builds
+ * (src/adapters/sql/index.ts), with the client kept.
+ */
+const pgliteWithClient = (dataDir: string) =>
+  Layer.mergeAll(
+    Layer.provideMerge(
+      Layer.merge(
+        SqlSandboxFaultStoreLayer,
+        Layer.effect(
+          Store,
+          Effect.gen(function*() {
+            yield* migrate
+            yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), endLeasesLeftBehind)
+            return yield* makeSqlStore({ kind: "pglite", description: `PGlite in ${dataDir}` })
+          })
+        )
+      ),
+      pgliteClientLayer(dataDir, {})
+    ),
+    RandomIdsLayer,
+    staticPlatformsLayer([benchMoneyPlatform]),
+    webhookSenderLayer({ fallback: ["loopback"] })
+  )
+
+const sqlClientExec = (sql: SqlClient.SqlClient): Exec => (text, params) =>
+  Effect.runPromise(Effect.orDie(sql.unsafe(text, params === undefined ? [] : [...params]))) as never
+
 const heapUsed = () => {
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) return undefined
@@ -378,7 +415,16 @@ const heapUsed = () => {
 const program = Effect.gen(function*() {
   const choice = storeChoiceFromEnv(process.env)
   if (typeof choice === "string") return yield* Effect.die(new Error(choice))
-  const context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform], { webhookDestinations: ["loopback"] }))
+  // PGlite filled set-wise: its layer keeps the SqlClient, whose connection the fill shares.
+  let pgliteExec: Exec | undefined
+  let context: Context.Context<Store | Ids | Platforms>
+  if (choice.kind === "pglite" && choice.dataDir !== undefined && FILL === "sql") {
+    const built = yield* Layer.build(pgliteWithClient(choice.dataDir))
+    pgliteExec = sqlClientExec(Context.get(built, SqlClient.SqlClient))
+    context = built
+  } else {
+    context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform], { webhookDestinations: ["loopback"] }))
+  }
   const store = Context.get(context, Store)
   // The scheduler's own retention sweep is off: the sweep below is made once, after the
   // fill, so that the heap figures do not depend on when a background sweep happened to run.
@@ -395,6 +441,8 @@ const program = Effect.gen(function*() {
   const began = Date.now()
   const pairs = choice.kind === "postgres" && FILL === "sql"
     ? yield* Effect.flatMap(postgresExec(choice.url), (exec) => fillSql(store, template, exec))
+    : pgliteExec !== undefined
+    ? yield* fillSql(store, template, pgliteExec)
     : yield* fill(store, template)
   const fillMillis = Date.now() - began
   const heapAfter = heapUsed()
