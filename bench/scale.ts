@@ -23,7 +23,8 @@
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
- *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
+ *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile of its measurements (from the moment it is
+ *     filled) there when it stops: scale-<store>-<payments>.cpuprofile
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
 import { mkdtempSync } from "node:fs"
@@ -57,9 +58,9 @@ const PREFIX = "/2025-10-13"
 const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
-/** The profiler's flags when BENCH_SCALE_PROFILE names a directory. */
-const profileFlags = (): ReadonlyArray<string> =>
-  process.env["BENCH_SCALE_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SCALE_PROFILE"]}`]
+/** BENCH_SCALE_PROFILE=<dir>: each child profiles its measurements (not its fill) into <dir> (scale-app.ts, SCALE_PROFILE_DIR). */
+const profileEnv = (): Record<string, string> =>
+  process.env["BENCH_SCALE_PROFILE"] === undefined ? {} : { SCALE_PROFILE_DIR: process.env["BENCH_SCALE_PROFILE"] }
 
 const request = async (port: number, method: string, path: string, body?: string): Promise<number> => {
   const began = performance.now()
@@ -233,18 +234,18 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
   const out: Array<LevelResult> = []
   for (const level of levelsFor(store)) {
     if (isEnding()) break
-    let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "" }
+    let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "", ...profileEnv() }
     let removeDir: (() => Promise<void>) | undefined
-    if (store === "postgres") env = { DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`), PAYMENTS_DATA_DIR: "" }
+    if (store === "postgres") env = { ...env, DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`) }
     if (store === "pglite") {
       const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
       removeDir = trackDir(dir)
-      env = { DATABASE_URL: "", PAYMENTS_DATA_DIR: dir }
+      env = { ...env, PAYMENTS_DATA_DIR: dir }
     }
     process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
     let s: ScaleServer
     try {
-      s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`, ...profileFlags()])
+      s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`])
     } catch (e) {
       // A level that cannot be filled (the heap limit, on the memory store) ends the store's levels; the ones measured are printed.
       console.log(`${store} at ${fmt(level)} payments: ${e instanceof Error ? e.message : String(e)}`)

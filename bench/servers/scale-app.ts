@@ -13,6 +13,9 @@ import "effect/schema/SchemaJITCompiler/enable"
  * would pay for), the rest by other payers, ten payments each. Creation times spread
  * over the 30 days before now, oldest first.
  */
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { join } from "node:path"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { RandomIdsLayer } from "../../src/adapters/memory/ids.js"
@@ -404,6 +407,26 @@ const pgliteWithClient = (dataDir: string) =>
 const sqlClientExec = (sql: SqlClient.SqlClient): Exec => (text, params) =>
   Effect.runPromise(Effect.orDie(sql.unsafe(text, params === undefined ? [] : [...params]))) as never
 
+/**
+ * SCALE_PROFILE_DIR: a CPU profile of what the server does once filled (the bench's
+ * measurements, not the fill), written there as scale-<store>-<payments>.cpuprofile when
+ * the child is stopped (BENCH_SCALE_PROFILE in bench/scale.ts).
+ */
+const PROFILE_DIR = process.env["SCALE_PROFILE_DIR"] || undefined
+let profiler: Session | undefined
+const startProfile = async () => {
+  profiler = new Session()
+  profiler.connect()
+  await profiler.post("Profiler.enable")
+  await profiler.post("Profiler.start")
+}
+const writeProfile = async () => {
+  if (profiler === undefined || PROFILE_DIR === undefined) return
+  const { profile } = await profiler.post("Profiler.stop")
+  const kind = process.env["DATABASE_URL"] ? "postgres" : process.env["PAYMENTS_DATA_DIR"] ? "pglite" : "memory"
+  writeFileSync(join(PROFILE_DIR, `scale-${kind}-${N}.cpuprofile`), JSON.stringify(profile))
+}
+
 const heapUsed = () => {
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) return undefined
@@ -471,6 +494,7 @@ const program = Effect.gen(function*() {
     pairs: hot.map((p) => ({ source: p.source, destination: p.destination, customerId: p.payerId })),
     sample: { transactionId: sampleTx.transaction.id, customerId: middle.payerId, externalAccountId: sampleExt.account.id, quoteId: sampleTx.transaction.quoteId ?? "" }
   }
+  if (PROFILE_DIR !== undefined) yield* Effect.promise(startProfile)
   process.send?.({ ready })
   return yield* Effect.never
 })
@@ -488,6 +512,6 @@ process.on("message", (m) => {
 })
 process.on("SIGTERM", () => {
   fiber.interruptUnsafe()
-  process.exit(0)
+  void writeProfile().finally(() => process.exit(0))
 })
 process.on("disconnect", () => process.exit(0))
