@@ -151,7 +151,6 @@ export interface SqlFillResult {
  */
 export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFillPlan, start: number): Promise<SqlFillResult> => {
   const { platformId } = template
-  const log = plan.log
   const N = plan.payments
   const cold = Math.max(1, Math.ceil((N - Math.floor(N / 2)) / plan.paymentsPerColdPair))
   const pairCount = plan.hotPairs + cold
