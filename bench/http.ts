@@ -8,7 +8,7 @@ import { fork, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { build } from "esbuild"
-import { onCleanUp, trackChild } from "./cleanup.js"
+import { onCleanUp, removeAtExit, trackChild } from "./cleanup.js"
 import { benchPlatform } from "./servers/platform.js"
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
@@ -23,7 +23,10 @@ const bundles = new Map<string, Promise<string>>()
 export const bundle = (script: string): Promise<string> => {
   let file = bundles.get(script)
   if (file === undefined) {
-    const outfile = here(`../.bench/${script.replace(/^.*\//, "").replace(/\.ts$/, ".mjs")}`)
+    // One file per bench process (two benches run at once never load each other's build),
+    // in .bench/ itself: the bundle reads files relative to it (../src/http/dashboard/).
+    const outfile = here(`../.bench/${script.replace(/^.*\//, "").replace(/\.ts$/, "")}-${process.pid}.mjs`)
+    removeAtExit(outfile)
     file = build({ entryPoints: [here(script)], bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "error" })
       .then(() => outfile)
     bundles.set(script, file)

@@ -2,8 +2,11 @@
  * `npm run bench:scale`: does a request cost the same with many payments stored?
  *
  * Per store and level, a fresh server child (bench/servers/scale-app.ts) is filled with
- * that many payments through the store port (customers, internal and external accounts,
- * quotes, transactions, journal entries, events, webhook deliveries), then measured over
+ * that many payments (customers, internal and external accounts, quotes, transactions,
+ * journal entries, events, webhook deliveries: through the store port on the memory
+ * store, cloned set-wise in the database on PostgreSQL and PGlite, SCALE_FILL=port for
+ * the port there too), each level's clones read back through the API and the ledger
+ * audit run after it, then measured over
  * loopback: quote + execute throughput and p99 (one funded payer per connection, half of
  * the stored payments are those payers' own history), one create, gets by id, and the
  * first page of the list endpoints. Every figure is printed beside the first level's, as
@@ -11,12 +14,17 @@
  *
  *   BENCH_STORES (default memory,postgres,pglite)
  *   BENCH_SCALE_LEVELS: payments stored per level, the first is the base (every store), e.g. 1000,100000,1000000
- *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,10000 /
- *     1000,5000: the store port fills memory at ~600 payments/s, PostgreSQL at ~50 and PGlite slower on 2 shared cores)
+ *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,100000,1000000 /
+ *     1000,100000: the port fills memory at ~600 payments/s and a payment takes ~24 KB of heap there (1,000,000 does
+ *     not fit in BENCH_SCALE_HEAP_MB); the SQL fill loads ~1,000-1,400 payments/s on 2 shared cores)
+ *   SCALE_FILL=port: fill PostgreSQL and PGlite through the store port (~30-50 payments/s); SCALE_SQL_EVENTS=all: the SQL
+ *     fill writes the events and deliveries older than the retention period too (the sweep then removes them)
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
- *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile there (node --cpu-prof) when it stops
+ *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
+ *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile of its measurements (from the moment it is
+ *     filled) there when it stops: scale-<store>-<payments>.cpuprofile
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
 import { mkdtempSync } from "node:fs"
@@ -35,9 +43,11 @@ type StoreName = typeof STORES[number]
 const levelsOf = (text: string | undefined, fallback: string) =>
   (text ?? fallback).split(",").map((s) => Number(s.trim().replace(/_/g, ""))).filter((n) => Number.isInteger(n) && n > 0)
 /** Per store: BENCH_SCALE_LEVELS_<STORE>, else BENCH_SCALE_LEVELS, else defaults that fill in minutes on 2 shared cores. */
-const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,10000", pglite: "1000,5000" }
+const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,100000,1000000", pglite: "1000,100000" }
 const levelsFor = (store: StoreName) =>
   levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
+/** The server child's heap limit (MB): the memory store keeps every payment in it (about 24 KB each with its events and deliveries, see docs/performance.md). */
+const HEAP_MB = Number(process.env["BENCH_SCALE_HEAP_MB"] ?? "8192")
 const SECONDS = Number(process.env["BENCH_SCALE_SECONDS"] ?? "5")
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
 const SAMPLES = Number(process.env["BENCH_SCALE_SAMPLES"] ?? "40")
@@ -48,9 +58,9 @@ const PREFIX = "/2025-10-13"
 const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
-/** The profiler's flags when BENCH_SCALE_PROFILE names a directory. */
-const profileFlags = (): ReadonlyArray<string> =>
-  process.env["BENCH_SCALE_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_SCALE_PROFILE"]}`]
+/** BENCH_SCALE_PROFILE=<dir>: each child profiles its measurements (not its fill) into <dir> (scale-app.ts, SCALE_PROFILE_DIR). */
+const profileEnv = (): Record<string, string> =>
+  process.env["BENCH_SCALE_PROFILE"] === undefined ? {} : { SCALE_PROFILE_DIR: process.env["BENCH_SCALE_PROFILE"] }
 
 const request = async (port: number, method: string, path: string, body?: string): Promise<number> => {
   const began = performance.now()
@@ -75,6 +85,49 @@ const timed = async (make: (i: number) => Promise<number>): Promise<{ median: nu
 }
 
 let createSeq = 0
+
+const getJson = async (port: number, path: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, { headers: { authorization: auth } })
+  const text = await res.text()
+  let body: Record<string, unknown> = {}
+  try {
+    body = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    body = { text }
+  }
+  return { status: res.status, body }
+}
+
+/**
+ * The filled rows read back through the API (a clone's transaction, quote, customer and
+ * its account's journal: each must answer 200 with the clone's own ids), and the ledger
+ * audit over the whole store (GET /sandbox/ledger/audit: entries balance, currencies sum
+ * to zero, balances equal their postings, holds reconcile; past its bounds the checks
+ * over the journal answer NOT_CHECKED). Returns a one-line verdict; throws when a read fails.
+ */
+const verifyFill = async (s: ScaleServer): Promise<string> => {
+  const { port, sample, pairs } = s.ready
+  const tx = await getJson(port, `/transactions/${encodeURIComponent(sample.transactionId)}`)
+  const problems: Array<string> = []
+  if (tx.status !== 200 || tx.body["id"] !== sample.transactionId || tx.body["status"] !== "COMPLETED" || tx.body["customerId"] !== sample.customerId) {
+    problems.push(`GET /transactions/{clone} answered ${tx.status} ${JSON.stringify(tx.body).slice(0, 300)}`)
+  }
+  const quote = await getJson(port, `/quotes/${encodeURIComponent(sample.quoteId)}`)
+  if (quote.status !== 200 || quote.body["id"] !== sample.quoteId) problems.push(`GET /quotes/{clone} answered ${quote.status} ${JSON.stringify(quote.body).slice(0, 300)}`)
+  const customer = await getJson(port, `/customers/${encodeURIComponent(sample.customerId)}`)
+  if (customer.status !== 200 || customer.body["id"] !== sample.customerId) problems.push(`GET /customers/{clone} answered ${customer.status}`)
+  const journal = await getJson(port, `/sandbox/internal-accounts/${encodeURIComponent(pairs[0]!.source)}/journal?limit=5`)
+  if (journal.status !== 200 || !Array.isArray(journal.body["data"]) || journal.body["data"].length === 0) problems.push(`GET journal of a clone's account answered ${journal.status} ${JSON.stringify(journal.body).slice(0, 300)}`)
+  if (problems.length > 0) throw new Error(`the filled rows do not read back:\n  ${problems.join("\n  ")}`)
+  const began = performance.now()
+  const audit = await getJson(port, "/sandbox/ledger/audit")
+  const ms = performance.now() - began
+  if (audit.status !== 200) return `ledger audit answered ${audit.status}`
+  const checks = (audit.body["checks"] as ReadonlyArray<{ name: string; status: string; problemCount: number; problems: ReadonlyArray<{ message: string }> }>)
+  const failed = checks.filter((c) => c.status === "FAILED")
+  return `ledger audit ${String(audit.body["verdict"])} in ${fmt(ms / 1000, 1)} s (${checks.map((c) => `${c.name} ${c.status}`).join(", ")})` +
+    (failed.length === 0 ? "" : `: ${failed.map((c) => `${c.name} ${c.problemCount} problems, e.g. ${c.problems[0]?.message}`).join("; ")}`)
+}
 
 interface Figure {
   readonly name: string
@@ -173,26 +226,39 @@ interface LevelResult {
   /** The machine's 1-minute load average when the level was measured. */
   readonly load: number
   readonly figures: ReadonlyArray<Figure>
+  /** The fill read back through the API and the ledger audit's verdict. */
+  readonly verified: string
 }
 
 const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Promise<Array<LevelResult>> => {
   const out: Array<LevelResult> = []
   for (const level of levelsFor(store)) {
     if (isEnding()) break
-    let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "" }
+    let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "", ...profileEnv() }
     let removeDir: (() => Promise<void>) | undefined
-    if (store === "postgres") env = { DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`), PAYMENTS_DATA_DIR: "" }
+    if (store === "postgres") env = { ...env, DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`) }
     if (store === "pglite") {
       const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
       removeDir = trackDir(dir)
-      env = { DATABASE_URL: "", PAYMENTS_DATA_DIR: dir }
+      env = { ...env, PAYMENTS_DATA_DIR: dir }
     }
     process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
-    const s = await startScaleServer(level, env, ["--expose-gc", ...profileFlags()])
+    let s: ScaleServer
+    try {
+      s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`])
+    } catch (e) {
+      // A level that cannot be filled (the heap limit, on the memory store) ends the store's levels; the ones measured are printed.
+      console.log(`${store} at ${fmt(level)} payments: ${e instanceof Error ? e.message : String(e)}`)
+      await removeDir?.()
+      break
+    }
     try {
       process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
       const load = loadavg()[0] ?? 0
-      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention, swept: s.ready.swept, load, figures: await measureLevel(s, cluster?.cpuMicros) })
+      const figures = await measureLevel(s, cluster?.cpuMicros)
+      const verified = await verifyFill(s)
+      process.stderr.write(`${store} at ${fmt(level)}: ${verified}\n`)
+      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention, swept: s.ready.swept, load, figures, verified })
     } finally {
       await s.stop()
       await removeDir?.()
@@ -205,7 +271,8 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   const base = levels[0]
   if (base === undefined) return
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
-  console.log(`fill through the store port: ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  console.log(`fill (${store !== "memory" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
+  for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   if (store === "memory") {
     const bytes = (b: number | undefined) => b === undefined ? "—" : `${fmt(b)} B`

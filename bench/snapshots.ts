@@ -4,8 +4,11 @@
  * the memory store at 10,000 payments).
  *
  * Per store, a fresh server child (bench/servers/scale-app.ts, the scale bench's) is
- * filled with that many payments through the store port (customers, accounts, quotes,
- * transactions, journal entries, events, webhook deliveries), then over loopback:
+ * filled with that many payments (customers, accounts, quotes, transactions, journal
+ * entries, events, webhook deliveries: through the store port on the memory store, cloned
+ * set-wise in the database on PostgreSQL, SCALE_FILL=port for the port there too; events
+ * and deliveries older than the retention period are left out of the SQL fill unless
+ * SCALE_SQL_EVENTS=all, see bench/servers/scale-app.ts), then over loopback:
  * `POST /sandbox/snapshots` and `POST /sandbox/snapshots/{id}/restore`, each SAMPLES
  * times in turn, median and worst reported, with the machine's load average (figures
  * taken on a loaded machine are inflated; compare only figures of one run).

@@ -13,17 +13,44 @@ import "effect/schema/SchemaJITCompiler/enable"
  * would pay for), the rest by other payers, ten payments each. Creation times spread
  * over the 30 days before now, oldest first.
  */
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { join } from "node:path"
 import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { RandomIdsLayer } from "../../src/adapters/memory/ids.js"
+import { staticPlatformsLayer } from "../../src/adapters/memory/platforms.js"
+import { makeSqlStore, migrate, pgliteClientLayer } from "../../src/adapters/sql/index.js"
+import { SqlSandboxFaultStoreLayer } from "../../src/adapters/sql/sandbox-faults.js"
+import { endLeasesLeftBehind } from "../../src/adapters/sql/webhooks.js"
+import { webhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { Store } from "../../src/ports/store.js"
 import { Platforms } from "../../src/ports/platforms.js"
+import type { Ids } from "../../src/ports/ids.js"
 import { DEFAULT_WEBHOOK_RETENTION_MILLIS, sweepPlatform } from "../../src/operations/retention.js"
 import { servicesFor, storeChoiceFromEnv } from "../../src/server/services.js"
 import { benchCustomerBody, benchMoneyPlatform, moneyApi } from "./platform.js"
+import { cloneId, type Exec, PAIR_TOKEN_BASE, sqlFill, type SqlFillTemplate } from "./scale-sql-fill.js"
 
 const N = Number(process.env["SCALE_PAYMENTS"] ?? "1000")
 const BATCH = Number(process.env["SCALE_BATCH"] ?? "500")
+/**
+ * How the SQL stores are filled: `sql` (default: the template's rows cloned set-wise in
+ * the database, ./scale-sql-fill.ts) or `port` (through the store port, as the memory
+ * store always is: the cross-check, and what the fill was before).
+ */
+const FILL = process.env["SCALE_FILL"] ?? "sql"
+/**
+ * SCALE_SQL_EVENTS=all: the SQL fill writes every clone's events and deliveries; by
+ * default it leaves out those older than the retention period, which the sweep after
+ * the fill would remove at once (the same rows remain either way; writing and then
+ * sweeping them was most of the time at 1,000,000 payments).
+ */
+const SQL_EVENTS_ALL = process.env["SCALE_SQL_EVENTS"] === "all"
+/** Payments per statement round of the SQL fill. */
+const SQL_CHUNK = Number(process.env["SCALE_SQL_CHUNK"] ?? "20000")
 /** Units of work in flight at once while filling (default 1: on PostgreSQL more conflict on the platform's own accounts the payments credit, and can exhaust the retries). */
 const CONCURRENCY = Number(process.env["SCALE_FILL_CONCURRENCY"] ?? "1")
 /** Load pairs (one per connection at most). */
@@ -288,6 +315,118 @@ const fill = (store: Store["Service"], template: Template) =>
     return pairs
   })
 
+/** A connection for the SQL fill: PostgreSQL through `pg` (DATABASE_URL). */
+const postgresExec = (url: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const pg = (await import("pg")).default
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      return client
+    }),
+    (client) => Effect.promise(() => client.end())
+  ).pipe(Effect.map((client): Exec => async (text, params) => (await client.query(text, params === undefined ? [] : [...params])).rows))
+
+/** The SQL fill (./scale-sql-fill.ts): the template's rows cloned in the database; the pairs as the port fill makes them. */
+const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
+  Effect.gen(function*() {
+    // The template payment's own deliveries (DELIVERED, one per event), so they are cloned with it.
+    const at = template.at
+    yield* store.transact((uow) =>
+      Effect.forEach(template.paymentEvents, (e) =>
+        uow.addWebhookDelivery({
+          platformId,
+          id: String((e.event as { readonly id: string }).id),
+          seq: e.seq,
+          type: e.event.type,
+          resourceId: template.transaction.transaction.id,
+          body: JSON.stringify(e.event),
+          status: "DELIVERED",
+          attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
+          round: 1,
+          nextAttemptAt: at,
+          createdAt: at,
+          updatedAt: at + 62
+        }), { discard: true })).pipe(Effect.orDie)
+    const payerT = template.customers[0]!.customer.id
+    const sourceT = template.accounts.find((a) => a.customerId === payerT && a.currency === "USD")!.id
+    const destinationT = template.accounts.find((a) => a.customerId !== payerT && a.currency === "USD")!.id
+    const pairIds = [payerT, template.customers[1]!.customer.id, template.external.account.id, template.funding.id, ...template.accounts.map((a) => a.id), ...template.pairEvents.map((e) => String((e.event as { readonly id: string }).id))]
+    const pairKeys = [template.external.equivalenceKey]
+    for (const c of template.customers) {
+      if (c.customer.platformCustomerId !== undefined) pairKeys.push(c.customer.platformCustomerId)
+      if (c.customer.umaAddress !== undefined) pairKeys.push(c.customer.umaAddress)
+    }
+    const paymentIds = [template.quote.quote.id, template.transaction.transaction.id, ...template.entries.map((e) => e.id), ...template.paymentEvents.map((e) => String((e.event as { readonly id: string }).id))]
+    const t: SqlFillTemplate = { platformId, pairIds, pairKeys, paymentIds, at }
+    const start = Date.now() - SPREAD_MS
+    const result = yield* Effect.promise(() => sqlFill(exec, t, {
+      payments: N,
+      hotPairs: HOT_PAIRS,
+      paymentsPerColdPair: PAYMENTS_PER_COLD_PAIR,
+      spreadMs: SPREAD_MS,
+      chunk: SQL_CHUNK,
+      eventsSince: SQL_EVENTS_ALL ? undefined : Date.now() - DEFAULT_WEBHOOK_RETENTION_MILLIS,
+      log: (line) => process.stderr.write(`${line}\n`)
+    }, start))
+    const idOf = (id: string, p: number) => cloneId(id, PAIR_TOKEN_BASE + pairIds.indexOf(id), p)
+    return Array.from({ length: result.pairCount }, (_, p): Pair => ({
+      ids: new Map(),
+      payerId: idOf(payerT, p),
+      source: idOf(sourceT, p),
+      destination: idOf(destinationT, p)
+    }))
+  })
+
+/**
+ * PGlite with its SqlClient in the context too (the SQL fill runs its statements on the
+ * server's own connection: PGlite is one process's): what `pgliteLayer` builds
+ * (src/adapters/sql/index.ts), with the client kept.
+ */
+const pgliteWithClient = (dataDir: string) =>
+  Layer.mergeAll(
+    Layer.provideMerge(
+      Layer.merge(
+        SqlSandboxFaultStoreLayer,
+        Layer.effect(
+          Store,
+          Effect.gen(function*() {
+            yield* migrate
+            yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), endLeasesLeftBehind)
+            return yield* makeSqlStore({ kind: "pglite", description: `PGlite in ${dataDir}` })
+          })
+        )
+      ),
+      pgliteClientLayer(dataDir, {})
+    ),
+    RandomIdsLayer,
+    staticPlatformsLayer([benchMoneyPlatform]),
+    webhookSenderLayer({ fallback: ["loopback"] })
+  )
+
+const sqlClientExec = (sql: SqlClient.SqlClient): Exec => (text, params) =>
+  Effect.runPromise(Effect.orDie(sql.unsafe(text, params === undefined ? [] : [...params]))) as never
+
+/**
+ * SCALE_PROFILE_DIR: a CPU profile of what the server does once filled (the bench's
+ * measurements, not the fill), written there as scale-<store>-<payments>.cpuprofile when
+ * the child is stopped (BENCH_SCALE_PROFILE in bench/scale.ts).
+ */
+const PROFILE_DIR = process.env["SCALE_PROFILE_DIR"] || undefined
+let profiler: Session | undefined
+const startProfile = async () => {
+  profiler = new Session()
+  profiler.connect()
+  await profiler.post("Profiler.enable")
+  await profiler.post("Profiler.start")
+}
+const writeProfile = async () => {
+  if (profiler === undefined || PROFILE_DIR === undefined) return
+  const { profile } = await profiler.post("Profiler.stop")
+  const kind = process.env["DATABASE_URL"] ? "postgres" : process.env["PAYMENTS_DATA_DIR"] ? "pglite" : "memory"
+  writeFileSync(join(PROFILE_DIR, `scale-${kind}-${N}.cpuprofile`), JSON.stringify(profile))
+}
+
 const heapUsed = () => {
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) return undefined
@@ -299,7 +438,16 @@ const heapUsed = () => {
 const program = Effect.gen(function*() {
   const choice = storeChoiceFromEnv(process.env)
   if (typeof choice === "string") return yield* Effect.die(new Error(choice))
-  const context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform], { webhookDestinations: ["loopback"] }))
+  // PGlite filled set-wise: its layer keeps the SqlClient, whose connection the fill shares.
+  let pgliteExec: Exec | undefined
+  let context: Context.Context<Store | Ids | Platforms>
+  if (choice.kind === "pglite" && choice.dataDir !== undefined && FILL === "sql") {
+    const built = yield* Layer.build(pgliteWithClient(choice.dataDir))
+    pgliteExec = sqlClientExec(Context.get(built, SqlClient.SqlClient))
+    context = built
+  } else {
+    context = yield* Layer.build(servicesFor(choice, [benchMoneyPlatform], { webhookDestinations: ["loopback"] }))
+  }
   const store = Context.get(context, Store)
   // The scheduler's own retention sweep is off: the sweep below is made once, after the
   // fill, so that the heap figures do not depend on when a background sweep happened to run.
@@ -314,7 +462,11 @@ const program = Effect.gen(function*() {
   }
   const heapBefore = heapUsed()
   const began = Date.now()
-  const pairs = yield* fill(store, template)
+  const pairs = choice.kind === "postgres" && FILL === "sql"
+    ? yield* Effect.flatMap(postgresExec(choice.url), (exec) => fillSql(store, template, exec))
+    : pgliteExec !== undefined
+    ? yield* fillSql(store, template, pgliteExec)
+    : yield* fill(store, template)
   const fillMillis = Date.now() - began
   const heapAfter = heapUsed()
   // The retention sweep, as the background scheduler makes it, until no backlog is left.
@@ -342,6 +494,7 @@ const program = Effect.gen(function*() {
     pairs: hot.map((p) => ({ source: p.source, destination: p.destination, customerId: p.payerId })),
     sample: { transactionId: sampleTx.transaction.id, customerId: middle.payerId, externalAccountId: sampleExt.account.id, quoteId: sampleTx.transaction.quoteId ?? "" }
   }
+  if (PROFILE_DIR !== undefined) yield* Effect.promise(startProfile)
   process.send?.({ ready })
   return yield* Effect.never
 })
@@ -359,6 +512,6 @@ process.on("message", (m) => {
 })
 process.on("SIGTERM", () => {
   fiber.interruptUnsafe()
-  process.exit(0)
+  void writeProfile().finally(() => process.exit(0))
 })
 process.on("disconnect", () => process.exit(0))

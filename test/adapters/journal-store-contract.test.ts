@@ -81,6 +81,17 @@ describe.each(KINDS)("Journal store contract on %s", (kind) => {
       expect(yield* store.ledger.journalPage("plat-with-nothing", { limit: 10 })).toEqual({ entries: [] })
     }))
 
+  storeIt("journalPage pages in seq order past nine entries (the SQL page once sorted seq as text: 1, 10, 11, 2, ...)", (store, p) =>
+    Effect.gen(function*() {
+      const entries: Array<JournalEntry> = []
+      for (let i = 0; i < 24; i++) {
+        const e = transfer(p, WORLD, A, 1 + i)
+        yield* store.transact((uow) => uow.post(e))
+        entries.push(e)
+      }
+      for (const limit of [5, 11, 100]) expect((yield* walkJournal(store, p, limit)).map((e) => e.id)).toEqual(entries.map((e) => e.id))
+    }))
+
   storeIt("accountJournal: an internal account's entries with its net in each, paged either way", (store, p) =>
     Effect.gen(function*() {
       const entries = yield* write(store, p)

@@ -372,7 +372,7 @@ export const makeMoneyStore = (
           const after = options.after === undefined ? 0 : decodeJournalCursor(options.after)
           if (typeof after !== "number") return yield* Effect.fail(after)
           const rows = yield* query<{ readonly seq: string; readonly doc: string }>(
-            `select seq::text as seq, doc::text as doc from journal_entries where platform_id = $1 and seq > $2 order by seq limit $3`,
+            `select seq::text as seq, doc::text as doc from journal_entries where platform_id = $1 and seq > $2 order by journal_entries.seq limit $3`,
             [platformId, after, options.limit + 1]
           )
           const page = rows.slice(0, options.limit)
