@@ -14,6 +14,7 @@ import "effect/schema/SchemaJITCompiler/enable"
  * over the 30 days before now, oldest first.
  */
 import { Context, Effect, Layer } from "effect"
+import { webhookBodyOf } from "../../src/domain/events.js"
 import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { Store } from "../../src/ports/store.js"
@@ -267,7 +268,8 @@ const fill = (store: Store["Service"], template: Template) =>
                   seq: seqStart + j * eventsPerPayment + ++k,
                   type: event.type,
                   resourceId: ids.get(template.transaction.transaction.id)!,
-                  body: JSON.stringify(event),
+                  // What the service stores: the event's webhook body (its envelope, encoded).
+                  body: webhookBodyOf(event),
                   status: "DELIVERED",
                   attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
                   round: 1,
