@@ -10,12 +10,16 @@
  * loopback in this process answering 200): every event becomes a delivery, delivered
  * before the heap is measured, and the sweep removes the finished deliveries too.
  *
- *   BENCH_HEAP_PAYMENTS (default 3000), BENCH_HEAP_WEBHOOKS (default 0)
+ *   BENCH_HEAP_PAYMENTS (default 3000), BENCH_HEAP_WEBHOOKS (default 0),
+ *   BENCH_HEAP_SNAPSHOTS=<dir>: V8 heap snapshots at the three measures (before.heapsnapshot,
+ *   kept.heapsnapshot, swept.heapsnapshot), to compare object by object
  *
  * Needs --expose-gc (the npm script gives it).
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import { writeHeapSnapshot } from "node:v8"
 import { Clock, type Context, Effect, Layer } from "effect"
 import { LoopbackWebhookSenderLayer, memoryLayer } from "../src/adapters/memory/index.js"
 import { makeWebHandler } from "../src/http/app.js"
@@ -32,10 +36,13 @@ if (gc === undefined) {
   console.error("bench:heap needs node --expose-gc (npm run bench:heap)")
   process.exit(1)
 }
-const heapUsed = () => {
+const SNAPSHOTS = process.env["BENCH_HEAP_SNAPSHOTS"]
+const heapUsed = (name: string) => {
   gc()
   gc()
-  return process.memoryUsage().heapUsed
+  const used = process.memoryUsage().heapUsed
+  if (SNAPSHOTS !== undefined) writeHeapSnapshot(join(SNAPSHOTS, `${name}.heapsnapshot`))
+  return used
 }
 
 const app = makeWebHandler({ services: Layer.merge(memoryLayer([benchMoneyPlatform]), LoopbackWebhookSenderLayer), schedulerIntervalMillis: false })
@@ -117,15 +124,15 @@ await call("POST", "/sandbox/clock/advance", { seconds: 3600 })
 await deliverAll()
 for (;;) if ((await run(sweepAllPlatforms(0))) < SWEEP_BATCH) break
 const deliveriesBefore = WEBHOOKS ? (await deliveryCounts()).all : 0
-const before = heapUsed()
+const before = heapUsed("before")
 for (let i = 0; i < N; i++) await pay(i)
 await call("POST", "/sandbox/clock/advance", { seconds: 3600 })
 await deliverAll()
-const after = heapUsed()
+const after = heapUsed("kept")
 const events = await outboxSize()
 const deliveries = WEBHOOKS ? await deliveryCounts() : undefined
 for (;;) if ((await run(sweepAllPlatforms(0))) < SWEEP_BATCH) break
-const swept = heapUsed()
+const swept = heapUsed("swept")
 const endpoint = WEBHOOKS ? "a webhook endpoint, every event delivered" : "no webhook endpoint"
 console.log(`${N.toLocaleString("en-US")} payments through the API (memory store, ${endpoint}), heap per payment after a full GC:`)
 const deliveriesKept = deliveries === undefined ? "" : `, ${((deliveries.all - deliveriesBefore) / N).toFixed(1)} deliveries (${deliveries.delivered.toLocaleString("en-US")} of ${deliveries.all.toLocaleString("en-US")} DELIVERED in all)`
