@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { type DomainEvent, webhookBodyOf } from "../../domain/events.js"
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
-import type { EventTables } from "./events.js"
+import { type EventTables, lastSeqOf, outboxEvent } from "./events.js"
 import { MemoryTable } from "./table.js"
 
 /**
@@ -86,19 +86,6 @@ const recordOf = (d: StoredDelivery): WebhookDeliveryRecord => {
   return record
 }
 
-/** The outbox event with this `seq` and `id`, if the outbox still holds it (a binary search: it is in `seq` order). */
-const eventAt = (events: ReadonlyArray<{ readonly seq: number; readonly event: DomainEvent }>, seq: number, id: string): DomainEvent | undefined => {
-  let lo = 0
-  let hi = events.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (events[mid]!.seq < seq) lo = mid + 1
-    else hi = mid
-  }
-  const found = events[lo]
-  return found !== undefined && found.seq === seq && found.event.id === id ? found.event : undefined
-}
-
 export interface WebhookTables {
   /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only. */
   readonly deliveries: MemoryTable<StoredDelivery>
@@ -128,7 +115,7 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
   const rowOf = (t: WebhookTables & EventTables, r: WebhookDeliveryRecord, previous: StoredDelivery | undefined): StoredDelivery => {
     const event = previous !== undefined && typeof previous.source !== "string" && previous.seq === r.seq
       ? previous.source
-      : eventAt(t.events, r.seq, r.id)
+      : outboxEvent(t, r.seq, r.id)
     const source = event !== undefined && bodyOf(event) === r.body ? event : r.body
     return new StoredDelivery(
       r.platformId,
@@ -176,7 +163,10 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
       webhooks: {
         signingKey: (platformId) => m.read(() => signingKeys.get(platformId)),
         cursor: (platformId) => m.read(() => m.peek(platformId)?.webhookCursor),
-        lastEventSeq: (platformId) => m.read(() => m.peek(platformId)?.events.at(-1)?.seq ?? 0),
+        lastEventSeq: (platformId) => m.read(() => {
+          const t = m.peek(platformId)
+          return t === undefined ? 0 : lastSeqOf(t)
+        }),
         get: (platformId, id) =>
           m.read(() => {
             const d = m.peek(platformId)?.deliveries.get(id)
