@@ -15,7 +15,7 @@ import { MemoryTable } from "./table.js"
  * text), and a row holds an event only if its rendering equalled the body written, so a
  * delivery reads back the exact bytes that were signed. When the retention sweep removes
  * the event from the outbox, the row's reference keeps it (docs/decisions.md, "A
- * webhook delivery's body in memory"). Any other body is kept as text. One class: every
+ * webhook delivery's body on the memory store"). Any other body is kept as text. One class: every
  * row shares one hidden class.
  */
 class StoredDelivery {
