@@ -41,12 +41,13 @@ const currencies = new Map<string, object>()
  * that order, as the API's Currency is built), or undefined for anything else.
  */
 export const sharedCurrency = (v: object): object | undefined => {
-  const keys = Object.keys(v)
-  if (keys.length !== 4 || keys[0] !== "code" || keys[1] !== "name" || keys[2] !== "symbol" || keys[3] !== "decimals") return undefined
   const c = v as Record<string, unknown>
-  if (typeof c["code"] !== "string" || typeof c["name"] !== "string" || typeof c["symbol"] !== "string" || typeof c["decimals"] !== "number") {
+  // The field checks first: most objects of a record are no currency, and need no key list.
+  if (typeof c["decimals"] !== "number" || typeof c["code"] !== "string" || typeof c["name"] !== "string" || typeof c["symbol"] !== "string") {
     return undefined
   }
+  const keys = Object.keys(v)
+  if (keys.length !== 4 || keys[0] !== "code" || keys[1] !== "name" || keys[2] !== "symbol" || keys[3] !== "decimals") return undefined
   const key = `${c["code"]}\u0000${c["name"]}\u0000${c["symbol"]}\u0000${c["decimals"]}`
   const shared = currencies.get(key)
   if (shared !== undefined) return shared

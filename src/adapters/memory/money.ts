@@ -144,14 +144,16 @@ const systemAccounts = new Map<string, string>()
  * `trimArrays`: a record keeps the stored id, not a copy a request decoded.
  */
 const canonOf = (t: MoneyTables) => (s: string): string => {
-  switch (s.slice(0, s.indexOf(":") + 1)) {
-    case "InternalAccount:":
-      return t.internalAccounts.get(s)?.id ?? s
-    case "Transaction:":
-      return t.transactions.get(s)?.transaction.id ?? s
-    case "Quote:":
-      return t.quotes.get(s)?.quote.id ?? s
-    case "system:": {
+  // By the first character, then the prefix: no allocation for the many strings that are no id.
+  switch (s.charCodeAt(0)) {
+    case 73: // I
+      return s.startsWith("InternalAccount:") ? t.internalAccounts.get(s)?.id ?? s : s
+    case 84: // T
+      return s.startsWith("Transaction:") ? t.transactions.get(s)?.transaction.id ?? s : s
+    case 81: // Q
+      return s.startsWith("Quote:") ? t.quotes.get(s)?.quote.id ?? s : s
+    case 115: { // s
+      if (!s.startsWith("system:")) return s
       const shared = systemAccounts.get(s)
       if (shared !== undefined) return shared
       if (systemAccounts.size < SYSTEM_ACCOUNTS_LIMIT) systemAccounts.set(s, s)
