@@ -24,6 +24,7 @@ import { makeSqlStore, migrate, pgliteClientLayer } from "../../src/adapters/sql
 import { SqlSandboxFaultStoreLayer } from "../../src/adapters/sql/sandbox-faults.js"
 import { endLeasesLeftBehind } from "../../src/adapters/sql/webhooks.js"
 import { webhookSenderLayer } from "../../src/adapters/webhook-http.js"
+import { webhookBodyOf } from "../../src/domain/events.js"
 import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { Store } from "../../src/ports/store.js"
@@ -294,7 +295,8 @@ const fill = (store: Store["Service"], template: Template) =>
                   seq: seqStart + j * eventsPerPayment + ++k,
                   type: event.type,
                   resourceId: ids.get(template.transaction.transaction.id)!,
-                  body: JSON.stringify(event),
+                  // What the service stores: the event's webhook body (its envelope, encoded).
+                  body: webhookBodyOf(event),
                   status: "DELIVERED",
                   attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
                   round: 1,
@@ -340,7 +342,7 @@ const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
           seq: e.seq,
           type: e.event.type,
           resourceId: template.transaction.transaction.id,
-          body: JSON.stringify(e.event),
+          body: webhookBodyOf(e.event),
           status: "DELIVERED",
           attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
           round: 1,

@@ -9,6 +9,7 @@
  */
 import { Effect, Exit } from "effect"
 import { describe, expect } from "vitest"
+import { webhookBodyOf } from "../../src/domain/events.js"
 import type { DomainEvent } from "../../src/ports/events.js"
 import type { WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { KINDS, storeSuite } from "../support/store-harness.js"
@@ -120,5 +121,40 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
       yield* store.transact((uow) => uow.emit(event(p, 7, T0)))
       expect((yield* store.events.list(p, { afterSeq: last })).map((e) => e.event.id)).toEqual(["Webhook:event-7"])
       expect((yield* store.events.list(other)).map((e) => e.event.id)).toEqual(["Webhook:event-99"])
+    }))
+
+  storeIt("a delivery of an outbox event reads back its exact body through every state, after its event is swept, and a body that is not the event's stays as written", (store, p) =>
+    Effect.gen(function*() {
+      // Events the webhook body can encode (a well-formed webhook id).
+      const encodable = (n: number): DomainEvent => ({ ...event(p, n, T0), id: delivery(p, 100 + n, "PENDING", T0).id })
+      yield* store.transact((uow) => Effect.andThen(uow.emit(encodable(1)), uow.emit(encodable(2))))
+      const [first, second] = yield* store.events.list(p)
+      const of = (stored: typeof first, n: number, body: string): WebhookDeliveryRecord => ({
+        ...delivery(p, n, "PENDING", T0),
+        id: stored!.event.id,
+        seq: stored!.seq,
+        body
+      })
+      const rendered = of(first, 1, webhookBodyOf(first!.event))
+      // The second event's delivery carries another body (as a store must keep whatever it was given).
+      const other = of(second, 2, `${webhookBodyOf(second!.event)} `)
+      yield* store.transact((uow) => Effect.andThen(uow.addWebhookDelivery(rendered), uow.addWebhookDelivery(other)))
+      expect(yield* store.webhooks.get(p, rendered.id)).toEqual(rendered)
+      expect(yield* store.webhooks.get(p, other.id)).toEqual(other)
+      // Leased, then delivered: a spread of what was read, as the worker writes it.
+      const read = (yield* store.webhooks.get(p, rendered.id))!
+      const leased = { ...read, lease: { token: "t", until: T0 + SEC } }
+      yield* store.transact((uow) => uow.putWebhookDelivery(leased))
+      expect((yield* store.transact(() => store.webhooks.claimDue(p, T0 + 60 * SEC, T0 + 2 * SEC)))?.body).toBe(rendered.body)
+      const done = { ...rendered, status: "DELIVERED" as const, updatedAt: T0 + SEC, round: 1 }
+      const current = (yield* store.webhooks.get(p, rendered.id))!
+      yield* store.transact((uow) => uow.putWebhookDelivery({ ...current, ...done, lease: undefined }))
+      // Its event leaves the outbox; the delivery still reads its body.
+      expect(yield* store.transact((uow) => uow.sweepEvents(p, { upToSeq: second!.seq, before: T0 + 50 * SEC, limit: 10 }))).toBe(2)
+      expect(yield* store.events.list(p)).toEqual([])
+      const after = yield* store.webhooks.get(p, rendered.id)
+      expect(after?.body).toBe(rendered.body)
+      expect(after).toEqual(done)
+      expect((yield* store.webhooks.list(p, { limit: 10 })).data.map((d) => d.body)).toEqual([other.body, rendered.body])
     }))
 })

@@ -134,15 +134,45 @@ const matchesTransaction = (q: TransactionQuery) => (r: TransactionRecord): bool
     inRange(millisOf(t.createdAt), q.created)
 }
 
+/** Ledger accounts of the platform's own (`system:<role>:<currency>`): few, shared by every store. */
+const SYSTEM_ACCOUNTS_LIMIT = 4096
+const systemAccounts = new Map<string, string>()
+
+/**
+ * The copy of `s` the platform's tables hold already, when `s` is the id of a stored
+ * internal account, transaction or quote, or a system ledger account; else `s`. For
+ * `trimArrays`: a record keeps the stored id, not a copy a request decoded.
+ */
+const canonOf = (t: MoneyTables) => (s: string): string => {
+  // By the first character, then the prefix: no allocation for the many strings that are no id.
+  switch (s.charCodeAt(0)) {
+    case 73: // I
+      return s.startsWith("InternalAccount:") ? t.internalAccounts.get(s)?.id ?? s : s
+    case 84: // T
+      return s.startsWith("Transaction:") ? t.transactions.get(s)?.transaction.id ?? s : s
+    case 81: // Q
+      return s.startsWith("Quote:") ? t.quotes.get(s)?.quote.id ?? s : s
+    case 115: { // s
+      if (!s.startsWith("system:")) return s
+      const shared = systemAccounts.get(s)
+      if (shared !== undefined) return shared
+      if (systemAccounts.size < SYSTEM_ACCOUNTS_LIMIT) systemAccounts.set(s, s)
+      return s
+    }
+    default:
+      return s
+  }
+}
+
 export const makeMoneyArea = (
   m: MemoryContext<MoneyTables>
 ): MemoryArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", MoneyWrites> => {
   const post = (written: JournalEntry): Effect.Effect<void, LedgerRejected> =>
     Effect.suspend(() => {
-      const entry = trimArrays(written)
+      const t = m.tenantOf(written.platformId)
+      const entry = trimArrays(written, canonOf(t))
       const problem = entryProblem(entry)
       if (problem !== undefined) return ledgerRejectedIn(problem)
-      const t = m.tenantOf(entry.platformId)
       const currencyOf = new Map(entry.postings.map((p) => [p.account, p.currency]))
       const next = new Map<string, number>()
       for (const [account, amount] of netByAccount(entry)) {
@@ -292,16 +322,17 @@ export const makeMoneyArea = (
       post,
       putQuote: (written) =>
         Effect.sync(() => {
-          const r = trimArrays(written)
-          const quotes = m.tenantOf(r.platformId).quotes
+          const t = m.tenantOf(written.platformId)
+          const r = trimArrays(written, canonOf(t))
+          const quotes = t.quotes
           const previous = quotes.get(r.quote.id)
           quotes.set(r.quote.id, r)
           m.undo(() => void (previous === undefined ? quotes.delete(r.quote.id) : quotes.set(r.quote.id, previous)))
         }),
       putTransaction: (written) =>
         Effect.orDie(Effect.suspend(() => {
-          const r = trimArrays(written)
-          const t = m.tenantOf(r.platformId)
+          const t = m.tenantOf(written.platformId)
+          const r = trimArrays(written, canonOf(t))
           const before = sentOf(t.transactions.get(r.transaction.id))
           return Effect.tap(m.putRow(t.transactions, r.transaction.id, r), () =>
             Effect.sync(() => {

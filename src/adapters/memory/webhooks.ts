@@ -1,14 +1,95 @@
 /** Webhook signing keys, the outbox cursor and deliveries, in memory (see ./store.ts). */
 import { Effect } from "effect"
-import type { WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
+import { type DomainEvent, webhookBodyOf } from "../../domain/events.js"
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
-import type { EventTables } from "./events.js"
+import { type EventTables, lastSeqOf, outboxEvent } from "./events.js"
 import { MemoryTable } from "./table.js"
+
+/**
+ * A delivery as the memory store keeps it. Its body is, nearly always, its event's
+ * webhook body (`webhookBodyOf`, the envelope as JSON text: about 1 KB, the biggest part
+ * of a delivery): then the row holds the event itself (`source`, the object the outbox
+ * holds too) and renders the body when a delivery is read, instead of a second copy of
+ * the envelope as text. The rendering is deterministic (the same event object, the same
+ * text), and a row holds an event only if its rendering equalled the body written, so a
+ * delivery reads back the exact bytes that were signed. When the retention sweep removes
+ * the event from the outbox, the row's reference keeps it (docs/decisions.md, "A
+ * webhook delivery's body on the memory store"). Any other body is kept as text. One class: every
+ * row shares one hidden class.
+ */
+class StoredDelivery {
+  constructor(
+    readonly platformId: string,
+    readonly id: string,
+    readonly seq: number,
+    readonly type: string,
+    readonly resourceId: string,
+    /** The event whose webhook body is the delivery's body, or the body's text. */
+    readonly source: DomainEvent | string,
+    readonly status: WebhookDeliveryRecord["status"],
+    readonly attempts: ReadonlyArray<WebhookAttemptRecord>,
+    readonly round: number,
+    readonly nextAttemptAt: number,
+    readonly createdAt: number,
+    readonly updatedAt: number,
+    readonly lease: WebhookDeliveryRecord["lease"]
+  ) {}
+}
+
+/**
+ * The last bodies rendered, by event: a delivery is read several times in a row (claimed,
+ * leased, then its attempt recorded), and each read would render it again. Bounded; a
+ * miss only costs a rendering.
+ */
+const RENDERED_LIMIT = 64
+const rendered = new Map<DomainEvent, string>()
+
+const bodyOf = (source: DomainEvent | string): string => {
+  if (typeof source === "string") return source
+  let body = rendered.get(source)
+  if (body === undefined) {
+    body = webhookBodyOf(source)
+    if (rendered.size >= RENDERED_LIMIT) rendered.delete(rendered.keys().next().value!)
+    rendered.set(source, body)
+  }
+  return body
+}
+
+/**
+ * The record a read answers: a fresh object (callers spread it into the next state),
+ * its `body` rendered on first access only (a list of deliveries never reads it) and an
+ * own enumerable property, so that a spread copies it.
+ */
+const recordOf = (d: StoredDelivery): WebhookDeliveryRecord => {
+  const record = {
+    platformId: d.platformId,
+    id: d.id,
+    seq: d.seq,
+    type: d.type,
+    resourceId: d.resourceId,
+    body: "",
+    status: d.status,
+    attempts: d.attempts,
+    round: d.round,
+    nextAttemptAt: d.nextAttemptAt,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    ...(d.lease === undefined ? {} : { lease: d.lease })
+  }
+  const source = d.source
+  if (typeof source === "string") record.body = source
+  else {
+    let body: string | undefined
+    Object.defineProperty(record, "body", { enumerable: true, configurable: true, get: () => body ??= bodyOf(source) })
+  }
+  return record
+}
 
 export interface WebhookTables {
   /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only. */
-  readonly deliveries: MemoryTable<WebhookDeliveryRecord>
-  readonly pendingDeliveries: MemoryTable<WebhookDeliveryRecord>
+  readonly deliveries: MemoryTable<StoredDelivery>
+  readonly pendingDeliveries: MemoryTable<StoredDelivery>
   webhookCursor: number | undefined
   /**
    * Deliveries in the order they finished (DELIVERED or FAILED; `updatedAt`), for the retention
@@ -20,8 +101,8 @@ export interface WebhookTables {
 }
 
 export const webhookTables = (): WebhookTables => ({
-  deliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
-  pendingDeliveries: new MemoryTable<WebhookDeliveryRecord>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  deliveries: new MemoryTable<StoredDelivery>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  pendingDeliveries: new MemoryTable<StoredDelivery>({ id: (r) => r.id, createdAt: (r) => r.seq }),
   webhookCursor: undefined,
   finished: { ats: [], ids: [], head: 0 }
 })
@@ -30,10 +111,33 @@ export const webhookTables = (): WebhookTables => ({
 export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): MemoryArea<"webhooks", WebhookWrites> => {
   /** Signing keys live outside the platforms' tables: a sandbox reset keeps them. */
   const signingKeys = new Map<string, WebhookSigningKeyRecord>()
+  /** The row for `r`: its body as the event it renders from when it is that event's webhook body (the row's before, or the outbox's). */
+  const rowOf = (t: WebhookTables & EventTables, r: WebhookDeliveryRecord, previous: StoredDelivery | undefined): StoredDelivery => {
+    const event = previous !== undefined && typeof previous.source !== "string" && previous.seq === r.seq
+      ? previous.source
+      : outboxEvent(t, r.seq, r.id)
+    const source = event !== undefined && bodyOf(event) === r.body ? event : r.body
+    return new StoredDelivery(
+      r.platformId,
+      r.id,
+      r.seq,
+      r.type,
+      r.resourceId,
+      source,
+      r.status,
+      r.attempts,
+      r.round,
+      r.nextAttemptAt,
+      r.createdAt,
+      r.updatedAt,
+      r.lease
+    )
+  }
   const putDelivery = (r: WebhookDeliveryRecord): Effect.Effect<void> => {
     const t = m.tenantOf(r.platformId)
+    const previous = t.deliveries.get(r.id)
+    const row = rowOf(t, r, previous)
     if (r.status !== "PENDING") {
-      const previous = t.deliveries.get(r.id)
       if (previous === undefined || previous.status === "PENDING" || previous.updatedAt !== r.updatedAt) {
         // In time order: mostly at the end (a sandbox advance replays attempts at their due times).
         const q = t.finished
@@ -50,8 +154,8 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
       }
     }
     return Effect.orDie(Effect.andThen(
-      m.putRow(t.deliveries, r.id, r),
-      r.status === "PENDING" ? m.putRow(t.pendingDeliveries, r.id, r) : m.removeRow(t.pendingDeliveries, r.id)
+      m.putRow(t.deliveries, r.id, row),
+      r.status === "PENDING" ? m.putRow(t.pendingDeliveries, r.id, row) : m.removeRow(t.pendingDeliveries, r.id)
     ))
   }
   return {
@@ -59,16 +163,27 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
       webhooks: {
         signingKey: (platformId) => m.read(() => signingKeys.get(platformId)),
         cursor: (platformId) => m.read(() => m.peek(platformId)?.webhookCursor),
-        lastEventSeq: (platformId) => m.read(() => m.peek(platformId)?.events.at(-1)?.seq ?? 0),
-        get: (platformId, id) => m.read(() => m.peek(platformId)?.deliveries.get(id)),
-        list: (platformId, page) => m.readPage(() => m.tenantOf(platformId).deliveries.page(() => true, { ...page, descending: true }, true)),
+        lastEventSeq: (platformId) => m.read(() => {
+          const t = m.peek(platformId)
+          return t === undefined ? 0 : lastSeqOf(t)
+        }),
+        get: (platformId, id) =>
+          m.read(() => {
+            const d = m.peek(platformId)?.deliveries.get(id)
+            return d === undefined ? undefined : recordOf(d)
+          }),
+        list: (platformId, page) =>
+          Effect.map(
+            m.readPage(() => m.tenantOf(platformId).deliveries.page(() => true, { ...page, descending: true }, true)),
+            (p) => ({ ...p, data: p.data.map(recordOf) })
+          ),
         claimDue: (platformId, now, leaseNow) =>
           m.claim("webhooks.claimDue", () => {
             const waiting = new Set<string>()
             for (const r of m.peek(platformId)?.pendingDeliveries.ordered() ?? []) {
               if (waiting.has(r.resourceId)) continue
               waiting.add(r.resourceId)
-              if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) return r
+              if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) return recordOf(r)
             }
             return undefined
           })

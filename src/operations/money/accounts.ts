@@ -91,15 +91,17 @@ const computeFundingInstructions = (rec: InternalAccountRecord): ReadonlyArray<P
 /** The account as answered: its record, its ledger balance and its funding instructions. */
 export const renderAccount = (rec: InternalAccountRecord, balance: number): InternalAccount => {
   const currency = currencyOf(rec.currency) ?? { code: rec.currency, name: rec.currency, symbol: rec.currency, decimals: 2 }
+  // One object for both (values are immutable): a BALANCE_UPDATED event keeps it in the outbox.
+  const amount = { amount: balance, currency }
   return {
     id: rec.id,
     ...(rec.customerId === null ? {} : { customerId: rec.customerId }),
     type: rec.type,
     status: rec.status,
-    balance: { amount: balance, currency },
+    balance: amount,
     // Money in flight has already left the account (it sits in the in-flight ledger
     // account until it settles or is refunded), so nothing is held beside the balance.
-    totalBalance: { amount: balance, currency },
+    totalBalance: amount,
     fundingPaymentInstructions: fundingInstructionsOf(rec),
     ...(rec.type === "EMBEDDED_WALLET" ? { privateEnabled: rec.privateEnabled ?? false } : {}),
     createdAt: rec.createdAt,
