@@ -39,6 +39,7 @@ import {
   type VerificationRecord
 } from "../../src/ports/store.js"
 import { createDatabase } from "../support/postgres.js"
+import { withPgliteTemplate } from "../support/pglite-template.js"
 import { numRuns } from "../support/runs.js"
 import { expectConflict, failureOf, freshPlatform, type Kind, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
 
@@ -1907,6 +1908,10 @@ const openInAnotherProcess = (dir: string) =>
   })
 
 describe("PGlite on disk", () => {
+  // A new directory starts from the run's migrated dump: what is under test here is the
+  // directory (its data across reopening, its lock), not the migrations, which run on
+  // empty directories in test/adapters/migrations.test.ts and test/server/stores.test.ts.
+  const onDisk = (dir: string) => withPgliteTemplate((template) => pgliteStoreLayer(dir, { template }))
   const dirs: Array<string> = []
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), "payments-pglite-"))
@@ -1920,7 +1925,7 @@ describe("PGlite on disk", () => {
   it("keeps what was committed across close and reopen of the same data directory", async () => {
     const dir = join(tempDir(), "data")
     const p = "platform-disk"
-    const first = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const first = ManagedRuntime.make(onDisk(dir))
     await first.runPromise(Effect.gen(function*() {
       const store = yield* Store
       expect(store.info.kind).toBe("pglite")
@@ -1934,7 +1939,7 @@ describe("PGlite on disk", () => {
     await first.dispose()
     expect(existsSync(join(dir, "payments-service.lock"))).toBe(false)
 
-    const again = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const again = ManagedRuntime.make(onDisk(dir))
     try {
       await again.runPromise(Effect.gen(function*() {
         const store = yield* Store
@@ -1951,7 +1956,7 @@ describe("PGlite on disk", () => {
 
   it("refuses a second open of a directory another process holds", async () => {
     const dir = join(tempDir(), "data")
-    const holder = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const holder = ManagedRuntime.make(onDisk(dir))
     try {
       await holder.runPromise(Effect.void)
       const other = await openInAnotherProcess(dir)
@@ -1971,9 +1976,9 @@ describe("PGlite on disk", () => {
 
   it("refuses a second concurrent open of the same directory in the same process", async () => {
     const dir = join(tempDir(), "data")
-    const holder = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const holder = ManagedRuntime.make(onDisk(dir))
     await holder.runPromise(Effect.void)
-    const intruder = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const intruder = ManagedRuntime.make(onDisk(dir))
     const exit = await intruder.runPromiseExit(Effect.void)
     await intruder.dispose().catch(() => undefined)
     await holder.dispose().catch(() => undefined)
@@ -1986,7 +1991,7 @@ describe("PGlite on disk", () => {
     expect(gone).toBeGreaterThan(0)
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, "payments-service.lock"), String(gone))
-    const reopened = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const reopened = ManagedRuntime.make(onDisk(dir))
     try {
       await reopened.runPromise(Effect.void)
       expect(readFileSync(join(dir, "payments-service.lock"), "utf8").trim()).toBe(String(process.pid))
