@@ -39,6 +39,7 @@ import {
   type VerificationRecord
 } from "../../src/ports/store.js"
 import { createDatabase } from "../support/postgres.js"
+import { bundled } from "../support/bundle.js"
 import { withPgliteTemplate } from "../support/pglite-template.js"
 import { numRuns } from "../support/runs.js"
 import { expectConflict, failureOf, freshPlatform, type Kind, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
@@ -1884,11 +1885,13 @@ const runModel = (store: StoreService, p: string, commands: ReadonlyArray<Comman
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 
 /** Opens `dir` with pgliteStoreLayer in a separate Node process; resolves with its exit code and output. */
-const openInAnotherProcess = (dir: string) =>
-  new Promise<{ readonly code: number | null; readonly output: string }>((resolve) => {
+const openInAnotherProcess = async (dir: string) => {
+  // Bundled: the child imports it natively rather than through tsx.
+  const module = await bundled("src/adapters/sql/index.ts")
+  return new Promise<{ readonly code: number | null; readonly output: string }>((resolve) => {
     const script = `
       const { Effect, ManagedRuntime } = await import("effect")
-      const { pgliteStoreLayer } = await import(${JSON.stringify(join(repoRoot, "src/adapters/sql/index.ts"))})
+      const { pgliteStoreLayer } = await import(${JSON.stringify(module)})
       const runtime = ManagedRuntime.make(pgliteStoreLayer(process.argv[1]))
       try {
         await runtime.runPromise(Effect.void)
@@ -1901,11 +1904,12 @@ const openInAnotherProcess = (dir: string) =>
       }`
     execFile(
       process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script, dir],
+      ["--input-type=module", "-e", script, dir],
       { cwd: repoRoot, timeout: 30_000 },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, output: stdout + stderr })
     )
   })
+}
 
 describe("PGlite on disk", () => {
   // A new directory starts from the run's migrated dump: what is under test here is the
