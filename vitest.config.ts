@@ -27,9 +27,23 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  *   docs/decisions.md. The store contract suites (test/adapters/) prove the stores agree
  *   on everything else.
  * - The PostgreSQL cluster migrates a template database once per run; each test
- *   database is a copy of it (test/support/postgres-global-setup.ts).
+ *   database is a copy of it (test/support/postgres-global-setup.ts). Likewise one
+ *   migrated PGlite dump per run, written to a file for the servers and read once per
+ *   worker for the in-process PGlite stores (test/support/pglite-template.ts); only the
+ *   tests of migrating start from an empty database.
  * - Servers started as child processes (test/server/) run one bundle of
- *   src/server/main.ts made once per run (test/support/server-global-setup.ts), not tsx.
+ *   src/server/main.ts with its packages in it, made once per run
+ *   (test/support/server-global-setup.ts), not tsx, and without reading its source map
+ *   (NODE_OPTIONS=--enable-source-maps to map their stack traces). Other child processes
+ *   import a bundle of the module they need (test/support/bundle.ts). A test/server/ file
+ *   starts a server only where a test needs a fresh one; runs several tests compare
+ *   with are made once.
+ * - Property depth: `npm test` is the loop everyone runs, so the every-endpoint fuzz
+ *   sends 20 requests per endpoint (4 on PostgreSQL) and `.ci/run` runs it again at 150;
+ *   FC_NUM_RUNS raises every property's runs. `arbitraryFor` (src/testing/) makes each
+ *   pattern's generator once (making the external account arbitraries was seconds).
+ * - `npm test` (test/support/npm-test.mjs) runs `tsc --noEmit` beside vitest rather than
+ *   before it: the type check uses one core for its whole run.
  */
 // Node's on-disk compile cache for every process of the run: the workers import effect and
 // the other packages natively, and each server a test starts (test/support/server.ts) loads

@@ -47,8 +47,22 @@ const stringArb = (ast: SchemaAST.AST): fc.Arbitrary<string> => {
     // fast-check cannot generate from case-insensitive patterns: generate from the
     // case-sensitive pattern (a subset of the matches) and keep the real test.
     const generator = new RegExp(re.source, re.flags.replace(/[^dgmsu]/g, ""))
-    return fc.stringMatching(generator).filter((s) => s.length >= min && s.length <= max && re.test(s))
+    return matching(generator).filter((s) => s.length >= min && s.length <= max && re.test(s))
   }
+}
+
+/**
+ * `fc.stringMatching` per pattern, made once: making one is costly (fast-check prepares
+ * the string slices of every character class), and a schema repeats the same few
+ * patterns many times (the external account union names about 60 patterns 1,900 times).
+ * Arbitraries hold no state, so sharing one changes no generated value.
+ */
+const matchers = new Map<string, fc.Arbitrary<string>>()
+const matching = (generator: RegExp): fc.Arbitrary<string> => {
+  const key = generator.toString()
+  let arb = matchers.get(key)
+  if (arb === undefined) matchers.set(key, arb = fc.stringMatching(generator))
+  return arb
 }
 
 const numberArb = (ast: SchemaAST.AST): fc.Arbitrary<number> => {

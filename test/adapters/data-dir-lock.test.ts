@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { removeStaleLock } from "../../src/adapters/sql/pglite.js"
+import { bundled } from "../support/bundle.js"
 
 const dirs: Array<string> = []
 const lockIn = () => {
@@ -70,23 +71,25 @@ describe("removeStaleLock", () => {
 describe("several processes taking over one stale lock at once", () => {
   it("exactly one of them gets it; the others are told who holds it", async () => {
     const { spawn, spawnSync } = await import("node:child_process")
-    const { fileURLToPath } = await import("node:url")
     const path = lockIn()
     const dir = join(path, "..")
     const gone = spawnSync(process.execPath, ["-e", ""]).pid
     writeFileSync(path, String(gone))
-    const module = fileURLToPath(new URL("../../src/adapters/sql/pglite.ts", import.meta.url))
+    // Bundled: each child imports it natively rather than through tsx.
+    const module = await bundled("src/adapters/sql/pglite.ts")
     // Each child waits for the same start time, tries once, says what it got, and holds it
     // until every child has answered: a winner that exited early would leave a stale lock
     // that a child slower to start (a loaded machine) rightly takes over.
     const startAt = Date.now() + 1500
     const script = `
       const { acquireDataDirLock } = await import(${JSON.stringify(module)})
+      // Asleep until just before the start time, then a short spin to it (six children spinning the whole wait took seconds of CPU).
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, ${startAt} - Date.now() - 20)))
       while (Date.now() < ${startAt}) {}
       try { acquireDataDirLock(${JSON.stringify(dir)}); console.log("won") } catch (e) { console.log("refused: " + e.message) }
       setInterval(() => {}, 1000)
     `
-    const children = Array.from({ length: 6 }, () => spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] }))
+    const children = Array.from({ length: 6 }, () => spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] }))
     const outcomes = await Promise.all(children.map((child) =>
       new Promise<string>((resolve, reject) => {
         let out = ""

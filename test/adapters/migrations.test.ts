@@ -3,9 +3,9 @@
  * unique index of each name, and every unique index they create is one of them or one
  * of the agents' id indexes (whose violation is a defect, never a StoreConflict).
  */
-import { Effect } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
-import { describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { AGENT_ID_INDEXES } from "../../src/adapters/sql/agents.js"
 import { TOKEN_CLIENT_ID_INDEX } from "../../src/adapters/sql/tokens.js"
 import { MIGRATIONS, MIGRATIONS_TABLE, resolveMigrations, runMigrations } from "../../src/adapters/sql/migrations.js"
@@ -13,19 +13,31 @@ import { migrate } from "../../src/adapters/sql/store.js"
 import { pgliteClientLayer } from "../../src/adapters/sql/pglite.js"
 import { isUniqueConstraint, UniqueConstraints } from "../../src/ports/shared.js"
 
-const uniqueIndexes = Effect.gen(function*() {
-  yield* migrate
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql.unsafe<{ readonly indexname: string }>(
-    `select i.relname as indexname from pg_index x join pg_class i on i.oid = x.indexrelid join pg_namespace n on n.oid = i.relnamespace
-     where x.indisunique and not x.indisprimary and n.nspname = 'public' order by 1`
-  )
-  return rows.map((r) => r.indexname)
-}).pipe(Effect.provide(pgliteClientLayer(undefined)))
+/**
+ * One empty PGlite database for the file, migrated once (every migration on an empty
+ * database is most of this file's time): what the listed migrations applied, what the
+ * store's own `migrate` applied after them (nothing), and the unique indexes they made.
+ * The carried migrations below then run on the same database.
+ */
+const database = ManagedRuntime.make(pgliteClientLayer(undefined))
+afterAll(() => database.dispose())
+let migrated: ReturnType<typeof migrateEmpty> | undefined
+const migrateEmpty = () =>
+  database.runPromise(Effect.gen(function*() {
+    const first = yield* runMigrations([])
+    const again = yield* migrate
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<{ readonly indexname: string }>(
+      `select i.relname as indexname from pg_index x join pg_class i on i.oid = x.indexrelid join pg_namespace n on n.oid = i.relnamespace
+       where x.indisunique and not x.indisprimary and n.nspname = 'public' order by 1`
+    )
+    return { first, again, uniqueIndexes: rows.map((r) => r.indexname) }
+  }))
+const freshlyMigrated = () => (migrated ??= migrateEmpty())
 
 describe("unique constraints and the migrations", () => {
   it("every unique index the migrations create is a declared constraint, an agent id index or the token client id index, and every constraint has one", async () => {
-    const created = await Effect.runPromise(uniqueIndexes)
+    const created = (await freshlyMigrated()).uniqueIndexes
     const expected = [...Object.values(UniqueConstraints), ...Object.values(AGENT_ID_INDEXES), TOKEN_CLIENT_ID_INDEX].sort()
     expect(created).toEqual(expected)
     // Every migration on a fresh PGlite: tens of seconds on a loaded 2-core machine.
@@ -71,10 +83,9 @@ describe("migrations an area carries", () => {
   })
 
   it("a database with every listed migration applied runs only the new carried one, once; a refused list runs nothing", async () => {
-    const steps = Effect.gen(function*() {
+    const { first, again } = await freshlyMigrated()
+    const r = await database.runPromise(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const first = yield* runMigrations([])
-      const again = yield* migrate
       const carried = [{ id: `${next}_widgets`, statements: create("widgets") }]
       const added = yield* runMigrations(carried)
       const then = yield* runMigrations(carried)
@@ -85,8 +96,7 @@ describe("migrations an area carries", () => {
       const gadgets = yield* sql.unsafe<{ readonly n: number }>(`select count(*)::int as n from pg_class where relname = 'gadgets'`)
       const widgets = yield* sql.unsafe<{ readonly n: number }>(`select count(*)::int as n from widgets`)
       return { first, again, added, then, refused, recorded, gadgets: gadgets[0]?.n, widgets: widgets[0]?.n }
-    }).pipe(Effect.provide(pgliteClientLayer(undefined)))
-    const r = await Effect.runPromise(steps)
+    }))
     expect(r.first.map(([n, name]) => `${n}_${name}`)).toEqual(Object.keys(MIGRATIONS))
     expect(r.again).toEqual([])
     expect(r.added).toEqual([[next, "widgets"]])

@@ -39,6 +39,8 @@ import {
   type VerificationRecord
 } from "../../src/ports/store.js"
 import { createDatabase } from "../support/postgres.js"
+import { bundled } from "../support/bundle.js"
+import { withPgliteTemplate } from "../support/pglite-template.js"
 import { numRuns } from "../support/runs.js"
 import { expectConflict, failureOf, freshPlatform, type Kind, KINDS, layerFor, type StoreService, walk } from "../support/store-harness.js"
 
@@ -1474,7 +1476,9 @@ describe.each(KINDS)("Store contract on %s", (kind) => {
         fc.assert(
           fc.asyncProperty(fc.array(commandArb, { minLength: 4, maxLength: kind === "postgres" ? 16 : 30, size: "max" }), (commands) =>
             runtime.runPromise(runModel(store, freshPlatform(kind), commands))),
-          { numRuns: numRuns(kind === "memory" ? 150 : kind === "pglite" ? 50 : 25), endOnFailure: true }
+          // PGlite runs the SQL adapter PostgreSQL runs, one statement at a time in WebAssembly:
+          // as many sequences as on PostgreSQL (longer ones), the depth on memory.
+          { numRuns: numRuns(kind === "memory" ? 150 : 25), endOnFailure: true }
         )
       ),
     30_000
@@ -1883,11 +1887,13 @@ const runModel = (store: StoreService, p: string, commands: ReadonlyArray<Comman
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 
 /** Opens `dir` with pgliteStoreLayer in a separate Node process; resolves with its exit code and output. */
-const openInAnotherProcess = (dir: string) =>
-  new Promise<{ readonly code: number | null; readonly output: string }>((resolve) => {
+const openInAnotherProcess = async (dir: string) => {
+  // Bundled: the child imports it natively rather than through tsx.
+  const module = await bundled("src/adapters/sql/index.ts")
+  return new Promise<{ readonly code: number | null; readonly output: string }>((resolve) => {
     const script = `
       const { Effect, ManagedRuntime } = await import("effect")
-      const { pgliteStoreLayer } = await import(${JSON.stringify(join(repoRoot, "src/adapters/sql/index.ts"))})
+      const { pgliteStoreLayer } = await import(${JSON.stringify(module)})
       const runtime = ManagedRuntime.make(pgliteStoreLayer(process.argv[1]))
       try {
         await runtime.runPromise(Effect.void)
@@ -1900,13 +1906,18 @@ const openInAnotherProcess = (dir: string) =>
       }`
     execFile(
       process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script, dir],
+      ["--input-type=module", "-e", script, dir],
       { cwd: repoRoot, timeout: 30_000 },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, output: stdout + stderr })
     )
   })
+}
 
 describe("PGlite on disk", () => {
+  // A new directory starts from the run's migrated dump: what is under test here is the
+  // directory (its data across reopening, its lock), not the migrations, which run on
+  // empty directories in test/adapters/migrations.test.ts and test/server/stores.test.ts.
+  const onDisk = (dir: string) => withPgliteTemplate((template) => pgliteStoreLayer(dir, { template }))
   const dirs: Array<string> = []
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), "payments-pglite-"))
@@ -1920,7 +1931,7 @@ describe("PGlite on disk", () => {
   it("keeps what was committed across close and reopen of the same data directory", async () => {
     const dir = join(tempDir(), "data")
     const p = "platform-disk"
-    const first = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const first = ManagedRuntime.make(onDisk(dir))
     await first.runPromise(Effect.gen(function*() {
       const store = yield* Store
       expect(store.info.kind).toBe("pglite")
@@ -1934,7 +1945,7 @@ describe("PGlite on disk", () => {
     await first.dispose()
     expect(existsSync(join(dir, "payments-service.lock"))).toBe(false)
 
-    const again = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const again = ManagedRuntime.make(onDisk(dir))
     try {
       await again.runPromise(Effect.gen(function*() {
         const store = yield* Store
@@ -1949,11 +1960,24 @@ describe("PGlite on disk", () => {
     }
   }, 30_000)
 
-  it("refuses a second open of a directory another process holds", async () => {
-    const dir = join(tempDir(), "data")
-    const holder = ManagedRuntime.make(pgliteStoreLayer(dir))
-    try {
-      await holder.runPromise(Effect.void)
+  // One store holds a directory for both refusals (an open of a directory on disk is most of each test).
+  describe("while a store holds the directory", () => {
+    let dir = ""
+    let holder: ManagedRuntime.ManagedRuntime<Store, unknown> | undefined
+    const held = async () => {
+      if (holder === undefined) {
+        dir = join(tempDir(), "data")
+        holder = ManagedRuntime.make(onDisk(dir))
+        await holder.runPromise(Effect.void)
+      }
+      return { dir, holder }
+    }
+    afterAll(async () => {
+      await holder?.dispose()
+    })
+
+    it("refuses a second open of it from another process", async () => {
+      const { dir, holder } = await held()
       const other = await openInAnotherProcess(dir)
       expect(other.output).not.toContain("OPENED")
       expect(other.code).toBe(3)
@@ -1964,21 +1988,22 @@ describe("PGlite on disk", () => {
         yield* store.transact((uow) => uow.putCustomer(customerRecord("p", "Customer:1")))
         expect(yield* store.customers.get("p", "Customer:1")).toBeDefined()
       }))
-    } finally {
-      await holder.dispose()
-    }
-  }, 30_000)
+    }, 30_000)
 
-  it("refuses a second concurrent open of the same directory in the same process", async () => {
-    const dir = join(tempDir(), "data")
-    const holder = ManagedRuntime.make(pgliteStoreLayer(dir))
-    await holder.runPromise(Effect.void)
-    const intruder = ManagedRuntime.make(pgliteStoreLayer(dir))
-    const exit = await intruder.runPromiseExit(Effect.void)
-    await intruder.dispose().catch(() => undefined)
-    await holder.dispose().catch(() => undefined)
-    expect(Exit.isFailure(exit)).toBe(true)
-  }, 30_000)
+    it("refuses a second concurrent open of it in the same process", async () => {
+      const { dir, holder } = await held()
+      const intruder = ManagedRuntime.make(onDisk(dir))
+      const exit = await intruder.runPromiseExit(Effect.void)
+      await intruder.dispose().catch(() => undefined)
+      expect(Exit.isFailure(exit)).toBe(true)
+      // The holder is unharmed.
+      await holder.runPromise(Effect.gen(function*() {
+        const store = yield* Store
+        yield* store.transact((uow) => uow.putCustomer(customerRecord("p", "Customer:2")))
+        expect(yield* store.customers.get("p", "Customer:2")).toBeDefined()
+      }))
+    }, 30_000)
+  })
 
   it("takes over a lock left by a process that no longer runs", async () => {
     const dir = join(tempDir(), "data")
@@ -1986,7 +2011,7 @@ describe("PGlite on disk", () => {
     expect(gone).toBeGreaterThan(0)
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, "payments-service.lock"), String(gone))
-    const reopened = ManagedRuntime.make(pgliteStoreLayer(dir))
+    const reopened = ManagedRuntime.make(onDisk(dir))
     try {
       await reopened.runPromise(Effect.void)
       expect(readFileSync(join(dir, "payments-service.lock"), "utf8").trim()).toBe(String(process.pid))

@@ -14,7 +14,7 @@
  *   Error404 enum (generic NOT_FOUND only for kinds it has none for: test/conformance/not-found-rules.ts).
  *
  * Runs on the memory store as platform A, with platform B's data alongside.
- * `numRuns(30)` per endpoint in `npm test` (about 5,500 requests); FC_NUM_RUNS raises it, and
+ * `numRuns(20)` per endpoint in `npm test` (about 3,700 requests); FC_NUM_RUNS raises it, and
  * `.ci/run` runs the campaign again at 150 runs per endpoint after the suite.
  */
 import fc from "fast-check"
@@ -33,7 +33,7 @@ afterAll(() => api.dispose())
 
 const VERSION_PREFIX = /^\/\d{4}-\d{2}-\d{2}/
 const MAX_BODY_BYTES = 100 * 1024
-const RUNS = numRuns(30)
+const RUNS = numRuns(20)
 
 // ------------------------------------------------------------ the endpoints, from the definition
 

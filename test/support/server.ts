@@ -69,7 +69,7 @@ const fakedClockEnv = (): Record<string, string> => {
 export const CHILD_WEBHOOK_DESTINATIONS = "loopback"
 
 export const start = (env: Record<string, string>): Server => {
-  const child = spawn(process.execPath, ["--enable-source-maps", inject("serverEntry")], {
+  const child = spawn(process.execPath, [inject("serverEntry")], {
     // The store comes from the environment only: never inherit one from the test run.
     env: {
       ...process.env,
