@@ -23,7 +23,7 @@ import { staticPlatformsLayer } from "../../src/adapters/memory/platforms.js"
 import { makeSqlStore, migrate, pgliteClientLayer } from "../../src/adapters/sql/index.js"
 import { SqlSandboxFaultStoreLayer } from "../../src/adapters/sql/sandbox-faults.js"
 import { endLeasesLeftBehind } from "../../src/adapters/sql/webhooks.js"
-import { webhookSenderLayer } from "../../src/adapters/webhook-http.js"
+import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { webhookBodyOf } from "../../src/domain/events.js"
 import { serveReference } from "../../src/http/node.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, JournalEntry, QuoteRecord, StoredEvent, TransactionRecord, UnitOfWork, WebhookDeliveryRecord } from "../../src/ports/store.js"
@@ -403,7 +403,7 @@ const pgliteWithClient = (dataDir: string) =>
     ),
     RandomIdsLayer,
     staticPlatformsLayer([benchMoneyPlatform]),
-    webhookSenderLayer({ fallback: ["loopback"] })
+    LoopbackWebhookSenderLayer
   )
 
 const sqlClientExec = (sql: SqlClient.SqlClient): Exec => (text, params) =>
