@@ -20,9 +20,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { RandomIdsLayer } from "../../src/adapters/memory/ids.js"
 import { staticPlatformsLayer } from "../../src/adapters/memory/platforms.js"
-import { makeSqlStore, migrate, pgliteClientLayer } from "../../src/adapters/sql/index.js"
-import { SqlSandboxFaultStoreLayer } from "../../src/adapters/sql/sandbox-faults.js"
-import { endLeasesLeftBehind } from "../../src/adapters/sql/webhooks.js"
+import { pgliteClientLayer, pgliteStoreOnClient } from "../../src/adapters/sql/index.js"
 import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { webhookBodyOf } from "../../src/domain/events.js"
 import { serveReference } from "../../src/http/node.js"
@@ -288,22 +286,8 @@ const fill = (store: Store["Service"], template: Template) =>
                 const event = clone(e.event, ids, shift)
                 yield* uow.emit(event)
                 const at = template.at + shift
-                deliveries.push({
-                  platformId,
-                  id: String((event as { readonly id: string }).id),
-                  // Outbox order: the delivery's place among the fill's events (the store numbers the events themselves).
-                  seq: seqStart + j * eventsPerPayment + ++k,
-                  type: event.type,
-                  resourceId: ids.get(template.transaction.transaction.id)!,
-                  // What the service stores: the event's webhook body (its envelope, encoded).
-                  body: webhookBodyOf(event),
-                  status: "DELIVERED",
-                  attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
-                  round: 1,
-                  nextAttemptAt: at,
-                  createdAt: at,
-                  updatedAt: at + 62
-                })
+                // Outbox order: the delivery's place among the fill's events (the store numbers the events themselves).
+                deliveries.push(deliveredOnce(event, seqStart + j * eventsPerPayment + ++k, ids.get(template.transaction.transaction.id)!, at))
               }
             }
           })
@@ -316,6 +300,23 @@ const fill = (store: Store["Service"], template: Template) =>
       }), { discard: true, concurrency: CONCURRENCY })
     return pairs
   })
+
+/** A delivery of `event` (seq `seq`) made once, with a 200, at `at`: what the fill stores per payment event. */
+const deliveredOnce = (event: StoredEvent["event"], seq: number, resourceId: string, at: number): WebhookDeliveryRecord => ({
+  platformId,
+  id: String((event as { readonly id: string }).id),
+  seq,
+  type: event.type,
+  resourceId,
+  // What the service stores: the event's webhook body (its envelope, encoded).
+  body: webhookBodyOf(event),
+  status: "DELIVERED",
+  attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
+  round: 1,
+  nextAttemptAt: at,
+  createdAt: at,
+  updatedAt: at + 62
+})
 
 /** A connection for the SQL fill: PostgreSQL through `pg` (DATABASE_URL). */
 const postgresExec = (url: string) =>
@@ -336,20 +337,7 @@ const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
     const at = template.at
     yield* store.transact((uow) =>
       Effect.forEach(template.paymentEvents, (e) =>
-        uow.addWebhookDelivery({
-          platformId,
-          id: String((e.event as { readonly id: string }).id),
-          seq: e.seq,
-          type: e.event.type,
-          resourceId: template.transaction.transaction.id,
-          body: webhookBodyOf(e.event),
-          status: "DELIVERED",
-          attempts: [{ at: at + 50, url: "https://receiver.invalid/webhooks", durationMs: 12, statusCode: 200 }],
-          round: 1,
-          nextAttemptAt: at,
-          createdAt: at,
-          updatedAt: at + 62
-        }), { discard: true })).pipe(Effect.orDie)
+        uow.addWebhookDelivery(deliveredOnce(e.event, e.seq, template.transaction.transaction.id, at)), { discard: true })).pipe(Effect.orDie)
     const payerT = template.customers[0]!.customer.id
     const sourceT = template.accounts.find((a) => a.customerId === payerT && a.currency === "USD")!.id
     const destinationT = template.accounts.find((a) => a.customerId !== payerT && a.currency === "USD")!.id
@@ -387,20 +375,7 @@ const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
  */
 const pgliteWithClient = (dataDir: string) =>
   Layer.mergeAll(
-    Layer.provideMerge(
-      Layer.merge(
-        SqlSandboxFaultStoreLayer,
-        Layer.effect(
-          Store,
-          Effect.gen(function*() {
-            yield* migrate
-            yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), endLeasesLeftBehind)
-            return yield* makeSqlStore({ kind: "pglite", description: `PGlite in ${dataDir}` })
-          })
-        )
-      ),
-      pgliteClientLayer(dataDir, {})
-    ),
+    Layer.provideMerge(pgliteStoreOnClient(dataDir), pgliteClientLayer(dataDir, {})),
     RandomIdsLayer,
     staticPlatformsLayer([benchMoneyPlatform]),
     LoopbackWebhookSenderLayer

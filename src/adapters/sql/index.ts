@@ -90,6 +90,14 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
  * already migrated, which many short-lived stores (a test suite's) want.
  */
 export const pgliteStoreLayer = (dataDir: string | undefined, options: PgliteOptions = {}): Layer.Layer<Store, SqlError | MigrationError | Error> =>
+  pgliteStoreOnClient(dataDir).pipe(Layer.provide(pgliteClientLayer(dataDir, options)))
+
+/**
+ * `pgliteStoreLayer` over a PGlite SqlClient provided by the caller (`pgliteClientLayer`
+ * of the same `dataDir`), for a caller that keeps the client too (the scale bench's fill
+ * runs its statements on the store's own connection).
+ */
+export const pgliteStoreOnClient = (dataDir: string | undefined) =>
   Layer.merge(
     SqlSandboxFaultStoreLayer,
     Layer.effect(
@@ -101,7 +109,7 @@ export const pgliteStoreLayer = (dataDir: string | undefined, options: PgliteOpt
         return yield* makeSqlStore({ kind: "pglite", description: dataDir === undefined ? "PGlite in memory" : `PGlite in ${dataDir}` })
       })
     )
-  ).pipe(Layer.provide(pgliteClientLayer(dataDir, options)))
+  )
 
 /** A dump of a PGlite database with every migration applied: `pgliteStoreLayer`'s `template`. */
 export const pgliteTemplate: Effect.Effect<Blob, SqlError | MigrationError> = dumpPgliteAfter(migrate)
