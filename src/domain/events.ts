@@ -246,10 +246,15 @@ export type EventFields<T extends WebhookType> = T extends WebhookType ? Omit<Ev
 
 /**
  * Builds an event of the given type; `data` must be that type's payload (and absent for
- * `TEST`). Type-checked only: no runtime validation, since it runs on every emit.
+ * `TEST`). Type-checked only: no runtime validation, since it runs on every emit. Built
+ * by one literal, its fields in one order: no spread copies (six events per payment), and
+ * every event of a kind shares one hidden class with its fields inside the object (the
+ * memory store keeps events for the retention period).
  */
 export const makeEvent = <T extends WebhookType>(type: T, fields: EventFields<T>): EventOf<T> =>
-  ({ ...fields, type }) as unknown as EventOf<T>
+  ("data" in fields
+    ? { data: fields.data, id: fields.id, platformId: fields.platformId, timestamp: fields.timestamp, type }
+    : { id: fields.id, platformId: fields.platformId, timestamp: fields.timestamp, type }) as unknown as EventOf<T>
 
 /** The wire envelope of an event: the same event without `platformId`. */
 export const envelopeOf = <E extends DomainEvent>(event: E): EnvelopeOf<E["type"]> => {
