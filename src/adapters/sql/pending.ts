@@ -80,7 +80,7 @@ export const combine = (statements: ReadonlyArray<PendingStatement>, main?: Pend
 
 /**
  * The pending part of the SQL store over `raw` (a read as the store sends it) and `plain`
- * (a statement sent as it is, any failure a defect): `query` sends
+ * (a statement sent as it is, any failure a defect; `exec` the same for a write): `query` sends
  * the pending writes before each statement; `defer` keeps a write for later (sends it at
  * once outside a unit of work); `flushWrites` sends the pending writes; `flushAll` the
  * pending writes and then the events (`eventsStatement` renders them), in one statement.
@@ -132,5 +132,5 @@ export const makePending = (
       pending.statements.push({ text, params })
       return Effect.void
     })
-  return { query, defer, flushWrites, flushAll }
+  return { query, exec, defer, flushWrites, flushAll }
 }

@@ -90,10 +90,6 @@ const makeQuery = (sql: SqlClient.SqlClient): Query =>
 const makePlain = (sql: SqlClient.SqlClient): Query => <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
   Effect.orDie(sql.unsafe<Row>(text, params))
 
-/** A write sent as it is: any failure is a defect. */
-const makeExec = (sql: SqlClient.SqlClient) => (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
-  Effect.asVoid(makePlain(sql)(text, params))
-
 /** The unit of work's pending writes, events and balances over one client (./pending.ts). */
 export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makePlain(sql), eventsStatement)
 
@@ -111,7 +107,7 @@ export const makeSqlAreas = (sql: SqlClient.SqlClient, pending = makeSqlPending(
   return {
     customers: makeCustomerStore(query, write),
     kyc: makeKycStore(query, write),
-    events: makeEventStore(query, pending.flushAll, makeExec(sql)),
+    events: makeEventStore(query, pending.flushAll, pending.exec),
     timers: makeTimerStore(sql, query),
     idempotency: makeIdempotencyStore(query),
     money: makeMoneyStore(sql, query, pending),
