@@ -135,15 +135,11 @@ export const makeFaultBoundary = (context: Context.Context<Platforms | VerifiedC
       return run(
         Effect.flatMap(platformOf(authorization), (platform) => {
           if (platform === undefined || !platform.settings.sandbox) return Effect.succeed(undefined)
-          // Most platforms have no request rules: then nothing more to look up (the
-          // operation the path reaches is routed only for a platform that has some).
-          return Effect.flatMap(Effect.service(SandboxFaultStore), (faults) =>
-            Effect.flatMap(faults.get(platform.id), (config) => {
-              if (config === undefined || config.requests.length === 0) return Effect.succeed(undefined)
-              const routed = route(method, path)
-              const operationId = routed?._tag === "Served" ? routed.value : undefined
-              return requestFaultFor(platform, { method, path: path.slice(BASE.length), operationId })
-            }))
+          // The operation the path reaches is routed only for a platform that has request rules.
+          return requestFaultFor(platform, () => {
+            const routed = route(method, path)
+            return { method, path: path.slice(BASE.length), operationId: routed?._tag === "Served" ? routed.value : undefined }
+          })
         }).pipe(
           // A fault decision never breaks a request: without one, the request goes through.
           Effect.catchCause((cause) => Effect.as(Effect.logWarning("Sandbox fault decision failed", cause), undefined))

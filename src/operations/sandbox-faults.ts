@@ -115,15 +115,17 @@ export interface RequestFault {
 }
 
 /**
- * The fault for a request of `platform`, if one fires: undefined when the platform is
+ * The fault for a request of `platform` (`requestOf` describes it), if one fires: undefined when the platform is
  * not a sandbox, has no rules, or none matches or fires. A request that matches a rule
  * moves the platform's counter by one, whether or not a rule fires.
  */
-export const requestFaultFor = Effect.fnUntraced(function*(platform: Platform, request: FaultRequest) {
+export const requestFaultFor = Effect.fnUntraced(function*(platform: Platform, requestOf: () => FaultRequest) {
   if (!platform.settings.sandbox) return undefined
   const store = yield* SandboxFaultStore
   const config = yield* store.get(platform.id)
   if (config === undefined || config.requests.length === 0) return undefined
+  // Described (its operation routed) only when the platform has rules to match it against.
+  const request = requestOf()
   const matching = config.requests.filter((r) => matchesRequest(r, request))
   if (matching.length === 0) return undefined
   const n = yield* store.nextMatch(platform.id)
