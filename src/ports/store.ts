@@ -139,15 +139,18 @@ export interface StoreInfo {
 /** What a unit of work says of itself before it starts (`transact`'s options). */
 export interface UnitOfWorkOptions {
   /**
-   * The platform whose money (ledger balances) the unit of work will move, when known
-   * before it starts: a quote's execution, a transfer. Units of work moving one
-   * platform's money take turns (they queue, in this process and across processes
-   * sharing the database) instead of racing and rerunning, so a burst of payments from
-   * one account answers each in turn (docs/decisions.md, "A hot account"). One that moves
-   * money without saying so takes its turn after it loses a race. A nested unit of
-   * work's options hold for the unit of work enclosing it.
+   * The platform whose money (ledger balances) the unit of work will move: a quote's
+   * execution, a transfer, a funding. With `accounts`, units of work moving one internal
+   * account take turns (they queue, in this process and across processes sharing the
+   * database) instead of racing and rerunning, so a burst of payments from one account
+   * answers each in turn (docs/decisions.md, "A hot account"), while payments that share
+   * no account run side by side. One that moves an account it did not name takes that
+   * account's turn after it loses a race. A nested unit of work's options hold for the
+   * unit of work enclosing it.
    */
   readonly movesMoneyOf?: string
+  /** The internal accounts (ids) of `movesMoneyOf` the unit of work will move, as far as known before it starts. */
+  readonly accounts?: ReadonlyArray<string>
 }
 
 export type StoreService = StoreRepositories & {

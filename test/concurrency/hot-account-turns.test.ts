@@ -1,14 +1,19 @@
 /**
- * Turns on a platform's money (src/adapters/sql/turns.ts), on PostgreSQL with two stores
+ * Turns on internal accounts (src/adapters/sql/turns.ts), on PostgreSQL with two stores
  * (two pools, as two server processes) on one database:
- * - a unit of work that names the platform waits for the one holding the turn, and runs
- *   after it committed (it sees its write);
- * - one interrupted while it waits in the database for the turn leaves no lock behind;
+ * - in one process, a unit of work that names a busy account waits for the one holding
+ *   its turn, and runs after it committed (it sees its write); an idle account's turn
+ *   takes no lock in the database; one naming another account does not wait;
+ * - turns held in the database make another process wait there; one interrupted while
+ *   it waits leaves no lock behind;
  * - when nothing runs, no advisory lock is held at all.
  */
-import { Deferred, Effect, Fiber, ManagedRuntime } from "effect"
+import { Deferred, Effect, Fiber, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { postgresStoreLayer } from "../../src/adapters/sql/index.js"
+import { makeTurns, type Turns } from "../../src/adapters/sql/turns.js"
 import type { PlatformConfigState } from "../../src/domain/platform-config.js"
 import { Store } from "../../src/ports/store.js"
 import { migratedDatabase } from "../support/databases.js"
@@ -57,46 +62,91 @@ const configMarked = (marker: string): PlatformConfigState => ({
   updatedAt: "2026-01-01T00:00:00Z"
 })
 
-/** A unit of work naming the platform's money: writes the platform's config with `marker`, after `gate` opens. */
-const unit = (marker: string, gate?: Deferred.Deferred<void>) =>
+/**
+ * A unit of work naming `account` of the platform: writes the config of `configOf` (the
+ * platform by default) with `marker`, after `gate` opens.
+ */
+const unit = (marker: string, gate?: Deferred.Deferred<void>, account = "InternalAccount:a", configOf = PLATFORM) =>
   Effect.flatMap(Effect.service(Store), (store) =>
     store.transact((uow) =>
       Effect.gen(function*() {
-        const before = yield* store.platformConfigs.get(PLATFORM)
-        if (gate !== undefined) yield* Deferred.await(gate)
-        yield* uow.putPlatformConfig({ platformId: PLATFORM, config: configMarked(marker) })
+        const before = yield* store.platformConfigs.get(configOf)
+        if (gate !== undefined) {
+          entered.add(marker)
+          yield* Deferred.await(gate)
+        }
+        yield* uow.putPlatformConfig({ platformId: configOf, config: configMarked(marker) })
         return before
-      }), { movesMoneyOf: PLATFORM }))
+      }), { movesMoneyOf: PLATFORM, accounts: [account] }))
 
-describe("turns on a platform's money, two stores on one PostgreSQL database", () => {
-  it("the second unit of work waits for the first and sees what it committed; nothing is left locked", async () => {
+/** The gated units of work that have reached their gate (inside their transaction, holding their turns). */
+const entered = new Set<string>()
+
+/** `makeTurns` over a plain client of the test's database (as another process's store would hold turns). */
+const withTurns = <A, E>(f: (turns: Turns) => Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  Effect.scoped(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => f(makeTurns(sql)))).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2 }))
+  )
+
+describe("turns on internal accounts, PostgreSQL", () => {
+  it("in one process, a unit of work naming a busy account waits for the holder and sees what it committed; an idle one takes no lock in the database", async () => {
     const gate = Effect.runSync(Deferred.make<void>())
     const first = runtimes[0]!.runFork(unit("first", gate))
-    expect(await eventually(async () => (await advisoryLocks()).held === 1)).toBe(true)
-    const second = runtimes[1]!.runFork(unit("second"))
-    // The second waits in the database for the first's turn.
-    expect(await eventually(async () => (await advisoryLocks()).waiting === 1)).toBe(true)
+    expect(await eventually(async () => entered.has("first"))).toBe(true)
+    // Idle: its turn is taken in this process only.
+    expect(await advisoryLocks()).toEqual({ held: 0, waiting: 0 })
+    const second = runtimes[0]!.runFork(unit("second"))
     await Effect.runPromise(Deferred.succeed(gate, undefined))
     await runtimes[0]!.runPromise(Fiber.join(first))
-    const seen = await runtimes[1]!.runPromise(Fiber.join(second))
+    const seen = await runtimes[0]!.runPromise(Fiber.join(second))
     expect(seen?.config.id).toBe("first")
     expect(await advisoryLocks()).toEqual({ held: 0, waiting: 0 })
   }, 60_000)
 
-  it("one interrupted while it waits for the turn leaves no lock behind", async () => {
+  it("a unit of work naming another account of the platform runs while the first holds its turn", async () => {
     const gate = Effect.runSync(Deferred.make<void>())
-    const holder = runtimes[0]!.runFork(unit("holder", gate))
-    expect(await eventually(async () => (await advisoryLocks()).held === 1)).toBe(true)
-    const waiter = runtimes[1]!.runFork(unit("waiter"))
-    expect(await eventually(async () => (await advisoryLocks()).waiting === 1)).toBe(true)
-    await runtimes[1]!.runPromise(Fiber.interrupt(waiter))
+    const first = runtimes[0]!.runFork(unit("first-of-two", gate))
+    expect(await eventually(async () => entered.has("first-of-two"))).toBe(true)
+    // Another account (and another row): it commits while the first still waits at its gate.
+    const seen = await runtimes[0]!.runPromise(unit("other", undefined, "InternalAccount:b", "turns-platform-b"))
+    expect(seen).toBeUndefined()
     await Effect.runPromise(Deferred.succeed(gate, undefined))
-    await runtimes[0]!.runPromise(Fiber.join(holder))
+    await runtimes[0]!.runPromise(Fiber.join(first))
+  }, 60_000)
+
+  it("turns held in the database: another process's unit of work waits there, and nothing is left locked", async () => {
+    const key = "turn:turns-platform:InternalAccount:a"
+    const gate = Effect.runSync(Deferred.make<void>())
+    const holder = Effect.runFork(withTurns((turns) => turns.holding(new Set([key]), "always", (_, inDatabase) => Effect.as(Deferred.await(gate), inDatabase))))
+    expect(await eventually(async () => (await advisoryLocks()).held === 1)).toBe(true)
+    // A store (another pool: another process) whose unit of work names the account runs
+    // its first attempt without the database's turn, so it does not wait for it; a rerun would.
+    const waiter = Effect.runFork(withTurns((turns) => turns.holding(new Set([key]), "always", (_, inDatabase) => Effect.succeed(inDatabase))))
+    expect(await eventually(async () => (await advisoryLocks()).waiting === 1)).toBe(true)
+    await Effect.runPromise(Deferred.succeed(gate, undefined))
+    expect(await Effect.runPromise(Fiber.join(holder))).toBe(true)
+    expect(await Effect.runPromise(Fiber.join(waiter))).toBe(true)
     expect(await eventually(async () => {
       const locks = await advisoryLocks()
       return locks.held === 0 && locks.waiting === 0
     })).toBe(true)
-    // Both stores still take turns: a unit of work through each runs.
+  }, 60_000)
+
+  it("one interrupted while it waits for the turn in the database leaves no lock behind", async () => {
+    const key = "turn:turns-platform:InternalAccount:a"
+    const gate = Effect.runSync(Deferred.make<void>())
+    const holder = Effect.runFork(withTurns((turns) => turns.holding(new Set([key]), "always", () => Deferred.await(gate))))
+    expect(await eventually(async () => (await advisoryLocks()).held === 1)).toBe(true)
+    const waiter = Effect.runFork(withTurns((turns) => turns.holding(new Set([key]), "always", () => Effect.void)))
+    expect(await eventually(async () => (await advisoryLocks()).waiting === 1)).toBe(true)
+    await Effect.runPromise(Fiber.interrupt(waiter))
+    await Effect.runPromise(Deferred.succeed(gate, undefined))
+    await Effect.runPromise(Fiber.join(holder))
+    expect(await eventually(async () => {
+      const locks = await advisoryLocks()
+      return locks.held === 0 && locks.waiting === 0
+    })).toBe(true)
+    // Both stores still run units of work naming the account.
     await runtimes[1]!.runPromise(unit("after, two"))
     await runtimes[0]!.runPromise(unit("after, one"))
     expect(await advisoryLocks()).toEqual({ held: 0, waiting: 0 })

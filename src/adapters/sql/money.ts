@@ -206,9 +206,9 @@ export const makeMoneyStore = (
         [platformId, account, amount.toString()],
         account
       )
-    // Noted first: should this statement lose a race, the rerun takes the platform's turn (./turns.ts).
+    // Noted first: should this statement lose a race, the rerun takes the account's turn (./turns.ts).
     return Effect.andThen(
-      noteMove(platformId),
+      noteMove(platformId, account),
       Effect.flatMap(statement, (rows) =>
         rows[0] === undefined ? refuseMove(platformId, account, amount) : knowBalance(platformId, account, rows[0].balance))
     )

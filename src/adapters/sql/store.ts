@@ -5,7 +5,7 @@
  * - A unit of work is one SERIALIZABLE transaction: it reads its own writes, and
  *   the database aborts one of two units of work whose interleaving could not have
  *   happened one after the other; `transact` then reruns it (bounded, with backoff).
- *   On PostgreSQL, units of work that move one platform's money take turns before
+ *   On PostgreSQL, units of work that move one internal account take turns before
  *   their transactions begin (./turns.ts), so they queue rather than abort each other.
  * - Unique constraints are unique indexes; a violation becomes a `StoreConflict`
  *   named after the index. A conflict caused by a concurrent commit reruns the unit
@@ -43,7 +43,7 @@ import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
-import { CurrentMoves, CurrentTurns, makeTurns, type OnConnection, widenedBy, WidenTurns } from "./turns.js"
+import { CurrentMoves, CurrentTurns, makeTurns, type OnConnection, turnKey, widenedBy, WidenTurns } from "./turns.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
@@ -186,17 +186,17 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
     const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
-    // Turns on a platform's money (./turns.ts): on PostgreSQL only. PGlite is one connection
+    // Turns on internal accounts (./turns.ts): on PostgreSQL only. PGlite is one connection
     // whose transactions take turns already; nothing there races.
     const turns = info.kind === "postgres" ? makeTurns(sql) : undefined
     let reruns = 0
 
     /**
      * A top-level unit of work: attempts (each one SERIALIZABLE transaction) until one
-     * commits, fails for good or runs out of attempts. `held` are the platforms' turns the
-     * attempts run under; an attempt that loses a race after moving a platform's money
-     * without its turn, or whose nested unit of work names a turn not held, ends this
-     * round (`Widen`), and the next round holds that turn too.
+     * commits, fails for good or runs out of attempts. `held` are the accounts' turns the
+     * attempts run under; an attempt that loses a race after moving an account without
+     * its turn, or whose nested unit of work names a turn not held, ends this round
+     * (`Widen`), and the next round holds that turn too.
      */
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
       // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
@@ -209,9 +209,13 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
             Effect.provideService(CurrentPending, new Pending())
           )
         )
-      type Outcome = { readonly _tag: "Done"; readonly value: A } | { readonly _tag: "Widen"; readonly keys: ReadonlySet<string>; readonly attempt: number; readonly conflicts: number }
+      // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
+      type Outcome =
+        | { readonly _tag: "Done"; readonly value: A }
+        | { readonly _tag: "Widen"; readonly keys: ReadonlySet<string>; readonly lost: boolean; readonly attempt: number; readonly conflicts: number }
       const round = (
         held: ReadonlySet<string>,
+        inDatabase: boolean,
         start: number,
         conflicts0: number,
         onConnection: OnConnection
@@ -223,17 +227,21 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
             onFailure: (cause) => {
               // A nested unit of work named a turn not held: again, holding it (the held set only grows).
               const wanted = widenedBy(cause)
-              if (wanted !== undefined) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...wanted]), attempt, conflicts })
+              if (wanted !== undefined) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...wanted]), lost: false, attempt, conflicts })
               if (attempt + 1 < MAX_TRANSACTION_ATTEMPTS && retryableCause(cause)) {
                 reruns++
-                const unheld = turns === undefined ? [] : [...moves].filter((k) => !held.has(k))
-                if (unheld.length > 0) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...unheld]), attempt: attempt + 1, conflicts })
-                // Holding turns, the attempt lost to a unit of work that holds none (a deadlock:
-                // that one waits for the turn's lock in its last statement while holding rows
-                // this one needs). The turns are let go before the rerun, so that one can
-                // commit; holding them through the rerun would meet it again, every attempt.
-                // (PostgreSQL grants the lock to that waiter first, before this one asks again.)
-                if (held.size > 0) return Effect.succeed<Outcome>({ _tag: "Widen", keys: held, attempt: attempt + 1, conflicts })
+                // It moved accounts, or held turns, and lost: again, holding the turns of
+                // every account it moved, in the database too (./turns.ts).
+                if (turns !== undefined && (moves.size > 0 || held.size > 0)) {
+                  const keys = new Set([...held, ...moves])
+                  // Holding them all already (in the database too), it lost to a unit of work
+                  // that holds none (one that moved a held account without naming it, a page
+                  // both read and wrote, or a deadlock with one waiting for the platform's event
+                  // lock in its last statement while holding rows this one needs): the turns are
+                  // let go for a backoff and taken again, so that one can commit first.
+                  const widened: Outcome = { _tag: "Widen", keys, lost: true, attempt: attempt + 1, conflicts }
+                  return keys.size === held.size && inDatabase ? Effect.as(Effect.sleep(backoffMillis(attempt + 1)), widened) : Effect.succeed(widened)
+                }
                 return Effect.andThen(Effect.sleep(backoffMillis(attempt + 1)), loop(attempt + 1, conflicts))
               }
               if (conflicts < MAX_CONFLICT_RERUNS && conflictCause(cause)) return loop(attempt + 1, conflicts + 1)
@@ -243,29 +251,37 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         }
         return loop(start, conflicts0)
       }
-      const rounds = (held: ReadonlySet<string>, attempt: number, conflicts: number): Effect.Effect<A, E | SqlError, R> =>
+      // A round takes its turns in the database only if one was busy in this process, or
+      // after a lost race (./turns.ts).
+      const rounds = (held: ReadonlySet<string>, lazily: boolean, attempt: number, conflicts: number): Effect.Effect<A, E | SqlError, R> =>
         Effect.flatMap(
           turns === undefined || held.size === 0
-            ? round(held, attempt, conflicts, (effect) => effect)
-            : turns.holding(held, (onConnection) => round(held, attempt, conflicts, onConnection)),
-          (outcome) => outcome._tag === "Done" ? Effect.succeed(outcome.value) : rounds(outcome.keys, outcome.attempt, outcome.conflicts)
+            ? round(held, false, attempt, conflicts, (effect) => effect)
+            : turns.holding(held, lazily ? "ifBusy" : "always", (onConnection, inDatabase) => round(held, inDatabase, attempt, conflicts, onConnection)),
+          (outcome) => outcome._tag === "Done" ? Effect.succeed(outcome.value) : rounds(outcome.keys, !outcome.lost, outcome.attempt, outcome.conflicts)
         )
-      return dieOnSqlError(rounds(turns === undefined ? new Set() : declared, 0, 0))
+      return dieOnSqlError(rounds(turns === undefined ? new Set() : declared, true, 0, 0))
+    }
+
+    /** The turns a unit of work's options name (./turns.ts). */
+    const turnsNamed = (options: UnitOfWorkOptions | undefined): ReadonlyArray<string> => {
+      const platformId = options?.movesMoneyOf
+      const accounts = options?.accounts
+      return platformId === undefined || accounts === undefined ? [] : accounts.map((account) => turnKey(platformId, account))
     }
 
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions): Effect.Effect<A, E, R> =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
-        const named = options?.movesMoneyOf
+        const named = turnsNamed(options)
         // Nested: a savepoint of the enclosing unit of work, which owns the reruns and the
         // turns; a turn it names that the enclosing one does not hold makes that one run again holding it.
         if (Option.isSome(outer)) {
-          return CurrentTurns.use((held) =>
-            held !== undefined && named !== undefined && !held.has(named)
-              ? Effect.die(new WidenTurns([named]))
-              : dieOnSqlError(nested(work))
-          )
+          return CurrentTurns.use((held) => {
+            const missing = held === undefined ? [] : named.filter((key) => !held.has(key))
+            return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
+          })
         }
-        return topLevel(work, new Set(named === undefined ? [] : [named]))
+        return topLevel(work, new Set(named))
       })
 
     /**

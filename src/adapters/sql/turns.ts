@@ -1,49 +1,61 @@
 /**
- * Turns on a platform's ledger (issue #24): on PostgreSQL, units of work that move one
- * platform's money take turns, in this process and across every process sharing the
- * database, instead of racing and aborting each other under SERIALIZABLE.
+ * Turns on internal accounts (issues #24, #20): on PostgreSQL, units of work that move
+ * the same internal account's balance take turns instead of racing and aborting each
+ * other under SERIALIZABLE. Units of work that share no account run side by side.
  *
  * Why not `SELECT … FOR UPDATE` of the debited balance inside the unit of work: a
  * SERIALIZABLE (or REPEATABLE READ) transaction takes its snapshot at its first statement,
  * before it waits for the row lock; once the holder commits, the waiter's snapshot is
  * older than the row, and PostgreSQL answers "could not serialize access due to
  * concurrent update". Every waiter fails, reruns and waits again: a burst of N payments
- * from one account costs about N²/2 attempts and ends in 503s. The same holds for the
- * platform's event lock (`emit`, ./events.ts, `pg_advisory_xact_lock(hashtext(platform))`,
- * which makes event order commit order): a unit of work that waited for it mid-transaction
- * went on with a snapshot older than everything committed meanwhile, became the pivot
- * of a read/write cycle with payers it shares nothing with, and reran, up to the 24
- * attempts (`bench/money-ops.ts`, 10 independent payers: 7 units of work in 1,500 past 20
- * attempts, one uncaught).
+ * from one account costs about N²/2 attempts and ends in 503s.
  *
- * So the turn is taken BEFORE the transaction starts: that same event lock, at session
- * level (`pg_advisory_lock(hashtext(platform))`), on the very connection the transaction
- * then runs on, released after it ends. The transaction's own `emit` takes the lock again
- * at once (advisory locks are re-entrant per session). A waiter's transaction begins
- * after the holder committed, on a snapshot that sees it: it queues and does not abort.
- * A platform's money moves one unit of work at a time, as it did from the first event on.
+ * So the turn is taken BEFORE the transaction starts. A unit of work names its accounts
+ * before it starts (`UnitOfWorkOptions.accounts`: a quote's execution names the quote's
+ * source and destination), and takes their turns:
+ * - in this process, a semaphore per account, so the waiters wait here and hold none of
+ *   the pool's connections;
+ * - in the database, a session-level advisory lock per account
+ *   (`pg_advisory_lock(hashtext(key))`), on the very connection the transaction then runs
+ *   on, released after it ends, for units of work of other processes sharing the
+ *   database. Two statements, so they are taken only when they can matter: when the
+ *   account's turn was busy in this process (a hot account), and on every rerun.
+ * A waiter's transaction begins after the holder committed, on a snapshot that sees it:
+ * it queues and does not abort. A unit of work that lost a race (to another process's
+ * payment from the same account, to one that moved an account it did not name, or through
+ * a B-tree page both read and wrote: predicate locks are per leaf page) runs again holding
+ * the turns of every account it moved, in this process and in the database.
  *
- * In this process a semaphore per platform lets one such unit of work at a time go to
- * the database, so the waiters wait here and do not hold the pool's connections (other
- * platforms' requests keep getting them).
+ * Until 2026-11-27 the turn was the platform's, the same key as the platform's event lock
+ * (./events.ts), taken in the database for every payment: a platform's money moved one
+ * unit of work at a time, and two statements more per payment. The event lock is taken in
+ * a unit of work's last statement, just before COMMIT, so it serializes only that tail
+ * (docs/performance.md, "Turns per account").
  */
 import { Cause, Context, Effect, Scope, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
- * The platforms whose ledger the current attempt of a unit of work moved (the SQL
- * ledger's `post` adds to it): when the attempt loses a serialization race, the unit of
- * work reruns holding their turns, so it loses no second race on them.
+ * The turns (`turnKey`s) of the accounts the current attempt of a unit of work moved (the
+ * SQL ledger's `post` adds to it): when the attempt loses a serialization race, the unit
+ * of work reruns holding their turns, so it loses no second race on them.
  */
 export const CurrentMoves = Context.Reference<Set<string> | undefined>("payments-service/adapters/sql/CurrentMoves", {
   defaultValue: () => undefined
 })
 
-/** Notes that the current attempt moves `platformId`'s ledger (a no-op outside a unit of work of the SQL store). */
-export const noteMove = (platformId: string): Effect.Effect<void> =>
+/**
+ * The turn of one of a platform's accounts: the key of its semaphore and of its advisory
+ * lock (hashed by `hashtext`; no NUL, which jsonb cannot hold). Two keys hashing alike
+ * only share a turn.
+ */
+export const turnKey = (platformId: string, account: string): string => `turn:${platformId}:${account}`
+
+/** Notes that the current attempt moves `account` of `platformId`'s ledger (a no-op outside a unit of work of the SQL store). */
+export const noteMove = (platformId: string, account: string): Effect.Effect<void> =>
   CurrentMoves.useSync((moves) => {
-    moves?.add(platformId)
+    moves?.add(turnKey(platformId, account))
   })
 
 /** The turns the current attempt of a unit of work holds (undefined outside one, or where there are no turns). */
@@ -52,20 +64,20 @@ export const CurrentTurns = Context.Reference<ReadonlySet<string> | undefined>("
 })
 
 /**
- * Ends an attempt of a unit of work whose nested unit of work names a platform's ledger
- * the attempt does not hold (an operation run inside another's unit of work, such as an
+ * Ends an attempt of a unit of work whose nested unit of work names an account the
+ * attempt holds no turn on (an operation run inside another's unit of work, such as an
  * idempotent request's): a turn cannot be taken inside a transaction, so the enclosing
  * unit of work runs again holding it. Nothing of the attempt is kept.
  */
 export class WidenTurns extends Error {
-  constructor(readonly platformIds: ReadonlyArray<string>) {
-    super("A nested unit of work moves a ledger its enclosing unit of work holds no turn on; it runs again holding it")
+  constructor(readonly keys: ReadonlyArray<string>) {
+    super("A nested unit of work moves an account its enclosing unit of work holds no turn on; it runs again holding it")
   }
 }
 
 /** The turns a failed attempt asks its unit of work to hold, if it ended for that. */
 export const widenedBy = (cause: Cause.Cause<unknown>): ReadonlyArray<string> | undefined => {
-  for (const r of cause.reasons) if (Cause.isDieReason(r) && r.defect instanceof WidenTurns) return r.defect.platformIds
+  for (const r of cause.reasons) if (Cause.isDieReason(r) && r.defect instanceof WidenTurns) return r.defect.keys
   return undefined
 }
 
@@ -74,11 +86,16 @@ export type OnConnection = <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.E
 
 export interface Turns {
   /**
-   * Runs `run` holding the turns of `platformIds` (in this process, then in the database
-   * on a reserved connection); `run` starts its transactions through `onConnection`, so
-   * they run on that connection.
+   * Runs `run` holding the turns `keys` in this process, and in the database on a reserved
+   * connection when `inDatabase` is "always", or "ifBusy" and one of the turns was busy in
+   * this process (`run` is told which); `run` starts its transactions through
+   * `onConnection`, so they run on that connection.
    */
-  readonly holding: <A, E, R>(platformIds: ReadonlySet<string>, run: (onConnection: OnConnection) => Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+  readonly holding: <A, E, R>(
+    keys: ReadonlySet<string>,
+    inDatabase: "always" | "ifBusy",
+    run: (onConnection: OnConnection, inDatabase: boolean) => Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | SqlError, R>
 }
 
 export const makeTurns = (sql: SqlClient.SqlClient): Turns => {
@@ -102,10 +119,9 @@ export const makeTurns = (sql: SqlClient.SqlClient): Turns => {
       )
     })
 
-  function holding<A, E, R>(platformIds: ReadonlySet<string>, run: (onConnection: OnConnection) => Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> {
-    // One order for every unit of work (by id), so two never wait for each other's turns.
-    const ordered = [...platformIds].sort()
-    const inDatabase: Effect.Effect<A, E | SqlError, R> = Effect.scoped(Effect.gen(function*() {
+  /** `run` holding `ordered`'s advisory locks, taken in that order. */
+  const inDatabase = <A, E, R>(ordered: ReadonlyArray<string>, run: (onConnection: OnConnection, inDatabase: boolean) => Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.scoped(Effect.gen(function*() {
       const connection = yield* sql.reserve
       // Released before the connection goes back to the pool, however the run ends; should
       // the lock statement itself have been interrupted, this waits for it on the same
@@ -115,18 +131,31 @@ export const makeTurns = (sql: SqlClient.SqlClient): Turns => {
         yield* Effect.scope,
         Effect.ignore(connection.executeUnprepared("select pg_advisory_unlock_all()", [], undefined))
       )
-      // The key of `emit`'s lock; function scans return the array's elements in order.
+      // Function scans return the array's elements in order.
       yield* connection.executeUnprepared(
-        "select pg_advisory_lock(hashtext(p)) from jsonb_array_elements_text($1::jsonb) as p",
+        "select pg_advisory_lock(hashtext(k)) from jsonb_array_elements_text($1::jsonb) as k",
         [JSON.stringify(ordered)],
         undefined
       )
       // A transaction started with this connection as its enclosing one at depth -1 is a
       // top-level transaction on it (effect/sql: depth + 1 = 0 begins one, rather than a
       // savepoint) instead of one on another connection of the pool.
-      return yield* run((effect) => Effect.provideService(effect, sql.transactionService, [connection, -1] as const))
+      return yield* run((effect) => Effect.provideService(effect, sql.transactionService, [connection, -1] as const), true)
     }))
-    return ordered.reduceRight((inner, id) => locally(id, inner), inDatabase)
+
+  function holding<A, E, R>(
+    keys: ReadonlySet<string>,
+    mode: "always" | "ifBusy",
+    run: (onConnection: OnConnection, inDatabase: boolean) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | SqlError, R> {
+    // One order for every unit of work (by key), so two never wait for each other's turns.
+    const ordered = [...keys].sort()
+    return Effect.suspend(() => {
+      // Busy: another unit of work of this process holds or waits for one of the turns.
+      const database = mode === "always" || ordered.some((key) => (local.get(key)?.users ?? 0) > 0)
+      const inner: Effect.Effect<A, E | SqlError, R> = database ? inDatabase(ordered, run) : run((effect) => effect, false)
+      return ordered.reduceRight((held, key) => locally(key, held), inner)
+    })
   }
 
   return { holding }

@@ -218,5 +218,5 @@ export const fundAccount = Effect.fnUntraced(function*(platform: Platform, accou
       ], now).pipe(Effect.catchTag("LedgerRejected", (e) => Effect.die(e)))
       yield* balanceUpdated(uow, platform, rec, now)
       return yield* renderOne(platform.id, rec)
-    }), { movesMoneyOf: platform.id })
+    }), { movesMoneyOf: platform.id, accounts: [accountId] })
 })

@@ -411,8 +411,10 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
   }
   const store = yield* Store
   const ids = yield* Ids
-  // Executed at once: it moves the platform's money, in its turn (UnitOfWorkOptions).
-  const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true ? { movesMoneyOf: platform.id } : undefined
+  // Executed at once: it moves the source account's money, in its turn (UnitOfWorkOptions).
+  const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true && req.source.sourceType === "ACCOUNT"
+    ? { movesMoneyOf: platform.id, accounts: [req.source.accountId] }
+    : undefined
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       // The platform's own accounts are opened where a quote needs them (its funding
@@ -518,6 +520,7 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
       const record: QuoteRecord = { platformId: platform.id, quote, plan }
       yield* uow.putQuote(record)
       if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
+      rememberQuoteAccounts(record)
       return quote
     }), turns)
 })
@@ -547,11 +550,49 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
   return withExpiry(rec.quote, yield* Clock.currentTimeMillis)
 })
 
+// ---------------------------------------------------------------- turns
+
+/**
+ * The internal accounts a quote's execution moves, kept from the quote's creation in this
+ * process to its execution (a quote's accounts never change), so that the execution
+ * names them before its unit of work starts (`UnitOfWorkOptions.accounts`: payments that
+ * share no account run side by side, those that share one take turns) without a read
+ * first. A hint only: a quote made by another process, or forgotten, is read first; a
+ * wrong hint costs a rerun at most, never a wrong answer (the unit of work is
+ * serializable). At most `QUOTE_ACCOUNTS_KEPT` quotes, the oldest forgotten first.
+ */
+const quoteAccounts = new Map<string, ReadonlyArray<string>>()
+const QUOTE_ACCOUNTS_KEPT = 10_000
+const quoteKey = (platformId: string, quoteId: string): string => `${platformId}\u0000${quoteId}`
+const accountsOfQuote = (rec: QuoteRecord): ReadonlyArray<string> => paymentPlanOf(rec.quote, rec.plan, []).internalAccounts
+
+const rememberQuoteAccounts = (rec: QuoteRecord): void => {
+  if (quoteAccounts.size >= QUOTE_ACCOUNTS_KEPT) {
+    const oldest = quoteAccounts.keys().next()
+    if (oldest.done !== true) quoteAccounts.delete(oldest.value)
+  }
+  quoteAccounts.set(quoteKey(rec.platformId, rec.quote.id), accountsOfQuote(rec))
+}
+
+/** The options of a unit of work executing or funding quote `quoteId`: its accounts' turns. */
+export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect<UnitOfWorkOptions, never, Store> => {
+  const key = quoteKey(platform.id, quoteId)
+  const known = quoteAccounts.get(key)
+  if (known !== undefined) {
+    // A quote executes once: its entry is not needed again.
+    quoteAccounts.delete(key)
+    return Effect.succeed({ movesMoneyOf: platform.id, accounts: known })
+  }
+  return Effect.flatMap(Effect.service(Store), (store) =>
+    Effect.map(store.quotes.get(platform.id, quoteId), (rec): UnitOfWorkOptions =>
+      rec === undefined ? { movesMoneyOf: platform.id } : { movesMoneyOf: platform.id, accounts: accountsOfQuote(rec) }))
+}
+
 // ---------------------------------------------------------------- execute
 
 /** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
 export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
+  Effect.flatMap(Effect.service(Store), (store) => Effect.flatMap(turnsOfQuote(platform, quoteId), (turns) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const rec = yield* quoteRecordOf(platform, quoteId)
@@ -562,7 +603,7 @@ export const executeQuote = (platform: Platform, quoteId: string, walletSignatur
           yield* checkWalletSignature(platform, rec.quote, walletSignature)
         }
         return yield* executeIn(uow, platform, rec, scaFactor)
-      }), { movesMoneyOf: platform.id }))
+      }), turns)))
 
 const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
   plan.destination.kind === "UMA"

@@ -19,7 +19,7 @@ import { balanceUpdated } from "./accounts.js"
 import { configOf } from "./config.js"
 import { postEntry, worldAccount } from "./ledger.js"
 import { transactionOf } from "./payments.js"
-import { quoteRecordOf, startPayment } from "./quotes.js"
+import { quoteRecordOf, startPayment, turnsOfQuote } from "./quotes.js"
 
 const sandboxOnly = (platform: Platform, what: string) =>
   platform.settings.sandbox ? Effect.void : Effect.fail(forbidden(`${what} is only available to sandbox platforms`))
@@ -28,6 +28,7 @@ const sandboxOnly = (platform: Platform, what: string) =>
 export const sandboxSend = Effect.fnUntraced(function*(platform: Platform, req: SandboxSendRequest) {
   yield* sandboxOnly(platform, "POST /sandbox/send")
   const store = yield* Store
+  const turns = yield* turnsOfQuote(platform, req.quoteId)
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
       const rec = yield* quoteRecordOf(platform, req.quoteId)
@@ -52,7 +53,7 @@ export const sandboxSend = Effect.fnUntraced(function*(platform: Platform, req: 
       }
       yield* startPayment(uow, platform, rec, nowMs)
       return (yield* transactionOf(platform, q.transactionId)).transaction
-    }), { movesMoneyOf: platform.id })
+    }), turns)
 })
 
 export const INCOMING_TIMER = "incoming-payment"
@@ -164,6 +165,7 @@ export const sandboxUmaReceive = Effect.fnUntraced(function*(platform: Platform,
         return base
       }
       return yield* releaseIncoming(uow, platform, { platformId: platform.id, transaction: base, plan }, nowMs)
+      // The account credited is found inside: it takes its turn only should it lose a race.
     }), { movesMoneyOf: platform.id })
 })
 

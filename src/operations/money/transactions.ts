@@ -169,6 +169,7 @@ const moveOne = (platform: Platform, id: string, move: Parameters<typeof movePay
           yield* settleAgentActionOf(uow, platform, next.transaction, "FAILED")
         }
         return next.transaction
+        // The accounts are the payment's, read inside: they take their turns only should it lose a race.
       }), { movesMoneyOf: platform.id }))
 
 /** POST /transactions/{id}/cancel: 409 TRANSACTION_NOT_CANCELLABLE once settled or ended. */
