@@ -6,7 +6,7 @@
  * on; `npm start` picks one from the environment (src/server/services.ts), tests and
  * embedders pass their own.
  */
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, References, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { schedulerLoop } from "../operations/scheduler.js"
 import { webhookLoop } from "../operations/webhooks.js"
@@ -63,10 +63,16 @@ const schedulerLayer = (interval: number | false, options: AppOptions) =>
       Effect.forkScoped(webhookLoop(interval))
     ))
 
+/**
+ * No tracing: nothing exports spans, and every statement of effect/sql and every request
+ * would otherwise build one (with its attributes and clock reads) for nobody.
+ */
+const untraced = Layer.succeed(References.TracerEnabled, false)
+
 /** The services every request runs with: the ports, verified credentials, and the scheduler running over them. */
 export const appServices = (options: AppOptions) =>
   schedulerLayer(options.schedulerIntervalMillis ?? 1000, options).pipe(
-    Layer.provideMerge(Layer.mergeAll(options.services, VerifiedCredentials.layer, RequestLog.layer))
+    Layer.provideMerge(Layer.mergeAll(options.services, VerifiedCredentials.layer, RequestLog.layer, untraced))
   )
 
 export type AppServices = PortServices | VerifiedCredentials | RequestLog
