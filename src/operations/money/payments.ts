@@ -7,7 +7,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { badRequest, type Error400, type Error404, type Error409, notFound } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
 import type { QuoteStatus } from "../../domain/quote.js"
@@ -15,7 +15,7 @@ import type { OutgoingTransaction, OutgoingTransactionFailureReason, PaymentPlan
 import { Ids } from "../../ports/ids.js"
 import { type InternalAccountRecord, type QuoteRecord, Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
 import * as Machine from "../../rules/money/payment.js"
-import { isoOf } from "../time.js"
+import { isoOf, nowMillis } from "../time.js"
 import { emit, schedule } from "../transition.js"
 import { renderAccount } from "./accounts.js"
 import { postMove } from "./ledger.js"
@@ -194,7 +194,7 @@ export const movePayment = Effect.fnUntraced(function*(
 ): Effect.fn.Return<TransactionRecord, Error409, Store | Ids> {
   const t = rec.transaction
   if (t.type !== "OUTGOING") return yield* Effect.die(new Error(`movePayment on an ${t.type} transaction`))
-  const nowMs = yield* Clock.currentTimeMillis
+  const nowMs = yield* nowMillis
   const now = isoOf(nowMs)
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
   if (!r.ok) return yield* rejected(r.error)
@@ -219,9 +219,9 @@ export const movePayment = Effect.fnUntraced(function*(
   if (scope === undefined) yield* uow.putTransaction(next)
   yield* announce(uow, platform, transaction, events, now)
   if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now, scope)
-  if (plan.quoteId !== undefined) {
-    const store = yield* Store
-    const q = scope?.quote?.quote.id === plan.quoteId ? scope.quote : yield* store.quotes.get(platform.id, plan.quoteId)
+  const quoteId = plan.quoteId
+  if (quoteId !== undefined) {
+    const q = scope?.quote?.quote.id === quoteId ? scope.quote : yield* Store.use((store) => store.quotes.get(platform.id, quoteId))
     if (q !== undefined) {
       if (scope === undefined) yield* uow.putQuote(quoteMovedTo(q, quoteStatusOf(transaction)))
       else {
@@ -281,7 +281,7 @@ export const runDueSteps = Effect.fnUntraced(function*(
     readonly fresh?: boolean | undefined
   }
 ) {
-  const nowMs = yield* Clock.currentTimeMillis
+  const nowMs = yield* nowMillis
   let current = rec
   // Whether `current` is what the store holds (a move without a scope writes the record it returns).
   let written = false

@@ -5,7 +5,7 @@
  * SPEC.md makes a quote fail on, and writes the quote, the payment, its ledger entries
  * and its events in one unit of work.
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import type { CustomerState } from "../../domain/customer.js"
 import {
   badRequest,
@@ -44,7 +44,7 @@ import * as Rails from "../../rules/money/rails.js"
 import * as Rates from "../../rules/money/rates.js"
 import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
-import { isoOf } from "../time.js"
+import { isoOf, nowMillis } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
 import { unknownReference } from "../not-found.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
@@ -85,18 +85,16 @@ type Side =
 
 const accountNotFound = (field: string, id: string) => unknownReference(field, id, "an internal or external account")
 
-/** An account of the platform by id: internal or external. */
-const findAccount = Effect.fnUntraced(function*(platform: Platform, field: string, id: string): Effect.fn.Return<Side, Error400, Store> {
-  const store = yield* Store
-  if (id.startsWith("InternalAccount:")) {
-    const account = yield* store.internalAccounts.get(platform.id, id)
-    if (account !== undefined) return { kind: "INTERNAL", account }
-  } else if (id.startsWith("ExternalAccount:")) {
-    const account = yield* store.externalAccounts.get(platform.id, id)
-    if (account !== undefined) return { kind: "EXTERNAL", account }
-  }
-  return yield* accountNotFound(field, id)
-})
+/** An account of the platform by id: internal or external (no generator: two per quote). */
+const findAccount = (platform: Platform, field: string, id: string): Effect.Effect<Side, Error400, Store> =>
+  Store.use((store): Effect.Effect<Side, Error400> =>
+    id.startsWith("InternalAccount:")
+      ? Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) =>
+        account !== undefined ? Effect.succeed({ kind: "INTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+      : id.startsWith("ExternalAccount:")
+      ? Effect.flatMap(store.externalAccounts.get(platform.id, id), (account) =>
+        account !== undefined ? Effect.succeed({ kind: "EXTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+      : Effect.fail(accountNotFound(field, id)))
 
 const sideCurrency = (side: Side): string => side.kind === "INTERNAL" ? side.account.currency : side.account.account.currency
 const sideCustomer = (side: Side): string | null => side.kind === "INTERNAL" ? side.account.customerId : side.account.account.customerId
@@ -115,12 +113,12 @@ const isApproved = (c: CustomerState): boolean =>
 const hasAcceptedTerms = (c: CustomerState): boolean =>
   c.agreementConsents.some((a) => a.type === "SERVICE_END_USER_TERMS") || c.endUserTermsConsent !== undefined
 
-const customerFor = Effect.fnUntraced(function*(platform: Platform, customerId: string) {
-  const store = yield* Store
-  const rec = yield* store.customers.get(platform.id, customerId)
-  if (rec === undefined || rec.deletedAt !== undefined) return yield* unknownReference("source.customerId", customerId, "an active customer")
-  return rec.customer
-})
+const customerFor = (platform: Platform, customerId: string): Effect.Effect<CustomerState, Error400, Store> =>
+  Store.use((store) =>
+    Effect.flatMap(store.customers.get(platform.id, customerId), (rec) =>
+      rec === undefined || rec.deletedAt !== undefined
+        ? Effect.fail(unknownReference("source.customerId", customerId, "an active customer"))
+        : Effect.succeed(rec.customer)))
 
 /** Who may move money: an approved customer that accepted the terms (unregulated platforms). */
 const checkCustomer = Effect.fnUntraced(function*(platform: Platform, customer: CustomerState): Effect.fn.Return<void, Error403> {
@@ -178,7 +176,7 @@ const checkLimits = Effect.fnUntraced(function*(
   }
 ): Effect.fn.Return<void, Error400 | Error429, Store> {
   const store = yield* Store
-  const now = yield* Clock.currentTimeMillis
+  const now = yield* nowMillis
   if (Limits.singleTransactionLimitExceeded({ amount: input.amount, sendingCurrency: input.sending, receivingCurrency: input.receiving, configured: limitsOf(config) })) {
     const max = Limits.singleTransactionLimit(input.sending, input.receiving, limitsOf(config))
     return yield* badRequest("TRANSACTION_SIZE_LIMIT_EXCEEDED", `The amount is above the single-transaction maximum of ${max} for ${input.sending}`, {
@@ -206,11 +204,8 @@ const checkLimits = Effect.fnUntraced(function*(
   }
 })
 
-const balanceOf = Effect.fnUntraced(function*(platformId: string, accountId: string) {
-  const store = yield* Store
-  const balances = yield* store.ledger.balances(platformId, [accountId])
-  return balances.get(accountId) ?? 0
-})
+const balanceOf = (platformId: string, accountId: string): Effect.Effect<number, never, Store> =>
+  Store.use((store) => Effect.map(store.ledger.balances(platformId, [accountId]), (balances) => balances.get(accountId) ?? 0))
 
 const insufficient = (accountId: string, balance: number, needed: number) =>
   badRequest("INSUFFICIENT_FUNDS", `Internal account ${accountId} holds ${balance}, the payment needs ${needed}`, {
@@ -429,7 +424,7 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
           })))
         }
       }
-      const nowMs = yield* Clock.currentTimeMillis
+      const nowMs = yield* nowMillis
       const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
       if (rate === undefined) {
         return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
@@ -534,24 +529,22 @@ const realtimeInstructions = Effect.fnUntraced(function*(uow: UnitOfWork, platfo
 const withExpiry = (q: Quote, nowMs: number): Quote =>
   q.status === "PENDING" && Date.parse(q.expiresAt) <= nowMs ? { ...q, status: "EXPIRED" } : q
 
-export const quoteRecordOf = Effect.fnUntraced(function*(platform: Platform, id: string): Effect.fn.Return<QuoteRecord, Error404, Store> {
-  const store = yield* Store
-  const rec = yield* store.quotes.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")
-  return rec
-})
+export const quoteRecordOf = (platform: Platform, id: string): Effect.Effect<QuoteRecord, Error404, Store> =>
+  Store.use((store) =>
+    Effect.flatMap(store.quotes.get(platform.id, id), (rec) =>
+      rec === undefined ? Effect.fail(notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")) : Effect.succeed(rec)))
 
 /** GET /quotes/{quoteId}: a quote past its expiry that was never executed reads EXPIRED. */
 export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const rec = yield* quoteRecordOf(platform, id)
-  return withExpiry(rec.quote, yield* Clock.currentTimeMillis)
+  return withExpiry(rec.quote, yield* nowMillis)
 })
 
 // ---------------------------------------------------------------- execute
 
 /** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
 export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
-  Effect.flatMap(Effect.service(Store), (store) =>
+  Store.use((store) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const rec = yield* quoteRecordOf(platform, quoteId)
@@ -612,7 +605,7 @@ export const executeIn = Effect.fnUntraced(function*(
   /** Held PENDING for the platform's approval (an agent's payment its policy sends for approval; docs/agents.md). */
   holdForApproval?: boolean
 ) {
-  const nowMs = yield* Clock.currentTimeMillis
+  const nowMs = yield* nowMillis
   const q = rec.quote
   if (q.status !== "PENDING") {
     return yield* conflict("CONFLICT", `Quote ${q.id} was already executed (status ${q.status}); create a new quote`)
@@ -631,12 +624,10 @@ export const executeIn = Effect.fnUntraced(function*(
 })
 
 /** The quote's customer, when it is in an SCA region (the platform's own money never is). */
-const scaCustomerOf = Effect.fnUntraced(function*(platform: Platform, customerId: string | null) {
-  if (customerId === null) return undefined
-  const store = yield* Store
-  const customer = yield* store.customers.get(platform.id, customerId)
-  return customer !== undefined && requiresSca(customer.customer.region) ? customer : undefined
-})
+const scaCustomerOf = (platform: Platform, customerId: string | null): Effect.Effect<CustomerRecord | undefined, never, Store> =>
+  customerId === null ? Effect.undefined : Store.use((store) =>
+    Effect.map(store.customers.get(platform.id, customerId), (customer) =>
+      customer !== undefined && requiresSca(customer.customer.region) ? customer : undefined))
 
 /**
  * Execution for an SCA-region customer: nothing moves yet. The payment is created in
