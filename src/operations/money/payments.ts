@@ -169,15 +169,16 @@ const quoteMovedTo = (q: QuoteRecord, status: QuoteStatus): QuoteRecord =>
   ({ ...q, quote: { ...withoutChallengeOf(q.quote), status }, authorization: undefined })
 
 /** Writes the scope's quote if a move changed it; returns it. */
-export const flushQuote = Effect.fnUntraced(function*(uow: UnitOfWork, scope: PaymentScope) {
-  if (scope.quote !== undefined && scope.quoteDirty && scope.quoteStatus !== undefined) {
-    scope.quote = quoteMovedTo(scope.quote, scope.quoteStatus)
-    yield* uow.putQuote(scope.quote)
+export const flushQuote = (uow: UnitOfWork, scope: PaymentScope): Effect.Effect<QuoteRecord | undefined> => {
+  if (scope.quote === undefined || !scope.quoteDirty || scope.quoteStatus === undefined) return Effect.succeed(scope.quote)
+  const quote = quoteMovedTo(scope.quote, scope.quoteStatus)
+  scope.quote = quote
+  return Effect.map(uow.putQuote(quote), () => {
     scope.quoteDirty = false
     scope.quoteStatus = undefined
-  }
-  return scope.quote
-})
+    return quote
+  })
+}
 
 /**
  * Applies one move to an outgoing payment inside `uow` and writes everything it causes.
@@ -235,15 +236,21 @@ export const movePayment = Effect.fnUntraced(function*(
   return next
 })
 
-const announce = Effect.fnUntraced(function*(
+/** The payment's events of a move, in order (a move has one or two: no generator for them). */
+const announce = (
   uow: UnitOfWork,
   platform: Platform,
   transaction: OutgoingTransaction,
   types: ReadonlyArray<Machine.OutgoingPaymentEvent>,
   now: string
-) {
-  for (const type of types) yield* emit(uow, platform, type, { timestamp: now, data: transaction })
-})
+): Effect.Effect<void, never, Ids> => {
+  let all: Effect.Effect<void, never, Ids> | undefined
+  for (const type of types) {
+    const one = emit(uow, platform, type, { timestamp: now, data: transaction })
+    all = all === undefined ? one : Effect.andThen(all, one)
+  }
+  return all ?? Effect.void
+}
 
 /**
  * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves: their

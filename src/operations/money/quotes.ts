@@ -121,17 +121,18 @@ const customerFor = (platform: Platform, customerId: string): Effect.Effect<Cust
         : Effect.succeed(rec.customer)))
 
 /** Who may move money: an approved customer that accepted the terms (unregulated platforms). */
-const checkCustomer = Effect.fnUntraced(function*(platform: Platform, customer: CustomerState): Effect.fn.Return<void, Error403> {
+const checkCustomer = (platform: Platform, customer: CustomerState): Effect.Effect<void, Error403> => {
   if (!isApproved(customer)) {
-    return yield* forbidden(`Customer ${customer.id} is not verified yet (KYC/KYB must be APPROVED)`, "USER_NOT_READY")
+    return Effect.fail(forbidden(`Customer ${customer.id} is not verified yet (KYC/KYB must be APPROVED)`, "USER_NOT_READY"))
   }
   if (!platform.settings.regulated && !hasAcceptedTerms(customer)) {
-    return yield* forbidden(
+    return Effect.fail(forbidden(
       `Customer ${customer.id} has not accepted the end-user terms (a SERVICE_END_USER_TERMS agreement consent)`,
       "END_USER_TERMS_NOT_ACCEPTED"
-    )
+    ))
   }
-})
+  return Effect.void
+}
 
 /** Whether money may be paid to an external account now (SPEC.md rule 4 and ownership verification). */
 const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, currency: string): Effect.Effect<void, Error400 | Error409> => {
@@ -175,7 +176,6 @@ const checkLimits = Effect.fnUntraced(function*(
     readonly createdAtMillis?: number | undefined
   }
 ): Effect.fn.Return<void, Error400 | Error429, Store> {
-  const store = yield* Store
   const now = yield* nowMillis
   if (Limits.singleTransactionLimitExceeded({ amount: input.amount, sendingCurrency: input.sending, receivingCurrency: input.receiving, configured: limitsOf(config) })) {
     const max = Limits.singleTransactionLimit(input.sending, input.receiving, limitsOf(config))
@@ -194,7 +194,7 @@ const checkLimits = Effect.fnUntraced(function*(
     }
   }
   const since = Limits.dailyWindowStart(now)
-  const counted = yield* store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since })
+  const counted = yield* Store.use((store) => store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since }))
   // A held payment is counted already (in its creation day's window): not twice.
   const sent = input.createdAtMillis !== undefined && input.createdAtMillis >= since ? counted - input.amount : counted
   if (Limits.dailyVolumeLimitExceeded({ sentInWindow: sent, amount: input.amount, sendingCurrency: input.sending, configured: dailyLimitsOf(config) })) {
@@ -237,7 +237,6 @@ const railOf = (req: QuoteRequest): PaymentRail | undefined =>
 
 /** Works out who pays whom in which currencies, and what the sandbox will make of it. */
 const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
-  const store = yield* Store
   const sandbox = platform.settings.sandbox
   // ---- source
   let source: QuotePlanSource
@@ -352,6 +351,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
       steps = counterparty.steps
       outcome = `UMA_${counterparty.localPart}`
     } else {
+      const store = yield* Store
       const receiver = yield* store.customers.findActiveByUmaAddress(platform.id, address)
       if (receiver === undefined) return yield* badRequest("INVALID_RECEIVER", `No receiver found at ${address}`, { details: { errors: [{ field: "destination.umaAddress", constraint: "exists", message: "must be the UMA address of a receiver" }] } })
       const accounts = yield* store.internalAccounts.list(platform.id, { owner: "customer", customerId: receiver.customer.id }, { limit: 100 }).pipe(
