@@ -429,11 +429,13 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
       if (rate === undefined) {
         return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
       }
+      const feeRules = feeRulesOf(config)
       const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
         sendingCurrency: r.sending.code,
         crossCurrency: r.sending.code !== r.receiving.code,
         rail: r.rail,
-        ...feeRulesOf(config),
+        feeConfigs: feeRules.feeConfigs,
+        railFeeConfigs: feeRules.railFeeConfigs,
         override: req.platformFeeOverride
       }
       const priced = QuoteMath.priceQuote({
@@ -446,7 +448,7 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
       })
       if (!priced.ok) return yield* rejected(priced.error)
       const p = priced.value
-      const platformFee = Fees.platformFee({ ...feeInput, sendingAmount: p.amountConverted })
+      const platformFee = Fees.platformFeeOn(feeInput, p.amountConverted)
       const serviceFee = Math.max(0, p.feesIncluded - platformFee)
       yield* checkLimits(platform, config, {
         customerId: r.customerId,
@@ -577,7 +579,7 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
     : plan.destination.kind === "UMA" && plan.destination.internalAccountId !== undefined
     ? plan.destination.internalAccountId
     : worldAccount(receiving)
-  return {
+  const payment: PaymentPlan = {
     debit: { account: debitAccount, currency: sending, amount: q.totalSendingAmount },
     credit: { account: creditAccount, currency: receiving, amount: q.totalReceivingAmount },
     fees: [
@@ -588,9 +590,9 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
     outcome: plan.outcome,
     steps,
     quoteId: q.id,
-    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:")),
-    ...(plan.source.kind === "EXTERNAL" ? { pull: true } : {})
+    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:"))
   }
+  return plan.source.kind === "EXTERNAL" ? { ...payment, pull: true } : payment
 }
 
 /**
@@ -796,12 +798,12 @@ export const startPayment = Effect.fnUntraced(function*(
   // platform's approval keeps its steps as they are: the approval starts them and holds
   // them to the settlement seen from then (decideHeldPayment, transactions.ts).
   const timed = holdForApproval === true ? steps : Rails.holdUntilSettlement(steps, settlement)
-  const transaction: OutgoingTransaction = {
-    ...outgoingTransactionOf(q, plan, nowMs, "PENDING", settlement),
-    ...(createdAt === undefined ? {} : { createdAt })
-  }
-  const payment: PaymentPlan = {
-    ...paymentPlanOf(q, plan, timed),
+  // Copied only when something is added (a held payment's creation, a wallet payout, a UMA payment).
+  const shown = outgoingTransactionOf(q, plan, nowMs, "PENDING", settlement)
+  const transaction: OutgoingTransaction = createdAt === undefined ? shown : { ...shown, createdAt }
+  const planned = paymentPlanOf(q, plan, timed)
+  const payment: PaymentPlan = onChainNetwork === undefined && plan.destination.kind !== "UMA" ? planned : {
+    ...planned,
     ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
     ...(plan.destination.kind === "UMA" ? { umaSettlement: true } : {})
   }
@@ -816,7 +818,8 @@ export const startPayment = Effect.fnUntraced(function*(
     Effect.catchTag("LedgerRejected", () => insufficient(payment.debit.account, 0, payment.debit.amount))
   )
   yield* announceBalances(uow, platform, payment, now, scope)
-  const processed = yield* movePayment(uow, platform, { ...record, plan: { ...payment, money: "NONE" } }, {
+  // `payment` has no money moved yet (paymentPlanOf's "NONE"): the record as it is.
+  const processed = yield* movePayment(uow, platform, record, {
     type: "PROCESS",
     ...(holdForApproval === true ? { awaitingPlatformApproval: true } : {})
   }, scope)
