@@ -8,9 +8,12 @@
  * `OPS_STORE=postgres`: on a throwaway PostgreSQL cluster, with `log_statement = all`
  * for a few sequential payments, it also prints the statements each quote and each
  * execute sends (BEGIN and COMMIT included).
+ * `OPS_STEPS=1`: also the effect runtime's steps per quote and per execute (a tracer's
+ * `context` hook counts every primitive the fiber evaluates): a figure the machine's load
+ * does not move, for comparing two trees on a shared machine.
  */
 import "effect/schema/SchemaJITCompiler/enable"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Schema, Tracer } from "effect"
 import { type Quote, QuoteRequest } from "../src/domain/quote.js"
 import * as Customers from "../src/operations/customers.js"
 import * as Accounts from "../src/operations/money/accounts.js"
@@ -78,6 +81,31 @@ const program = Effect.gen(function*() {
   const pay = (pair: { source: string; destination: string }) =>
     Effect.flatMap(quoteOf(pair), (q) => onClock(Quotes.executeQuote(platform, q.id)))
   const context = yield* Effect.context<Effect.Services<ReturnType<typeof pay>>>()
+  if (process.env["OPS_STEPS"] === "1") {
+    const native = yield* Tracer.Tracer
+    let steps = 0
+    const counting: Tracer.Tracer = {
+      span: (options) => native.span(options),
+      context: (primitive, fiber) => {
+        steps++
+        return primitive["~effect/Effect/evaluate"](fiber)
+      }
+    }
+    const counted = <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.provideService(e, Tracer.Tracer, counting)
+    const SAMPLE = 100
+    let quoteSteps = 0
+    let executeSteps = 0
+    for (let i = 0; i < SAMPLE; i++) {
+      const pair = pairs[i % PAYERS]!
+      steps = 0
+      const q = yield* counted(quoteOf(pair))
+      quoteSteps += steps
+      steps = 0
+      yield* counted(onClock(Quotes.executeQuote(platform, q.id)))
+      executeSteps += steps
+    }
+    console.log(`effect steps per quote: ${quoteSteps / SAMPLE}, per execute: ${executeSteps / SAMPLE}`)
+  }
   // One fiber per payer (at most OPS_CONCURRENCY at once), each paying its own payee in turn: no two payments of one payer overlap.
   const loop = (n: number) =>
     Effect.forEach(pairs, (pair, p) => Effect.repeat(pay(pair), { times: Math.max(0, Math.ceil((n - p) / PAYERS) - 1) }), {

@@ -9,7 +9,12 @@ import { DETERMINISTIC_EPOCH_MILLIS, isDeterministic, type Platform, standingClo
 import { DeterministicPlatform } from "../ports/ids.js"
 import { Store } from "../ports/store.js"
 
-export const nowMillis = Clock.currentTimeMillis
+/**
+ * Now on the fiber's clock, in ms: `Clock.currentTimeMillis` in one step of the runtime
+ * instead of two (a payment reads the clock about ten times). Every clock here reads
+ * `currentTimeMillisUnsafe` as its `currentTimeMillis` does.
+ */
+export const nowMillis: Effect.Effect<number> = Effect.withFiberSucceed((fiber) => fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
 
 /** The largest instant a Date holds, either side of the epoch. */
 const MAX_DATE_MILLIS = 8_640_000_000_000_000
@@ -48,7 +53,7 @@ export const isoOf = (millis: number): string => {
   return isoPrefixOf(second) + MILLIS_SUFFIXES[millis - second * 1000]!
 }
 
-export const nowIso = Effect.map(Clock.currentTimeMillis, isoOf)
+export const nowIso: Effect.Effect<string> = Effect.withFiberSucceed((fiber) => isoOf(fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()))
 
 /** A clock `offset` ms ahead of `base`. */
 export const offsetClock = (base: Clock.Clock, offset: number): Clock.Clock => {
@@ -67,7 +72,7 @@ export const offsetClock = (base: Clock.Clock, offset: number): Clock.Clock => {
 
 /** The platform's sandbox offset in ms: 0 for a production platform, whatever the store says. */
 export const clockOffsetOf = (platform: Platform): Effect.Effect<number, never, Store> =>
-  platform.settings.sandbox ? Effect.flatMap(Effect.service(Store), (store) => store.clocks.offset(platform.id)) : Effect.succeed(0)
+  platform.settings.sandbox ? Store.use((store) => store.clocks.offset(platform.id)) : Effect.succeed(0)
 
 
 /**
@@ -109,7 +114,7 @@ const onOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>, o
 const OnClockOf = Context.Reference<string | undefined>("payments-service/operations/OnClockOf", { defaultValue: () => undefined })
 
 const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
-  Effect.flatMap(Effect.service(Store), (store) =>
+  Store.use((store) =>
     store.clocks.onLastSeenOffset !== undefined
       ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(platform, effect, offset))
       : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(platform, effect, offset)))
@@ -122,7 +127,7 @@ const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E,
  */
 export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
   platform.settings.sandbox
-    ? Effect.flatMap(Effect.service(OnClockOf), (current) => current === platform.id ? effect : asPlatformWork(platform, onStoredOffset(platform, effect)))
+    ? OnClockOf.use((current) => current === platform.id ? effect : asPlatformWork(platform, onStoredOffset(platform, effect)))
     : effect
 
 /**

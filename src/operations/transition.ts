@@ -23,19 +23,30 @@ export type EventBody<T extends WebhookType> = T extends WebhookType
   ? Omit<EventFields<T>, "id" | "platformId" | "timestamp"> & { readonly timestamp?: string | undefined }
   : never
 
-/** An event of `type`, its envelope built: a new webhook id, the platform, the timestamp (the platform clock's now unless given). */
-export const eventOf = <T extends WebhookType>(platform: Pick<Platform, "id">, type: T, body: EventBody<T>): Effect.Effect<EventOf<T>, never, Ids> =>
-  Effect.flatMap(Effect.service(Ids), (ids) =>
-    Effect.flatMap(ids.make("Webhook"), (id) => {
-      // No rest and spread copies of the body (six events per payment): makeEvent reads its fields.
-      const build = (timestamp: string): EventOf<T> =>
-        makeEvent(type, ("data" in body ? { data: body.data, id, platformId: platform.id, timestamp } : { id, platformId: platform.id, timestamp }) as unknown as EventFields<T>)
-      return body.timestamp === undefined ? Effect.map(nowIso, build) : Effect.succeed(build(body.timestamp))
-    }))
+/** The event's envelope around `body`: the fields in one literal (no rest and spread copies: six events per payment). */
+const build = <T extends WebhookType>(platformId: string, type: T, body: EventBody<T>, id: string, timestamp: string): EventOf<T> =>
+  makeEvent(type, ("data" in body ? { data: body.data, id, platformId, timestamp } : { id, platformId, timestamp }) as unknown as EventFields<T>)
 
-/** Appends an event of `type` to the unit of work's outbox (`eventOf` builds it). */
+/**
+ * An event of `type`, its envelope built: a new webhook id, the platform, the timestamp (the platform clock's now unless given).
+ * The Ids service is read with `Ids.use` (one step, not a service lookup, its exit and a flatMap): it runs six times per payment.
+ */
+export const eventOf = <T extends WebhookType>(platform: Pick<Platform, "id">, type: T, body: EventBody<T>): Effect.Effect<EventOf<T>, never, Ids> =>
+  Ids.use((ids) => {
+    const timestamp = body.timestamp
+    return timestamp === undefined
+      ? Effect.flatMap(ids.make("Webhook"), (id) => Effect.map(nowIso, (now) => build(platform.id, type, body, id, now)))
+      : Effect.map(ids.make("Webhook"), (id) => build(platform.id, type, body, id, timestamp))
+  })
+
+/** Appends an event of `type` to the unit of work's outbox (built as `eventOf` builds it). */
 export const emit = <T extends WebhookType>(uow: UnitOfWork, platform: Pick<Platform, "id">, type: T, body: EventBody<T>): Effect.Effect<void, never, Ids> =>
-  Effect.flatMap(eventOf(platform, type, body), uow.emit)
+  Ids.use((ids) => {
+    const timestamp = body.timestamp
+    return timestamp === undefined
+      ? Effect.flatMap(ids.make("Webhook"), (id) => Effect.flatMap(nowIso, (now) => uow.emit(build(platform.id, type, body, id, now))))
+      : Effect.flatMap(ids.make("Webhook"), (id) => uow.emit(build(platform.id, type, body, id, timestamp)))
+  })
 
 /** A move a machine asks for later, as data. */
 export interface ScheduledMove {

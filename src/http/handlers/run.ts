@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type { Platform } from "../../domain/platform.js"
 import { onPlatformClock } from "../../operations/time.js"
 import { CurrentPlatform } from "../middleware.js"
@@ -8,4 +8,4 @@ import { CurrentPlatform } from "../middleware.js"
  * platform's own offset). The ports come from the handler layer's context.
  */
 export const run = <A, E, R>(operation: (platform: Platform) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(Effect.service(CurrentPlatform), (platform) => onPlatformClock(platform, operation(platform)))
+  CurrentPlatform.use((platform) => onPlatformClock(platform, operation(platform)))

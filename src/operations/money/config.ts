@@ -43,11 +43,8 @@ export const defaultConfig = (platform: Platform, now: string): PlatformConfig =
  * materialised (GET /config or the first change) the defaults carry no instant of their
  * own; they are never answered as they are (GET /config materialises them first).
  */
-export const configOf = Effect.fnUntraced(function*(platform: Platform) {
-  const store = yield* Store
-  const stored = yield* store.platformConfigs.get(platform.id)
-  return stored?.config ?? defaultConfig(platform, EPOCH)
-})
+export const configOf = (platform: Platform): Effect.Effect<PlatformConfig, never, Store> =>
+  Store.use((store) => Effect.map(store.platformConfigs.get(platform.id), (stored) => stored?.config ?? defaultConfig(platform, EPOCH)))
 
 /**
  * GET /config: the stored configuration; the first time, the defaults are stored,

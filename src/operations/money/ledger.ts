@@ -16,7 +16,7 @@
 import { Effect } from "effect"
 import type { PaymentPlan } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
-import type { JournalEntry, LedgerRejected, Posting, UnitOfWork } from "../../ports/store.js"
+import type { LedgerRejected, Posting, UnitOfWork } from "../../ports/store.js"
 
 export const worldAccount = (currency: string) => `system:world:${currency}`
 export const inFlightAccount = (currency: string) => `system:in_flight:${currency}`
@@ -76,26 +76,27 @@ export const postingsOf = (plan: PaymentPlan, move: LedgerMove): ReadonlyArray<P
   }
 }
 
-/** Writes one move of a payment as a journal entry. */
-export const postMove = Effect.fnUntraced(function*(
+/** Writes one move of a payment as a journal entry (the Ids service by `Ids.use`: no generator, two moves per payment). */
+export const postMove = (
   uow: UnitOfWork,
   platformId: string,
   transactionId: string,
   plan: PaymentPlan,
   move: LedgerMove,
   at: string
-): Effect.fn.Return<void, LedgerRejected, Ids> {
-  const ids = yield* Ids
-  const entry: JournalEntry = {
-    platformId,
-    id: `Entry:${yield* ids.uuid}`,
-    kind: move,
-    transactionId,
-    at,
-    postings: postingsOf(plan, move).filter((p) => p.amount !== 0)
-  }
-  yield* uow.post(entry)
-})
+): Effect.Effect<void, LedgerRejected, Ids> =>
+  Ids.use((ids) =>
+    Effect.flatMap(ids.uuid, (uuid) =>
+      uow.post({
+        platformId,
+        id: `Entry:${uuid}`,
+        kind: move,
+        transactionId,
+        at,
+        postings: postingsOf(plan, move).filter((p) => p.amount !== 0)
+      })
+    )
+  )
 
 /** Writes a free-standing entry (sandbox funding, incoming payments). */
 export const postEntry = Effect.fnUntraced(function*(

@@ -7,7 +7,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
-import { Clock, Effect } from "effect"
+import { Effect, type Types } from "effect"
 import { badRequest, type Error400, type Error404, type Error409, notFound } from "../../domain/errors.js"
 import type { Platform } from "../../domain/platform.js"
 import type { QuoteStatus } from "../../domain/quote.js"
@@ -15,7 +15,7 @@ import type { OutgoingTransaction, OutgoingTransactionFailureReason, PaymentPlan
 import { Ids } from "../../ports/ids.js"
 import { type InternalAccountRecord, type QuoteRecord, Store, type TimerRecord, type TransactionRecord, type UnitOfWork } from "../../ports/store.js"
 import * as Machine from "../../rules/money/payment.js"
-import { isoOf } from "../time.js"
+import { isoOf, nowMillis } from "../time.js"
 import { emit, schedule } from "../transition.js"
 import { renderAccount } from "./accounts.js"
 import { postMove } from "./ledger.js"
@@ -29,21 +29,26 @@ const millisOf = (iso: string | undefined): number | undefined => iso === undefi
 export const stateOf = (shown: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState =>
   stateOfShown(plan.pullReversal === undefined ? shown : { ...shown, refund: plan.pullReversal }, plan)
 
-const stateOfShown = (t: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState => ({
-  status: t.status,
-  funds: plan.money,
-  awaitingPlatformApproval: plan.awaitingPlatformApproval === true,
-  ...(t.failureReason === undefined ? {} : { failureReason: t.failureReason }),
-  ...(t.refund === undefined ? {} : {
-    refund: {
+// The optional fields are set after the literal, not spread from `{}` or a one-field object:
+// each spread but a literal's first is a runtime call in V8, and a payment moves a few times per request.
+const stateOfShown = (t: OutgoingTransaction, plan: PaymentPlan): Machine.PaymentState => {
+  const state: Types.Mutable<Machine.PaymentState> = {
+    status: t.status,
+    funds: plan.money,
+    awaitingPlatformApproval: plan.awaitingPlatformApproval === true
+  }
+  if (t.failureReason !== undefined) state.failureReason = t.failureReason
+  if (t.refund !== undefined) {
+    state.refund = {
       status: t.refund.status,
       reason: t.refund.reason ?? "TRANSACTION_FAILED",
       initiatedAt: millisOf(t.refund.initiatedAt) ?? 0,
       ...(t.refund.settledAt === undefined ? {} : { settledAt: millisOf(t.refund.settledAt) ?? 0 })
     }
-  }),
-  ...(t.settledAt === undefined ? {} : { settledAt: millisOf(t.settledAt) ?? 0 })
-})
+  }
+  if (t.settledAt !== undefined) state.settledAt = millisOf(t.settledAt) ?? 0
+  return state
+}
 
 const OUTGOING_STATUSES = new Set(["PENDING", "PENDING_AUTHORIZATION", "EXPIRED", "PROCESSING", "COMPLETED", "FAILED"])
 
@@ -65,22 +70,20 @@ const withState = (t: OutgoingTransaction, s: Machine.PaymentState, now: string)
   const rest = withoutOutcomeOf(t, ended)
   // The machine speaks every TransactionStatus; an outgoing payment only ever reaches these.
   const status = OUTGOING_STATUSES.has(s.status) ? s.status as OutgoingTransaction["status"] : "FAILED"
-  return {
-    ...rest,
-    status,
-    updatedAt: now,
-    ...(s.failureReason === undefined ? {} : { failureReason: s.failureReason as OutgoingTransactionFailureReason }),
-    ...(s.settledAt === undefined ? {} : { settledAt: isoOf(s.settledAt) }),
-    ...(s.refund === undefined ? {} : {
-      refund: {
-        reference: `REFUND-${t.id.slice(t.id.indexOf(":") + 1, t.id.indexOf(":") + 9)}`,
-        initiatedAt: isoOf(s.refund.initiatedAt),
-        ...(s.refund.settledAt === undefined ? {} : { settledAt: isoOf(s.refund.settledAt) }),
-        status: s.refund.status,
-        reason: s.refund.reason
-      }
-    })
+  // One copy, then the outcome's fields set in the order a literal would spread them (see stateOfShown).
+  const moved: Types.Mutable<OutgoingTransaction> = { ...rest, status, updatedAt: now }
+  if (s.failureReason !== undefined) moved.failureReason = s.failureReason as OutgoingTransactionFailureReason
+  if (s.settledAt !== undefined) moved.settledAt = isoOf(s.settledAt)
+  if (s.refund !== undefined) {
+    moved.refund = {
+      reference: `REFUND-${t.id.slice(t.id.indexOf(":") + 1, t.id.indexOf(":") + 9)}`,
+      initiatedAt: isoOf(s.refund.initiatedAt),
+      ...(s.refund.settledAt === undefined ? {} : { settledAt: isoOf(s.refund.settledAt) }),
+      status: s.refund.status,
+      reason: s.refund.reason
+    }
   }
+  return moved
 }
 
 /** A stable, fake transaction hash for a sandbox settlement (hex of SHA-256 of the transaction id). */
@@ -169,15 +172,16 @@ const quoteMovedTo = (q: QuoteRecord, status: QuoteStatus): QuoteRecord =>
   ({ ...q, quote: { ...withoutChallengeOf(q.quote), status }, authorization: undefined })
 
 /** Writes the scope's quote if a move changed it; returns it. */
-export const flushQuote = Effect.fnUntraced(function*(uow: UnitOfWork, scope: PaymentScope) {
-  if (scope.quote !== undefined && scope.quoteDirty && scope.quoteStatus !== undefined) {
-    scope.quote = quoteMovedTo(scope.quote, scope.quoteStatus)
-    yield* uow.putQuote(scope.quote)
+export const flushQuote = (uow: UnitOfWork, scope: PaymentScope): Effect.Effect<QuoteRecord | undefined> => {
+  if (scope.quote === undefined || !scope.quoteDirty || scope.quoteStatus === undefined) return Effect.succeed(scope.quote)
+  const quote = quoteMovedTo(scope.quote, scope.quoteStatus)
+  scope.quote = quote
+  return Effect.map(uow.putQuote(quote), () => {
     scope.quoteDirty = false
     scope.quoteStatus = undefined
-  }
-  return scope.quote
-})
+    return quote
+  })
+}
 
 /**
  * Applies one move to an outgoing payment inside `uow` and writes everything it causes.
@@ -194,7 +198,7 @@ export const movePayment = Effect.fnUntraced(function*(
 ): Effect.fn.Return<TransactionRecord, Error409, Store | Ids> {
   const t = rec.transaction
   if (t.type !== "OUTGOING") return yield* Effect.die(new Error(`movePayment on an ${t.type} transaction`))
-  const nowMs = yield* Clock.currentTimeMillis
+  const nowMs = yield* nowMillis
   const now = isoOf(nowMs)
   const r = Machine.transition(stateOf(t, rec.plan), move, nowMs)
   if (!r.ok) return yield* rejected(r.error)
@@ -204,12 +208,12 @@ export const movePayment = Effect.fnUntraced(function*(
   const pullFailed = rec.plan.pull === true && moved.status === "FAILED"
   const transaction: OutgoingTransaction = pullFailed ? withoutRefundOf(moved) : moved
   const events = pullFailed ? r.value.events.filter((e) => !e.startsWith("OUTGOING_PAYMENT.REFUND_")) : r.value.events
-  const plan: PaymentPlan = {
+  const plan: Types.Mutable<PaymentPlan> = {
     ...rec.plan,
     money: r.value.state.funds,
-    awaitingPlatformApproval: r.value.state.awaitingPlatformApproval,
-    ...(pullFailed && moved.refund !== undefined ? { pullReversal: moved.refund } : {})
+    awaitingPlatformApproval: r.value.state.awaitingPlatformApproval
   }
+  if (pullFailed && moved.refund !== undefined) plan.pullReversal = moved.refund
   for (const intent of r.value.ledger) {
     // The machine asks for each move at most once, in a state that holds the money:
     // a refusal here would be a bookkeeping bug.
@@ -219,9 +223,9 @@ export const movePayment = Effect.fnUntraced(function*(
   if (scope === undefined) yield* uow.putTransaction(next)
   yield* announce(uow, platform, transaction, events, now)
   if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now, scope)
-  if (plan.quoteId !== undefined) {
-    const store = yield* Store
-    const q = scope?.quote?.quote.id === plan.quoteId ? scope.quote : yield* store.quotes.get(platform.id, plan.quoteId)
+  const quoteId = plan.quoteId
+  if (quoteId !== undefined) {
+    const q = scope?.quote?.quote.id === quoteId ? scope.quote : yield* Store.use((store) => store.quotes.get(platform.id, quoteId))
     if (q !== undefined) {
       if (scope === undefined) yield* uow.putQuote(quoteMovedTo(q, quoteStatusOf(transaction)))
       else {
@@ -235,15 +239,21 @@ export const movePayment = Effect.fnUntraced(function*(
   return next
 })
 
-const announce = Effect.fnUntraced(function*(
+/** The payment's events of a move, in order (a move has one or two: no generator for them). */
+const announce = (
   uow: UnitOfWork,
   platform: Platform,
   transaction: OutgoingTransaction,
   types: ReadonlyArray<Machine.OutgoingPaymentEvent>,
   now: string
-) {
-  for (const type of types) yield* emit(uow, platform, type, { timestamp: now, data: transaction })
-})
+): Effect.Effect<void, never, Ids> => {
+  let all: Effect.Effect<void, never, Ids> | undefined
+  for (const type of types) {
+    const one = emit(uow, platform, type, { timestamp: now, data: transaction })
+    all = all === undefined ? one : Effect.andThen(all, one)
+  }
+  return all ?? Effect.void
+}
 
 /**
  * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves: their
@@ -281,7 +291,7 @@ export const runDueSteps = Effect.fnUntraced(function*(
     readonly fresh?: boolean | undefined
   }
 ) {
-  const nowMs = yield* Clock.currentTimeMillis
+  const nowMs = yield* nowMillis
   let current = rec
   // Whether `current` is what the store holds (a move without a scope writes the record it returns).
   let written = false

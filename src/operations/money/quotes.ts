@@ -5,7 +5,7 @@
  * SPEC.md makes a quote fail on, and writes the quote, the payment, its ledger entries
  * and its events in one unit of work.
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import type { CustomerState } from "../../domain/customer.js"
 import {
   badRequest,
@@ -44,7 +44,7 @@ import * as Rails from "../../rules/money/rails.js"
 import * as Rates from "../../rules/money/rates.js"
 import * as SandboxPayments from "../../rules/money/sandbox-payments.js"
 import { primaryIdentifier } from "../../rules/sandbox/identifiers.js"
-import { isoOf } from "../time.js"
+import { isoOf, nowMillis } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
 import { unknownReference } from "../not-found.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
@@ -85,18 +85,16 @@ type Side =
 
 const accountNotFound = (field: string, id: string) => unknownReference(field, id, "an internal or external account")
 
-/** An account of the platform by id: internal or external. */
-const findAccount = Effect.fnUntraced(function*(platform: Platform, field: string, id: string): Effect.fn.Return<Side, Error400, Store> {
-  const store = yield* Store
-  if (id.startsWith("InternalAccount:")) {
-    const account = yield* store.internalAccounts.get(platform.id, id)
-    if (account !== undefined) return { kind: "INTERNAL", account }
-  } else if (id.startsWith("ExternalAccount:")) {
-    const account = yield* store.externalAccounts.get(platform.id, id)
-    if (account !== undefined) return { kind: "EXTERNAL", account }
-  }
-  return yield* accountNotFound(field, id)
-})
+/** An account of the platform by id: internal or external (no generator: two per quote). */
+const findAccount = (platform: Platform, field: string, id: string): Effect.Effect<Side, Error400, Store> =>
+  Store.use((store): Effect.Effect<Side, Error400> =>
+    id.startsWith("InternalAccount:")
+      ? Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) =>
+        account !== undefined ? Effect.succeed({ kind: "INTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+      : id.startsWith("ExternalAccount:")
+      ? Effect.flatMap(store.externalAccounts.get(platform.id, id), (account) =>
+        account !== undefined ? Effect.succeed({ kind: "EXTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+      : Effect.fail(accountNotFound(field, id)))
 
 const sideCurrency = (side: Side): string => side.kind === "INTERNAL" ? side.account.currency : side.account.account.currency
 const sideCustomer = (side: Side): string | null => side.kind === "INTERNAL" ? side.account.customerId : side.account.account.customerId
@@ -115,25 +113,26 @@ const isApproved = (c: CustomerState): boolean =>
 const hasAcceptedTerms = (c: CustomerState): boolean =>
   c.agreementConsents.some((a) => a.type === "SERVICE_END_USER_TERMS") || c.endUserTermsConsent !== undefined
 
-const customerFor = Effect.fnUntraced(function*(platform: Platform, customerId: string) {
-  const store = yield* Store
-  const rec = yield* store.customers.get(platform.id, customerId)
-  if (rec === undefined || rec.deletedAt !== undefined) return yield* unknownReference("source.customerId", customerId, "an active customer")
-  return rec.customer
-})
+const customerFor = (platform: Platform, customerId: string): Effect.Effect<CustomerState, Error400, Store> =>
+  Store.use((store) =>
+    Effect.flatMap(store.customers.get(platform.id, customerId), (rec) =>
+      rec === undefined || rec.deletedAt !== undefined
+        ? Effect.fail(unknownReference("source.customerId", customerId, "an active customer"))
+        : Effect.succeed(rec.customer)))
 
 /** Who may move money: an approved customer that accepted the terms (unregulated platforms). */
-const checkCustomer = Effect.fnUntraced(function*(platform: Platform, customer: CustomerState): Effect.fn.Return<void, Error403> {
+const checkCustomer = (platform: Platform, customer: CustomerState): Effect.Effect<void, Error403> => {
   if (!isApproved(customer)) {
-    return yield* forbidden(`Customer ${customer.id} is not verified yet (KYC/KYB must be APPROVED)`, "USER_NOT_READY")
+    return Effect.fail(forbidden(`Customer ${customer.id} is not verified yet (KYC/KYB must be APPROVED)`, "USER_NOT_READY"))
   }
   if (!platform.settings.regulated && !hasAcceptedTerms(customer)) {
-    return yield* forbidden(
+    return Effect.fail(forbidden(
       `Customer ${customer.id} has not accepted the end-user terms (a SERVICE_END_USER_TERMS agreement consent)`,
       "END_USER_TERMS_NOT_ACCEPTED"
-    )
+    ))
   }
-})
+  return Effect.void
+}
 
 /** Whether money may be paid to an external account now (SPEC.md rule 4 and ownership verification). */
 const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, currency: string): Effect.Effect<void, Error400 | Error409> => {
@@ -177,8 +176,7 @@ const checkLimits = Effect.fnUntraced(function*(
     readonly createdAtMillis?: number | undefined
   }
 ): Effect.fn.Return<void, Error400 | Error429, Store> {
-  const store = yield* Store
-  const now = yield* Clock.currentTimeMillis
+  const now = yield* nowMillis
   if (Limits.singleTransactionLimitExceeded({ amount: input.amount, sendingCurrency: input.sending, receivingCurrency: input.receiving, configured: limitsOf(config) })) {
     const max = Limits.singleTransactionLimit(input.sending, input.receiving, limitsOf(config))
     return yield* badRequest("TRANSACTION_SIZE_LIMIT_EXCEEDED", `The amount is above the single-transaction maximum of ${max} for ${input.sending}`, {
@@ -196,7 +194,7 @@ const checkLimits = Effect.fnUntraced(function*(
     }
   }
   const since = Limits.dailyWindowStart(now)
-  const counted = yield* store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since })
+  const counted = yield* Store.use((store) => store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since }))
   // A held payment is counted already (in its creation day's window): not twice.
   const sent = input.createdAtMillis !== undefined && input.createdAtMillis >= since ? counted - input.amount : counted
   if (Limits.dailyVolumeLimitExceeded({ sentInWindow: sent, amount: input.amount, sendingCurrency: input.sending, configured: dailyLimitsOf(config) })) {
@@ -206,11 +204,8 @@ const checkLimits = Effect.fnUntraced(function*(
   }
 })
 
-const balanceOf = Effect.fnUntraced(function*(platformId: string, accountId: string) {
-  const store = yield* Store
-  const balances = yield* store.ledger.balances(platformId, [accountId])
-  return balances.get(accountId) ?? 0
-})
+const balanceOf = (platformId: string, accountId: string): Effect.Effect<number, never, Store> =>
+  Store.use((store) => Effect.map(store.ledger.balances(platformId, [accountId]), (balances) => balances.get(accountId) ?? 0))
 
 const insufficient = (accountId: string, balance: number, needed: number) =>
   badRequest("INSUFFICIENT_FUNDS", `Internal account ${accountId} holds ${balance}, the payment needs ${needed}`, {
@@ -242,7 +237,6 @@ const railOf = (req: QuoteRequest): PaymentRail | undefined =>
 
 /** Works out who pays whom in which currencies, and what the sandbox will make of it. */
 const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
-  const store = yield* Store
   const sandbox = platform.settings.sandbox
   // ---- source
   let source: QuotePlanSource
@@ -357,6 +351,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
       steps = counterparty.steps
       outcome = `UMA_${counterparty.localPart}`
     } else {
+      const store = yield* Store
       const receiver = yield* store.customers.findActiveByUmaAddress(platform.id, address)
       if (receiver === undefined) return yield* badRequest("INVALID_RECEIVER", `No receiver found at ${address}`, { details: { errors: [{ field: "destination.umaAddress", constraint: "exists", message: "must be the UMA address of a receiver" }] } })
       const accounts = yield* store.internalAccounts.list(platform.id, { owner: "customer", customerId: receiver.customer.id }, { limit: 100 }).pipe(
@@ -431,16 +426,18 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
           })))
         }
       }
-      const nowMs = yield* Clock.currentTimeMillis
+      const nowMs = yield* nowMillis
       const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
       if (rate === undefined) {
         return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
       }
+      const feeRules = feeRulesOf(config)
       const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
         sendingCurrency: r.sending.code,
         crossCurrency: r.sending.code !== r.receiving.code,
         rail: r.rail,
-        ...feeRulesOf(config),
+        feeConfigs: feeRules.feeConfigs,
+        railFeeConfigs: feeRules.railFeeConfigs,
         override: req.platformFeeOverride
       }
       const priced = QuoteMath.priceQuote({
@@ -453,7 +450,7 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
       })
       if (!priced.ok) return yield* rejected(priced.error)
       const p = priced.value
-      const platformFee = Fees.platformFee({ ...feeInput, sendingAmount: p.amountConverted })
+      const platformFee = Fees.platformFeeOn(feeInput, p.amountConverted)
       const serviceFee = Math.max(0, p.feesIncluded - platformFee)
       yield* checkLimits(platform, config, {
         customerId: r.customerId,
@@ -537,17 +534,15 @@ const realtimeInstructions = Effect.fnUntraced(function*(uow: UnitOfWork, platfo
 const withExpiry = (q: Quote, nowMs: number): Quote =>
   q.status === "PENDING" && Date.parse(q.expiresAt) <= nowMs ? { ...q, status: "EXPIRED" } : q
 
-export const quoteRecordOf = Effect.fnUntraced(function*(platform: Platform, id: string): Effect.fn.Return<QuoteRecord, Error404, Store> {
-  const store = yield* Store
-  const rec = yield* store.quotes.get(platform.id, id)
-  if (rec === undefined) return yield* notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")
-  return rec
-})
+export const quoteRecordOf = (platform: Platform, id: string): Effect.Effect<QuoteRecord, Error404, Store> =>
+  Store.use((store) =>
+    Effect.flatMap(store.quotes.get(platform.id, id), (rec) =>
+      rec === undefined ? Effect.fail(notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")) : Effect.succeed(rec)))
 
 /** GET /quotes/{quoteId}: a quote past its expiry that was never executed reads EXPIRED. */
 export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: string) {
   const rec = yield* quoteRecordOf(platform, id)
-  return withExpiry(rec.quote, yield* Clock.currentTimeMillis)
+  return withExpiry(rec.quote, yield* nowMillis)
 })
 
 // ---------------------------------------------------------------- turns
@@ -583,7 +578,7 @@ export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect
     quoteAccounts.delete(key)
     return Effect.succeed({ movesMoneyOf: platform.id, accounts: known })
   }
-  return Effect.flatMap(Effect.service(Store), (store) =>
+  return Store.use((store) =>
     Effect.map(store.quotes.get(platform.id, quoteId), (rec): UnitOfWorkOptions =>
       rec === undefined ? { movesMoneyOf: platform.id } : { movesMoneyOf: platform.id, accounts: accountsOfQuote(rec) }))
 }
@@ -592,7 +587,7 @@ export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect
 
 /** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
 export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
-  Effect.flatMap(Effect.service(Store), (store) => Effect.flatMap(turnsOfQuote(platform, quoteId), (turns) =>
+  Store.use((store) => Effect.flatMap(turnsOfQuote(platform, quoteId), (turns) =>
     store.transact((uow) =>
       Effect.gen(function*() {
         const rec = yield* quoteRecordOf(platform, quoteId)
@@ -625,7 +620,7 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
     : plan.destination.kind === "UMA" && plan.destination.internalAccountId !== undefined
     ? plan.destination.internalAccountId
     : worldAccount(receiving)
-  return {
+  const payment: PaymentPlan = {
     debit: { account: debitAccount, currency: sending, amount: q.totalSendingAmount },
     credit: { account: creditAccount, currency: receiving, amount: q.totalReceivingAmount },
     fees: [
@@ -636,9 +631,9 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
     outcome: plan.outcome,
     steps,
     quoteId: q.id,
-    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:")),
-    ...(plan.source.kind === "EXTERNAL" ? { pull: true } : {})
+    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:"))
   }
+  return plan.source.kind === "EXTERNAL" ? { ...payment, pull: true } : payment
 }
 
 /**
@@ -653,7 +648,7 @@ export const executeIn = Effect.fnUntraced(function*(
   /** Held PENDING for the platform's approval (an agent's payment its policy sends for approval; docs/agents.md). */
   holdForApproval?: boolean
 ) {
-  const nowMs = yield* Clock.currentTimeMillis
+  const nowMs = yield* nowMillis
   const q = rec.quote
   if (q.status !== "PENDING") {
     return yield* conflict("CONFLICT", `Quote ${q.id} was already executed (status ${q.status}); create a new quote`)
@@ -672,12 +667,10 @@ export const executeIn = Effect.fnUntraced(function*(
 })
 
 /** The quote's customer, when it is in an SCA region (the platform's own money never is). */
-const scaCustomerOf = Effect.fnUntraced(function*(platform: Platform, customerId: string | null) {
-  if (customerId === null) return undefined
-  const store = yield* Store
-  const customer = yield* store.customers.get(platform.id, customerId)
-  return customer !== undefined && requiresSca(customer.customer.region) ? customer : undefined
-})
+const scaCustomerOf = (platform: Platform, customerId: string | null): Effect.Effect<CustomerRecord | undefined, never, Store> =>
+  customerId === null ? Effect.undefined : Store.use((store) =>
+    Effect.map(store.customers.get(platform.id, customerId), (customer) =>
+      customer !== undefined && requiresSca(customer.customer.region) ? customer : undefined))
 
 /**
  * Execution for an SCA-region customer: nothing moves yet. The payment is created in
@@ -846,12 +839,12 @@ export const startPayment = Effect.fnUntraced(function*(
   // platform's approval keeps its steps as they are: the approval starts them and holds
   // them to the settlement seen from then (decideHeldPayment, transactions.ts).
   const timed = holdForApproval === true ? steps : Rails.holdUntilSettlement(steps, settlement)
-  const transaction: OutgoingTransaction = {
-    ...outgoingTransactionOf(q, plan, nowMs, "PENDING", settlement),
-    ...(createdAt === undefined ? {} : { createdAt })
-  }
-  const payment: PaymentPlan = {
-    ...paymentPlanOf(q, plan, timed),
+  // Copied only when something is added (a held payment's creation, a wallet payout, a UMA payment).
+  const shown = outgoingTransactionOf(q, plan, nowMs, "PENDING", settlement)
+  const transaction: OutgoingTransaction = createdAt === undefined ? shown : { ...shown, createdAt }
+  const planned = paymentPlanOf(q, plan, timed)
+  const payment: PaymentPlan = onChainNetwork === undefined && plan.destination.kind !== "UMA" ? planned : {
+    ...planned,
     ...(onChainNetwork === undefined ? {} : { onChainNetwork }),
     ...(plan.destination.kind === "UMA" ? { umaSettlement: true } : {})
   }
@@ -866,7 +859,8 @@ export const startPayment = Effect.fnUntraced(function*(
     Effect.catchTag("LedgerRejected", () => insufficient(payment.debit.account, 0, payment.debit.amount))
   )
   yield* announceBalances(uow, platform, payment, now, scope)
-  const processed = yield* movePayment(uow, platform, { ...record, plan: { ...payment, money: "NONE" } }, {
+  // `payment` has no money moved yet (paymentPlanOf's "NONE"): the record as it is.
+  const processed = yield* movePayment(uow, platform, record, {
     type: "PROCESS",
     ...(holdForApproval === true ? { awaitingPlatformApproval: true } : {})
   }, scope)

@@ -152,8 +152,11 @@ export interface PlatformFeeInput {
  * - A config applies only to its own source currency (USD today), so other sending
  *   currencies pay no platform fee.
  */
-export const platformFee = (input: PlatformFeeInput): number => {
-  const { sendingCurrency, sendingAmount } = input
+export const platformFee = (input: PlatformFeeInput): number => platformFeeOn(input, input.sendingAmount)
+
+/** `platformFee` of `input` on `sendingAmount` (no copy of the input per amount: the pricing asks for a few). */
+export const platformFeeOn = (input: Omit<PlatformFeeInput, "sendingAmount">, sendingAmount: number): number => {
+  const { sendingCurrency } = input
   if (!Number.isSafeInteger(sendingAmount) || sendingAmount < 0) return 0
   if (input.override !== undefined) {
     return feeOf(sendingAmount, input.override.platformVariableFeeBps, input.override.platformFixedFee, sendingCurrency)
@@ -187,4 +190,4 @@ export const serviceFee = (rail: PaymentRail | undefined, sendingCurrency: strin
  * of the amount converted. Non-decreasing in the amount, as `priceQuote` requires.
  */
 export const quoteFee = (input: Omit<PlatformFeeInput, "sendingAmount">) => (amountConverted: number): number =>
-  serviceFee(input.rail, input.sendingCurrency) + platformFee({ ...input, sendingAmount: amountConverted })
+  serviceFee(input.rail, input.sendingCurrency) + platformFeeOn(input, amountConverted)

@@ -124,7 +124,21 @@ export const rateAt = (source: string, destination: string, nowMillis: number): 
  * The API's `exchangeRate`: "number of sending currency units per receiving currency
  * unit", i.e. 1 / rate, rounded to 10 significant digits.
  */
-export const apiExchangeRate = (rate: number): number => Number((1 / rate).toPrecision(API_EXCHANGE_RATE_SIGNIFICANT_DIGITS))
+export const apiExchangeRate = (rate: number): number => {
+  // Remembered (the same few rates are shown on every quote; `toPrecision` and parsing
+  // it back cost about a microsecond): bounded, cleared when full.
+  const known = apiRates.get(rate)
+  if (known !== undefined) return known
+  const shown = Number((1 / rate).toPrecision(API_EXCHANGE_RATE_SIGNIFICANT_DIGITS))
+  // 0 and -0 are one key of a Map, and their inverses differ: never remembered.
+  if (rate === 0) return shown
+  if (apiRates.size >= API_RATES_KEPT) apiRates.clear()
+  apiRates.set(rate, shown)
+  return shown
+}
+
+const API_RATES_KEPT = 1024
+const apiRates = new Map<number, number>()
 
 // ---------------------------------------------------------------- exact arithmetic
 
