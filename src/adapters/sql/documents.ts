@@ -3,6 +3,7 @@
  * lists page keyset on `(created_ms, id)`; writing them, with unique violations as
  * `StoreConflict`s. Shared by every part of the SQL store (./customers.ts, ./money.ts, ...).
  */
+import { makeRunStatement } from "./direct.js"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
@@ -92,8 +93,10 @@ export const conflictOrDie = (e: SqlError): Effect.Effect<never, StoreConflict> 
 export type Write = (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void, StoreConflict>
 
 /** `before` runs first: it sends the unit of work's pending writes (./pending.ts). */
-export const makeWrite = (sql: SqlClient.SqlClient, before: Effect.Effect<void>): Write => (text, params) =>
-  Effect.andThen(before, sql.unsafe(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie)))
+export const makeWrite = (sql: SqlClient.SqlClient, before: Effect.Effect<void>): Write => {
+  const run = makeRunStatement(sql)
+  return (text, params) => Effect.andThen(before, run(text, params).pipe(Effect.asVoid, Effect.catch(conflictOrDie)))
+}
 
 /**
  * A migration an area carries: `id` is `<number>_<name>`, numbered after every migration

@@ -41,6 +41,7 @@ import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 import { balanceKey, CurrentPending } from "./pending.js"
 import { noteMove } from "./turns.js"
+import { makeRunStatement } from "./direct.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -145,8 +146,9 @@ export const makeMoneyStore = (
   // ------------------------------------------------------------ the ledger
 
   /** A ledger statement: a broken ledger CHECK is a LedgerRejected, anything else a defect. */
+  const runStatement = makeRunStatement(sql)
   const ledgerStatement = (text: string, params: ReadonlyArray<unknown>, account: string) =>
-    Effect.andThen(pending.flushWrites, sql.unsafe<{ readonly balance: string }>(text, params)).pipe(
+    Effect.andThen(pending.flushWrites, runStatement<{ readonly balance: string }>(text, params)).pipe(
       Effect.catch((e: SqlError) => {
         const check = brokenCheck(e)
         return check === undefined

@@ -29,6 +29,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
+import { makeRunStatement } from "./direct.js"
 import { makeWrite, type Query, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
 import { CurrentPending, makePending, Pending } from "./pending.js"
@@ -82,13 +83,17 @@ export interface SqlStoreOptions {
  * A statement. A parameter holding a NUL (U+0000) cannot equal anything PostgreSQL
  * stores (its text cannot hold one), so such a read matches nothing, without asking.
  */
-const makeQuery = (sql: SqlClient.SqlClient): Query =>
-  <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
-    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(sql.unsafe<Row>(text, params))
+const makeQuery = (sql: SqlClient.SqlClient): Query => {
+  const run = makeRunStatement(sql)
+  return <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
+    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(run<Row>(text, params))
+}
 
 /** A statement sent as it is: any failure is a defect. */
-const makePlain = (sql: SqlClient.SqlClient): Query => <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
-  Effect.orDie(sql.unsafe<Row>(text, params))
+const makePlain = (sql: SqlClient.SqlClient): Query => {
+  const run = makeRunStatement(sql)
+  return <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.orDie(run<Row>(text, params))
+}
 
 /** The unit of work's pending writes, events and balances over one client (./pending.ts). */
 export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makePlain(sql), eventsStatement)
