@@ -73,8 +73,8 @@ export const perPlatformIds = (shared: typeof Ids.Service): typeof Ids.Service =
     return ids
   }
   return Ids.of({
-    make: (prefix) => Effect.flatMap(Effect.service(DeterministicPlatform), (p) => p === undefined ? shared.make(prefix) : streamOf(p).make(prefix)),
-    uuid: Effect.flatMap(Effect.service(DeterministicPlatform), (p) => p === undefined ? shared.uuid : streamOf(p).uuid)
+    make: (prefix) => DeterministicPlatform.use((p) => p === undefined ? shared.make(prefix) : streamOf(p).make(prefix)),
+    uuid: DeterministicPlatform.use((p) => p === undefined ? shared.uuid : streamOf(p).uuid)
   })
 }
 
