@@ -279,10 +279,14 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
         const named = turnsNamed(options)
         // Nested: a savepoint of the enclosing unit of work, which owns the reruns and the
-        // turns; a turn it names that the enclosing one does not hold makes that one run again holding it.
+        // turns. When the enclosing one holds no turn yet, turns this one names make it run
+        // again holding them (an idempotent request's execution). Once only: accounts made
+        // by the enclosing unit of work itself get new ids on every attempt (a sandbox seed
+        // funding what it opens), so past the first round a missing turn is left to the
+        // race and its rerun, as for any unit of work that names none.
         if (Option.isSome(outer)) {
           return CurrentTurns.use((held) => {
-            const missing = held === undefined ? [] : named.filter((key) => !held.has(key))
+            const missing = held === undefined || held.size > 0 ? [] : named
             return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
           })
         }
