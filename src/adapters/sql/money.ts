@@ -39,7 +39,8 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
-import { balanceKey, CurrentPending } from "./pending.js"
+import { cachedDoc, cachedVolume, makePaymentReads } from "./payment-reads.js"
+import { balanceKey, CurrentPending, type PendingStatement } from "./pending.js"
 import { noteMove } from "./turns.js"
 
 
@@ -105,7 +106,7 @@ const brokenCheck = (e: SqlError): string | undefined => {
   return [NONNEGATIVE_CHECK, EXACT_CHECK].find((name) => text.includes(name))
 }
 
-export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
+export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs" | "paymentReads", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
 
 // ---------------------------------------------------------------- filters
 
@@ -138,15 +139,22 @@ export const transactionWhere = (platformId: string, q: TransactionQuery): Where
 export const makeMoneyStore = (
   sql: SqlClient.SqlClient,
   query: Query,
-  pending: { readonly flushWrites: Effect.Effect<void>; readonly defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void> }
+  pending: {
+    readonly flushWrites: Effect.Effect<void>
+    readonly defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>
+    readonly leading: (main: PendingStatement) => Effect.Effect<PendingStatement>
+  }
 ): MoneyStore => {
   const { byId, many, one, page } = documentReads(query)
+  const internalAccount = byId<InternalAccountRecord>("internal_accounts")
+  const quote = byId<QuoteRecord>("quotes")
 
   // ------------------------------------------------------------ the ledger
 
   /** A ledger statement: a broken ledger CHECK is a LedgerRejected, anything else a defect. */
   const ledgerStatement = (text: string, params: ReadonlyArray<unknown>, account: string) =>
-    Effect.andThen(pending.flushWrites, sql.unsafe<{ readonly balance: string }>(text, params)).pipe(
+    // The writes pending go in the same statement, before the move (it reads none of their tables).
+    Effect.flatMap(pending.leading({ text, params }), (s) => sql.unsafe<{ readonly balance: string }>(s.text, s.params)).pipe(
       Effect.catch((e: SqlError) => {
         const check = brokenCheck(e)
         return check === undefined
@@ -301,7 +309,7 @@ export const makeMoneyStore = (
 
   const repositories: MoneyStore["repositories"] = {
     internalAccounts: {
-      get: byId<InternalAccountRecord>("internal_accounts"),
+      get: (platformId, id) => cachedDoc("internal_accounts", platformId, id, internalAccount(platformId, id)),
       findByOwnerCurrency: (platformId, customerId, currency) =>
         one<InternalAccountRecord>(
           `select doc::text as doc from internal_accounts where platform_id = $1 and coalesce(customer_id, '') = $2 and currency = $3`,
@@ -406,7 +414,7 @@ export const makeMoneyStore = (
         })
     },
     quotes: {
-      get: byId<QuoteRecord>("quotes")
+      get: (platformId, id) => cachedDoc("quotes", platformId, id, quote(platformId, id))
     },
     transactions: {
       get: byId<TransactionRecord>("transactions"),
@@ -420,14 +428,14 @@ export const makeMoneyStore = (
         // kept by a trigger (migration `6_sent_volumes`): under SERIALIZABLE this reads and
         // locks that row, not a range of an index page every other payment writes into.
         if (q.since % DAY_MILLIS === 0) {
-          return Effect.map(
+          return cachedVolume(platformId, q.customerId ?? "", q.currency, q.since, Effect.map(
             query<{ readonly total: string }>(
               `select coalesce(sum(amount), 0)::text as total from sent_volumes
                where platform_id = $1 and customer_key = $2 and currency = $3 and day_ms >= $4::bigint`,
               [platformId, q.customerId ?? "", q.currency, q.since]
             ),
             (rows) => Number(rows[0]?.total ?? "0")
-          )
+          ))
         }
         const w = Where.platform(platformId).raw("type = 'OUTGOING'")
         if (q.customerId === null) w.raw("customer_id is null")
@@ -446,8 +454,15 @@ export const makeMoneyStore = (
       }
     },
     platformConfigs: {
-      get: (platformId) => one<PlatformConfigRecord>(`select doc::text as doc from platform_configs where platform_id = $1`, [platformId])
-    }
+      get: (platformId) =>
+        cachedDoc(
+          "platform_configs",
+          platformId,
+          "",
+          one<PlatformConfigRecord>(`select doc::text as doc from platform_configs where platform_id = $1`, [platformId])
+        )
+    },
+    paymentReads: makePaymentReads(query)
   }
 
   return {
