@@ -268,6 +268,40 @@ for (const kind of KINDS) {
         expect(now.volume).toBe(700)
       }))
 
+    storeIt("moves of balances read ahead: refused by the same rules, credit then debit of one account, to zero", (store, p) =>
+      Effect.gen(function*() {
+        yield* seed(store, p, false)
+        const move = (id: string, from: string, to: string, amount: number) =>
+          ({ platformId: p, id, kind: "DEBIT", at: iso(T0 + 1), postings: [{ account: from, currency: "USD", amount: -amount }, { account: to, currency: "USD", amount }] })
+        const ahead = store.paymentReads.readAhead(p, WANTS[0]![1])
+        // More than the source holds: refused, whatever the attempt knows.
+        const short = yield* store.transact((uow) => Effect.andThen(ahead, uow.post(move("JournalEntry:short", SOURCE, DESTINATION, 5_001)))).pipe(Effect.flip)
+        expect(short._tag === "LedgerRejected" && short.reason).toBe("INSUFFICIENT_BALANCE")
+        expect(short._tag === "LedgerRejected" && short.account).toBe(SOURCE)
+        const huge = yield* store.transact((uow) =>
+          Effect.andThen(ahead, uow.post(move("JournalEntry:huge", WORLD, DESTINATION, Number.MAX_SAFE_INTEGER - 10)).pipe(
+            Effect.andThen(uow.post(move("JournalEntry:huger", WORLD, DESTINATION, 11)))
+          ))
+        ).pipe(Effect.flip)
+        expect(huge._tag === "LedgerRejected" && huge.reason).toBe("OUT_OF_RANGE")
+        // Credit the destination (it has no balance row yet), then debit it, in one unit of work;
+        // then the source to zero.
+        const balances = yield* store.transact((uow) =>
+          Effect.gen(function*() {
+            yield* ahead
+            yield* uow.post(move("JournalEntry:in", SOURCE, DESTINATION, 1_000))
+            yield* uow.post(move("JournalEntry:back", DESTINATION, SOURCE, 400))
+            yield* uow.post(move("JournalEntry:again", DESTINATION, SOURCE, 600))
+            yield* uow.post(move("JournalEntry:all", SOURCE, WORLD, 5_000))
+            return yield* store.ledger.balances(p, [SOURCE, DESTINATION])
+          })
+        )
+        expect(Object.fromEntries(balances)).toEqual({ [SOURCE]: 0, [DESTINATION]: 0 })
+        // As committed, read afresh.
+        expect(Object.fromEntries(yield* store.ledger.balances(p, [SOURCE, DESTINATION, WORLD]))).toEqual({ [SOURCE]: 0, [DESTINATION]: 0, [WORLD]: 0 })
+        expect((yield* store.ledger.entries(p)).map((e) => e.id)).toEqual(["JournalEntry:fund", "JournalEntry:in", "JournalEntry:back", "JournalEntry:again", "JournalEntry:all"])
+      }))
+
     storeIt("a nested unit of work that fails leaves nothing read ahead behind", (store, p) =>
       Effect.gen(function*() {
         yield* seed(store, p, true)

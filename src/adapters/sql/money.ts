@@ -141,7 +141,7 @@ export const makeMoneyStore = (
   query: Query,
   pending: {
     readonly flushWrites: Effect.Effect<void>
-    readonly defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>
+    readonly defer: (text: string, params: ReadonlyArray<unknown>, row?: string) => Effect.Effect<void>
     readonly leading: (main: PendingStatement) => Effect.Effect<PendingStatement>
   }
 ): MoneyStore => {
@@ -193,7 +193,50 @@ export const makeMoneyStore = (
    * otherwise (an internal account debited, or an amount beyond the exact range) only
    * an existing row can take it: a guarded update.
    */
-  const move = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> => {
+  const move = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> =>
+    CurrentPending.use((pending) => {
+      const known = pending?.balances.get(balanceKey(platformId, account))
+      return known === undefined ? moveNow(platformId, account, currency, amount) : moveKnown(platformId, account, currency, amount, BigInt(known))
+    })
+
+  /**
+   * A move of a balance the attempt knows (./pending.ts `balances`): decided here, by the
+   * same rule as the guarded statements, and written with the unit of work's next
+   * statement. Why the balance known is the one the write meets: the attempt is one
+   * SERIALIZABLE transaction, and a balance another transaction changed since this one's
+   * snapshot cannot be written by it (PostgreSQL refuses it, a serialization failure, and
+   * the unit of work reruns). The write has no guard: a CHECK it broke (it cannot, but
+   * for a bug) fails the statement and the unit of work, rather than move nothing.
+   */
+  const moveKnown = (platformId: string, account: string, currency: string, amount: bigint, balance: bigint): Effect.Effect<void, LedgerRejected> => {
+    const reason = refusal(account, balance, amount)
+    if (reason !== undefined) return ledgerRejectedIn(reason, account)
+    const row = balanceKey(platformId, account)
+    // A debit updates the row (the upsert's insert would break the CHECK first); the
+    // balance it takes from is above zero, so the row is there (or waits before it,
+    // and `defer` sends that first).
+    const write = amount < 0n
+      ? pending.defer(
+        `update ledger_balances set balance = balance + $3::bigint where platform_id = $1 and account = $2`,
+        [platformId, account, amount.toString()],
+        row
+      )
+      : pending.defer(
+        `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
+         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance`,
+        [platformId, account, currency, amount.toString()],
+        row
+      )
+    return Effect.andThen(
+      noteMove(platformId),
+      Effect.andThen(
+        write,
+        knowBalance(platformId, account, (balance + amount).toString())
+      )
+    )
+  }
+
+  const moveNow = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> => {
     const standsAlone = refusal(account, 0n, amount) === undefined
     const statement = standsAlone
       ? ledgerStatement(
@@ -241,7 +284,9 @@ export const makeMoneyStore = (
         // A fresh id: it can break no constraint; sent with the unit of work's next statement.
         pending.defer(
           `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
-          [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)]
+          [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)],
+          // Its own row: the entries of one unit of work wait together.
+          `journal\u0000${entry.platformId}\u0000${entry.id}`
         )
       )
     })

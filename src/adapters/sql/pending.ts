@@ -33,6 +33,8 @@ import type { Query } from "./documents.js"
 export interface PendingStatement {
   readonly text: string
   readonly params: ReadonlyArray<unknown>
+  /** The one row the statement writes, when the writer names it (`defer`: the same text may then wait beside it for another row). */
+  readonly row?: string | undefined
 }
 
 /**
@@ -167,17 +169,21 @@ export const makePending = (
         ? raw<Row>(text, params)
         : Effect.andThen(send(pending.statements.splice(0)), raw<Row>(text, params))
     })
-  const defer = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
+  const defer = (text: string, params: ReadonlyArray<unknown>, row?: string): Effect.Effect<void> =>
     CurrentPending.use((pending) => {
       if (pending === undefined) return exec(text, params)
       pending.forgetReads(writtenTable(text))
-      // The same statement again may write the same row: the first goes before it is kept.
-      if (pending.statements.some((s) => s.text === text)) {
+      // The same statement again may write the same row (unless both name the rows they
+      // write, and those differ), and a statement that names its row writes it again:
+      // the earlier ones go before it is kept (one statement's parts see one snapshot).
+      const again = (s: PendingStatement) =>
+        (row !== undefined && s.row === row) || (s.text === text && (row === undefined || s.row === undefined))
+      if (pending.statements.some(again)) {
         const earlier = pending.statements.splice(0)
-        pending.statements.push({ text, params })
+        pending.statements.push({ text, params, row })
         return send(earlier)
       }
-      pending.statements.push({ text, params })
+      pending.statements.push({ text, params, row })
       return Effect.void
     })
   return { query, exec, defer, flushWrites, flushAll, leading }
