@@ -47,11 +47,22 @@ export const cachedVolume = (
     return hit === undefined || hit === null ? read : Effect.succeed(Number(hit))
   })
 
+/** The row of `readAhead`'s statement: the parameters of the reads (`spec`), then each row read (null: absent, or not asked). */
 interface AheadRow {
-  readonly kind: string
-  readonly id: string
-  readonly extra: string | null
-  readonly doc: string | null
+  readonly quote: string | null
+  readonly customer_id: string | null
+  readonly currency: string | null
+  readonly source_id: string | null
+  readonly destination_id: string | null
+  readonly customer: string | null
+  readonly config: string | null
+  readonly source_internal: string | null
+  readonly source_external: string | null
+  readonly destination_internal: string | null
+  readonly destination_external: string | null
+  readonly source_balance: string | null
+  readonly destination_balance: string | null
+  readonly volume: string | null
 }
 
 /**
@@ -84,7 +95,13 @@ const specOf = (wants: PaymentReadAhead): { readonly text: string; readonly para
   }
 }
 
-/** The statement of `readAhead`: rows of (kind, id, extra, doc), `doc` null where the row is absent. */
+/**
+ * The statement of `readAhead`: one row (none when the quote or the source account is
+ * absent), each read a scalar subquery on its table's key, asked only for an id of its
+ * kind (a `case` arm runs its subquery only when taken). One row of columns rather than
+ * a row per read: PGlite plans a statement each time it runs it, and this shape plans
+ * in about four fifths of the time of a union of one row per read.
+ */
 export const readAheadStatement = (
   platformId: string,
   wants: PaymentReadAhead
@@ -96,29 +113,30 @@ export const readAheadStatement = (
   const volume = wants.volumeSince % DAY_MILLIS === 0
   if (volume) params.push(wants.volumeSince)
   const since = `$${params.length}`
-  // An execution moves both accounts (their balances are announced); a quote reads the source's only.
-  const balanced = wants.kind === "quote" ? "true" : "i.source"
-  const text = `with spec as (${spec.text}),
-    ids as (select source_id as id, true as source from spec union all select destination_id, false from spec)
-    select 'quotes'::text as kind, $2::text as id, null::text as extra, s.quote_doc::text as doc from spec s where s.quote_doc is not null
-    union all select 'customers', s.customer_id, null,
-      (select c.doc::text from customers c where c.platform_id = $1 and c.id = s.customer_id) from spec s where s.customer_id is not null
-    union all select 'platform_configs', '', null, (select c.doc::text from platform_configs c where c.platform_id = $1)
-    union all select 'internal_accounts', i.id, null,
-      (select a.doc::text from internal_accounts a where a.platform_id = $1 and a.id = i.id) from ids i where i.id like 'InternalAccount:%'
-    union all select 'external_accounts', i.id, null,
-      (select a.doc::text from external_accounts a where a.platform_id = $1 and a.id = i.id) from ids i where i.id like 'ExternalAccount:%'
-    union all select 'ledger_balances', i.id, null,
-      (select b.balance::text from ledger_balances b where b.platform_id = $1 and b.account = i.id) from ids i
-      where i.id like 'InternalAccount:%' and ${balanced}${
+  const internal = (column: string) => `s.${column} like 'InternalAccount:%'`
+  const external = (column: string) => `s.${column} like 'ExternalAccount:%'`
+  const account = (table: string, column: string) =>
+    `(select a.doc::text from ${table} a where a.platform_id = $1 and a.id = s.${column})`
+  const balance = (column: string) => `(select b.balance::text from ledger_balances b where b.platform_id = $1 and b.account = s.${column})`
+  const text = `with s as materialized (${spec.text})
+    select s.quote_doc::text as quote, s.customer_id, s.currency, s.source_id, s.destination_id,
+      (select c.doc::text from customers c where c.platform_id = $1 and c.id = s.customer_id) as customer,
+      (select c.doc::text from platform_configs c where c.platform_id = $1) as config,
+      case when ${internal("source_id")} then ${account("internal_accounts", "source_id")} end as source_internal,
+      case when ${external("source_id")} then ${account("external_accounts", "source_id")} end as source_external,
+      case when ${internal("destination_id")} then ${account("internal_accounts", "destination_id")} end as destination_internal,
+      case when ${external("destination_id")} then ${account("external_accounts", "destination_id")} end as destination_external,
+      case when ${internal("source_id")} then ${balance("source_id")} end as source_balance,
+      ${
+    // An execution moves both accounts (their balances are announced); a quote reads the source's only.
+    wants.kind === "quote" ? `case when ${internal("destination_id")} then ${balance("destination_id")} end` : "null::text"} as destination_balance,
+      ${
     volume
-      ? `
-    union all select 'sent_volumes', coalesce(s.customer_id, ''), s.currency,
-      (select coalesce(sum(v.amount), 0)::text from sent_volumes v
-        where v.platform_id = $1 and v.customer_key = coalesce(s.customer_id, '') and v.currency = s.currency and v.day_ms >= ${since}::bigint)
-      from spec s where s.currency is not null`
-      : ""
-  }`
+      ? `case when s.currency is not null then (select coalesce(sum(v.amount), 0)::text from sent_volumes v
+          where v.platform_id = $1 and v.customer_key = coalesce(s.customer_id, '') and v.currency = s.currency and v.day_ms >= ${since}::bigint) end`
+      : "null::text"
+  } as volume
+    from s`
   return { text, params }
 }
 
@@ -137,18 +155,30 @@ export const makePaymentReads = (query: Query): PaymentReadsRepository => ({
       const statement = readAheadStatement(platformId, wants)
       if (statement === undefined) return Effect.void
       return Effect.map(query<AheadRow>(statement.text, statement.params), (rows) => {
-        for (const row of rows) {
-          if (row.kind === "ledger_balances") {
-            const key = balanceKey(platformId, row.id)
-            // A balance the attempt moved already is the one it knows.
-            if (!pending.balances.has(key)) pending.balances.set(key, row.doc === null ? 0 : exactNumber(row.doc))
-          } else if (row.kind === "sent_volumes") {
-            if (row.extra !== null && row.doc !== null) {
-              pending.reads.set(readKey("sent_volumes", platformId, row.id, row.extra, String(wants.volumeSince)), row.doc)
-            }
-          } else {
-            pending.reads.set(readKey(row.kind, platformId, row.id), row.doc)
-          }
+        const row = rows[0]
+        if (row === undefined) return
+        const keep = (table: string, id: string, doc: string | null) => pending.reads.set(readKey(table, platformId, id), doc)
+        const knowBalance = (account: string, balance: string | null) => {
+          const key = balanceKey(platformId, account)
+          // A balance the attempt moved already is the one it knows; no row is a zero balance.
+          if (!pending.balances.has(key)) pending.balances.set(key, balance === null ? 0 : exactNumber(balance))
+        }
+        if (wants.kind === "quote") keep("quotes", wants.quoteId, row.quote)
+        if (row.customer_id !== null) keep("customers", row.customer_id, row.customer)
+        keep("platform_configs", "", row.config)
+        for (const [id, internal, external] of [
+          [row.source_id, row.source_internal, row.source_external],
+          [row.destination_id, row.destination_internal, row.destination_external]
+        ] as const) {
+          if (id?.startsWith("InternalAccount:") === true) keep("internal_accounts", id, internal)
+          else if (id?.startsWith("ExternalAccount:") === true) keep("external_accounts", id, external)
+        }
+        if (row.source_id?.startsWith("InternalAccount:") === true) knowBalance(row.source_id, row.source_balance)
+        if (wants.kind === "quote" && row.destination_id?.startsWith("InternalAccount:") === true) {
+          knowBalance(row.destination_id, row.destination_balance)
+        }
+        if (row.currency !== null && row.volume !== null) {
+          keep("sent_volumes", [row.customer_id ?? "", row.currency, String(wants.volumeSince)].join("\u0000"), row.volume)
         }
       })
     })
