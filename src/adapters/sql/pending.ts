@@ -156,8 +156,14 @@ export const makePending = (
     const one = combine(statements, check.statement)
     return Effect.flatMap(plain<Record<string, unknown>>(one.text, one.params), (rows) => check.verdict(rows[0]))
   })
-  /** A statement that may write balances some other way than a move: the attempt forgets the ones it knows. */
-  const touchesBalances = (text: string): boolean => !/^\s*select\b/i.test(text) || text.includes("payments_restore_snapshot")
+  /**
+   * A statement that may write balances some other way than a move (anything but a
+   * select, or a `with` of selects; or a snapshot's restore): the attempt forgets the
+   * balances and the rows it knows.
+   */
+  const touchesBalances = (text: string): boolean =>
+    text.includes("payments_restore_snapshot") ||
+    !(/^\s*select\b/i.test(text) || (/^\s*with\b/i.test(text) && !/\b(insert|update|delete)\b/i.test(text)))
   const query: Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
     CurrentPending.use((pending) => {
       if (pending === undefined) return raw<Row>(text, params)
