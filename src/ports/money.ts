@@ -159,6 +159,39 @@ export interface PlatformConfigRepository {
   readonly get: (platformId: string) => Effect.Effect<PlatformConfigRecord | undefined>
 }
 
+/**
+ * What a payment's unit of work is about to read, named up front so a store can read it
+ * in one round trip (`PaymentReadsRepository.readAhead`):
+ * - `quote`: a quote's execution: the quote, and what its plan names: its customer, its
+ *   source and destination accounts (internal or external) and the internal ones'
+ *   balances, and its customer's volume in its sending currency since `volumeSince`;
+ * - `accounts`: a new quote: the source account (internal or external), its owner (the
+ *   customer) and, if internal, its balance, the destination account, and the owner's
+ *   volume in the source's currency since `volumeSince`.
+ * Either way the platform's configuration too.
+ */
+export type PaymentReadAhead =
+  | { readonly kind: "quote"; readonly quoteId: string; readonly volumeSince: number }
+  | {
+    readonly kind: "accounts"
+    readonly sourceAccountId: string
+    readonly destinationAccountId?: string | undefined
+    readonly volumeSince: number
+  }
+
+export interface PaymentReadsRepository {
+  /**
+   * Reads ahead, inside a unit of work, what `wants` names, so that the repositories'
+   * later reads of those rows in the same attempt of the same unit of work answer
+   * without asking the database: the same answers they would have given (one snapshot
+   * per attempt), until the unit of work writes the table a row came from. Nothing
+   * outlives the attempt. Outside a unit of work, and on a store whose reads cost
+   * nothing (memory), it does nothing. Purely an optimisation: the answers of every read
+   * are the same with or without it.
+   */
+  readonly readAhead: (platformId: string, wants: PaymentReadAhead) => Effect.Effect<void>
+}
+
 export interface MoneyWrites {
   readonly putInternalAccount: (record: InternalAccountRecord) => Effect.Effect<void, StoreConflict>
   /** Writes a journal entry and moves the balances it names, or refuses it whole. */

@@ -32,6 +32,7 @@ import type {
   InternalAccountRepository,
   LedgerRepository,
   MoneyWrites,
+  PaymentReadsRepository,
   PlatformConfigRepository,
   QuoteRepository,
   TransactionRepository
@@ -115,6 +116,7 @@ export type StoreRepositories = {
   readonly cards: CardRepository
   readonly cardTransactions: CardTransactionRepository
   readonly platformConfigs: PlatformConfigRepository
+  readonly paymentReads: PaymentReadsRepository
   readonly stablecoins: StablecoinRepository
   readonly events: EventRepository
   readonly timers: TimerRepository

@@ -166,7 +166,7 @@ const canonOf = (t: MoneyTables) => (s: string): string => {
 
 export const makeMoneyArea = (
   m: MemoryContext<MoneyTables>
-): MemoryArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", MoneyWrites> => {
+): MemoryArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs" | "paymentReads", MoneyWrites> => {
   const post = (written: JournalEntry): Effect.Effect<void, LedgerRejected> =>
     Effect.suspend(() => {
       const t = m.tenantOf(written.platformId)
@@ -315,7 +315,9 @@ export const makeMoneyArea = (
       },
       platformConfigs: {
         get: (platformId) => m.read(() => m.peek(platformId)?.config)
-      }
+      },
+      // Every read here is a lookup in memory already: nothing to read ahead.
+      paymentReads: { readAhead: () => Effect.void }
     },
     writes: {
       putInternalAccount: (r) => m.putRow(m.tenantOf(r.platformId).internalAccounts, r.id, r),

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { CustomerQuery, CustomerRecord, CustomerWrites } from "../../ports/customers.js"
 import type { ExternalAccountQuery, ExternalAccountRecord, ExternalAccountWrites } from "../../ports/external-accounts.js"
 import { millisOf } from "../cursor.js"
+import { cachedDoc } from "./payment-reads.js"
 import { documentReads, type Query, type SqlArea, Where, type Write } from "./documents.js"
 
 const customerWhere = (platformId: string, q: CustomerQuery): Where => {
@@ -48,6 +49,9 @@ export const makeCustomerStore = (
   write: Write
 ): SqlArea<"customers" | "externalAccounts", CustomerWrites & ExternalAccountWrites> => {
   const { one, page, byId } = documentReads(query)
+  // Read ahead by a payment's unit of work, a get may answer from the attempt (./payment-reads.ts).
+  const customer = byId<CustomerRecord>("customers")
+  const externalAccount = byId<ExternalAccountRecord>("external_accounts")
   return {
     tables: ["customers", "external_accounts"],
     writes: {
@@ -85,7 +89,7 @@ export const makeCustomerStore = (
     },
     repositories: {
       customers: {
-        get: byId<CustomerRecord>("customers"),
+        get: (platformId, id) => cachedDoc("customers", platformId, id, customer(platformId, id)),
         findActiveByPlatformCustomerId: (platformId, pcid) =>
           one<CustomerRecord>(
             `select doc::text as doc from customers where platform_id = $1 and platform_customer_id = $2 and active`,
@@ -100,7 +104,7 @@ export const makeCustomerStore = (
           page<CustomerRecord>("customers", customerWhere(platformId, q), p, (r) => ({ createdAt: millisOf(r.customer.createdAt), id: r.customer.id }))
       },
       externalAccounts: {
-        get: byId<ExternalAccountRecord>("external_accounts"),
+        get: (platformId, id) => cachedDoc("external_accounts", platformId, id, externalAccount(platformId, id)),
         findByEquivalenceKey: (platformId, key) =>
           one<ExternalAccountRecord>(`select doc::text as doc from external_accounts where platform_id = $1 and equivalence_key = $2`, [platformId, key]),
         findDefaultUmaDeposit: (platformId, customerId) =>

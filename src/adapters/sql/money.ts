@@ -39,7 +39,8 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
-import { balanceKey, CurrentPending } from "./pending.js"
+import { cachedDoc, cachedVolume, makePaymentReads } from "./payment-reads.js"
+import { balanceKey, CurrentPending, type PendingStatement } from "./pending.js"
 import { noteMove } from "./turns.js"
 import { makeRunStatement } from "./direct.js"
 
@@ -106,7 +107,7 @@ const brokenCheck = (e: SqlError): string | undefined => {
   return [NONNEGATIVE_CHECK, EXACT_CHECK].find((name) => text.includes(name))
 }
 
-export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
+export type MoneyStore = SqlArea<"internalAccounts" | "ledger" | "quotes" | "transactions" | "platformConfigs" | "paymentReads", Pick<UnitOfWork, "putInternalAccount" | "post" | "putQuote" | "putTransaction" | "putPlatformConfig">>
 
 // ---------------------------------------------------------------- filters
 
@@ -139,16 +140,23 @@ export const transactionWhere = (platformId: string, q: TransactionQuery): Where
 export const makeMoneyStore = (
   sql: SqlClient.SqlClient,
   query: Query,
-  pending: { readonly flushWrites: Effect.Effect<void>; readonly defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void> }
+  pending: {
+    readonly flushWrites: Effect.Effect<void>
+    readonly defer: (text: string, params: ReadonlyArray<unknown>, row?: string) => Effect.Effect<void>
+    readonly leading: (main: PendingStatement) => Effect.Effect<PendingStatement>
+  }
 ): MoneyStore => {
   const { byId, many, one, page } = documentReads(query)
+  const internalAccount = byId<InternalAccountRecord>("internal_accounts")
+  const quote = byId<QuoteRecord>("quotes")
 
   // ------------------------------------------------------------ the ledger
 
   /** A ledger statement: a broken ledger CHECK is a LedgerRejected, anything else a defect. */
   const runStatement = makeRunStatement(sql)
   const ledgerStatement = (text: string, params: ReadonlyArray<unknown>, account: string) =>
-    Effect.andThen(pending.flushWrites, runStatement<{ readonly balance: string }>(text, params)).pipe(
+    // The writes pending go in the same statement, before the move (it reads none of their tables).
+    Effect.flatMap(pending.leading({ text, params }), (s) => runStatement<{ readonly balance: string }>(s.text, s.params)).pipe(
       Effect.catch((e: SqlError) => {
         const check = brokenCheck(e)
         return check === undefined
@@ -187,7 +195,50 @@ export const makeMoneyStore = (
    * otherwise (an internal account debited, or an amount beyond the exact range) only
    * an existing row can take it: a guarded update.
    */
-  const move = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> => {
+  const move = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> =>
+    CurrentPending.use((pending) => {
+      const known = pending?.balances.get(balanceKey(platformId, account))
+      return known === undefined ? moveNow(platformId, account, currency, amount) : moveKnown(platformId, account, currency, amount, BigInt(known))
+    })
+
+  /**
+   * A move of a balance the attempt knows (./pending.ts `balances`): decided here, by the
+   * same rule as the guarded statements, and written with the unit of work's next
+   * statement. Why the balance known is the one the write meets: the attempt is one
+   * SERIALIZABLE transaction, and a balance another transaction changed since this one's
+   * snapshot cannot be written by it (PostgreSQL refuses it, a serialization failure, and
+   * the unit of work reruns). The write has no guard: a CHECK it broke (it cannot, but
+   * for a bug) fails the statement and the unit of work, rather than move nothing.
+   */
+  const moveKnown = (platformId: string, account: string, currency: string, amount: bigint, balance: bigint): Effect.Effect<void, LedgerRejected> => {
+    const reason = refusal(account, balance, amount)
+    if (reason !== undefined) return ledgerRejectedIn(reason, account)
+    const row = balanceKey(platformId, account)
+    // A debit updates the row (the upsert's insert would break the CHECK first); the
+    // balance it takes from is above zero, so the row is there (or waits before it,
+    // and `defer` sends that first).
+    const write = amount < 0n
+      ? pending.defer(
+        `update ledger_balances set balance = balance + $3::bigint where platform_id = $1 and account = $2`,
+        [platformId, account, amount.toString()],
+        row
+      )
+      : pending.defer(
+        `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
+         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance`,
+        [platformId, account, currency, amount.toString()],
+        row
+      )
+    return Effect.andThen(
+      noteMove(platformId, account),
+      Effect.andThen(
+        write,
+        knowBalance(platformId, account, (balance + amount).toString())
+      )
+    )
+  }
+
+  const moveNow = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> => {
     const standsAlone = refusal(account, 0n, amount) === undefined
     const statement = standsAlone
       ? ledgerStatement(
@@ -235,7 +286,9 @@ export const makeMoneyStore = (
         // A fresh id: it can break no constraint; sent with the unit of work's next statement.
         pending.defer(
           `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
-          [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)]
+          [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)],
+          // Its own row: the entries of one unit of work wait together.
+          `journal\u0000${entry.platformId}\u0000${entry.id}`
         )
       )
     })
@@ -303,7 +356,7 @@ export const makeMoneyStore = (
 
   const repositories: MoneyStore["repositories"] = {
     internalAccounts: {
-      get: byId<InternalAccountRecord>("internal_accounts"),
+      get: (platformId, id) => cachedDoc("internal_accounts", platformId, id, internalAccount(platformId, id)),
       findByOwnerCurrency: (platformId, customerId, currency) =>
         one<InternalAccountRecord>(
           `select doc::text as doc from internal_accounts where platform_id = $1 and coalesce(customer_id, '') = $2 and currency = $3`,
@@ -408,7 +461,7 @@ export const makeMoneyStore = (
         })
     },
     quotes: {
-      get: byId<QuoteRecord>("quotes")
+      get: (platformId, id) => cachedDoc("quotes", platformId, id, quote(platformId, id))
     },
     transactions: {
       get: byId<TransactionRecord>("transactions"),
@@ -422,14 +475,14 @@ export const makeMoneyStore = (
         // kept by a trigger (migration `6_sent_volumes`): under SERIALIZABLE this reads and
         // locks that row, not a range of an index page every other payment writes into.
         if (q.since % DAY_MILLIS === 0) {
-          return Effect.map(
+          return cachedVolume(platformId, q.customerId ?? "", q.currency, q.since, Effect.map(
             query<{ readonly total: string }>(
               `select coalesce(sum(amount), 0)::text as total from sent_volumes
                where platform_id = $1 and customer_key = $2 and currency = $3 and day_ms >= $4::bigint`,
               [platformId, q.customerId ?? "", q.currency, q.since]
             ),
             (rows) => Number(rows[0]?.total ?? "0")
-          )
+          ))
         }
         const w = Where.platform(platformId).raw("type = 'OUTGOING'")
         if (q.customerId === null) w.raw("customer_id is null")
@@ -448,8 +501,15 @@ export const makeMoneyStore = (
       }
     },
     platformConfigs: {
-      get: (platformId) => one<PlatformConfigRecord>(`select doc::text as doc from platform_configs where platform_id = $1`, [platformId])
-    }
+      get: (platformId) =>
+        cachedDoc(
+          "platform_configs",
+          platformId,
+          "",
+          one<PlatformConfigRecord>(`select doc::text as doc from platform_configs where platform_id = $1`, [platformId])
+        )
+    },
+    paymentReads: makePaymentReads(query)
   }
 
   return {

@@ -206,9 +206,11 @@ export const makeOneRoundTrip = (options: {
           return Effect.succeed(row.owner_ok ? "written" as const : "ownerInactive" as const)
         })
         // Inside a unit of work: a nested one (a savepoint and a level of its own), so a
-        // conflict ends only this statement, as a nested `transact` would.
+        // conflict ends only this statement, as a nested `transact` would; the external
+        // accounts the attempt read ahead are forgotten (./pending.ts `reads`).
+        const forget = CurrentPending.use((pending) => Effect.sync(() => pending?.forgetReads("external_accounts")))
         const whole = inUnitOfWork
-          ? sql.withTransaction(asLevel(Effect.andThen(checkGuess, run)))
+          ? Effect.andThen(forget, sql.withTransaction(asLevel(Effect.andThen(checkGuess, run))))
           : folded === undefined
           ? Effect.andThen(checkGuess, run)
           : run

@@ -16,6 +16,13 @@
  *   balance read again is the one read before unless the attempt moved it, and every move
  *   returns the new balance: a read of balances the attempt knows asks nothing. Any other
  *   write that may touch balances (a reset, a snapshot's restore) forgets them.
+ * - `reads`: rows read ahead by the attempt (./payment-reads.ts, `readAhead`), as the
+ *   attempt's snapshot holds them: a quote, a customer, an account, the configuration,
+ *   a daily volume. A repository's read of one of them asks nothing (`readAhead`'s
+ *   `cachedDoc`). The same snapshot argument as for balances, with writes: a write the
+ *   attempt defers forgets the rows of the table it writes (`transactions` also the
+ *   volumes its trigger keeps), and any other write (a statement that is not a plain
+ *   select, or one sent after `flushWrites`) forgets them all.
  *
  * Outside a unit of work there is none: a write goes at once.
  */
@@ -26,6 +33,8 @@ import type { Query } from "./documents.js"
 export interface PendingStatement {
   readonly text: string
   readonly params: ReadonlyArray<unknown>
+  /** The one row the statement writes, when the writer names it (`defer`: the same text may then wait beside it for another row). */
+  readonly row?: string | undefined
 }
 
 /**
@@ -42,12 +51,27 @@ export class Pending {
   readonly statements: Array<PendingStatement> = []
   readonly events: Array<DomainEvent> = []
   readonly balances = new Map<string, number>()
+  /** `readKey` → the row's document as text, or null: the attempt read that there is none. */
+  readonly reads = new Map<string, string | null>()
   finalCheck: FinalCheck | undefined = undefined
   /** Drops everything a failed nested unit of work left (its savepoint undid its writes). */
   forgetAll(): void {
     this.statements.length = 0
     this.events.length = 0
     this.balances.clear()
+    this.reads.clear()
+  }
+  /** Forgets the rows read ahead from `table` (every row read ahead when the table is not known). */
+  forgetReads(table: string | undefined): void {
+    if (this.reads.size === 0) return
+    if (table === undefined) {
+      this.reads.clear()
+      return
+    }
+    const prefix = `${table}\u0000`
+    for (const key of this.reads.keys()) if (key.startsWith(prefix)) this.reads.delete(key)
+    // The daily volumes are kept by a trigger on `transactions` (migration `6_sent_volumes`).
+    if (table === "transactions") this.forgetReads("sent_volumes")
   }
 }
 
@@ -57,6 +81,14 @@ export const CurrentPending = Context.Reference<Pending | undefined>("payments-s
 
 /** The key of a balance in `Pending.balances`. */
 export const balanceKey = (platformId: string, account: string): string => `${platformId}\u0000${account}`
+
+/** The key of a row read ahead in `Pending.reads`: its table first (what a write of the table forgets). */
+export const readKey = (table: string, platformId: string, ...key: ReadonlyArray<string>): string =>
+  [table, platformId, ...key].join("\u0000")
+
+/** The table a write statement writes, when it names one plainly. */
+const writtenTable = (text: string): string | undefined =>
+  /^\s*(?:insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)/i.exec(text)?.[1]?.toLowerCase()
 
 /**
  * Several statements as one: each becomes a data-modifying common table expression of a
@@ -82,7 +114,8 @@ export const combine = (statements: ReadonlyArray<PendingStatement>, main?: Pend
  * The pending part of the SQL store over `raw` (a read as the store sends it) and `plain`
  * (a statement sent as it is, any failure a defect; `exec` the same for a write): `query` sends
  * the pending writes before each statement; `defer` keeps a write for later (sends it at
- * once outside a unit of work); `flushWrites` sends the pending writes; `flushAll` the
+ * once outside a unit of work); `flushWrites` sends the pending writes before a write;
+ * `leading` puts them before a statement of the caller's; `flushAll` the
  * pending writes and then the events (`eventsStatement` renders them), in one statement.
  */
 export const makePending = (
@@ -96,9 +129,22 @@ export const makePending = (
     const one = combine(statements)
     return exec(one.text, one.params)
   }
-  const flushWrites: Effect.Effect<void> = CurrentPending.use((pending) =>
-    pending === undefined || pending.statements.length === 0 ? Effect.void : send(pending.statements.splice(0))
-  )
+  /** Before a write (the callers' next statement writes): the pending writes sent, the rows read ahead forgotten. */
+  const flushWrites: Effect.Effect<void> = CurrentPending.use((pending) => {
+    if (pending === undefined) return Effect.void
+    pending.forgetReads(undefined)
+    return pending.statements.length === 0 ? Effect.void : send(pending.statements.splice(0))
+  })
+  /**
+   * `main` with the pending writes before it, as one statement (`combine`): for a write
+   * that reads none of the tables they write (a ledger move), whose result is read and
+   * whose failure is the caller's to judge. Nothing read ahead is forgotten: the caller
+   * keeps what it writes (a move, its balance).
+   */
+  const leading = (main: PendingStatement): Effect.Effect<PendingStatement> =>
+    CurrentPending.use((pending) =>
+      Effect.succeed(pending === undefined || pending.statements.length === 0 ? main : combine(pending.statements.splice(0), main))
+    )
   const flushAll: Effect.Effect<void> = CurrentPending.use((pending) => {
     if (pending === undefined) return Effect.void
     const statements = pending.statements.splice(0)
@@ -110,27 +156,41 @@ export const makePending = (
     const one = combine(statements, check.statement)
     return Effect.flatMap(plain<Record<string, unknown>>(one.text, one.params), (rows) => check.verdict(rows[0]))
   })
-  /** A statement that may write balances some other way than a move: the attempt forgets the ones it knows. */
-  const touchesBalances = (text: string): boolean => !/^\s*select\b/i.test(text) || text.includes("payments_restore_snapshot")
+  /**
+   * A statement that may write balances some other way than a move (anything but a
+   * select, or a `with` of selects; or a snapshot's restore): the attempt forgets the
+   * balances and the rows it knows.
+   */
+  const touchesBalances = (text: string): boolean =>
+    text.includes("payments_restore_snapshot") ||
+    !(/^\s*select\b/i.test(text) || (/^\s*with\b/i.test(text) && !/\b(insert|update|delete)\b/i.test(text)))
   const query: Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
     CurrentPending.use((pending) => {
       if (pending === undefined) return raw<Row>(text, params)
-      if (touchesBalances(text)) pending.balances.clear()
+      if (touchesBalances(text)) {
+        pending.balances.clear()
+        pending.forgetReads(undefined)
+      }
       return pending.statements.length === 0
         ? raw<Row>(text, params)
         : Effect.andThen(send(pending.statements.splice(0)), raw<Row>(text, params))
     })
-  const defer = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
+  const defer = (text: string, params: ReadonlyArray<unknown>, row?: string): Effect.Effect<void> =>
     CurrentPending.use((pending) => {
       if (pending === undefined) return exec(text, params)
-      // The same statement again may write the same row: the first goes before it is kept.
-      if (pending.statements.some((s) => s.text === text)) {
+      pending.forgetReads(writtenTable(text))
+      // The same statement again may write the same row (unless both name the rows they
+      // write, and those differ), and a statement that names its row writes it again:
+      // the earlier ones go before it is kept (one statement's parts see one snapshot).
+      const again = (s: PendingStatement) =>
+        (row !== undefined && s.row === row) || (s.text === text && (row === undefined || s.row === undefined))
+      if (pending.statements.some(again)) {
         const earlier = pending.statements.splice(0)
-        pending.statements.push({ text, params })
+        pending.statements.push({ text, params, row })
         return send(earlier)
       }
-      pending.statements.push({ text, params })
+      pending.statements.push({ text, params, row })
       return Effect.void
     })
-  return { query, exec, defer, flushWrites, flushAll }
+  return { query, exec, defer, flushWrites, flushAll, leading }
 }

@@ -412,6 +412,16 @@ export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: 
     : undefined
   return yield* store.transact((uow) =>
     Effect.gen(function*() {
+      // What the checks below read (the accounts, the source's owner, balance and daily
+      // volume, the configuration), asked in one round trip where the store can.
+      if (req.source.sourceType === "ACCOUNT") {
+        yield* store.paymentReads.readAhead(platform.id, {
+          kind: "accounts",
+          sourceAccountId: req.source.accountId,
+          destinationAccountId: req.destination.destinationType === "ACCOUNT" ? req.destination.accountId : undefined,
+          volumeSince: Limits.dailyWindowStart(yield* nowMillis)
+        })
+      }
       // The platform's own accounts are opened where a quote needs them (its funding
       // instructions), not on every quote: account ids come from lists, which open them.
       const r = yield* resolve(platform, req, options)
@@ -590,6 +600,13 @@ export const executeQuote = (platform: Platform, quoteId: string, walletSignatur
   Store.use((store) => Effect.flatMap(turnsOfQuote(platform, quoteId), (turns) =>
     store.transact((uow) =>
       Effect.gen(function*() {
+        // The quote and what its execution reads (its customer, accounts, balances, daily
+        // volume, the configuration), asked in one round trip where the store can.
+        yield* store.paymentReads.readAhead(platform.id, {
+          kind: "quote",
+          quoteId,
+          volumeSince: Limits.dailyWindowStart(yield* nowMillis)
+        })
         const rec = yield* quoteRecordOf(platform, quoteId)
         // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
         // Every quote from a wallet carries instructions (createQuote gives them; no other
