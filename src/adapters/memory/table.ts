@@ -45,8 +45,11 @@ export class MemoryTable<R> {
   private readonly groups: ReadonlyArray<{
     readonly name: string
     readonly key: (r: R) => string | ReadonlyArray<string> | undefined
-    /** Group key -> the members' sort keys, in (createdAt, id) order. */
-    readonly map: Map<string, Array<SortKey>>
+    /**
+     * Group key -> the members' sort keys, in (createdAt, id) order; a group of one member
+     * holds its key alone (no array: many groups hold one row, a payment's reference).
+     */
+    readonly map: Map<string, Members>
   }>
 
   constructor(private readonly def: TableDef<R>) {
@@ -67,7 +70,7 @@ export class MemoryTable<R> {
       for (const [key, id] of u.map) copy.uniques[i]!.map.set(key, id)
     })
     this.groups.forEach((g, i) => {
-      for (const [key, members] of g.map) copy.groups[i]!.map.set(key, members.slice())
+      for (const [key, members] of g.map) copy.groups[i]!.map.set(key, Array.isArray(members) ? members.slice() : members)
     })
     return copy
   }
@@ -163,19 +166,8 @@ export class MemoryTable<R> {
     for (const g of this.groups) {
       const before = keysOf(g.key(previous))
       const after = keysOf(g.key(r))
-      for (const key of before) {
-        if (after.includes(key)) continue
-        const members = g.map.get(key)
-        if (members === undefined) continue
-        removeSorted(members, sortKey)
-        if (members.length === 0) g.map.delete(key)
-      }
-      for (const key of after) {
-        if (before.includes(key)) continue
-        let members = g.map.get(key)
-        if (members === undefined) g.map.set(key, members = [])
-        insertSorted(members, sortKey)
-      }
+      for (const key of before) if (!after.includes(key)) removeMember(g.map, key, sortKey)
+      for (const key of after) if (!before.includes(key)) addMember(g.map, key, sortKey)
     }
   }
 
@@ -310,7 +302,8 @@ export class MemoryTable<R> {
   }
 
   private groupKeys(name: string, key: string): ReadonlyArray<SortKey> {
-    return this.groups.find((g) => g.name === name)?.map.get(key) ?? []
+    const members = this.groups.find((g) => g.name === name)?.map.get(key)
+    return members === undefined ? NO_MEMBERS : Array.isArray(members) ? members : [members]
   }
 
   private index(r: R) {
@@ -321,13 +314,7 @@ export class MemoryTable<R> {
     }
     if (this.groups.length === 0) return
     const sortKey = this.keyOf(r)
-    for (const g of this.groups) {
-      for (const key of keysOf(g.key(r))) {
-        let members = g.map.get(key)
-        if (members === undefined) g.map.set(key, members = [])
-        insertSorted(members, sortKey)
-      }
-    }
+    for (const g of this.groups) for (const key of keysOf(g.key(r))) addMember(g.map, key, sortKey)
   }
 
   private unindex(r: R) {
@@ -338,18 +325,39 @@ export class MemoryTable<R> {
     }
     if (this.groups.length === 0) return
     const sortKey = this.keyOf(r)
-    for (const g of this.groups) {
-      for (const key of keysOf(g.key(r))) {
-        const members = g.map.get(key)
-        if (members === undefined) continue
-        removeSorted(members, sortKey)
-        if (members.length === 0) g.map.delete(key)
-      }
-    }
+    for (const g of this.groups) for (const key of keysOf(g.key(r))) removeMember(g.map, key, sortKey)
   }
 }
 
 const NO_KEYS: ReadonlyArray<string> = []
+const NO_MEMBERS: ReadonlyArray<SortKey> = []
+
+/** A group's members: one sort key, or several in (createdAt, id) order. */
+type Members = SortKey | Array<SortKey>
+
+/** Adds `sortKey` to the group `key` (a key already there stays once). */
+const addMember = (map: Map<string, Members>, key: string, sortKey: SortKey) => {
+  const members = map.get(key)
+  if (members === undefined) map.set(key, sortKey)
+  else if (Array.isArray(members)) insertSorted(members, sortKey)
+  else {
+    const c = compareKeys(members, sortKey)
+    if (c !== 0) map.set(key, c < 0 ? [members, sortKey] : [sortKey, members])
+  }
+}
+
+/** Removes `sortKey` from the group `key`; a group left with one member holds it alone, an empty one goes. */
+const removeMember = (map: Map<string, Members>, key: string, sortKey: SortKey) => {
+  const members = map.get(key)
+  if (members === undefined) return
+  if (!Array.isArray(members)) {
+    if (compareKeys(members, sortKey) === 0) map.delete(key)
+    return
+  }
+  removeSorted(members, sortKey)
+  if (members.length === 1) map.set(key, members[0]!)
+  else if (members.length === 0) map.delete(key)
+}
 const keysOf = (k: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
   k === undefined ? NO_KEYS : typeof k === "string" ? [k] : k
 
