@@ -1,3 +1,5 @@
+import { flatString } from "./ids.js"
+
 /**
  * Stored records made compact, in place. The memory store keeps every record on the heap
  * for as long as its row lives, so what a record carries beyond its values costs for as
@@ -11,6 +13,10 @@
  *   (an account in a quote's body, a quote in an execute's path) into strings of their
  *   own, equal to the stored record's id: about 70 B each, several per payment. With a
  *   `canon` that finds the stored copy, every string field is replaced by it.
+ * - Instants. A payment's records and events carry the same few ISO instants (its
+ *   creation, settlement, expiry), each built anew and often as a rope (a V8 cons string
+ *   of 32 B over the 40 B of text): every instant is replaced by one flat shared copy
+ *   (`sharedInstant`).
  * - Copies of a currency. Each record's amounts carry a currency object (code, name,
  *   symbol, decimals) built for it; equal currencies are shared (`sharedCurrency`).
  *
@@ -18,10 +24,39 @@
  * other object keeps its identity, so what a record shares with another (a plan's parts)
  * stays shared, and a record reads back equal to what was written. Records are immutable
  * values once written (nothing mutates them later), and frozen objects are left alone.
+ *
+ * `previous`, the record this one replaces (itself made compact when it was written),
+ * bounds the work of a rewrite: a field holding the very object the previous record held
+ * there is compact already and is not walked again, and a string equal to the previous
+ * one is replaced by it. A payment's records are rewritten several times (a status, a
+ * timestamp); each rewrite walks only what changed.
  */
-export const trimArrays = <A>(value: A, canon?: (s: string) => string): A => {
-  trim(value, 0, canon)
+export const trimArrays = <A>(value: A, canon?: (s: string) => string, previous?: A): A => {
+  trim(value, previous, 0, canon)
   return value
+}
+
+/** Recent instants, flat, shared (bounded: a miss only costs a copy). */
+const INSTANTS_LIMIT = 1024
+let instants = new Map<string, string>()
+
+/** Whether `s` is an ISO-8601 instant as the service writes them (`2026-11-27T09:34:26.831Z`). */
+const isInstant = (s: string): boolean =>
+  s.length === 24 && s.charCodeAt(10) === 84 && s.charCodeAt(23) === 90 && s.charCodeAt(4) === 45
+
+/**
+ * The shared flat copy of an ISO instant: a payment's records and events hold a few
+ * instants many times over (several per record, one per event). Any other string is
+ * returned as it is.
+ */
+export const sharedInstant = (s: string): string => {
+  if (!isInstant(s)) return s
+  const shared = instants.get(s)
+  if (shared !== undefined) return shared
+  if (instants.size >= INSTANTS_LIMIT) instants = new Map()
+  const flat = flatString(s)
+  instants.set(flat, flat)
+  return flat
 }
 
 /** Records are shallow documents; the bound keeps a cycle (none expected) from recursing forever. */
@@ -55,25 +90,69 @@ export const sharedCurrency = (v: object): object | undefined => {
   return v
 }
 
-const trim = (v: unknown, depth: number, canon: ((s: string) => string) | undefined): void => {
-  if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return
+/** Distinct references shared at most (bounded: a miss only keeps a copy). */
+const SHARED_REFERENCES_LIMIT = 4096
+let references = new Map<string, object>()
+
+/**
+ * The shared copy of a small object of text fields only (at most four, every one a
+ * string): a reference to an account or a party (`{ sourceType, accountId }`, `{ kind,
+ * accountId }`, `{ account, currency }`), which every payment between the same accounts
+ * repeats in its quote, its transaction and their plans; undefined for any other. Keyed
+ * by its JSON text (the keys in order); amounts (numbers) are never shared this way.
+ */
+export const sharedReference = (v: object): object | undefined => {
+  let n = 0
+  for (const key in v) {
+    if (++n > 4 || typeof (v as Record<string, unknown>)[key] !== "string") return undefined
+  }
+  if (n === 0) return undefined
+  const key = JSON.stringify(v)
+  const shared = references.get(key)
+  if (shared !== undefined) return shared
+  if (references.size >= SHARED_REFERENCES_LIMIT) references = new Map()
+  references.set(key, v)
+  return v
+}
+
+/** A string field's stored form: the shared instant, or `canon`'s copy. */
+const canonical = (s: string, canon: ((s: string) => string) | undefined): string => {
+  const c = s.charCodeAt(0)
+  if (c >= 48 && c <= 57) return sharedInstant(s)
+  return canon === undefined ? s : canon(s)
+}
+
+const trim = (v: unknown, previous: unknown, depth: number, canon: ((s: string) => string) | undefined): void => {
+  if (typeof v !== "object" || v === null || v === previous || depth > MAX_DEPTH) return
   if (Array.isArray(v)) {
-    for (const item of v) trim(item, depth + 1, canon)
+    const before = Array.isArray(previous) ? previous : undefined
+    for (let i = 0; i < v.length; i++) trim(v[i], before?.[i], depth + 1, canon)
     return
   }
   if (!isPlain(v)) return
   const o = v as Record<string, unknown>
+  const p = typeof previous === "object" && previous !== null && !Array.isArray(previous) ? previous as Record<string, unknown> : undefined
   for (const key of Object.keys(o)) {
     const field = o[key]
+    const was = p?.[key]
+    // The previous record's own value (compact since it was written): nothing to do.
+    if (field === was && typeof field !== "string") continue
     if (typeof field === "string") {
-      if (canon !== undefined) o[key] = canon(field)
+      o[key] = typeof was === "string" && was === field ? was : canonical(field, canon)
     } else if (Array.isArray(field)) {
       if (field.length > 0 && !Object.isFrozen(field)) o[key] = field.slice()
-      for (const item of field) trim(item, depth + 1, canon)
+      const before = Array.isArray(was) ? was : undefined
+      for (let i = 0; i < field.length; i++) trim(field[i], before?.[i], depth + 1, canon)
     } else if (typeof field === "object" && field !== null) {
-      const currency = isPlain(field) ? sharedCurrency(field) : undefined
-      if (currency !== undefined) o[key] = currency
-      else trim(field, depth + 1, canon)
+      if (!isPlain(field)) continue
+      const currency = sharedCurrency(field)
+      if (currency !== undefined) {
+        o[key] = currency
+        continue
+      }
+      trim(field, was, depth + 1, canon)
+      const leaf = sharedReference(field)
+      if (leaf !== undefined) o[key] = leaf
     }
   }
 }
