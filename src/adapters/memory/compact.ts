@@ -39,6 +39,8 @@ export const trimArrays = <A>(value: A, canon?: (s: string) => string, previous?
 /** Recent instants, flat, shared (bounded: a miss only costs a copy). */
 const INSTANTS_LIMIT = 1024
 let instants = new Map<string, string>()
+/** The last instant shared: a payment's records carry the same one several times in a row. */
+let lastInstant = ""
 
 /** Whether `s` is an ISO-8601 instant as the service writes them (`2026-11-27T09:34:26.831Z`). */
 const isInstant = (s: string): boolean =>
@@ -50,13 +52,16 @@ const isInstant = (s: string): boolean =>
  * returned as it is.
  */
 export const sharedInstant = (s: string): string => {
+  if (s === lastInstant) return lastInstant
   if (!isInstant(s)) return s
-  const shared = instants.get(s)
-  if (shared !== undefined) return shared
-  if (instants.size >= INSTANTS_LIMIT) instants = new Map()
-  const flat = flatString(s)
-  instants.set(flat, flat)
-  return flat
+  let shared = instants.get(s)
+  if (shared === undefined) {
+    if (instants.size >= INSTANTS_LIMIT) instants = new Map()
+    shared = flatString(s)
+    instants.set(shared, shared)
+  }
+  lastInstant = shared
+  return shared
 }
 
 /** Records are shallow documents; the bound keeps a cycle (none expected) from recursing forever. */
@@ -67,6 +72,12 @@ const isPlain = (v: object): boolean => {
   return (proto === Object.prototype || proto === null) && !Object.isFrozen(v)
 }
 
+/**
+ * The objects `sharedCurrency` and `sharedReference` answer (their shared copies): a
+ * record's field that holds one is compact already, found by identity. Cleared with them.
+ */
+let shared = new Set<object>()
+
 /** Distinct currencies shared at most (a bound on what odd input can make this keep). */
 const SHARED_CURRENCIES_LIMIT = 4096
 const currencies = new Map<string, object>()
@@ -76,6 +87,7 @@ const currencies = new Map<string, object>()
  * that order, as the API's Currency is built), or undefined for anything else.
  */
 export const sharedCurrency = (v: object): object | undefined => {
+  if (shared.has(v)) return v
   const c = v as Record<string, unknown>
   // The field checks first: most objects of a record are no currency, and need no key list.
   if (typeof c["decimals"] !== "number" || typeof c["code"] !== "string" || typeof c["name"] !== "string" || typeof c["symbol"] !== "string") {
@@ -84,35 +96,68 @@ export const sharedCurrency = (v: object): object | undefined => {
   const keys = Object.keys(v)
   if (keys.length !== 4 || keys[0] !== "code" || keys[1] !== "name" || keys[2] !== "symbol" || keys[3] !== "decimals") return undefined
   const key = `${c["code"]}\u0000${c["name"]}\u0000${c["symbol"]}\u0000${c["decimals"]}`
-  const shared = currencies.get(key)
-  if (shared !== undefined) return shared
-  if (currencies.size < SHARED_CURRENCIES_LIMIT) currencies.set(key, v)
+  const found = currencies.get(key)
+  if (found !== undefined) return found
+  if (currencies.size < SHARED_CURRENCIES_LIMIT) {
+    currencies.set(key, v)
+    shared.add(v)
+  }
   return v
 }
 
 /** Distinct references shared at most (bounded: a miss only keeps a copy). */
 const SHARED_REFERENCES_LIMIT = 4096
-let references = new Map<string, object>()
+/** By the reference's longest value (an id): the references that hold it. */
+let references = new Map<string, Array<Record<string, unknown>>>()
+let referenceCount = 0
+/** The keys of the object `sharedReference` is looking at (no array per call). */
+const scratchKeys: Array<string> = []
+
+/** Whether `c` has exactly the `n` keys of `scratchKeys`, in that order, with the values of `o`. */
+const sameReference = (c: Record<string, unknown>, o: Record<string, unknown>, n: number): boolean => {
+  let i = 0
+  for (const key in c) {
+    if (i >= n || key !== scratchKeys[i] || c[key] !== o[key]) return false
+    i++
+  }
+  return i === n
+}
 
 /**
- * The shared copy of a small object of text fields only (at most four, every one a
+ * The shared copy of a small object of text fields only (two to four, every one a
  * string): a reference to an account or a party (`{ sourceType, accountId }`, `{ kind,
  * accountId }`, `{ account, currency }`), which every payment between the same accounts
- * repeats in its quote, its transaction and their plans; undefined for any other. Keyed
- * by its JSON text (the keys in order); amounts (numbers) are never shared this way.
+ * repeats in its quote, its transaction and their plans; undefined for any other. Equal
+ * means the same keys in the same order with equal values; amounts (numbers) are never
+ * shared this way.
  */
 export const sharedReference = (v: object): object | undefined => {
+  if (shared.has(v)) return v
+  const o = v as Record<string, unknown>
   let n = 0
-  for (const key in v) {
-    if (++n > 4 || typeof (v as Record<string, unknown>)[key] !== "string") return undefined
+  let longest = ""
+  for (const key in o) {
+    const x = o[key]
+    if (n === 4 || typeof x !== "string") return undefined
+    scratchKeys[n++] = key
+    if (x.length > longest.length) longest = x
   }
-  if (n === 0) return undefined
-  const key = JSON.stringify(v)
-  const shared = references.get(key)
-  if (shared !== undefined) return shared
-  if (references.size >= SHARED_REFERENCES_LIMIT) references = new Map()
-  references.set(key, v)
-  return v
+  if (n < 2) return undefined
+  const candidates = references.get(longest)
+  if (candidates !== undefined) {
+    for (const c of candidates) if (sameReference(c, o, n)) return c
+  }
+  if (referenceCount >= SHARED_REFERENCES_LIMIT) {
+    references = new Map()
+    referenceCount = 0
+    shared = new Set(currencies.values())
+  }
+  const list = references.get(longest)
+  if (list === undefined) references.set(longest, [o])
+  else list.push(o)
+  referenceCount++
+  shared.add(o)
+  return o
 }
 
 /** A string field's stored form: the shared instant, or `canon`'s copy. */
@@ -132,27 +177,32 @@ const trim = (v: unknown, previous: unknown, depth: number, canon: ((s: string) 
   if (!isPlain(v)) return
   const o = v as Record<string, unknown>
   const p = typeof previous === "object" && previous !== null && !Array.isArray(previous) ? previous as Record<string, unknown> : undefined
-  for (const key of Object.keys(o)) {
+  for (const key in o) {
     const field = o[key]
-    const was = p?.[key]
-    // The previous record's own value (compact since it was written): nothing to do.
-    if (field === was && typeof field !== "string") continue
     if (typeof field === "string") {
+      const was = p?.[key]
+      // The previous record's string (stored, so compact) when equal.
       o[key] = typeof was === "string" && was === field ? was : canonical(field, canon)
-    } else if (Array.isArray(field)) {
+      continue
+    }
+    if (typeof field !== "object" || field === null) continue
+    // The previous record's own object (compact since it was written), or a shared one: nothing to do.
+    if ((p !== undefined && p[key] === field) || shared.has(field)) continue
+    if (Array.isArray(field)) {
       if (field.length > 0 && !Object.isFrozen(field)) o[key] = field.slice()
+      const was = p?.[key]
       const before = Array.isArray(was) ? was : undefined
       for (let i = 0; i < field.length; i++) trim(field[i], before?.[i], depth + 1, canon)
-    } else if (typeof field === "object" && field !== null) {
-      if (!isPlain(field)) continue
-      const currency = sharedCurrency(field)
-      if (currency !== undefined) {
-        o[key] = currency
-        continue
-      }
-      trim(field, was, depth + 1, canon)
-      const leaf = sharedReference(field)
-      if (leaf !== undefined) o[key] = leaf
+      continue
     }
+    if (!isPlain(field)) continue
+    const currency = sharedCurrency(field)
+    if (currency !== undefined) {
+      o[key] = currency
+      continue
+    }
+    trim(field, p?.[key], depth + 1, canon)
+    const reference = sharedReference(field)
+    if (reference !== undefined) o[key] = reference
   }
 }

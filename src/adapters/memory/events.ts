@@ -66,29 +66,39 @@ const sameValue = (a: unknown, b: unknown, depth: number): boolean => {
 /** An amount object: exactly `amount` (a number) then `currency`. */
 const isAmount = (v: unknown): v is { readonly amount: number; readonly currency: unknown } => {
   if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype) return false
-  const keys = Object.keys(v)
-  return keys.length === 2 && keys[0] === "amount" && keys[1] === "currency" && typeof (v as { amount: unknown }).amount === "number"
+  let i = 0
+  for (const key in v) {
+    if (i === 0 ? key !== "amount" : i === 1 ? key !== "currency" : true) return false
+    i++
+  }
+  return i === 2 && typeof (v as { amount: unknown }).amount === "number"
+}
+
+/** A base: an account's rendering (an earlier event's `data`) and its keys in order. */
+interface Base {
+  readonly data: AccountData
+  readonly keys: ReadonlyArray<string>
 }
 
 /**
- * The compact form of a balance event whose `data` is `base` but for the amount of
- * `balance` and `totalBalance` (one object in both, in `data` as in `base`); undefined
+ * The compact form of a balance event whose `data` is its base's but for the amount of
+ * `balance` and `totalBalance` (one object in both, in `data` as in the base); undefined
  * for any other.
  */
-const compactBalance = (event: BalanceUpdated, base: AccountData): CompactBalance | undefined => {
-  const data = event.data
-  if (data === base || !isAmount(data.balance) || data.totalBalance !== data.balance || base.totalBalance !== base.balance) return undefined
-  if (!sameValue(data.balance.currency, base.balance.currency, 0)) return undefined
-  const keys = Object.keys(data)
-  const baseKeys = Object.keys(base)
-  if (keys.length !== baseKeys.length) return undefined
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!
-    if (k !== baseKeys[i]) return undefined
-    if (k === "balance" || k === "totalBalance") continue
-    if (!sameValue((data as unknown as Record<string, unknown>)[k], (base as unknown as Record<string, unknown>)[k], 0)) return undefined
+const compactBalance = (event: BalanceUpdated, base: Base): CompactBalance | undefined => {
+  const data = event.data as unknown as Record<string, unknown>
+  const b = base.data as unknown as Record<string, unknown>
+  const balance = data["balance"]
+  if (data === b || !isAmount(balance) || data["totalBalance"] !== balance || b["totalBalance"] !== b["balance"]) return undefined
+  if (!sameValue(balance.currency, (b["balance"] as { readonly currency: unknown }).currency, 0)) return undefined
+  const keys = base.keys
+  let i = 0
+  for (const k in data) {
+    if (k !== keys[i++]) return undefined
+    if (k !== "balance" && k !== "totalBalance" && !sameValue(data[k], b[k], 0)) return undefined
   }
-  return new CompactBalance(event.id, event.platformId, sharedInstant(event.timestamp), base, data.balance.amount)
+  if (i !== keys.length) return undefined
+  return new CompactBalance(event.id, event.platformId, sharedInstant(event.timestamp), base.data, balance.amount)
 }
 
 /** Accounts' last full renderings kept as bases (bounded: a miss only stores an event in full). */
@@ -132,7 +142,7 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
   /** One sequence for every platform: units of work run one at a time, so it is commit order. */
   let eventSeq = 0
   /** Per internal account, the `data` of its last balance event stored in full (the base of the next ones). */
-  let bases = new Map<string, AccountData>()
+  let bases = new Map<string, Base>()
   /** What the outbox keeps for `event`: compact when it can be (a balance event), else the event, its timestamp shared. */
   const itemOf = (event: DomainEvent): OutboxItem => {
     if (event.type === "INTERNAL_ACCOUNT.BALANCE_UPDATED") {
@@ -140,7 +150,7 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
       const compact = base === undefined ? undefined : compactBalance(event, base)
       if (compact !== undefined) return compact
       if (bases.size >= BASES_LIMIT) bases = new Map()
-      bases.set(event.data.id, event.data)
+      bases.set(event.data.id, { data: event.data, keys: Object.keys(event.data) })
     }
     // In place, as `trimArrays` does: an equal string, the copy the store shares.
     ;(event as { timestamp: string }).timestamp = sharedInstant(event.timestamp)
