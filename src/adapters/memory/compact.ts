@@ -12,7 +12,7 @@ import { flatString } from "./ids.js"
  * - Copies of strings the store holds already. A request decodes the ids it names
  *   (an account in a quote's body, a quote in an execute's path) into strings of their
  *   own, equal to the stored record's id: about 70 B each, several per payment. With a
- *   `canon` that finds the stored copy, every string field is replaced by it.
+ *   `canon` that finds the stored copy (undefined: none), a string field is replaced by it.
  * - Instants. A payment's records and events carry the same few ISO instants (its
  *   creation, settlement, expiry), each built anew and often as a rope (a V8 cons string
  *   of 32 B over the 40 B of text): every instant is replaced by one flat shared copy
@@ -31,7 +31,7 @@ import { flatString } from "./ids.js"
  * one is replaced by it. A payment's records are rewritten several times (a status, a
  * timestamp); each rewrite walks only what changed.
  */
-export const trimArrays = <A>(value: A, canon?: (s: string) => string, previous?: A): A => {
+export const trimArrays = <A>(value: A, canon?: Canon, previous?: A): A => {
   trim(value, previous, 0, canon)
   return value
 }
@@ -107,20 +107,18 @@ export const sharedCurrency = (v: object): object | undefined => {
 
 /** Distinct references shared at most (bounded: a miss only keeps a copy). */
 const SHARED_REFERENCES_LIMIT = 4096
-/** By the reference's longest value (an id): the references that hold it. */
-let references = new Map<string, Array<Record<string, unknown>>>()
+/** By the reference's longest value (an id): the references that hold it, with their keys. */
+let references = new Map<string, Array<{ readonly ref: Record<string, unknown>; readonly keys: ReadonlyArray<string> }>>()
 let referenceCount = 0
-/** The keys of the object `sharedReference` is looking at (no array per call). */
-const scratchKeys: Array<string> = []
 
-/** Whether `c` has exactly the `n` keys of `scratchKeys`, in that order, with the values of `o`. */
-const sameReference = (c: Record<string, unknown>, o: Record<string, unknown>, n: number): boolean => {
-  let i = 0
-  for (const key in c) {
-    if (i >= n || key !== scratchKeys[i] || c[key] !== o[key]) return false
-    i++
+/** Whether `c` (with keys `cKeys`) has exactly `keys`, in that order, with the values of `o`. */
+const sameReference = (c: Record<string, unknown>, cKeys: ReadonlyArray<string>, o: Record<string, unknown>, keys: ReadonlyArray<string>): boolean => {
+  if (cKeys.length !== keys.length) return false
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (cKeys[i] !== key || c[key] !== o[key]) return false
   }
-  return i === n
+  return true
 }
 
 /**
@@ -134,40 +132,44 @@ const sameReference = (c: Record<string, unknown>, o: Record<string, unknown>, n
 export const sharedReference = (v: object): object | undefined => {
   if (shared.has(v)) return v
   const o = v as Record<string, unknown>
-  let n = 0
+  const keys = Object.keys(o)
+  const n = keys.length
+  if (n < 2 || n > 4) return undefined
   let longest = ""
-  for (const key in o) {
-    const x = o[key]
-    if (n === 4 || typeof x !== "string") return undefined
-    scratchKeys[n++] = key
+  for (let i = 0; i < n; i++) {
+    const x = o[keys[i]!]
+    if (typeof x !== "string") return undefined
     if (x.length > longest.length) longest = x
   }
-  if (n < 2) return undefined
   const candidates = references.get(longest)
   if (candidates !== undefined) {
-    for (const c of candidates) if (sameReference(c, o, n)) return c
+    for (const c of candidates) if (sameReference(c.ref, c.keys, o, keys)) return c.ref
   }
   if (referenceCount >= SHARED_REFERENCES_LIMIT) {
     references = new Map()
     referenceCount = 0
     shared = new Set(currencies.values())
   }
+  const entry = { ref: o, keys }
   const list = references.get(longest)
-  if (list === undefined) references.set(longest, [o])
-  else list.push(o)
+  if (list === undefined) references.set(longest, [entry])
+  else list.push(entry)
   referenceCount++
   shared.add(o)
   return o
 }
 
-/** A string field's stored form: the shared instant, or `canon`'s copy. */
-const canonical = (s: string, canon: ((s: string) => string) | undefined): string => {
+/** The stored copy of a string, if the store holds one (undefined: keep the string). */
+type Canon = (s: string) => string | undefined
+
+/** A string field's stored form: the shared instant, or `canon`'s copy; undefined to keep it. */
+const canonical = (s: string, canon: Canon | undefined): string | undefined => {
   const c = s.charCodeAt(0)
-  if (c >= 48 && c <= 57) return sharedInstant(s)
-  return canon === undefined ? s : canon(s)
+  if (c >= 48 && c <= 57) return isInstant(s) ? sharedInstant(s) : undefined
+  return canon === undefined ? undefined : canon(s)
 }
 
-const trim = (v: unknown, previous: unknown, depth: number, canon: ((s: string) => string) | undefined): void => {
+const trim = (v: unknown, previous: unknown, depth: number, canon: Canon | undefined): void => {
   if (typeof v !== "object" || v === null || v === previous || depth > MAX_DEPTH) return
   if (Array.isArray(v)) {
     const before = Array.isArray(previous) ? previous : undefined
@@ -177,12 +179,13 @@ const trim = (v: unknown, previous: unknown, depth: number, canon: ((s: string) 
   if (!isPlain(v)) return
   const o = v as Record<string, unknown>
   const p = typeof previous === "object" && previous !== null && !Array.isArray(previous) ? previous as Record<string, unknown> : undefined
-  for (const key in o) {
+  for (const key of Object.keys(o)) {
     const field = o[key]
     if (typeof field === "string") {
-      const was = p?.[key]
-      // The previous record's string (stored, so compact) when equal.
-      o[key] = typeof was === "string" && was === field ? was : canonical(field, canon)
+      // Equal to the previous record's (mostly the very string, spread from it): kept as it is.
+      if (p !== undefined && p[key] === field) continue
+      const stored = canonical(field, canon)
+      if (stored !== undefined) o[key] = stored
       continue
     }
     if (typeof field !== "object" || field === null) continue

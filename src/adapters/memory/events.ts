@@ -66,12 +66,8 @@ const sameValue = (a: unknown, b: unknown, depth: number): boolean => {
 /** An amount object: exactly `amount` (a number) then `currency`. */
 const isAmount = (v: unknown): v is { readonly amount: number; readonly currency: unknown } => {
   if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype) return false
-  let i = 0
-  for (const key in v) {
-    if (i === 0 ? key !== "amount" : i === 1 ? key !== "currency" : true) return false
-    i++
-  }
-  return i === 2 && typeof (v as { amount: unknown }).amount === "number"
+  const keys = Object.keys(v)
+  return keys.length === 2 && keys[0] === "amount" && keys[1] === "currency" && typeof (v as { amount: unknown }).amount === "number"
 }
 
 /** A base: an account's rendering (an earlier event's `data`) and its keys in order. */
@@ -92,12 +88,13 @@ const compactBalance = (event: BalanceUpdated, base: Base): CompactBalance | und
   if (data === b || !isAmount(balance) || data["totalBalance"] !== balance || b["totalBalance"] !== b["balance"]) return undefined
   if (!sameValue(balance.currency, (b["balance"] as { readonly currency: unknown }).currency, 0)) return undefined
   const keys = base.keys
-  let i = 0
-  for (const k in data) {
-    if (k !== keys[i++]) return undefined
+  const own = Object.keys(data)
+  if (own.length !== keys.length) return undefined
+  for (let i = 0; i < own.length; i++) {
+    const k = own[i]!
+    if (k !== keys[i]) return undefined
     if (k !== "balance" && k !== "totalBalance" && !sameValue(data[k], b[k], 0)) return undefined
   }
-  if (i !== keys.length) return undefined
   return new CompactBalance(event.id, event.platformId, sharedInstant(event.timestamp), base.data, balance.amount)
 }
 

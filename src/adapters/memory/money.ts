@@ -140,27 +140,27 @@ const systemAccounts = new Map<string, string>()
 
 /**
  * The copy of `s` the platform's tables hold already, when `s` is the id of a stored
- * internal account, transaction or quote, or a system ledger account; else `s`. For
- * `trimArrays`: a record keeps the stored id, not a copy a request decoded.
+ * internal account, transaction or quote, or a system ledger account; else undefined
+ * (keep `s`). For `trimArrays`: a record keeps the stored id, not a copy a request decoded.
  */
-const canonOf = (t: MoneyTables) => (s: string): string => {
+const canonOf = (t: MoneyTables) => (s: string): string | undefined => {
   // By the first character, then the prefix: no allocation for the many strings that are no id.
   switch (s.charCodeAt(0)) {
     case 73: // I
-      return s.startsWith("InternalAccount:") ? t.internalAccounts.get(s)?.id ?? s : s
+      return s.startsWith("InternalAccount:") ? t.internalAccounts.get(s)?.id : undefined
     case 84: // T
-      return s.startsWith("Transaction:") ? t.transactions.get(s)?.transaction.id ?? s : s
+      return s.startsWith("Transaction:") ? t.transactions.get(s)?.transaction.id : undefined
     case 81: // Q
-      return s.startsWith("Quote:") ? t.quotes.get(s)?.quote.id ?? s : s
+      return s.startsWith("Quote:") ? t.quotes.get(s)?.quote.id : undefined
     case 115: { // s
-      if (!s.startsWith("system:")) return s
+      if (!s.startsWith("system:")) return undefined
       const shared = systemAccounts.get(s)
       if (shared !== undefined) return shared
       if (systemAccounts.size < SYSTEM_ACCOUNTS_LIMIT) systemAccounts.set(s, s)
-      return s
+      return undefined
     }
     default:
-      return s
+      return undefined
   }
 }
 
