@@ -15,8 +15,8 @@
  *   BENCH_STORES (default memory,postgres,pglite)
  *   BENCH_SCALE_LEVELS: payments stored per level, the first is the base (every store), e.g. 1000,100000,1000000
  *   BENCH_SCALE_LEVELS_MEMORY / _POSTGRES / _PGLITE: one store's levels (defaults 1000,100000 / 1000,100000,1000000 /
- *     1000,100000: the port fills memory at ~600 payments/s and a payment takes ~24 KB of heap there (1,000,000 does
- *     not fit in BENCH_SCALE_HEAP_MB); the SQL fill loads ~1,000-1,400 payments/s on 2 shared cores)
+ *     1000,100000: the port fills memory at ~400-1,600 payments/s and a payment takes ~7 KB of heap there with its six
+ *     deliveries (1,000,000 needs BENCH_SCALE_HEAP_MB=12288); the SQL fill loads ~1,000-1,400 payments/s on 2 shared cores)
  *   SCALE_FILL=port: fill PostgreSQL and PGlite through the store port (~30-50 payments/s); SCALE_SQL_EVENTS=all: the SQL
  *     fill writes the events and deliveries older than the retention period too (the sweep then removes them)
  *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
@@ -46,7 +46,7 @@ const levelsOf = (text: string | undefined, fallback: string) =>
 const DEFAULT_LEVELS: Record<StoreName, string> = { memory: "1000,100000", postgres: "1000,100000,1000000", pglite: "1000,100000" }
 const levelsFor = (store: StoreName) =>
   levelsOf(process.env[`BENCH_SCALE_LEVELS_${store.toUpperCase()}`] ?? process.env["BENCH_SCALE_LEVELS"], DEFAULT_LEVELS[store])
-/** The server child's heap limit (MB): the memory store keeps every payment in it (about 24 KB each with its events and deliveries, see docs/performance.md). */
+/** The server child's heap limit (MB): the memory store keeps every payment in it (about 7 KB each with its events and deliveries, see docs/performance.md). */
 const HEAP_MB = Number(process.env["BENCH_SCALE_HEAP_MB"] ?? "8192")
 const SECONDS = Number(process.env["BENCH_SCALE_SECONDS"] ?? "5")
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? "10")

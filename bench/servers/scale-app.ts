@@ -184,15 +184,43 @@ const makeTemplate = (port: number, store: Store["Service"]) =>
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g
 
-/** Rewrites ids (each template id to a fresh one for this clone) and shifts every ISO instant by `shift` ms. */
+/**
+ * Rewrites ids (each template id to a fresh one for this clone) and shifts every ISO
+ * instant by `shift` ms. A clone keeps the template's sharing: `memo` (one per payment,
+ * or per pair) maps each template object to its clone, so an object the template's
+ * records share (the COMPLETED event's `data` is the stored transaction; a quote and its
+ * transaction share amounts and currencies) is one object in the clones too, and a part
+ * with nothing to rewrite (a currency) is the template's own object: the clones hold
+ * what payments made through the API hold, not a JSON copy of everything per record.
+ * Objects are copied by spread, so a clone has its template object's layout.
+ */
 const makeCloner = (template: Template) => {
   const pattern = new RegExp(template.ids.map(escape).join("|"), "g")
-  return <T>(value: T, ids: ReadonlyMap<string, string>, shift: number): T =>
-    JSON.parse(
-      JSON.stringify(value)
-        .replace(pattern, (m) => ids.get(m) ?? m)
-        .replace(ISO, (m) => new Date(Date.parse(m) + shift).toISOString())
-    ) as T
+  const rewrite = (s: string, ids: ReadonlyMap<string, string>, shift: number) =>
+    s.replace(pattern, (m) => ids.get(m) ?? m).replace(ISO, (m) => new Date(Date.parse(m) + shift).toISOString())
+  const cloneValue = (v: unknown, ids: ReadonlyMap<string, string>, shift: number, memo: Map<unknown, unknown>): unknown => {
+    if (typeof v !== "string" && (typeof v !== "object" || v === null)) return v
+    if (memo.has(v)) return memo.get(v)
+    let result: unknown = v
+    if (typeof v === "string") result = rewrite(v, ids, shift)
+    else if (Array.isArray(v)) {
+      const out = v.map((x) => cloneValue(x, ids, shift, memo))
+      if (out.some((x, i) => x !== v[i])) result = out
+    } else {
+      const source = v as Record<string, unknown>
+      let out: Record<string, unknown> | undefined
+      for (const key of Object.keys(source)) {
+        const c = cloneValue(source[key], ids, shift, memo)
+        if (c === source[key]) continue
+        out ??= { ...source }
+        out[key] = c
+      }
+      if (out !== undefined) result = out
+    }
+    memo.set(v, result)
+    return result
+  }
+  return <T>(value: T, ids: ReadonlyMap<string, string>, shift: number, memo: Map<unknown, unknown>): T => cloneValue(value, ids, shift, memo) as T
 }
 
 let counter = 0
@@ -242,11 +270,12 @@ const fill = (store: Store["Service"], template: Template) =>
       yield* store.transact((uow) =>
         Effect.gen(function*() {
           for (const p of batch) {
-            for (const c of template.customers) yield* uow.putCustomer(clone(c, p.ids, pairShift))
-            for (const a of template.accounts) yield* uow.putInternalAccount(clone(a, p.ids, pairShift))
-            yield* uow.putExternalAccount(clone(template.external, p.ids, pairShift))
-            yield* uow.post(clone(template.funding, p.ids, pairShift))
-            for (const e of template.pairEvents) yield* uow.emit(clone(e.event, p.ids, pairShift))
+            const memo = new Map<unknown, unknown>()
+            for (const c of template.customers) yield* uow.putCustomer(clone(c, p.ids, pairShift, memo))
+            for (const a of template.accounts) yield* uow.putInternalAccount(clone(a, p.ids, pairShift, memo))
+            yield* uow.putExternalAccount(clone(template.external, p.ids, pairShift, memo))
+            yield* uow.post(clone(template.funding, p.ids, pairShift, memo))
+            for (const e of template.pairEvents) yield* uow.emit(clone(e.event, p.ids, pairShift, memo))
           }
         })
       ).pipe(Effect.orDie)
@@ -278,12 +307,13 @@ const fill = (store: Store["Service"], template: Template) =>
               const ids = new Map(pair.ids)
               for (const id of paymentTemplateIds) ids.set(id, freshId(id))
               const shift = start + 60_000 + j * step - template.at
-              yield* uow.putQuote(clone(template.quote, ids, shift))
-              for (const e of template.entries) yield* uow.post(clone(e, ids, shift))
-              yield* uow.putTransaction(clone(template.transaction, ids, shift))
+              const memo = new Map<unknown, unknown>()
+              yield* uow.putQuote(clone(template.quote, ids, shift, memo))
+              for (const e of template.entries) yield* uow.post(clone(e, ids, shift, memo))
+              yield* uow.putTransaction(clone(template.transaction, ids, shift, memo))
               let k = 0
               for (const e of template.paymentEvents) {
-                const event = clone(e.event, ids, shift)
+                const event = clone(e.event, ids, shift, memo)
                 yield* uow.emit(event)
                 const at = template.at + shift
                 // Outbox order: the delivery's place among the fill's events (the store numbers the events themselves).

@@ -140,27 +140,27 @@ const systemAccounts = new Map<string, string>()
 
 /**
  * The copy of `s` the platform's tables hold already, when `s` is the id of a stored
- * internal account, transaction or quote, or a system ledger account; else `s`. For
- * `trimArrays`: a record keeps the stored id, not a copy a request decoded.
+ * internal account, transaction or quote, or a system ledger account; else undefined
+ * (keep `s`). For `trimArrays`: a record keeps the stored id, not a copy a request decoded.
  */
-const canonOf = (t: MoneyTables) => (s: string): string => {
+const canonOf = (t: MoneyTables) => (s: string): string | undefined => {
   // By the first character, then the prefix: no allocation for the many strings that are no id.
   switch (s.charCodeAt(0)) {
     case 73: // I
-      return s.startsWith("InternalAccount:") ? t.internalAccounts.get(s)?.id ?? s : s
+      return s.startsWith("InternalAccount:") ? t.internalAccounts.get(s)?.id : undefined
     case 84: // T
-      return s.startsWith("Transaction:") ? t.transactions.get(s)?.transaction.id ?? s : s
+      return s.startsWith("Transaction:") ? t.transactions.get(s)?.transaction.id : undefined
     case 81: // Q
-      return s.startsWith("Quote:") ? t.quotes.get(s)?.quote.id ?? s : s
+      return s.startsWith("Quote:") ? t.quotes.get(s)?.quote.id : undefined
     case 115: { // s
-      if (!s.startsWith("system:")) return s
+      if (!s.startsWith("system:")) return undefined
       const shared = systemAccounts.get(s)
       if (shared !== undefined) return shared
       if (systemAccounts.size < SYSTEM_ACCOUNTS_LIMIT) systemAccounts.set(s, s)
-      return s
+      return undefined
     }
     default:
-      return s
+      return undefined
   }
 }
 
@@ -325,7 +325,7 @@ export const makeMoneyArea = (
       putQuote: (written) =>
         Effect.sync(() => {
           const t = m.tenantOf(written.platformId)
-          const r = trimArrays(written, canonOf(t))
+          const r = trimArrays(written, canonOf(t), t.quotes.get(written.quote.id))
           const quotes = t.quotes
           const previous = quotes.get(r.quote.id)
           quotes.set(r.quote.id, r)
@@ -334,8 +334,9 @@ export const makeMoneyArea = (
       putTransaction: (written) =>
         Effect.orDie(Effect.suspend(() => {
           const t = m.tenantOf(written.platformId)
-          const r = trimArrays(written, canonOf(t))
-          const before = sentOf(t.transactions.get(r.transaction.id))
+          const stored = t.transactions.get(written.transaction.id)
+          const r = trimArrays(written, canonOf(t), stored)
+          const before = sentOf(stored)
           return Effect.tap(m.putRow(t.transactions, r.transaction.id, r), () =>
             Effect.sync(() => {
               const after = sentOf(r)

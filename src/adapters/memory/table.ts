@@ -45,8 +45,11 @@ export class MemoryTable<R> {
   private readonly groups: ReadonlyArray<{
     readonly name: string
     readonly key: (r: R) => string | ReadonlyArray<string> | undefined
-    /** Group key -> the members' sort keys, in (createdAt, id) order. */
-    readonly map: Map<string, Array<SortKey>>
+    /**
+     * Group key -> the members' sort keys, in (createdAt, id) order; a group of one member
+     * holds its key alone (no array: many groups hold one row, a payment's reference).
+     */
+    readonly map: Map<string, Members>
   }>
 
   constructor(private readonly def: TableDef<R>) {
@@ -67,7 +70,7 @@ export class MemoryTable<R> {
       for (const [key, id] of u.map) copy.uniques[i]!.map.set(key, id)
     })
     this.groups.forEach((g, i) => {
-      for (const [key, members] of g.map) copy.groups[i]!.map.set(key, members.slice())
+      for (const [key, members] of g.map) copy.groups[i]!.map.set(key, Array.isArray(members) ? members.slice() : members)
     })
     return copy
   }
@@ -163,19 +166,8 @@ export class MemoryTable<R> {
     for (const g of this.groups) {
       const before = keysOf(g.key(previous))
       const after = keysOf(g.key(r))
-      for (const key of before) {
-        if (after.includes(key)) continue
-        const members = g.map.get(key)
-        if (members === undefined) continue
-        removeSorted(members, sortKey)
-        if (members.length === 0) g.map.delete(key)
-      }
-      for (const key of after) {
-        if (before.includes(key)) continue
-        let members = g.map.get(key)
-        if (members === undefined) g.map.set(key, members = [])
-        insertSorted(members, sortKey)
-      }
+      for (const key of before) if (!after.includes(key)) removeMember(g.map, key, sortKey)
+      for (const key of after) if (!before.includes(key)) addMember(g.map, key, sortKey)
     }
   }
 
@@ -192,15 +184,20 @@ export class MemoryTable<R> {
   }
 
   /**
-   * Removes these rows in one pass over the order (not one splice per row, which is
-   * quadratic when many old rows go at once); returns those removed.
+   * Removes these rows; returns those removed. The order is walked only up to the last
+   * removed key (found by binary search), and the rest of it moves once, by one `splice`:
+   * a sweep removes the oldest rows, a prefix, so a batch costs the prefix, not one
+   * lookup per row of the table (nor one splice per row, which is quadratic).
    */
   removeAll(ids: Iterable<string>): Array<R> {
     const removed: Array<R> = []
     const gone = new Set<string>()
+    let last = -1
     for (const id of ids) {
       const previous = this.rows.get(id)
       if (previous === undefined) continue
+      const at = search(this.order, this.keyOf(previous))
+      if (at > last) last = at
       this.unindex(previous)
       this.rows.delete(id)
       this.keys.delete(id)
@@ -208,12 +205,13 @@ export class MemoryTable<R> {
       removed.push(previous)
     }
     if (gone.size > 0) {
+      const end = Math.min(last, this.order.length - 1)
       let w = 0
-      for (let i = 0; i < this.order.length; i++) {
+      for (let i = 0; i <= end; i++) {
         const key = this.order[i]!
         if (!gone.has(key.id)) this.order[w++] = key
       }
-      this.order.length = w
+      this.order.splice(w, end + 1 - w)
     }
     return removed
   }
@@ -310,7 +308,8 @@ export class MemoryTable<R> {
   }
 
   private groupKeys(name: string, key: string): ReadonlyArray<SortKey> {
-    return this.groups.find((g) => g.name === name)?.map.get(key) ?? []
+    const members = this.groups.find((g) => g.name === name)?.map.get(key)
+    return members === undefined ? NO_MEMBERS : Array.isArray(members) ? members : [members]
   }
 
   private index(r: R) {
@@ -321,13 +320,7 @@ export class MemoryTable<R> {
     }
     if (this.groups.length === 0) return
     const sortKey = this.keyOf(r)
-    for (const g of this.groups) {
-      for (const key of keysOf(g.key(r))) {
-        let members = g.map.get(key)
-        if (members === undefined) g.map.set(key, members = [])
-        insertSorted(members, sortKey)
-      }
-    }
+    for (const g of this.groups) for (const key of keysOf(g.key(r))) addMember(g.map, key, sortKey)
   }
 
   private unindex(r: R) {
@@ -338,18 +331,39 @@ export class MemoryTable<R> {
     }
     if (this.groups.length === 0) return
     const sortKey = this.keyOf(r)
-    for (const g of this.groups) {
-      for (const key of keysOf(g.key(r))) {
-        const members = g.map.get(key)
-        if (members === undefined) continue
-        removeSorted(members, sortKey)
-        if (members.length === 0) g.map.delete(key)
-      }
-    }
+    for (const g of this.groups) for (const key of keysOf(g.key(r))) removeMember(g.map, key, sortKey)
   }
 }
 
 const NO_KEYS: ReadonlyArray<string> = []
+const NO_MEMBERS: ReadonlyArray<SortKey> = []
+
+/** A group's members: one sort key, or several in (createdAt, id) order. */
+type Members = SortKey | Array<SortKey>
+
+/** Adds `sortKey` to the group `key` (a key already there stays once). */
+const addMember = (map: Map<string, Members>, key: string, sortKey: SortKey) => {
+  const members = map.get(key)
+  if (members === undefined) map.set(key, sortKey)
+  else if (Array.isArray(members)) insertSorted(members, sortKey)
+  else {
+    const c = compareKeys(members, sortKey)
+    if (c !== 0) map.set(key, c < 0 ? [members, sortKey] : [sortKey, members])
+  }
+}
+
+/** Removes `sortKey` from the group `key`; a group left with one member holds it alone, an empty one goes. */
+const removeMember = (map: Map<string, Members>, key: string, sortKey: SortKey) => {
+  const members = map.get(key)
+  if (members === undefined) return
+  if (!Array.isArray(members)) {
+    if (compareKeys(members, sortKey) === 0) map.delete(key)
+    return
+  }
+  removeSorted(members, sortKey)
+  if (members.length === 1) map.set(key, members[0]!)
+  else if (members.length === 0) map.delete(key)
+}
 const keysOf = (k: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
   k === undefined ? NO_KEYS : typeof k === "string" ? [k] : k
 

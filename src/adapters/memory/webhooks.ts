@@ -1,9 +1,9 @@
 /** Webhook signing keys, the outbox cursor and deliveries, in memory (see ./store.ts). */
 import { Effect } from "effect"
-import { type DomainEvent, webhookBodyOf } from "../../domain/events.js"
+import { webhookBodyOf } from "../../domain/events.js"
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
-import { type EventTables, lastSeqOf, outboxEvent } from "./events.js"
+import { type EventTables, eventOf, lastSeqOf, outboxEvent, type OutboxItem } from "./events.js"
 import { MemoryTable } from "./table.js"
 
 /**
@@ -25,8 +25,8 @@ class StoredDelivery {
     readonly seq: number,
     readonly type: string,
     readonly resourceId: string,
-    /** The event whose webhook body is the delivery's body, or the body's text. */
-    readonly source: DomainEvent | string,
+    /** The event (as the outbox holds it) whose webhook body is the delivery's body, or the body's text. */
+    readonly source: OutboxItem | string,
     readonly status: WebhookDeliveryRecord["status"],
     readonly attempts: ReadonlyArray<WebhookAttemptRecord>,
     readonly round: number,
@@ -43,13 +43,13 @@ class StoredDelivery {
  * miss only costs a rendering.
  */
 const RENDERED_LIMIT = 64
-const rendered = new Map<DomainEvent, string>()
+const rendered = new Map<OutboxItem, string>()
 
-const bodyOf = (source: DomainEvent | string): string => {
+const bodyOf = (source: OutboxItem | string): string => {
   if (typeof source === "string") return source
   let body = rendered.get(source)
   if (body === undefined) {
-    body = webhookBodyOf(source)
+    body = webhookBodyOf(eventOf(source))
     if (rendered.size >= RENDERED_LIMIT) rendered.delete(rendered.keys().next().value!)
     rendered.set(source, body)
   }
