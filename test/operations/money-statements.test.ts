@@ -17,6 +17,7 @@ import * as Accounts from "../../src/operations/money/accounts.js"
 import * as Quotes from "../../src/operations/money/quotes.js"
 import { onPlatformClock } from "../../src/operations/time.js"
 import { testServices } from "../support/api.js"
+import { completeIndividualFields, individual } from "../support/onboarding-client.js"
 
 const platform = platformFromConfig({ id: "statements", clientId: "statements_client", clientSecret: "statements_secret_123", regulated: true })
 
@@ -36,15 +37,7 @@ const statementsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return Effect.map(Effect.withTracer(effect, counting), (a) => ({ result: a, statements: [...sent] }))
   })
 
-const customerBody = (name: string) => ({
-  customerType: "INDIVIDUAL",
-  fullName: name,
-  birthDate: "1990-04-12",
-  nationality: "US",
-  idType: "PASSPORT",
-  identifier: "X1234567",
-  address: { line1: "1 Main St", city: "Springfield", postalCode: "12345", country: "US" }
-})
+const customerBody = (name: string) => individual(name, completeIndividualFields)
 
 describe("statements per quote and execution on PGlite", () => {
   let runtime: ManagedRuntime.ManagedRuntime<Layer.Success<ReturnType<typeof testServices>>, unknown> | undefined
