@@ -143,7 +143,8 @@ const program = Effect.gen(function*() {
 const choice = storeChoiceFromEnv(process.env)
 if (typeof choice === "string") throw new Error(choice)
 try {
-  await Effect.runPromise(Effect.scoped(Effect.provide(program, Layer.orDie(servicesFor(choice, [platform], { webhookDestinations: ["loopback"] })))))
+  // Tracing off, as the reference server runs (src/http/app.ts).
+  await Effect.runPromise(Effect.scoped(Effect.provide(Effect.withTracerEnabled(program, false), Layer.orDie(servicesFor(choice, [platform], { webhookDestinations: ["loopback"] })))))
 } finally {
   await cleanUp()
 }
