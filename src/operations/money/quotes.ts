@@ -569,7 +569,10 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
 const quoteAccounts = new Map<string, ReadonlyArray<string>>()
 const QUOTE_ACCOUNTS_KEPT = 10_000
 const quoteKey = (platformId: string, quoteId: string): string => `${platformId}\u0000${quoteId}`
-const accountsOfQuote = (rec: QuoteRecord): ReadonlyArray<string> => paymentPlanOf(rec.quote, rec.plan, []).internalAccounts
+const accountsOfQuote = (rec: QuoteRecord): ReadonlyArray<string> => {
+  const { creditAccount, debitAccount } = ledgerAccountsOf(rec.quote, rec.plan)
+  return internalAccountsOf(debitAccount, creditAccount)
+}
 
 const rememberQuoteAccounts = (rec: QuoteRecord): void => {
   if (quoteAccounts.size >= QUOTE_ACCOUNTS_KEPT) {
@@ -627,16 +630,25 @@ const sourceOf = (q: Quote, plan: QuotePlan): TransactionSource =>
     ? { sourceType: "REALTIME_FUNDING", currency: q.sendingCurrency.code, ...(plan.customerId === null ? {} : { customerId: plan.customerId }) }
     : { sourceType: "ACCOUNT", accountId: plan.source.accountId, currency: q.sendingCurrency.code }
 
+/** The accounts a quote's payment debits and credits (the world's, for money from or to outside). */
+const ledgerAccountsOf = (q: Quote, plan: QuotePlan): { readonly debitAccount: string; readonly creditAccount: string } => ({
+  debitAccount: plan.source.kind === "INTERNAL" ? plan.source.accountId : worldAccount(q.sendingCurrency.code),
+  creditAccount: plan.destination.kind === "INTERNAL"
+    ? plan.destination.accountId
+    : plan.destination.kind === "UMA" && plan.destination.internalAccountId !== undefined
+    ? plan.destination.internalAccountId
+    : worldAccount(q.receivingCurrency.code)
+})
+
+/** Of a quote's payment's two accounts, the internal ones (the ones with a balance). */
+const internalAccountsOf = (debitAccount: string, creditAccount: string): ReadonlyArray<string> =>
+  [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:"))
+
 /** The ledger plan of a quote's payment. */
 export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<PaymentStepRecord>): PaymentPlan => {
   const sending = q.sendingCurrency.code
   const receiving = q.receivingCurrency.code
-  const debitAccount = plan.source.kind === "INTERNAL" ? plan.source.accountId : worldAccount(sending)
-  const creditAccount = plan.destination.kind === "INTERNAL"
-    ? plan.destination.accountId
-    : plan.destination.kind === "UMA" && plan.destination.internalAccountId !== undefined
-    ? plan.destination.internalAccountId
-    : worldAccount(receiving)
+  const { creditAccount, debitAccount } = ledgerAccountsOf(q, plan)
   const payment: PaymentPlan = {
     debit: { account: debitAccount, currency: sending, amount: q.totalSendingAmount },
     credit: { account: creditAccount, currency: receiving, amount: q.totalReceivingAmount },
@@ -648,7 +660,7 @@ export const paymentPlanOf = (q: Quote, plan: QuotePlan, steps: ReadonlyArray<Pa
     outcome: plan.outcome,
     steps,
     quoteId: q.id,
-    internalAccounts: [debitAccount, creditAccount].filter((a) => a.startsWith("InternalAccount:"))
+    internalAccounts: internalAccountsOf(debitAccount, creditAccount)
   }
   return plan.source.kind === "EXTERNAL" ? { ...payment, pull: true } : payment
 }
