@@ -363,6 +363,9 @@ describe("GET /transactions with card rows", () => {
   it("lists payments and card rows together, newest first, paging across both", async () => {
     const s = await setup(10_000)
     const a = await authorize(s.card.id, 100)
+    // A second apart on the sandbox clock: rows made in the same millisecond order by id
+    // (docs/decisions.md, "In what order do lists come"), so back-to-back requests could tie.
+    await c.advance(1)
     const b = await authorize(s.card.id, 200)
     const all = (await c.ok("GET", `/transactions?customerId=${encodeURIComponent(s.holder.id)}&limit=100`)).data as Array<Row>
     expect(all.map((r) => r.id).slice(0, 2)).toEqual([b.id, a.id])
