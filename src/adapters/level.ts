@@ -8,8 +8,12 @@
 import { Context, Effect } from "effect"
 import { LedgerRejected, StoreConflict, type UniqueConstraint } from "../ports/store.js"
 
-/** The innermost level of a unit of work the fiber runs in. */
-const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/CurrentLevel", {
+/**
+ * The innermost level of a unit of work the fiber runs in. Exported for a store that
+ * provides it itself, together with its own context, instead of through `asLevel` (the
+ * memory store: one context update per level).
+ */
+export const CurrentLevel = Context.Reference<{ conflicted: boolean } | undefined>("payments-service/adapters/CurrentLevel", {
   defaultValue: () => undefined
 })
 

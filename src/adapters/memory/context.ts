@@ -6,7 +6,7 @@
  */
 import type { Effect } from "effect"
 import type { StoreRepositories } from "../../ports/store.js"
-import type { InvalidCursor, PageResult, StoreConflict, TimeRange } from "../../ports/shared.js"
+import type { InvalidCursor, PageResult, StoreConflict, TimeRange, UniqueConstraint } from "../../ports/shared.js"
 import { millisOf } from "../cursor.js"
 import { MemoryTable, type TableDef } from "./table.js"
 
@@ -25,6 +25,8 @@ export interface MemoryContext<T> {
   readonly claim: <A>(what: string, f: () => A) => Effect.Effect<A>
   /** Adds an undo action to the unit of work in progress. */
   readonly undo: (f: () => void) => void
+  /** Writes a row (insert or replace by id) at once, undoably; or writes nothing and answers the constraint it would break. */
+  readonly writeRow: <R>(table: MemoryTable<R>, id: string, record: R) => UniqueConstraint | undefined
   /** Writes a row (insert or replace by id), or fails with the constraint it would break. */
   readonly putRow: <R>(table: MemoryTable<R>, id: string, record: R) => Effect.Effect<void, StoreConflict>
   /** Removes a row, if there is one. */

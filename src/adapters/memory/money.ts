@@ -17,7 +17,7 @@ import { millisOf } from "../cursor.js"
 import { entryProblem, isInternalAccount, netByAccount, nextBalance } from "../ledger.js"
 import { decodeJournalCursor, encodeJournalCursor } from "../journal-cursor.js"
 import { receiverOf, senderOf } from "../parties.js"
-import { ledgerRejectedIn } from "../level.js"
+import { conflictIn, ledgerRejectedIn } from "../level.js"
 import { entityTable, inRange, is, keyOf, type MemoryArea, type MemoryContext, noFilter } from "./context.js"
 import { trimArrays } from "./compact.js"
 import { MemoryTable } from "./table.js"
@@ -332,18 +332,18 @@ export const makeMoneyArea = (
           m.undo(() => void (previous === undefined ? quotes.delete(r.quote.id) : quotes.set(r.quote.id, previous)))
         }),
       putTransaction: (written) =>
-        Effect.orDie(Effect.suspend(() => {
+        Effect.suspend(() => {
           const t = m.tenantOf(written.platformId)
           const stored = t.transactions.get(written.transaction.id)
           const r = trimArrays(written, canonOf(t), stored)
+          const constraint = m.writeRow(t.transactions, r.transaction.id, r)
+          if (constraint !== undefined) return Effect.orDie(conflictIn(constraint))
           const before = sentOf(stored)
-          return Effect.tap(m.putRow(t.transactions, r.transaction.id, r), () =>
-            Effect.sync(() => {
-              const after = sentOf(r)
-              if (before !== undefined) moveSent(t, before.key, before.day, -before.amount)
-              if (after !== undefined) moveSent(t, after.key, after.day, after.amount)
-            }))
-        })),
+          const after = sentOf(r)
+          if (before !== undefined) moveSent(t, before.key, before.day, -before.amount)
+          if (after !== undefined) moveSent(t, after.key, after.day, after.amount)
+          return Effect.void
+        }),
       putPlatformConfig: (r) => m.setField(m.tenantOf(r.platformId), "config", r)
     }
   }

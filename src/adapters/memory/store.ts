@@ -12,10 +12,10 @@
  * builds its repositories and writes on a `MemoryContext` (./context.ts); this module
  * composes them and owns the machinery: the platforms' tables, the mutex, the undo log.
  */
-import { Context, Effect, Layer } from "effect"
-import type { InvalidCursor, PageResult } from "../../ports/shared.js"
+import { Context, Effect, Fiber, Layer } from "effect"
+import type { InvalidCursor, PageResult, UniqueConstraint } from "../../ports/shared.js"
 import { Store, type UnitOfWork } from "../../ports/store.js"
-import { conflictIn, asLevel } from "../level.js"
+import { conflictIn, CurrentLevel } from "../level.js"
 import { type AgentTables, agentTables, makeAgentArea } from "./agents.js"
 import { type CardTables, cardTables, makeCardArea } from "./cards.js"
 import type { MemoryContext } from "./context.js"
@@ -72,26 +72,35 @@ const newTenant = (): Tenant => ({
 const pageEffect = <R>(result: PageResult<R> | InvalidCursor): Effect.Effect<PageResult<R>, InvalidCursor> =>
   "data" in result ? Effect.succeed(result) : Effect.fail(result)
 
-interface MemoryTx {
+/**
+ * One level of a unit of work (the unit of work itself, or a nested one in it), as the
+ * fiber's context holds it: `CurrentTx` and `CurrentLevel` (../level.ts) are both this
+ * object, set by one context update.
+ */
+interface MemoryLevel {
   readonly store: object
-  readonly uow: UnitOfWork
-  /** Undo actions, oldest first. */
+  /** The unit of work's undo actions, oldest first (shared by its levels). */
   readonly log: Array<() => void>
+  /** Set by a StoreConflict or LedgerRejected raised in this level (`conflictIn`). */
+  conflicted: boolean
 }
 
-/** The unit of work the current fiber runs in, per store instance. */
-const CurrentTx = Context.Reference<MemoryTx | undefined>("payments-service/adapters/memory/CurrentTx", {
+/** The level of a unit of work the current fiber runs in, per store instance. */
+const CurrentTx = Context.Reference<MemoryLevel | undefined>("payments-service/adapters/memory/CurrentTx", {
   defaultValue: () => undefined
 })
 
-const rollbackTo = (tx: MemoryTx, mark: number) => {
-  while (tx.log.length > mark) tx.log.pop()?.()
+const rollbackTo = (log: Array<() => void>, mark: number) => {
+  while (log.length > mark) log.pop()?.()
 }
+
+const swallowedConflict = () =>
+  new Error("A StoreConflict was caught inside the unit of work that raised it, which then tried to commit; catch it outside store.transact")
 
 export const makeMemoryStore = Effect.sync(() => {
   const identity = {}
   const tenants = new Map<string, Tenant>()
-  const { exclusive, read: readUnlocked } = makeMutex()
+  const mutex = makeMutex()
 
   /**
    * The undo log of the unit of work in progress. Units of work run one at a time (the
@@ -103,7 +112,24 @@ export const makeMemoryStore = Effect.sync(() => {
     activeLog.push(f)
   }
 
-  const read = <A>(f: () => A): Effect.Effect<A> => CurrentTx.use((tx) => tx?.store === identity ? Effect.sync(f) : readUnlocked(f))
+  /** Whether `fiber` runs in a unit of work of this store. */
+  const inside = (fiber: Fiber.Fiber<unknown, unknown>) => fiber.getRef(CurrentTx)?.store === identity
+
+  /**
+   * A read: at once when no unit of work holds the lock or the fiber runs in the one that
+   * does (two effect steps: this and its value), else in its turn (it never sees half of
+   * a unit of work).
+   */
+  const read = <A>(f: () => A): Effect.Effect<A> =>
+    Effect.withFiber((fiber) => !mutex.isLocked() || inside(fiber) ? Effect.succeed(f()) : mutex.exclusive(Effect.sync(f)))
+
+  const writeRow = <R>(table: MemoryTable<R>, id: string, record: R): UniqueConstraint | undefined => {
+    const constraint = table.conflictOf(record)
+    if (constraint !== undefined) return constraint
+    const previous = table.put(record)
+    undo(previous === undefined ? () => void table.remove(id) : () => void table.put(previous))
+    return undefined
+  }
 
   const m: MemoryContext<Tenant> = {
     tenantOf: (platformId) => {
@@ -116,15 +142,13 @@ export const makeMemoryStore = Effect.sync(() => {
     read,
     readPage: (f) => Effect.flatMap(read(f), pageEffect),
     claim: (what, f) =>
-      CurrentTx.use((tx) => tx?.store === identity ? Effect.sync(f) : Effect.die(new Error(`${what} must run inside a unit of work`))),
+      Effect.withFiber((fiber) => inside(fiber) ? Effect.succeed(f()) : Effect.die(new Error(`${what} must run inside a unit of work`))),
     undo,
+    writeRow,
     putRow: <R>(table: MemoryTable<R>, id: string, record: R) =>
       Effect.suspend(() => {
-        const constraint = table.conflictOf(record)
-        if (constraint !== undefined) return conflictIn(constraint)
-        const previous = table.put(record)
-        undo(() => void (previous === undefined ? table.remove(id) : table.put(previous)))
-        return Effect.void
+        const constraint = writeRow(table, id, record)
+        return constraint === undefined ? Effect.void : conflictIn(constraint)
       }),
     removeRow: (table, id) =>
       Effect.sync(() => {
@@ -187,24 +211,69 @@ export const makeMemoryStore = Effect.sync(() => {
       })
   }
 
+  /**
+   * A unit of work, or a level nested in one. Uncontended, the unit of work takes four
+   * effect steps besides its own: the uninterruptible region in which it takes the lock and
+   * sets its level in the fiber's context (one step, so no interruption can come between
+   * taking the lock and the handler that gives it back), the handler's frame, the
+   * interruptible work, and the handler's answer. The handler, run however the work ends
+   * (success, failure, defect, interruption), restores the context, rolls back what a
+   * failed level wrote, and at the top level clears the undo log and releases the lock. A
+   * level that succeeds after a StoreConflict or LedgerRejected raised in it dies, rolled
+   * back (../level.ts: every store refuses it).
+   */
   const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    CurrentTx.use((current) => {
-      if (current?.store === identity) {
-        // Nested: part of the enclosing unit of work; a failure undoes its own writes.
-        const mark = current.log.length
-        return Effect.onError(asLevel(work(current.uow)), () => Effect.sync(() => rollbackTo(current, mark)))
-      }
-      return exclusive(Effect.suspend(() => {
-        const log: Array<() => void> = []
-        activeLog = log
-        const tx: MemoryTx = { store: identity, uow, log }
-        return asLevel(work(uow)).pipe(
-          Effect.onError(() => Effect.sync(() => rollbackTo(tx, 0))),
-          Effect.ensuring(Effect.sync(() => void (activeLog = undefined))),
-          Effect.provideService(CurrentTx, tx)
-        )
-      }))
+    Effect.uninterruptibleMask((restore) => {
+      const fiber = Fiber.getCurrent()
+      if (fiber === undefined) return Effect.die(new Error("store.transact evaluated outside a fiber"))
+      const current = fiber.getRef(CurrentTx)
+      if (current !== undefined && current.store === identity) return level(fiber, restore, work, current.log, false)
+      if (mutex.tryLock()) return level(fiber, restore, work, [], true)
+      return Effect.flatMap(restore(mutex.waitTurn), () => level(fiber, restore, work, [], true))
     })
+
+  /** Runs `work` as a level whose writes go to `log` (the top level of a unit of work: the lock is held, and released here). */
+  const level = <A, E, R>(
+    fiber: Fiber.Fiber<unknown, unknown>,
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    work: (uow: UnitOfWork) => Effect.Effect<A, E, R>,
+    log: Array<() => void>,
+    top: boolean
+  ): Effect.Effect<A, E, R> => {
+    const mark = log.length
+    const self: MemoryLevel = { store: identity, log, conflicted: false }
+    const outer = fiber.context
+    if (top) activeLog = log
+    fiber.setContext(Context.add(Context.add(outer, CurrentTx, self), CurrentLevel, self))
+    const end = (failed: boolean) => {
+      fiber.setContext(outer)
+      if (failed) rollbackTo(log, mark)
+      if (top) {
+        activeLog = undefined
+        mutex.unlock()
+      }
+    }
+    let body: Effect.Effect<A, E, R>
+    try {
+      body = work(uow)
+    } catch (defect) {
+      body = Effect.die(defect)
+    }
+    return Effect.matchCauseEffect(restore(body), {
+      onSuccess: (a) => {
+        if (self.conflicted) {
+          end(true)
+          return Effect.die(swallowedConflict())
+        }
+        end(false)
+        return Effect.succeed(a)
+      },
+      onFailure: (cause) => {
+        end(true)
+        return Effect.failCause(cause)
+      }
+    })
+  }
 
   return Store.of({
     info: { kind: "memory", description: "in memory (nothing persists)" },
