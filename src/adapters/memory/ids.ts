@@ -4,7 +4,7 @@
  * Either way, a platform with a `deterministicSeed` (the `DeterministicPlatform`
  * reference set for its work) draws from a stream of its own, seeded by its seed and id.
  */
-import { createHash, randomUUID } from "node:crypto"
+import { createHash, randomFillSync, randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { DeterministicPlatform, Ids } from "../../ports/ids.js"
 
@@ -16,10 +16,65 @@ import { DeterministicPlatform, Ids } from "../../ports/ids.js"
  */
 export const flatString = (s: string): string => Buffer.from(s, "latin1").toString("latin1")
 
-export const randomIds = Ids.of({
-  make: (prefix) => Effect.sync(() => flatString(`${prefix}:${randomUUID()}`)),
-  uuid: Effect.sync(() => flatString(randomUUID()))
-})
+/** Draws ids synchronously: what an `Ids` service made here draws from (one effect step per id). */
+interface IdSource {
+  readonly make: (prefix: string) => string
+  readonly uuid: () => string
+}
+
+/** The source behind each `Ids` service made here, for `perPlatformIds` to draw from without a second effect. */
+const sources = new WeakMap<typeof Ids.Service, IdSource>()
+
+const idsOf = (source: IdSource): typeof Ids.Service => {
+  const ids = Ids.of({
+    make: (prefix) => Effect.sync(() => source.make(prefix)),
+    uuid: Effect.sync(source.uuid)
+  })
+  sources.set(ids, source)
+  return ids
+}
+
+/**
+ * Random v4 UUIDs written straight into a buffer from a pool of random bytes
+ * (`crypto.randomFillSync`, as `randomUUID` keeps its own) and read out once as a flat
+ * string with its prefix: no rope to flatten afterwards (`flatString`), one string per id.
+ */
+const randomSource = (): IdSource => {
+  const POOL = 16 * 256
+  let pool = Buffer.alloc(0)
+  let at = 0
+  const HEX = Buffer.from("0123456789abcdef", "latin1")
+  const out = Buffer.alloc(256)
+  /** Writes a UUID into `out` from `o`; returns where it ends. */
+  const writeUuid = (o: number): number => {
+    if (at + 16 > pool.length) {
+      pool = randomFillSync(Buffer.allocUnsafe(POOL))
+      at = 0
+    }
+    for (let i = 0; i < 16; i++) {
+      let b = pool[at + i]!
+      if (i === 6) b = (b & 0x0f) | 0x40 // version 4
+      else if (i === 8) b = (b & 0x3f) | 0x80 // variant 10
+      out[o++] = HEX[b >> 4]!
+      out[o++] = HEX[b & 15]!
+      if (i === 3 || i === 5 || i === 7 || i === 9) out[o++] = 45 // -
+    }
+    at += 16
+    return o
+  }
+  return {
+    make: (prefix) => {
+      // Prefixes are short ASCII resource names; anything else takes the plain path.
+      if (prefix.length > 128) return flatString(`${prefix}:${randomUUID()}`)
+      const n = out.write(prefix, 0, "latin1")
+      out[n] = 58 // :
+      return out.toString("latin1", 0, writeUuid(n + 1))
+    },
+    uuid: () => out.toString("latin1", 0, writeUuid(0))
+  }
+}
+
+export const randomIds = idsOf(randomSource())
 
 /** xorshift128-style generator over 32-bit words: small, fast, good enough for ids. */
 const uuidStream = (words: readonly [number, number, number, number]) => {
@@ -44,11 +99,12 @@ const uuidStream = (words: readonly [number, number, number, number]) => {
 
 const seededUuid = (seed: number) => uuidStream([seed, 0x243f6a88, 0x85a308d3, 0x13198a2e])
 
-const streamIds = (next: () => string) =>
-  Ids.of({
-    make: (prefix) => Effect.sync(() => flatString(`${prefix}:${next()}`)),
-    uuid: Effect.sync(() => flatString(next()))
-  })
+const streamSource = (next: () => string): IdSource => ({
+  make: (prefix) => flatString(`${prefix}:${next()}`),
+  uuid: () => flatString(next())
+})
+
+const streamIds = (next: () => string) => idsOf(streamSource(next))
 
 /**
  * A platform's own stream: its state from SHA-256 of the seed and the platform id, so two
@@ -65,16 +121,32 @@ const platformUuid = (seed: number, platformId: string) => {
  * app), so a fresh app starts every platform's stream over.
  */
 export const perPlatformIds = (shared: typeof Ids.Service): typeof Ids.Service => {
-  const streams = new Map<string, typeof Ids.Service>()
+  const streams = new Map<string, IdSource>()
   const streamOf = (p: { readonly platformId: string; readonly seed: number }) => {
     const key = `${p.seed}:${p.platformId}`
     let ids = streams.get(key)
-    if (ids === undefined) streams.set(key, ids = streamIds(platformUuid(p.seed, p.platformId)))
+    if (ids === undefined) streams.set(key, ids = streamSource(platformUuid(p.seed, p.platformId)))
     return ids
   }
+  const source = sources.get(shared)
+  if (source === undefined) {
+    // A service made elsewhere: its own effects for the shared stream.
+    return Ids.of({
+      make: (prefix) => DeterministicPlatform.use((p) => p === undefined ? shared.make(prefix) : Effect.sync(() => streamOf(p).make(prefix))),
+      uuid: DeterministicPlatform.use((p) => p === undefined ? shared.uuid : Effect.sync(() => streamOf(p).uuid()))
+    })
+  }
+  // One effect step per id: the platform read from the fiber and the id drawn in one.
   return Ids.of({
-    make: (prefix) => DeterministicPlatform.use((p) => p === undefined ? shared.make(prefix) : streamOf(p).make(prefix)),
-    uuid: DeterministicPlatform.use((p) => p === undefined ? shared.uuid : streamOf(p).uuid)
+    make: (prefix) =>
+      Effect.withFiberSucceed((fiber) => {
+        const p = fiber.getRef(DeterministicPlatform)
+        return p === undefined ? source.make(prefix) : streamOf(p).make(prefix)
+      }),
+    uuid: Effect.withFiberSucceed((fiber) => {
+      const p = fiber.getRef(DeterministicPlatform)
+      return p === undefined ? source.uuid() : streamOf(p).uuid()
+    })
   })
 }
 
