@@ -86,15 +86,16 @@ const currencies = new Map<string, object>()
  * The shared copy of a currency object (exactly `code`, `name`, `symbol`, `decimals`, in
  * that order, as the API's Currency is built), or undefined for anything else.
  */
-export const sharedCurrency = (v: object): object | undefined => {
-  if (shared.has(v)) return v
+export const sharedCurrency = (v: object): object | undefined => shared.has(v) ? v : currencyOf(v, Object.keys(v))
+
+/** `sharedCurrency` for an object not shared yet whose keys are `keys`. */
+const currencyOf = (v: object, keys: ReadonlyArray<string>): object | undefined => {
+  // The key list first (the caller has it): most objects of a record are no currency.
+  if (keys.length !== 4 || keys[0] !== "code" || keys[1] !== "name" || keys[2] !== "symbol" || keys[3] !== "decimals") return undefined
   const c = v as Record<string, unknown>
-  // The field checks first: most objects of a record are no currency, and need no key list.
   if (typeof c["decimals"] !== "number" || typeof c["code"] !== "string" || typeof c["name"] !== "string" || typeof c["symbol"] !== "string") {
     return undefined
   }
-  const keys = Object.keys(v)
-  if (keys.length !== 4 || keys[0] !== "code" || keys[1] !== "name" || keys[2] !== "symbol" || keys[3] !== "decimals") return undefined
   const key = `${c["code"]}\u0000${c["name"]}\u0000${c["symbol"]}\u0000${c["decimals"]}`
   const found = currencies.get(key)
   if (found !== undefined) return found
@@ -129,10 +130,11 @@ const sameReference = (c: Record<string, unknown>, cKeys: ReadonlyArray<string>,
  * means the same keys in the same order with equal values; amounts (numbers) are never
  * shared this way.
  */
-export const sharedReference = (v: object): object | undefined => {
-  if (shared.has(v)) return v
+export const sharedReference = (v: object): object | undefined => shared.has(v) ? v : referenceOf(v, Object.keys(v))
+
+/** `sharedReference` for an object not shared yet whose keys are `keys`. */
+const referenceOf = (v: object, keys: ReadonlyArray<string>): object | undefined => {
   const o = v as Record<string, unknown>
-  const keys = Object.keys(o)
   const n = keys.length
   if (n < 2 || n > 4) return undefined
   let longest = ""
@@ -176,10 +178,14 @@ const trim = (v: unknown, previous: unknown, depth: number, canon: Canon | undef
     for (let i = 0; i < v.length; i++) trim(v[i], before?.[i], depth + 1, canon)
     return
   }
-  if (!isPlain(v)) return
-  const o = v as Record<string, unknown>
+  if (isPlain(v)) trimObject(v as Record<string, unknown>, Object.keys(v), previous, depth, canon)
+}
+
+/** `trim` of a plain object whose keys are `keys` (each object's key list is taken once, and serves the currency and reference checks too). */
+const trimObject = (o: Record<string, unknown>, keys: ReadonlyArray<string>, previous: unknown, depth: number, canon: Canon | undefined): void => {
   const p = typeof previous === "object" && previous !== null && !Array.isArray(previous) ? previous as Record<string, unknown> : undefined
-  for (const key of Object.keys(o)) {
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!
     const field = o[key]
     if (typeof field === "string") {
       // Equal to the previous record's (mostly the very string, spread from it): kept as it is.
@@ -199,13 +205,14 @@ const trim = (v: unknown, previous: unknown, depth: number, canon: Canon | undef
       continue
     }
     if (!isPlain(field)) continue
-    const currency = sharedCurrency(field)
+    const fieldKeys = Object.keys(field)
+    const currency = currencyOf(field, fieldKeys)
     if (currency !== undefined) {
       o[key] = currency
       continue
     }
-    trim(field, p?.[key], depth + 1, canon)
-    const reference = sharedReference(field)
+    if (depth + 1 <= MAX_DEPTH) trimObject(field as Record<string, unknown>, fieldKeys, p?.[key], depth + 1, canon)
+    const reference = referenceOf(field, fieldKeys)
     if (reference !== undefined) o[key] = reference
   }
 }

@@ -42,7 +42,11 @@ export interface MemoryArea<K extends keyof StoreRepositories, W> {
 }
 
 /** A composite key of a table's index (parts joined by NUL, which no key part holds). */
-export const keyOf = (...parts: ReadonlyArray<string | null>): string => parts.map((p) => p ?? "").join("\u0000")
+export const keyOf = (...parts: ReadonlyArray<string | null>): string => {
+  let key = parts[0] ?? ""
+  for (let i = 1; i < parts.length; i++) key += "\u0000" + (parts[i] ?? "")
+  return key
+}
 
 export const inRange = (ms: number, range: TimeRange | undefined): boolean =>
   range === undefined || ((range.from === undefined || ms >= range.from) && (range.to === undefined || ms <= range.to))
@@ -63,4 +67,15 @@ export const is = <A>(wanted: A | undefined, actual: A): boolean => wanted === u
 export const entityTable = <R>(
   entity: (r: R) => { readonly id: string; readonly createdAt: string },
   indexes: Pick<TableDef<R>, "unique" | "groups"> = {}
-): MemoryTable<R> => new MemoryTable<R>({ id: (r) => entity(r).id, createdAt: (r) => millisOf(entity(r).createdAt), ...indexes })
+): MemoryTable<R> => new MemoryTable<R>({ id: (r) => entity(r).id, createdAt: (r) => millisOfShared(entity(r).createdAt), ...indexes })
+
+/** The last instant parsed: a payment's rows share one creation instant (one string, `sharedInstant`). */
+let lastIso = ""
+let lastMillis = 0
+const millisOfShared = (iso: string): number => {
+  if (iso !== lastIso) {
+    lastMillis = millisOf(iso)
+    lastIso = iso
+  }
+  return lastMillis
+}

@@ -144,7 +144,7 @@ export class MemoryTable<R> {
     this.keys.set(id, key)
     insertSorted(this.order, key)
     this.rows.set(id, r)
-    this.index(r)
+    this.index(r, key)
     return previous
   }
 
@@ -312,15 +312,18 @@ export class MemoryTable<R> {
     return members === undefined ? NO_MEMBERS : Array.isArray(members) ? members : [members]
   }
 
-  private index(r: R) {
-    const id = this.def.id(r)
+  private index(r: R, sortKey: SortKey = this.keyOf(r)) {
+    const id = sortKey.id
     for (const u of this.uniques) {
       const key = u.key(r)
       if (key !== undefined) u.map.set(key, id)
     }
-    if (this.groups.length === 0) return
-    const sortKey = this.keyOf(r)
-    for (const g of this.groups) for (const key of keysOf(g.key(r))) addMember(g.map, key, sortKey)
+    for (const g of this.groups) {
+      const key = g.key(r)
+      if (key === undefined) continue
+      if (typeof key === "string") addMember(g.map, key, sortKey)
+      else for (const k of key) addMember(g.map, k, sortKey)
+    }
   }
 
   private unindex(r: R) {
@@ -380,15 +383,34 @@ const search = (order: ReadonlyArray<SortKey>, key: SortKey): number => {
   return lo
 }
 
-/** Inserts `key` in order (rows mostly arrive in order: at the end, O(1)); a key already there stays once. */
+/** How far back from the end an insert looks before it binary-searches. */
+const NEAR_END = 8
+
+/**
+ * Inserts `key` in order; a key already there stays once. Rows mostly arrive in order:
+ * at the end, O(1), or a few places before it (rows of the same millisecond order by id,
+ * and ids are random), found by stepping back and made room for by moving that tail.
+ */
 const insertSorted = (order: Array<SortKey>, key: SortKey) => {
-  const last = order[order.length - 1]
-  if (last === undefined || compareKeys(last, key) < 0) order.push(key)
-  else {
-    const at = search(order, key)
-    const found = order[at]
-    if (found === undefined || compareKeys(found, key) !== 0) order.splice(at, 0, key)
+  const n = order.length
+  const last = order[n - 1]
+  if (last === undefined || compareKeys(last, key) < 0) {
+    order.push(key)
+    return
   }
+  let at = n - 1
+  const stop = Math.max(0, n - NEAR_END)
+  while (at > stop && compareKeys(order[at - 1]!, key) >= 0) at--
+  if (at === stop && at > 0) at = search(order, key)
+  const found = order[at]
+  if (found !== undefined && compareKeys(found, key) === 0) return
+  if (n - at > NEAR_END) {
+    order.splice(at, 0, key)
+    return
+  }
+  order.push(last)
+  for (let i = n - 1; i > at; i--) order[i] = order[i - 1]!
+  order[at] = key
 }
 
 const removeSorted = (order: Array<SortKey>, key: SortKey) => {
