@@ -181,27 +181,34 @@ export const makeMoneyArea = (
         if (typeof moved === "string") return ledgerRejectedIn(moved, account)
         next.set(account, moved)
       }
+      // What to undo, kept as data and undone by one action (newest first, as separate actions would).
+      const created: Array<string> = []
+      const moved: Array<{ readonly row: { balance: number }; readonly previous: number }> = []
       for (const [account, balance] of next) {
         const row = t.balances.get(account)
         if (row === undefined) {
           t.balances.set(account, { currency: currencyOf.get(account) ?? "", balance })
-          m.undo(() => void t.balances.delete(account))
+          created.push(account)
         } else {
-          const previous = row.balance
+          moved.push({ row, previous: row.balance })
           row.balance = balance
-          m.undo(() => void (row.balance = previous))
         }
       }
       const position = t.journal.push(entry) - 1
-      m.undo(() => void t.journal.pop())
+      const lists: Array<Array<number>> = []
       for (const account of next.keys()) {
         if (!isInternalAccount(account)) continue
         let positions = t.journalByAccount.get(account)
         if (positions === undefined) t.journalByAccount.set(account, positions = [])
         positions.push(position)
-        const list = positions
-        m.undo(() => void list.pop())
+        lists.push(positions)
       }
+      m.undo(() => {
+        for (let i = lists.length - 1; i >= 0; i--) lists[i]!.pop()
+        t.journal.pop()
+        for (let i = moved.length - 1; i >= 0; i--) moved[i]!.row.balance = moved[i]!.previous
+        for (const account of created) t.balances.delete(account)
+      })
       return Effect.void
     })
 

@@ -140,7 +140,8 @@ export const makeMemoryStore = Effect.sync(() => {
     peek: (platformId) => tenants.get(platformId),
     tenants: () => tenants.values(),
     read,
-    readPage: (f) => Effect.flatMap(read(f), pageEffect),
+    readPage: (f) =>
+      Effect.withFiber((fiber) => !mutex.isLocked() || inside(fiber) ? pageEffect(f()) : Effect.flatMap(mutex.exclusive(Effect.sync(f)), pageEffect)),
     claim: (what, f) =>
       Effect.withFiber((fiber) => inside(fiber) ? Effect.succeed(f()) : Effect.die(new Error(`${what} must run inside a unit of work`))),
     undo,
