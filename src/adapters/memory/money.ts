@@ -173,7 +173,6 @@ export const makeMoneyArea = (
       const entry = trimArrays(written, canonOf(t))
       const problem = entryProblem(entry)
       if (problem !== undefined) return ledgerRejectedIn(problem)
-      const currencyOf = new Map(entry.postings.map((p) => [p.account, p.currency]))
       const next = new Map<string, number>()
       for (const [account, amount] of netByAccount(entry)) {
         const balance = next.get(account) ?? t.balances.get(account)?.balance ?? 0
@@ -187,7 +186,8 @@ export const makeMoneyArea = (
       for (const [account, balance] of next) {
         const row = t.balances.get(account)
         if (row === undefined) {
-          t.balances.set(account, { currency: currencyOf.get(account) ?? "", balance })
+          // A new ledger account (rare): its currency from its last posting, as a map of the postings would give.
+          t.balances.set(account, { currency: entry.postings.findLast((p) => p.account === account)?.currency ?? "", balance })
           created.push(account)
         } else {
           moved.push({ row, previous: row.balance })
