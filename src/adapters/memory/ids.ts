@@ -14,7 +14,12 @@ import { DeterministicPlatform, Ids } from "../../ports/ids.js"
  * an id is kept for as long as its record, in several indexes: copied flat it costs its
  * characters only (about 400 B less per id on the memory store's heap). Ids are ASCII.
  */
-export const flatString = (s: string): string => Buffer.from(s, "latin1").toString("latin1")
+export const flatString = (s: string): string => {
+  if (s.length > FLAT_SCRATCH.length) return Buffer.from(s, "latin1").toString("latin1")
+  // Through one reused buffer: no Buffer allocated per string.
+  return FLAT_SCRATCH.toString("latin1", 0, FLAT_SCRATCH.write(s, 0, "latin1"))
+}
+const FLAT_SCRATCH = Buffer.alloc(256)
 
 /** Draws ids synchronously: what an `Ids` service made here draws from (one effect step per id). */
 interface IdSource {
