@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
-import { PGlite } from "@electric-sql/pglite"
+import { parse as pgliteParse, PGlite, protocol } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -41,8 +41,99 @@ const classify = (cause: unknown, operation: string): SqlErrors.SqlError => {
   return new SqlError({ reason: new UnknownError({ cause, message, operation }) })
 }
 
+/** How many named statements the connection keeps (least recently used closed first). */
+const MAX_PREPARED = 256
+
+const concatFrames = (frames: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let length = 0
+  for (const f of frames) length += f.length
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const f of frames) {
+    out.set(f, at)
+    at += f.length
+  }
+  return out
+}
+
+/**
+ * Statements on PGlite as named prepared statements, each execution one call into PGlite.
+ *
+ * `db.query` runs a statement as six calls into PGlite (Parse, Describe, Bind, Describe,
+ * Execute, Sync: each a pass of PostgreSQL's main loop and a result parse in JS) and
+ * parses and plans it every time (the unnamed statement). Here a statement's text is
+ * parsed once per connection under a name (its parameter types read then, to render the
+ * parameters as `db.query` does), and each execution is Bind, Describe, Execute and Sync
+ * in one call; PostgreSQL keeps the plan (its plan cache: custom plans the first few
+ * times, then the generic plan when it costs no more). Results are parsed by PGlite's own
+ * `parseResults` with the database's parsers, as `db.query` parses them.
+ *
+ * A prepared statement is the session's and outlives transactions; it holds no data, and
+ * PostgreSQL replans it when a table it reads changes (DDL). Statements beyond
+ * `MAX_PREPARED` are closed, least recently used first, with the next execution.
+ */
+const makePrepared = (db: PGlite) => {
+  const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number> }>()
+  const closing: Array<Uint8Array> = []
+  let counter = 0
+
+  const prepare = async (text: string) => {
+    const found = statements.get(text)
+    if (found !== undefined) {
+      // Most recently used last: Map keeps insertion order.
+      statements.delete(text)
+      statements.set(text, found)
+      return found
+    }
+    const name = `payments_${++counter}`
+    const described = await db.execProtocol(
+      concatFrames([
+        ...closing.splice(0),
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync()
+      ]),
+      { syncToFs: false }
+    )
+    const prepared = { name, types: pgliteParse.parseDescribeStatementResults(described.messages) }
+    statements.set(text, prepared)
+    for (const [oldText, old] of statements) {
+      if (statements.size <= MAX_PREPARED) break
+      statements.delete(oldText)
+      closing.push(protocol.serialize.close({ type: "S", name: old.name }))
+    }
+    return prepared
+  }
+
+  return async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    const prepared = await prepare(text)
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null
+      const serialize = db.serializers[prepared.types[i] ?? 0]
+      return serialize === undefined ? String(param) : serialize(param)
+    })
+    const result = await db.execProtocol(
+      concatFrames([
+        ...closing.splice(0),
+        protocol.serialize.bind({ statement: prepared.name, values }),
+        protocol.serialize.describe({ type: "P" }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync()
+      ])
+    )
+    const sets = pgliteParse.parseResults(result.messages, db.parsers, { rowMode })
+    return sets[sets.length - 1] ?? { rows: [], fields: [], affectedRows: 0 }
+  }
+}
+
 const connectionOf = (db: PGlite): SqlConnection.Connection => {
+  const prepared = makePrepared(db)
   const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+    Effect.tryPromise({
+      try: () => prepared(text, params, rowMode),
+      catch: (cause) => classify(cause, "execute")
+    })
+  const runUnprepared = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
     Effect.tryPromise({
       try: () => db.query<Record<string, unknown>>(text, [...params], { rowMode }),
       catch: (cause) => classify(cause, "execute")
@@ -50,16 +141,18 @@ const connectionOf = (db: PGlite): SqlConnection.Connection => {
   const rows = (text: string, params: ReadonlyArray<unknown>) => Effect.map(run(text, params, "object"), (r) => r.rows)
   const values = (text: string, params: ReadonlyArray<unknown>) =>
     Effect.map(run(text, params, "array"), (r) => r.rows.map((row) => Object.values(row)))
+  const unpreparedRows = (text: string, params: ReadonlyArray<unknown>) => Effect.map(runUnprepared(text, params, "object"), (r) => r.rows)
   return {
     execute: (text, params, transformRows) =>
       Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r))),
-    executeRaw: (text, params) => run(text, params, "object"),
+    executeRaw: (text, params) => runUnprepared(text, params, "object"),
     executeStream: (text, params, transformRows) =>
       Stream.fromIterableEffect(Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))),
     executeValues: values,
-    executeValuesUnprepared: values,
+    executeValuesUnprepared: (text, params) =>
+      Effect.map(runUnprepared(text, params, "array"), (r) => r.rows.map((row) => Object.values(row))),
     executeUnprepared: (text, params, transformRows) =>
-      Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))
+      Effect.map(unpreparedRows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))
   }
 }
 
