@@ -57,30 +57,54 @@ const concatFrames = (frames: ReadonlyArray<Uint8Array>): Uint8Array => {
 }
 
 /**
- * Statements on PGlite as named prepared statements, each execution one call into PGlite.
+ * Statements on PGlite, each one call into PGlite.
  *
  * `db.query` runs a statement as six calls into PGlite (Parse, Describe, Bind, Describe,
  * Execute, Sync: each a pass of PostgreSQL's main loop and a result parse in JS) and
- * parses and plans it every time (the unnamed statement). Here a statement's text is
- * parsed once per connection under a name (its parameter types read then, to render the
- * parameters as `db.query` does), and each execution is Bind, Describe, Execute and Sync
- * in one call; PostgreSQL keeps the plan (its plan cache: custom plans the first few
- * times, then the generic plan when it costs no more). Results are parsed by PGlite's own
- * `parseResults` with the database's parsers, as `db.query` parses them.
+ * parses and plans it every time (the unnamed statement). Here:
  *
- * A prepared statement is the session's and outlives transactions; it holds no data, and
- * PostgreSQL replans it when a table it reads changes (DDL). Statements beyond
- * `MAX_PREPARED` are closed, least recently used first, with the next execution.
+ * - A statement with parameters (`execute`) is a named prepared statement: its text is
+ *   parsed once per connection (its parameter types read then, to render the parameters
+ *   as `db.query` does), and each execution is Bind, Describe, Execute and Sync in one
+ *   call; PostgreSQL keeps the plan (its plan cache: custom plans the first few times,
+ *   then the generic plan when it costs no more). A prepared statement is the session's
+ *   and outlives transactions; it holds no data, and PostgreSQL replans it when a table
+ *   it reads changes. Beyond `MAX_PREPARED` statements the least recently used are
+ *   closed, with the next call.
+ * - A statement without parameters sent unprepared (BEGIN, COMMIT, a savepoint, DDL) is
+ *   Parse, Bind, Describe, Execute and Sync of the unnamed statement in one call.
+ * - `BEGIN` waits and goes in the same call as the transaction's first statement (a
+ *   transaction that sends none, rolled back or committed, sends nothing): one call per
+ *   unit of work fewer. Until then the connection counts as in a transaction.
+ *
+ * Results are parsed by PGlite's own `parseResults` with the database's parsers, as
+ * `db.query` parses them; a failure throws PGlite's error (its SQLSTATE `code`), as
+ * `db.query` does.
  */
-const makePrepared = (db: PGlite) => {
+const makeSession = (db: PGlite) => {
   const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number> }>()
-  const closing: Array<Uint8Array> = []
+  /** Close messages of evicted statements and a waiting BEGIN: they go first in the next call. */
+  const leading: Array<Uint8Array> = []
+  let begin: string | undefined
   let counter = 0
+
+  const takeLeading = (): Array<Uint8Array> => {
+    const frames = leading.splice(0)
+    if (begin !== undefined) {
+      frames.push(
+        protocol.serialize.parse({ text: begin }),
+        protocol.serialize.bind({}),
+        protocol.serialize.execute({})
+      )
+      begin = undefined
+    }
+    return frames
+  }
 
   const prepare = async (text: string) => {
     const found = statements.get(text)
     if (found !== undefined) {
-      // Most recently used last: Map keeps insertion order.
+      // Most recently used last: a Map keeps insertion order.
       statements.delete(text)
       statements.set(text, found)
       return found
@@ -88,7 +112,7 @@ const makePrepared = (db: PGlite) => {
     const name = `payments_${++counter}`
     const described = await db.execProtocol(
       concatFrames([
-        ...closing.splice(0),
+        ...leading.splice(0),
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: "S", name }),
         protocol.serialize.sync()
@@ -100,59 +124,91 @@ const makePrepared = (db: PGlite) => {
     for (const [oldText, old] of statements) {
       if (statements.size <= MAX_PREPARED) break
       statements.delete(oldText)
-      closing.push(protocol.serialize.close({ type: "S", name: old.name }))
+      leading.push(protocol.serialize.close({ type: "S", name: old.name }))
     }
     return prepared
   }
 
-  return async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
-    const prepared = await prepare(text)
+  const resultOf = (messages: Parameters<typeof pgliteParse.parseResults>[0], rowMode: "object" | "array") => {
+    const sets = pgliteParse.parseResults(messages, db.parsers, { rowMode })
+    return sets[sets.length - 1] ?? { rows: [], fields: [], affectedRows: 0 }
+  }
+
+  const prepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    const statement = await prepare(text)
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null
-      const serialize = db.serializers[prepared.types[i] ?? 0]
+      const serialize = db.serializers[statement.types[i] ?? 0]
       return serialize === undefined ? String(param) : serialize(param)
     })
     const result = await db.execProtocol(
       concatFrames([
-        ...closing.splice(0),
-        protocol.serialize.bind({ statement: prepared.name, values }),
+        ...takeLeading(),
+        protocol.serialize.bind({ statement: statement.name, values }),
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
         protocol.serialize.sync()
       ])
     )
-    const sets = pgliteParse.parseResults(result.messages, db.parsers, { rowMode })
-    return sets[sets.length - 1] ?? { rows: [], fields: [], affectedRows: 0 }
+    return resultOf(result.messages, rowMode)
+  }
+
+  const unprepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    // Parameters need their types (a Describe) before they can be rendered: `db.query` does that.
+    if (params.length > 0) {
+      const frames = takeLeading()
+      if (frames.length > 0) await db.execProtocol(concatFrames([...frames, protocol.serialize.sync()]), { syncToFs: false })
+      return await db.query<Record<string, unknown>>(text, [...params], { rowMode })
+    }
+    if (/^\s*begin\b/i.test(text) && !db.isInTransaction() && begin === undefined) {
+      begin = text
+      return { rows: [], fields: [], affectedRows: 0 }
+    }
+    if (begin !== undefined && /^\s*(commit|rollback)\s*$/i.test(text)) {
+      // The transaction sent no statement: there is nothing to end.
+      begin = undefined
+      return { rows: [], fields: [], affectedRows: 0 }
+    }
+    const result = await db.execProtocol(
+      concatFrames([
+        ...takeLeading(),
+        protocol.serialize.parse({ text }),
+        protocol.serialize.bind({}),
+        protocol.serialize.describe({ type: "P" }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync()
+      ])
+    )
+    return resultOf(result.messages, rowMode)
+  }
+
+  return {
+    prepared,
+    unprepared,
+    /** In a transaction, or about to begin one with the next statement. */
+    inTransaction: () => begin !== undefined || db.isInTransaction()
   }
 }
 
-const connectionOf = (db: PGlite): SqlConnection.Connection => {
-  const prepared = makePrepared(db)
-  const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+const connectionOf = (session: ReturnType<typeof makeSession>): SqlConnection.Connection => {
+  const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array", prepared: boolean) =>
     Effect.tryPromise({
-      try: () => prepared(text, params, rowMode),
+      try: () => (prepared ? session.prepared(text, params, rowMode) : session.unprepared(text, params, rowMode)),
       catch: (cause) => classify(cause, "execute")
     })
-  const runUnprepared = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
-    Effect.tryPromise({
-      try: () => db.query<Record<string, unknown>>(text, [...params], { rowMode }),
-      catch: (cause) => classify(cause, "execute")
-    })
-  const rows = (text: string, params: ReadonlyArray<unknown>) => Effect.map(run(text, params, "object"), (r) => r.rows)
-  const values = (text: string, params: ReadonlyArray<unknown>) =>
-    Effect.map(run(text, params, "array"), (r) => r.rows.map((row) => Object.values(row)))
-  const unpreparedRows = (text: string, params: ReadonlyArray<unknown>) => Effect.map(runUnprepared(text, params, "object"), (r) => r.rows)
+  const rows = (text: string, params: ReadonlyArray<unknown>, prepared: boolean) => Effect.map(run(text, params, "object", prepared), (r) => r.rows)
+  const values = (text: string, params: ReadonlyArray<unknown>, prepared: boolean) =>
+    Effect.map(run(text, params, "array", prepared), (r) => r.rows.map((row) => Object.values(row)))
   return {
     execute: (text, params, transformRows) =>
-      Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r))),
-    executeRaw: (text, params) => runUnprepared(text, params, "object"),
+      Effect.map(rows(text, params, true), (r) => (transformRows === undefined ? r : transformRows(r))),
+    executeRaw: (text, params) => run(text, params, "object", false),
     executeStream: (text, params, transformRows) =>
-      Stream.fromIterableEffect(Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))),
-    executeValues: values,
-    executeValuesUnprepared: (text, params) =>
-      Effect.map(runUnprepared(text, params, "array"), (r) => r.rows.map((row) => Object.values(row))),
+      Stream.fromIterableEffect(Effect.map(rows(text, params, true), (r) => (transformRows === undefined ? r : transformRows(r)))),
+    executeValues: (text, params) => values(text, params, true),
+    executeValuesUnprepared: (text, params) => values(text, params, false),
     executeUnprepared: (text, params, transformRows) =>
-      Effect.map(unpreparedRows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))
+      Effect.map(rows(text, params, false), (r) => (transformRows === undefined ? r : transformRows(r)))
   }
 }
 
@@ -293,10 +349,11 @@ export interface PgliteOptions {
 const clientOver = (db: PGlite) =>
   Effect.gen(function*() {
     const semaphore = yield* Semaphore.make(1)
+    const session = makeSession(db)
     const acquirers = SqlClient.makeSqliteAcquirers({
-      connection: Effect.succeed(connectionOf(db)),
+      connection: Effect.succeed(connectionOf(session)),
       semaphore,
-      isTransaction: () => db.isInTransaction()
+      isTransaction: () => session.inTransaction()
     })
     return yield* SqlClient.make({
       ...acquirers,
