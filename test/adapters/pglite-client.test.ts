@@ -52,6 +52,19 @@ describe("PGlite client", () => {
     expect(answers[1]).toEqual(Array.from({ length: 10 }, (_, i) => 2 + i))
   })
 
+  it("a statement prepared before DDL changed its result columns answers after it", { timeout: 60_000 }, async () => {
+    const rows = await run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.unsafe(`create table stale_rows (id text primary key)`)
+      yield* sql.unsafe(`insert into stale_rows (id) values ($1)`, ["a"])
+      const text = `select * from stale_rows where id = $1`
+      const before = yield* sql.unsafe<Record<string, unknown>>(text, ["a"])
+      yield* sql.unsafe(`alter table stale_rows add column n int default 7`)
+      return [before, yield* sql.unsafe<Record<string, unknown>>(text, ["a"])]
+    }))
+    expect(rows).toEqual([[{ id: "a" }], [{ id: "a", n: 7 }]])
+  })
+
   it("a transaction commits its writes, rolls them back on failure, and one that sends nothing leaves no transaction open", { timeout: 60_000 }, async () => {
     const outcome = await run(Effect.gen(function*() {
       const sql = yield* setUp

@@ -69,8 +69,9 @@ const concatFrames = (frames: ReadonlyArray<Uint8Array>): Uint8Array => {
  *   call; PostgreSQL keeps the plan (its plan cache: custom plans the first few times,
  *   then the generic plan when it costs no more). A prepared statement is the session's
  *   and outlives transactions; it holds no data, and PostgreSQL replans it when a table
- *   it reads changes. Beyond `MAX_PREPARED` statements the least recently used are
- *   closed, with the next call.
+ *   it reads changes (one whose result columns changed, or that the session lost, is
+ *   prepared again: at once outside a transaction, else with its next run). Beyond
+ *   `MAX_PREPARED` statements the least recently used are closed, with the next call.
  * - A statement without parameters sent unprepared (BEGIN, COMMIT, a savepoint, DDL) is
  *   Parse, Bind, Describe, Execute and Sync of the unnamed statement in one call.
  * - `BEGIN` waits and goes in the same call as the transaction's first statement (a
@@ -134,26 +135,54 @@ const makeSession = (db: PGlite) => {
     return sets[sets.length - 1] ?? { rows: [], fields: [], affectedRows: 0 }
   }
 
-  const prepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+  const ready = () => {
+    // `db.query` refuses a closed database; a call into its WASM after `close` must not happen.
+    if (db.closed) throw new Error("PGlite is closed")
+  }
+
+  const prepared = async (
+    text: string,
+    params: ReadonlyArray<unknown>,
+    rowMode: "object" | "array",
+    again = true
+  ): Promise<ReturnType<typeof resultOf>> => {
+    ready()
     const statement = await prepare(text)
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null
       const serialize = db.serializers[statement.types[i] ?? 0]
       return serialize === undefined ? String(param) : serialize(param)
     })
-    const result = await db.execProtocol(
-      concatFrames([
-        ...takeLeading(),
-        protocol.serialize.bind({ statement: statement.name, values }),
-        protocol.serialize.describe({ type: "P" }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync()
-      ])
-    )
-    return resultOf(result.messages, rowMode)
+    const began = begin !== undefined
+    const frames = takeLeading()
+    try {
+      const result = await db.execProtocol(
+        concatFrames([
+          ...frames,
+          protocol.serialize.bind({ statement: statement.name, values }),
+          protocol.serialize.describe({ type: "P" }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync()
+        ])
+      )
+      return resultOf(result.messages, rowMode)
+    } catch (e) {
+      // A statement whose result columns changed (DDL since it was prepared) or that the
+      // session no longer holds: prepared again next time; at once when no transaction
+      // was aborted by it (in one, the retry would only meet "transaction is aborted").
+      const code = failureOf(e).code
+      if (code !== "0A000" && code !== "26000") throw e
+      if (statements.get(text) === statement) {
+        statements.delete(text)
+        leading.push(protocol.serialize.close({ type: "S", name: statement.name }))
+      }
+      if (!again || began || db.isInTransaction()) throw e
+      return await prepared(text, params, rowMode, false)
+    }
   }
 
   const unprepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    ready()
     // Parameters need their types (a Describe) before they can be rendered: `db.query` does that.
     if (params.length > 0) {
       const frames = takeLeading()
