@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
-import { parse as pgliteParse, PGlite, protocol } from "@electric-sql/pglite"
+import { messages as pgMessages, parse as pgliteParse, PGlite, protocol, types as pgTypes } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -39,6 +39,15 @@ const classify = (cause: unknown, operation: string): SqlErrors.SqlError => {
   if (code === "40P01") return new SqlError({ reason: new DeadlockError({ cause, message, operation }) })
   if (code.startsWith("23")) return new SqlError({ reason: new ConstraintError({ cause, message, operation }) })
   return new SqlError({ reason: new UnknownError({ cause, message, operation }) })
+}
+
+/** A message PGlite answers with. */
+type PgliteMessage = Parameters<typeof pgliteParse.parseDescribeStatementResults>[0][number]
+
+/** A statement's rows: objects, or arrays when asked for values. */
+interface Answer {
+  readonly rows: ReadonlyArray<Record<string, unknown>>
+  readonly values: ReadonlyArray<ReadonlyArray<unknown>>
 }
 
 /** How many named statements the connection keeps (least recently used closed first). */
@@ -78,9 +87,10 @@ const concatFrames = (frames: ReadonlyArray<Uint8Array>): Uint8Array => {
  *   transaction that sends none, rolled back or committed, sends nothing): one call per
  *   unit of work fewer. Until then the connection counts as in a transaction.
  *
- * Results are parsed by PGlite's own `parseResults` with the database's parsers, as
- * `db.query` parses them; a failure throws PGlite's error (its SQLSTATE `code`), as
- * `db.query` does.
+ * Values are parsed by the database's parsers (PGlite's `parseType`), as `db.query`
+ * parses them; a failure throws PGlite's error (its SQLSTATE `code`), as `db.query` does.
+ * A statement with parameters sent unprepared, and `executeRaw`, still go through
+ * `db.query`.
  */
 const makeSession = (db: PGlite) => {
   const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number> }>()
@@ -130,9 +140,40 @@ const makeSession = (db: PGlite) => {
     return prepared
   }
 
-  const resultOf = (messages: Parameters<typeof pgliteParse.parseResults>[0], rowMode: "object" | "array") => {
-    const sets = pgliteParse.parseResults(messages, db.parsers, { rowMode })
-    return sets[sets.length - 1] ?? { rows: [], fields: [], affectedRows: 0 }
+  /**
+   * The rows of the call's last statement (`values` when `rowMode` is "array": one array
+   * per row, for columns that share a name), each value parsed by the database's parser
+   * for its type, as PGlite's `parseResults` does (which copies every parser into a new
+   * object on each call: a tenth of the client's CPU).
+   */
+  const resultOf = (messages: ReadonlyArray<PgliteMessage>, rowMode: "object" | "array"): Answer => {
+    let fields: ReadonlyArray<{ readonly name: string; readonly dataTypeID: number }> = []
+    let rows: Array<Record<string, unknown>> = []
+    let values: Array<ReadonlyArray<unknown>> = []
+    let last: Answer = { rows: [], values: [] }
+    for (const message of messages) {
+      if (message instanceof pgMessages.RowDescriptionMessage) {
+        fields = message.fields
+      } else if (message instanceof pgMessages.DataRowMessage) {
+        const raw = message.fields
+        if (rowMode === "array") {
+          values.push(raw.map((value, i) => pgTypes.parseType(value, fields[i]?.dataTypeID ?? 0, db.parsers)))
+        } else {
+          const row: Record<string, unknown> = {}
+          for (let i = 0; i < raw.length; i++) {
+            const field = fields[i]
+            if (field !== undefined) row[field.name] = pgTypes.parseType(raw[i] ?? null, field.dataTypeID, db.parsers)
+          }
+          rows.push(row)
+        }
+      } else if (message instanceof pgMessages.CommandCompleteMessage) {
+        last = { rows, values }
+        rows = []
+        values = []
+        fields = []
+      }
+    }
+    return last
   }
 
   const ready = () => {
@@ -145,7 +186,7 @@ const makeSession = (db: PGlite) => {
     params: ReadonlyArray<unknown>,
     rowMode: "object" | "array",
     again = true
-  ): Promise<ReturnType<typeof resultOf>> => {
+  ): Promise<Answer> => {
     ready()
     const statement = await prepare(text)
     const values = params.map((param, i) => {
@@ -181,22 +222,29 @@ const makeSession = (db: PGlite) => {
     }
   }
 
-  const unprepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+  /** `db.query` (its whole result), after what waits for the next call. */
+  const viaQuery = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    ready()
+    const frames = takeLeading()
+    if (frames.length > 0) await db.execProtocol(concatFrames([...frames, protocol.serialize.sync()]), { syncToFs: false })
+    return await db.query<Record<string, unknown>>(text, [...params], { rowMode })
+  }
+
+  const unprepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array"): Promise<Answer> => {
     ready()
     // Parameters need their types (a Describe) before they can be rendered: `db.query` does that.
     if (params.length > 0) {
-      const frames = takeLeading()
-      if (frames.length > 0) await db.execProtocol(concatFrames([...frames, protocol.serialize.sync()]), { syncToFs: false })
-      return await db.query<Record<string, unknown>>(text, [...params], { rowMode })
+      const result = await viaQuery(text, params, rowMode)
+      return rowMode === "array" ? { rows: [], values: result.rows.map((row) => Object.values(row)) } : { rows: result.rows, values: [] }
     }
     if (/^\s*begin\b/i.test(text) && !db.isInTransaction() && begin === undefined) {
       begin = text
-      return { rows: [], fields: [], affectedRows: 0 }
+      return { rows: [], values: [] }
     }
     if (begin !== undefined && /^\s*(commit|rollback)\s*$/i.test(text)) {
       // The transaction sent no statement: there is nothing to end.
       begin = undefined
-      return { rows: [], fields: [], affectedRows: 0 }
+      return { rows: [], values: [] }
     }
     const result = await db.execProtocol(
       concatFrames([
@@ -214,6 +262,7 @@ const makeSession = (db: PGlite) => {
   return {
     prepared,
     unprepared,
+    viaQuery,
     /** In a transaction, or about to begin one with the next statement. */
     inTransaction: () => begin !== undefined || db.isInTransaction()
   }
@@ -227,11 +276,13 @@ const connectionOf = (session: ReturnType<typeof makeSession>): SqlConnection.Co
     })
   const rows = (text: string, params: ReadonlyArray<unknown>, prepared: boolean) => Effect.map(run(text, params, "object", prepared), (r) => r.rows)
   const values = (text: string, params: ReadonlyArray<unknown>, prepared: boolean) =>
-    Effect.map(run(text, params, "array", prepared), (r) => r.rows.map((row) => Object.values(row)))
+    Effect.map(run(text, params, "array", prepared), (r) => r.values)
   return {
     execute: (text, params, transformRows) =>
       Effect.map(rows(text, params, true), (r) => (transformRows === undefined ? r : transformRows(r))),
-    executeRaw: (text, params) => run(text, params, "object", false),
+    // The driver's own result, as `db.query` gives it.
+    executeRaw: (text, params) =>
+      Effect.tryPromise({ try: () => session.viaQuery(text, params, "object"), catch: (cause) => classify(cause, "execute") }),
     executeStream: (text, params, transformRows) =>
       Stream.fromIterableEffect(Effect.map(rows(text, params, true), (r) => (transformRows === undefined ? r : transformRows(r)))),
     executeValues: (text, params) => values(text, params, true),
