@@ -99,8 +99,9 @@ const specOf = (wants: PaymentReadAhead): { readonly text: string; readonly para
  * The statement of `readAhead`: one row (none when the quote or the source account is
  * absent), each read a scalar subquery on its table's key, asked only for an id of its
  * kind (a `case` arm runs its subquery only when taken). One row of columns rather than
- * a row per read: PGlite plans a statement each time it runs it, and this shape plans
- * in about four fifths of the time of a union of one row per read.
+ * a row per read: this shape plans in about four fifths of the time of a union of one
+ * row per read (PGlite planned every statement it ran until its client kept them
+ * prepared, ./pglite.ts; both databases now plan it a few times per connection).
  */
 export const readAheadStatement = (
   platformId: string,

@@ -148,7 +148,10 @@ export const makePending = (
   const flushAll: Effect.Effect<void> = CurrentPending.use((pending) => {
     if (pending === undefined) return Effect.void
     const statements = pending.statements.splice(0)
-    if (pending.events.length > 0) statements.push(eventsStatement(pending.events.splice(0)))
+    // The events' statement goes first: PostgreSQL runs a statement's data-modifying
+    // CTEs that its select does not read last-written first, so it runs last and takes
+    // the platform's event lock (held to COMMIT) after every other write of the statement.
+    if (pending.events.length > 0) statements.unshift(eventsStatement(pending.events.splice(0)))
     const check = pending.finalCheck
     if (check === undefined) return send(statements)
     // The check is the statement's own select, after the writes (which it cannot see: one snapshot).

@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
-import { PGlite } from "@electric-sql/pglite"
+import { messages as pgMessages, parse as pgliteParse, PGlite, protocol, types as pgTypes } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -41,25 +41,254 @@ const classify = (cause: unknown, operation: string): SqlErrors.SqlError => {
   return new SqlError({ reason: new UnknownError({ cause, message, operation }) })
 }
 
-const connectionOf = (db: PGlite): SqlConnection.Connection => {
-  const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+/** A message PGlite answers with. */
+type PgliteMessage = Parameters<typeof pgliteParse.parseDescribeStatementResults>[0][number]
+
+/** A statement's rows: objects, or arrays when asked for values. */
+interface Answer {
+  readonly rows: ReadonlyArray<Record<string, unknown>>
+  readonly values: ReadonlyArray<ReadonlyArray<unknown>>
+}
+
+/** How many named statements the connection keeps (least recently used closed first). */
+const MAX_PREPARED = 256
+
+const concatFrames = (frames: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let length = 0
+  for (const f of frames) length += f.length
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const f of frames) {
+    out.set(f, at)
+    at += f.length
+  }
+  return out
+}
+
+/**
+ * Statements on PGlite, each one call into PGlite.
+ *
+ * `db.query` runs a statement as six calls into PGlite (Parse, Describe, Bind, Describe,
+ * Execute, Sync: each a pass of PostgreSQL's main loop and a result parse in JS) and
+ * parses and plans it every time (the unnamed statement). Here:
+ *
+ * - A statement with parameters (`execute`) is a named prepared statement: its text is
+ *   parsed once per connection (its parameter types read then, to render the parameters
+ *   as `db.query` does), and each execution is Bind, Describe, Execute and Sync in one
+ *   call; PostgreSQL keeps the plan (its plan cache: custom plans the first few times,
+ *   then the generic plan when it costs no more). A prepared statement is the session's
+ *   and outlives transactions; it holds no data, and PostgreSQL replans it when a table
+ *   it reads changes (one whose result columns changed, or that the session lost, is
+ *   prepared again: at once outside a transaction, else with its next run). Beyond
+ *   `MAX_PREPARED` statements the least recently used are closed, with the next call.
+ * - A statement without parameters sent unprepared (BEGIN, COMMIT, a savepoint, DDL) is
+ *   Parse, Bind, Describe, Execute and Sync of the unnamed statement in one call.
+ * - `BEGIN` waits and goes in the same call as the transaction's first statement (a
+ *   transaction that sends none, rolled back or committed, sends nothing): one call per
+ *   unit of work fewer. Until then the connection counts as in a transaction.
+ *
+ * Values are parsed by the database's parsers (PGlite's `parseType`), as `db.query`
+ * parses them; a failure throws PGlite's error (its SQLSTATE `code`), as `db.query` does.
+ * A statement with parameters sent unprepared, and `executeRaw`, still go through
+ * `db.query`.
+ */
+const makeSession = (db: PGlite) => {
+  const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number> }>()
+  /** Close messages of evicted statements and a waiting BEGIN: they go first in the next call. */
+  const leading: Array<Uint8Array> = []
+  let begin: string | undefined
+  let counter = 0
+
+  const takeLeading = (): Array<Uint8Array> => {
+    const frames = leading.splice(0)
+    if (begin !== undefined) {
+      frames.push(
+        protocol.serialize.parse({ text: begin }),
+        protocol.serialize.bind({}),
+        protocol.serialize.execute({})
+      )
+      begin = undefined
+    }
+    return frames
+  }
+
+  const prepare = async (text: string) => {
+    const found = statements.get(text)
+    if (found !== undefined) {
+      // Most recently used last: a Map keeps insertion order.
+      statements.delete(text)
+      statements.set(text, found)
+      return found
+    }
+    const name = `payments_${++counter}`
+    const described = await db.execProtocol(
+      concatFrames([
+        ...leading.splice(0),
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync()
+      ]),
+      { syncToFs: false }
+    )
+    const prepared = { name, types: pgliteParse.parseDescribeStatementResults(described.messages) }
+    statements.set(text, prepared)
+    for (const [oldText, old] of statements) {
+      if (statements.size <= MAX_PREPARED) break
+      statements.delete(oldText)
+      leading.push(protocol.serialize.close({ type: "S", name: old.name }))
+    }
+    return prepared
+  }
+
+  /**
+   * The rows of the call's last statement (`values` when `rowMode` is "array": one array
+   * per row, for columns that share a name), each value parsed by the database's parser
+   * for its type, as PGlite's `parseResults` does (which copies every parser into a new
+   * object on each call: a tenth of the client's CPU).
+   */
+  const resultOf = (messages: ReadonlyArray<PgliteMessage>, rowMode: "object" | "array"): Answer => {
+    let fields: ReadonlyArray<{ readonly name: string; readonly dataTypeID: number }> = []
+    let rows: Array<Record<string, unknown>> = []
+    let values: Array<ReadonlyArray<unknown>> = []
+    let last: Answer = { rows: [], values: [] }
+    for (const message of messages) {
+      if (message instanceof pgMessages.RowDescriptionMessage) {
+        fields = message.fields
+      } else if (message instanceof pgMessages.DataRowMessage) {
+        const raw = message.fields
+        if (rowMode === "array") {
+          values.push(raw.map((value, i) => pgTypes.parseType(value, fields[i]?.dataTypeID ?? 0, db.parsers)))
+        } else {
+          const row: Record<string, unknown> = {}
+          for (let i = 0; i < raw.length; i++) {
+            const field = fields[i]
+            if (field !== undefined) row[field.name] = pgTypes.parseType(raw[i] ?? null, field.dataTypeID, db.parsers)
+          }
+          rows.push(row)
+        }
+      } else if (message instanceof pgMessages.CommandCompleteMessage) {
+        last = { rows, values }
+        rows = []
+        values = []
+        fields = []
+      }
+    }
+    return last
+  }
+
+  const ready = () => {
+    // `db.query` refuses a closed database; a call into its WASM after `close` must not happen.
+    if (db.closed) throw new Error("PGlite is closed")
+  }
+
+  const prepared = async (
+    text: string,
+    params: ReadonlyArray<unknown>,
+    rowMode: "object" | "array",
+    again = true
+  ): Promise<Answer> => {
+    ready()
+    const statement = await prepare(text)
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null
+      const serialize = db.serializers[statement.types[i] ?? 0]
+      return serialize === undefined ? String(param) : serialize(param)
+    })
+    const began = begin !== undefined
+    const frames = takeLeading()
+    try {
+      const result = await db.execProtocol(
+        concatFrames([
+          ...frames,
+          protocol.serialize.bind({ statement: statement.name, values }),
+          protocol.serialize.describe({ type: "P" }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync()
+        ])
+      )
+      return resultOf(result.messages, rowMode)
+    } catch (e) {
+      // A statement whose result columns changed (DDL since it was prepared) or that the
+      // session no longer holds: prepared again next time; at once when no transaction
+      // was aborted by it (in one, the retry would only meet "transaction is aborted").
+      const code = failureOf(e).code
+      if (code !== "0A000" && code !== "26000") throw e
+      if (statements.get(text) === statement) {
+        statements.delete(text)
+        leading.push(protocol.serialize.close({ type: "S", name: statement.name }))
+      }
+      if (!again || began || db.isInTransaction()) throw e
+      return await prepared(text, params, rowMode, false)
+    }
+  }
+
+  /** `db.query` (its whole result), after what waits for the next call. */
+  const viaQuery = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    ready()
+    const frames = takeLeading()
+    if (frames.length > 0) await db.execProtocol(concatFrames([...frames, protocol.serialize.sync()]), { syncToFs: false })
+    return await db.query<Record<string, unknown>>(text, [...params], { rowMode })
+  }
+
+  const unprepared = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array"): Promise<Answer> => {
+    ready()
+    // Parameters need their types (a Describe) before they can be rendered: `db.query` does that.
+    if (params.length > 0) {
+      const result = await viaQuery(text, params, rowMode)
+      return rowMode === "array" ? { rows: [], values: result.rows.map((row) => Object.values(row)) } : { rows: result.rows, values: [] }
+    }
+    if (/^\s*begin\b/i.test(text) && !db.isInTransaction() && begin === undefined) {
+      begin = text
+      return { rows: [], values: [] }
+    }
+    if (begin !== undefined && /^\s*(commit|rollback)\s*$/i.test(text)) {
+      // The transaction sent no statement: there is nothing to end.
+      begin = undefined
+      return { rows: [], values: [] }
+    }
+    const result = await db.execProtocol(
+      concatFrames([
+        ...takeLeading(),
+        protocol.serialize.parse({ text }),
+        protocol.serialize.bind({}),
+        protocol.serialize.describe({ type: "P" }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync()
+      ])
+    )
+    return resultOf(result.messages, rowMode)
+  }
+
+  return {
+    prepared,
+    unprepared,
+    viaQuery,
+    /** In a transaction, or about to begin one with the next statement. */
+    inTransaction: () => begin !== undefined || db.isInTransaction()
+  }
+}
+
+const connectionOf = (session: ReturnType<typeof makeSession>): SqlConnection.Connection => {
+  const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array", prepared: boolean) =>
     Effect.tryPromise({
-      try: () => db.query<Record<string, unknown>>(text, [...params], { rowMode }),
+      try: () => (prepared ? session.prepared(text, params, rowMode) : session.unprepared(text, params, rowMode)),
       catch: (cause) => classify(cause, "execute")
     })
-  const rows = (text: string, params: ReadonlyArray<unknown>) => Effect.map(run(text, params, "object"), (r) => r.rows)
-  const values = (text: string, params: ReadonlyArray<unknown>) =>
-    Effect.map(run(text, params, "array"), (r) => r.rows.map((row) => Object.values(row)))
+  const rows = (text: string, params: ReadonlyArray<unknown>, prepared: boolean) => Effect.map(run(text, params, "object", prepared), (r) => r.rows)
+  const values = (text: string, params: ReadonlyArray<unknown>, prepared: boolean) =>
+    Effect.map(run(text, params, "array", prepared), (r) => r.values)
   return {
     execute: (text, params, transformRows) =>
-      Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r))),
-    executeRaw: (text, params) => run(text, params, "object"),
+      Effect.map(rows(text, params, true), (r) => (transformRows === undefined ? r : transformRows(r))),
+    // The driver's own result, as `db.query` gives it.
+    executeRaw: (text, params) =>
+      Effect.tryPromise({ try: () => session.viaQuery(text, params, "object"), catch: (cause) => classify(cause, "execute") }),
     executeStream: (text, params, transformRows) =>
-      Stream.fromIterableEffect(Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))),
-    executeValues: values,
-    executeValuesUnprepared: values,
+      Stream.fromIterableEffect(Effect.map(rows(text, params, true), (r) => (transformRows === undefined ? r : transformRows(r)))),
+    executeValues: (text, params) => values(text, params, true),
+    executeValuesUnprepared: (text, params) => values(text, params, false),
     executeUnprepared: (text, params, transformRows) =>
-      Effect.map(rows(text, params), (r) => (transformRows === undefined ? r : transformRows(r)))
+      Effect.map(rows(text, params, false), (r) => (transformRows === undefined ? r : transformRows(r)))
   }
 }
 
@@ -200,10 +429,11 @@ export interface PgliteOptions {
 const clientOver = (db: PGlite) =>
   Effect.gen(function*() {
     const semaphore = yield* Semaphore.make(1)
+    const session = makeSession(db)
     const acquirers = SqlClient.makeSqliteAcquirers({
-      connection: Effect.succeed(connectionOf(db)),
+      connection: Effect.succeed(connectionOf(session)),
       semaphore,
-      isTransaction: () => db.isInTransaction()
+      isTransaction: () => session.inTransaction()
     })
     return yield* SqlClient.make({
       ...acquirers,
