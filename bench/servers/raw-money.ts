@@ -10,6 +10,11 @@
  * memory: Maps; pglite: `@electric-sql/pglite` on PAYMENTS_DATA_DIR; postgres: `pg`
  * (pool of 16, READ COMMITTED) on DATABASE_URL. No framework, rules, fees, rates,
  * events or idempotency: what moving the money alone costs here.
+ *
+ * Statements go as the store sends its own, so the ratio measures the app rather than a
+ * client: named prepared statements (`pg`'s `name`; on PGlite the store's own client,
+ * `pgliteStatements`, one call per statement where `db.query` makes six), and on PGlite
+ * the quote's insert waits its turn with the transactions on the one connection.
  */
 import { randomUUID } from "node:crypto"
 import { mkdirSync } from "node:fs"
@@ -43,12 +48,12 @@ const SEED = `insert into raw_balances (account, balance)
   on conflict do nothing`
 const INSERT_QUOTE = `insert into raw_quotes (id, source, destination, amount, status, doc) values ($1, $2, $3, $4::bigint, 'PENDING', $5::jsonb)`
 const CLAIM = `update raw_quotes set status = 'EXECUTED' where id = $1 and status = 'PENDING' returning source, destination, amount`
-const DEBIT = `update raw_balances set balance = balance - $2::bigint where account = $1 and balance >= $2::bigint`
+const DEBIT = `update raw_balances set balance = balance - $2::bigint where account = $1 and balance >= $2::bigint returning account`
 const CREDIT = `update raw_balances set balance = balance + $2::bigint where account = $1`
 const POSTINGS = `insert into raw_postings (tx, account, amount) values ($1, $2, -$4::bigint), ($1, $3, $4::bigint)`
 
 interface Sql {
-  readonly query: (text: string, params?: Array<unknown>) => Promise<{ readonly rows: Array<Record<string, unknown>>; readonly rowCount: number }>
+  readonly query: (text: string, params?: Array<unknown>) => Promise<{ readonly rows: ReadonlyArray<Record<string, unknown>> }>
 }
 
 /** Execute as one transaction over `sql` (a client holding one connection). */
@@ -62,7 +67,7 @@ const executeOn = async (sql: Sql, id: string): Promise<"ok" | "executed" | "ins
       return "executed"
     }
     const debited = await sql.query(DEBIT, [q["source"], q["amount"]])
-    if (debited.rowCount !== 1) {
+    if (debited.rows.length !== 1) {
       await sql.query("rollback")
       return "insufficient"
     }
@@ -101,6 +106,14 @@ const memoryLedger = (): RawLedger => {
   }
 }
 
+/** A name per statement text, so `pg` prepares each once per connection. */
+const statementNames = new Map<string, string>()
+const statementName = (text: string): string => {
+  let name = statementNames.get(text)
+  if (name === undefined) statementNames.set(text, name = `raw-${statementNames.size + 1}`)
+  return name
+}
+
 const postgresLedger = async (url: string): Promise<RawLedger> => {
   const { default: pg } = await import("pg")
   const pool = new pg.Pool({ connectionString: url, max: 16, idleTimeoutMillis: 0, application_name: "bench-raw-money" })
@@ -111,8 +124,8 @@ const postgresLedger = async (url: string): Promise<RawLedger> => {
       const client = await pool.connect()
       try {
         return await executeOn({ query: async (text, params) => {
-          const r = await client.query(text, params)
-          return { rows: r.rows, rowCount: r.rowCount ?? 0 }
+          const r = await client.query(params === undefined ? text : { name: statementName(text), text, values: params })
+          return { rows: r.rows }
         } }, id)
       } finally {
         client.release()
@@ -124,22 +137,22 @@ const postgresLedger = async (url: string): Promise<RawLedger> => {
 
 const pgliteLedger = async (dir: string): Promise<RawLedger> => {
   const { PGlite } = await import("@electric-sql/pglite")
+  const { pgliteStatements } = await import("../../src/adapters/sql/pglite.js")
   mkdirSync(dir, { recursive: true })
   const db = await PGlite.create({ dataDir: join(dir, "pgdata") })
   for (const ddl of [...DDL, SEED]) await db.query(ddl)
-  // One connection: transactions take turns.
+  const statement = pgliteStatements(db)
+  // One connection: the quotes' inserts and the transactions take turns.
   let queue: Promise<unknown> = Promise.resolve()
-  const sql: Sql = { query: async (text, params) => {
-    const r = await db.query<Record<string, unknown>>(text, params)
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
-  } }
+  const inTurn = <A>(f: () => Promise<A>): Promise<A> => {
+    const run = queue.then(f)
+    queue = run.catch(() => undefined)
+    return run
+  }
+  const sql: Sql = { query: async (text, params) => ({ rows: await statement(text, params) }) }
   return {
-    putQuote: async (q) => void (await db.query(INSERT_QUOTE, [q.id, q.source, q.destination, q.amount, JSON.stringify(q)])),
-    execute: (id) => {
-      const run = queue.then(() => executeOn(sql, id))
-      queue = run.catch(() => undefined)
-      return run
-    },
+    putQuote: (q) => inTurn(async () => void (await statement(INSERT_QUOTE, [q.id, q.source, q.destination, q.amount, JSON.stringify(q)]))),
+    execute: (id) => inTurn(() => executeOn(sql, id)),
     close: () => db.close()
   }
 }

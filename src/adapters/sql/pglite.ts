@@ -268,6 +268,17 @@ const makeSession = (db: PGlite) => {
   }
 }
 
+/**
+ * This client's statements over `db` as plain promises, for a program without effect (the
+ * bench's raw ledger, so its baseline sends statements the way the store does): with
+ * parameters a named prepared statement, without one call. The rows of the statement.
+ */
+export const pgliteStatements = (db: PGlite) => {
+  const session = makeSession(db)
+  return (text: string, params: ReadonlyArray<unknown> = []): Promise<ReadonlyArray<Record<string, unknown>>> =>
+    (params.length > 0 ? session.prepared(text, params, "object") : session.unprepared(text, params, "object")).then((a) => a.rows)
+}
+
 const connectionOf = (session: ReturnType<typeof makeSession>): SqlConnection.Connection => {
   const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array", prepared: boolean) =>
     Effect.tryPromise({
