@@ -309,8 +309,28 @@ export const makeDirectLane = <R>(options: {
     served: options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
   })
 
+  type Matched = { readonly route: DirectRoute<R>; readonly params: Readonly<Record<string, string | undefined>> }
+  /**
+   * The lane's routes without parameters, as routed before (`POST /quotes`): the router's
+   * choice for a method and path never changes. At most `MATCHED_KEPT` kept.
+   */
+  const matchedStatic = new Map<string, Matched>()
+  const MATCHED_KEPT = 256
+
   /** The router's choice for a path, when it is one of the lane's routes. */
-  const match = (method: string, path: string): { route: DirectRoute<R>; params: Readonly<Record<string, string | undefined>> } | undefined => {
+  const match = (method: string, path: string): Matched | undefined => {
+    const key = keyOf(method, path)
+    const known = matchedStatic.get(key)
+    if (known !== undefined) return known
+    const matched = routeOf(method, path)
+    if (matched !== undefined && isEmpty(matched.params)) {
+      if (matchedStatic.size >= MATCHED_KEPT) matchedStatic.clear()
+      matchedStatic.set(key, matched)
+    }
+    return matched
+  }
+
+  const routeOf = (method: string, path: string): Matched | undefined => {
     // Percent-encoded paths are left to the HttpApi app, but for an encoded colon (ids
     // are `Type:uuid`, and clients encode the colon): the router decodes it in a
     // parameter exactly as it does for the HttpApi app.
