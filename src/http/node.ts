@@ -57,20 +57,15 @@ export const directNodeListener = (lane: DirectLane, fallback: (req: IncomingMes
       return typeof value === "string" ? value : undefined
     })
     if (accepted === undefined) return fallback(req, res)
-    const answer = (body: string) => {
-      const result = accepted(body)
-      if (result instanceof Promise) void result.then((r) => reply(res, r))
-      else reply(res, result)
-    }
-    // A request without a body (no Content-Length or `0`, no Transfer-Encoding: an
-    // execute, a read) is answered at once, with no stream listeners; node drains the
-    // unread request when the response finishes.
-    const length = headers["content-length"]
-    if ((length === undefined || length === "0") && headers["transfer-encoding"] === undefined) return answer("")
     const chunks: Array<Buffer> = []
     req.on("data", (chunk: Buffer) => void chunks.push(chunk))
     req.on("error", () => res.destroy())
-    req.on("end", () => answer(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))))
+    req.on("end", () => {
+      const body = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+      const result = accepted(body)
+      if (result instanceof Promise) void result.then((r) => reply(res, r))
+      else reply(res, result)
+    })
   }
 }
 
