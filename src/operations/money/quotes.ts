@@ -155,11 +155,25 @@ const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, cur
   return Effect.void
 }
 
-const limitsOf = (config: PlatformConfig): Limits.SingleTransactionLimits => ({
-  byCurrency: Object.fromEntries((config.limits?.singleTransaction ?? []).map((l) => [l.currency, l.maxAmount]))
-})
-const dailyLimitsOf = (config: PlatformConfig): Readonly<Record<string, number>> =>
-  Object.fromEntries((config.limits?.dailyVolume ?? []).map((l) => [l.currency, l.maxAmount]))
+/**
+ * A configuration's limits by currency, built once per configuration record (records are
+ * never changed in place: an update stores a new one; a store that reads a new record per
+ * request builds them again), not twice per quote and execution.
+ */
+const limitsByConfig = new WeakMap<PlatformConfig, { readonly single: Limits.SingleTransactionLimits; readonly daily: Readonly<Record<string, number>> }>()
+const configLimits = (config: PlatformConfig) => {
+  let limits = limitsByConfig.get(config)
+  if (limits === undefined) {
+    limits = {
+      single: { byCurrency: Object.fromEntries((config.limits?.singleTransaction ?? []).map((l) => [l.currency, l.maxAmount])) },
+      daily: Object.fromEntries((config.limits?.dailyVolume ?? []).map((l) => [l.currency, l.maxAmount]))
+    }
+    limitsByConfig.set(config, limits)
+  }
+  return limits
+}
+const limitsOf = (config: PlatformConfig): Limits.SingleTransactionLimits => configLimits(config).single
+const dailyLimitsOf = (config: PlatformConfig): Readonly<Record<string, number>> => configLimits(config).daily
 
 /** The limits a payment of `amount` must be within: single transaction, daily volume, ACH same-day. */
 const checkLimits = Effect.fnUntraced(function*(
