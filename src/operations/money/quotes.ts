@@ -5,7 +5,7 @@
  * SPEC.md makes a quote fail on, and writes the quote, the payment, its ledger entries
  * and its events in one unit of work.
  */
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { CustomerState } from "../../domain/customer.js"
 import {
   badRequest,
@@ -410,141 +410,147 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
 })
 
 /** POST /quotes; with `immediatelyExecute`, the quote is executed in the same unit of work. */
-export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean } = { payout: false }) {
-  if (req.immediatelyExecute === true && req.source.sourceType !== "ACCOUNT") {
-    return yield* invalidInput("immediatelyExecute needs an ACCOUNT source", [{
-      field: "immediatelyExecute",
-      constraint: "source",
-      message: "a REALTIME_FUNDING quote is executed by paying its payment instructions"
-    }])
-  }
-  const store = yield* Store
-  const ids = yield* Ids
-  // Executed at once: it moves the source account's money, in its turn (UnitOfWorkOptions).
-  const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true && req.source.sourceType === "ACCOUNT"
-    ? { movesMoneyOf: platform.id, accounts: [req.source.accountId] }
-    : undefined
-  return yield* store.transact((uow) =>
-    Effect.gen(function*() {
-      // What the checks below read (the accounts, the source's owner, balance and daily
-      // volume, the configuration), asked in one round trip where the store can.
-      if (req.source.sourceType === "ACCOUNT") {
-        yield* store.paymentReads.readAhead(platform.id, {
-          kind: "accounts",
-          sourceAccountId: req.source.accountId,
-          destinationAccountId: req.destination.destinationType === "ACCOUNT" ? req.destination.accountId : undefined,
-          volumeSince: Limits.dailyWindowStart(yield* nowMillis)
-        })
-      }
-      // The platform's own accounts are opened where a quote needs them (its funding
-      // instructions), not on every quote: account ids come from lists, which open them.
-      const r = yield* resolve(platform, req, options)
-      const config = yield* configOf(platform)
-      if (req.platformFeeOverride !== undefined) {
-        const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
-        if (problems.length > 0) {
-          return yield* invalidInput("platformFeeOverride is not valid for this quote", problems.map((p) => ({
-            field: p.field,
-            constraint: "platformFeeOverride",
-            message: p.message
-          })))
+export const createQuote = (
+  platform: Platform,
+  req: QuoteRequest,
+  options: { readonly payout: boolean } = { payout: false }
+): Effect.Effect<Quote, Error400 | Error403 | Error409 | Error429, Store | Ids> =>
+  // The store and the ids read from the fiber in one step (no generator around the unit of work).
+  Effect.withFiber((fiber): Effect.Effect<Quote, Error400 | Error403 | Error409 | Error429, Store | Ids> => {
+    if (req.immediatelyExecute === true && req.source.sourceType !== "ACCOUNT") {
+      return Effect.fail(invalidInput("immediatelyExecute needs an ACCOUNT source", [{
+        field: "immediatelyExecute",
+        constraint: "source",
+        message: "a REALTIME_FUNDING quote is executed by paying its payment instructions"
+      }]))
+    }
+    const store = Context.getUnsafe(fiber.context, Store)
+    const ids = Context.getUnsafe(fiber.context, Ids)
+    // Executed at once: it moves the source account's money, in its turn (UnitOfWorkOptions).
+    const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true && req.source.sourceType === "ACCOUNT"
+      ? { movesMoneyOf: platform.id, accounts: [req.source.accountId] }
+      : undefined
+    return store.transact((uow) =>
+      Effect.gen(function*() {
+        // What the checks below read (the accounts, the source's owner, balance and daily
+        // volume, the configuration), asked in one round trip where the store can.
+        if (req.source.sourceType === "ACCOUNT") {
+          yield* store.paymentReads.readAhead(platform.id, {
+            kind: "accounts",
+            sourceAccountId: req.source.accountId,
+            destinationAccountId: req.destination.destinationType === "ACCOUNT" ? req.destination.accountId : undefined,
+            volumeSince: Limits.dailyWindowStart(yield* nowMillis)
+          })
         }
-      }
-      const nowMs = yield* nowMillis
-      const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
-      if (rate === undefined) {
-        return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
-      }
-      const feeRules = feeRulesOf(config)
-      const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
-        sendingCurrency: r.sending.code,
-        crossCurrency: r.sending.code !== r.receiving.code,
-        rail: r.rail,
-        feeConfigs: feeRules.feeConfigs,
-        railFeeConfigs: feeRules.railFeeConfigs,
-        override: req.platformFeeOverride
-      }
-      const priced = QuoteMath.priceQuote({
-        lockedSide: req.lockedCurrencySide,
-        lockedAmount: req.lockedCurrencyAmount,
-        sending: r.sending,
-        receiving: r.receiving,
-        rate: rate.rate,
-        fee: Fees.quoteFee(feeInput)
-      })
-      if (!priced.ok) return yield* rejected(priced.error)
-      const p = priced.value
-      const platformFee = Fees.platformFeeOn(feeInput, p.amountConverted)
-      const serviceFee = Math.max(0, p.feesIncluded - platformFee)
-      yield* checkLimits(platform, config, {
-        customerId: r.customerId,
-        sending: r.sending.code,
-        receiving: r.receiving.code,
-        amount: p.totalSendingAmount,
-        receivingAmount: p.totalReceivingAmount,
-        rail: r.rail
-      })
-      if (r.externalDestination !== undefined) yield* checkDestinationAccount(r.externalDestination, p.totalReceivingAmount, r.receiving.code)
-      if (r.source.kind === "INTERNAL") {
-        const balance = yield* balanceOf(platform.id, r.source.accountId)
-        if (balance < p.totalSendingAmount) return yield* insufficient(r.source.accountId, balance, p.totalSendingAmount)
-      }
-      const id = yield* ids.make("Quote")
-      const transactionId = yield* ids.make("Transaction")
-      const now = isoOf(nowMs)
-      // Only an embedded wallet's quote carries instructions (what the wallet signs); the
-      // source account was read by `resolve`, in this unit of work.
-      const instructions = r.source.kind === "REALTIME"
-        ? yield* realtimeInstructions(uow, platform, r.sending.code)
-        : r.sourceIsWallet
-        ? yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
-        : undefined
-      if (instructions !== undefined && r.source.kind !== "REALTIME" && req.immediatelyExecute === true) {
-        return yield* invalidInput("A quote from an embedded wallet is executed with a Service-Wallet-Signature over its payloadToSign", [{
-          field: "immediatelyExecute",
-          constraint: "source",
-          message: "must not be true for an EMBEDDED_WALLET source"
-        }])
-      }
-      const plan: QuotePlan = {
-        customerId: r.customerId,
-        ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
-        source: r.source,
-        destination: r.destination,
-        ...(r.rail === undefined ? {} : { rail: r.rail }),
-        ...(r.railSelectionMode === undefined ? {} : { railSelectionMode: r.railSelectionMode }),
-        platformFee,
-        serviceFee,
-        ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
-        ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
-        ...(req.description === undefined ? {} : { description: req.description }),
-        outcome: r.outcome,
-        steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
-      }
-      const quote: Quote = {
-        id,
-        status: "PENDING",
-        createdAt: now,
-        expiresAt: isoOf(nowMs + QUOTE_TTL_MILLIS),
-        source: req.source,
-        destination: req.destination,
-        sendingCurrency: r.sending,
-        receivingCurrency: r.receiving,
-        totalSendingAmount: p.totalSendingAmount,
-        totalReceivingAmount: p.totalReceivingAmount,
-        exchangeRate: Rates.apiExchangeRate(rate.rate),
-        feesIncluded: p.feesIncluded,
-        platformFeesIncluded: platformFee,
-        ...(instructions === undefined ? {} : { paymentInstructions: instructions }),
-        transactionId
-      }
-      const record: QuoteRecord = { platformId: platform.id, quote, plan }
-      yield* uow.putQuote(record)
-      if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
-      rememberQuoteAccounts(record)
-      return quote
-    }), turns)
-})
+        // The platform's own accounts are opened where a quote needs them (its funding
+        // instructions), not on every quote: account ids come from lists, which open them.
+        const r = yield* resolve(platform, req, options)
+        const config = yield* configOf(platform)
+        if (req.platformFeeOverride !== undefined) {
+          const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
+          if (problems.length > 0) {
+            return yield* invalidInput("platformFeeOverride is not valid for this quote", problems.map((p) => ({
+              field: p.field,
+              constraint: "platformFeeOverride",
+              message: p.message
+            })))
+          }
+        }
+        const nowMs = yield* nowMillis
+        const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
+        if (rate === undefined) {
+          return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
+        }
+        const feeRules = feeRulesOf(config)
+        const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
+          sendingCurrency: r.sending.code,
+          crossCurrency: r.sending.code !== r.receiving.code,
+          rail: r.rail,
+          feeConfigs: feeRules.feeConfigs,
+          railFeeConfigs: feeRules.railFeeConfigs,
+          override: req.platformFeeOverride
+        }
+        const priced = QuoteMath.priceQuote({
+          lockedSide: req.lockedCurrencySide,
+          lockedAmount: req.lockedCurrencyAmount,
+          sending: r.sending,
+          receiving: r.receiving,
+          rate: rate.rate,
+          fee: Fees.quoteFee(feeInput)
+        })
+        if (!priced.ok) return yield* rejected(priced.error)
+        const p = priced.value
+        const platformFee = Fees.platformFeeOn(feeInput, p.amountConverted)
+        const serviceFee = Math.max(0, p.feesIncluded - platformFee)
+        yield* checkLimits(platform, config, {
+          customerId: r.customerId,
+          sending: r.sending.code,
+          receiving: r.receiving.code,
+          amount: p.totalSendingAmount,
+          receivingAmount: p.totalReceivingAmount,
+          rail: r.rail
+        })
+        if (r.externalDestination !== undefined) yield* checkDestinationAccount(r.externalDestination, p.totalReceivingAmount, r.receiving.code)
+        if (r.source.kind === "INTERNAL") {
+          const balance = yield* balanceOf(platform.id, r.source.accountId)
+          if (balance < p.totalSendingAmount) return yield* insufficient(r.source.accountId, balance, p.totalSendingAmount)
+        }
+        const id = yield* ids.make("Quote")
+        const transactionId = yield* ids.make("Transaction")
+        const now = isoOf(nowMs)
+        // Only an embedded wallet's quote carries instructions (what the wallet signs); the
+        // source account was read by `resolve`, in this unit of work.
+        const instructions = r.source.kind === "REALTIME"
+          ? yield* realtimeInstructions(uow, platform, r.sending.code)
+          : r.sourceIsWallet
+          ? yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
+          : undefined
+        if (instructions !== undefined && r.source.kind !== "REALTIME" && req.immediatelyExecute === true) {
+          return yield* invalidInput("A quote from an embedded wallet is executed with a Service-Wallet-Signature over its payloadToSign", [{
+            field: "immediatelyExecute",
+            constraint: "source",
+            message: "must not be true for an EMBEDDED_WALLET source"
+          }])
+        }
+        const plan: QuotePlan = {
+          customerId: r.customerId,
+          ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
+          source: r.source,
+          destination: r.destination,
+          ...(r.rail === undefined ? {} : { rail: r.rail }),
+          ...(r.railSelectionMode === undefined ? {} : { railSelectionMode: r.railSelectionMode }),
+          platformFee,
+          serviceFee,
+          ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
+          ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
+          ...(req.description === undefined ? {} : { description: req.description }),
+          outcome: r.outcome,
+          steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
+        }
+        const quote: Quote = {
+          id,
+          status: "PENDING",
+          createdAt: now,
+          expiresAt: isoOf(nowMs + QUOTE_TTL_MILLIS),
+          source: req.source,
+          destination: req.destination,
+          sendingCurrency: r.sending,
+          receivingCurrency: r.receiving,
+          totalSendingAmount: p.totalSendingAmount,
+          totalReceivingAmount: p.totalReceivingAmount,
+          exchangeRate: Rates.apiExchangeRate(rate.rate),
+          feesIncluded: p.feesIncluded,
+          platformFeesIncluded: platformFee,
+          ...(instructions === undefined ? {} : { paymentInstructions: instructions }),
+          transactionId
+        }
+        const record: QuoteRecord = { platformId: platform.id, quote, plan }
+        yield* uow.putQuote(record)
+        if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
+        rememberQuoteAccounts(record)
+        return quote
+      }), turns)
+  })
 
 /** Where a real-time-funded quote's money is sent: the platform's own account in that currency. */
 const realtimeInstructions = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, currency: string) {
@@ -596,15 +602,19 @@ const rememberQuoteAccounts = (rec: QuoteRecord): void => {
   quoteAccounts.set(quoteKey(rec.platformId, rec.quote.id), accountsOfQuote(rec))
 }
 
-/** The options of a unit of work executing or funding quote `quoteId`: its accounts' turns. */
-export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect<UnitOfWorkOptions, never, Store> => {
+/** The turns of a quote this process remembers (its entry then forgotten: a quote executes once), else undefined. */
+const knownTurnsOfQuote = (platform: Platform, quoteId: string): UnitOfWorkOptions | undefined => {
   const key = quoteKey(platform.id, quoteId)
   const known = quoteAccounts.get(key)
-  if (known !== undefined) {
-    // A quote executes once: its entry is not needed again.
-    quoteAccounts.delete(key)
-    return Effect.succeed({ movesMoneyOf: platform.id, accounts: known })
-  }
+  if (known === undefined) return undefined
+  quoteAccounts.delete(key)
+  return { movesMoneyOf: platform.id, accounts: known }
+}
+
+/** The options of a unit of work executing or funding quote `quoteId`: its accounts' turns. */
+export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect<UnitOfWorkOptions, never, Store> => {
+  const known = knownTurnsOfQuote(platform, quoteId)
+  if (known !== undefined) return Effect.succeed(known)
   return Store.use((store) =>
     Effect.map(store.quotes.get(platform.id, quoteId), (rec): UnitOfWorkOptions =>
       rec === undefined ? { movesMoneyOf: platform.id } : { movesMoneyOf: platform.id, accounts: accountsOfQuote(rec) }))
@@ -614,25 +624,41 @@ export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect
 
 /** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
 export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
-  Store.use((store) => Effect.flatMap(turnsOfQuote(platform, quoteId), (turns) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        // The quote and what its execution reads (its customer, accounts, balances, daily
-        // volume, the configuration), asked in one round trip where the store can.
-        yield* store.paymentReads.readAhead(platform.id, {
-          kind: "quote",
-          quoteId,
-          volumeSince: Limits.dailyWindowStart(yield* nowMillis)
-        })
-        const rec = yield* quoteRecordOf(platform, quoteId)
-        // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
-        // Every quote from a wallet carries instructions (createQuote gives them; no other
-        // source's quote has any), so a quote without them needs no read of its source.
-        if (rec.quote.status === "PENDING" && rec.quote.paymentInstructions !== undefined) {
-          yield* checkWalletSignature(platform, rec.quote, walletSignature)
-        }
-        return yield* executeIn(uow, platform, rec, scaFactor)
-      }), turns)))
+  Store.use((store) => {
+    // The turns of a quote made in this process are known: no step to ask for them.
+    const known = knownTurnsOfQuote(platform, quoteId)
+    return known !== undefined ? executeWith(store, platform, quoteId, known, walletSignature, scaFactor) : Effect.flatMap(
+      turnsOfQuote(platform, quoteId),
+      (turns) => executeWith(store, platform, quoteId, turns, walletSignature, scaFactor)
+    )
+  })
+
+const executeWith = (
+  store: Store["Service"],
+  platform: Platform,
+  quoteId: string,
+  turns: UnitOfWorkOptions,
+  walletSignature: string | undefined,
+  scaFactor: ScaFactor | undefined
+) =>
+  store.transact((uow) =>
+    Effect.gen(function*() {
+      // The quote and what its execution reads (its customer, accounts, balances, daily
+      // volume, the configuration), asked in one round trip where the store can.
+      yield* store.paymentReads.readAhead(platform.id, {
+        kind: "quote",
+        quoteId,
+        volumeSince: Limits.dailyWindowStart(yield* nowMillis)
+      })
+      const rec = yield* quoteRecordOf(platform, quoteId)
+      // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
+      // Every quote from a wallet carries instructions (createQuote gives them; no other
+      // source's quote has any), so a quote without them needs no read of its source.
+      if (rec.quote.status === "PENDING" && rec.quote.paymentInstructions !== undefined) {
+        yield* checkWalletSignature(platform, rec.quote, walletSignature)
+      }
+      return yield* executeIn(uow, platform, rec, scaFactor)
+    }), turns)
 
 const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
   plan.destination.kind === "UMA"
