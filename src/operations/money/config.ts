@@ -55,8 +55,11 @@ const epochDefaultsOf = (platform: Platform): PlatformConfig => {
   return config
 }
 
-export const configOf = (platform: Platform): Effect.Effect<PlatformConfig, never, Store> =>
-  Store.use((store) => Effect.map(store.platformConfigs.get(platform.id), (stored) => stored?.config ?? epochDefaultsOf(platform)))
+export const configOf = (platform: Platform): Effect.Effect<PlatformConfig, never, Store> => Store.use((store) => configIn(store, platform))
+
+/** `configOf` with the store at hand (no step to read it). */
+export const configIn = (store: Store["Service"], platform: Platform): Effect.Effect<PlatformConfig> =>
+  Effect.map(store.platformConfigs.get(platform.id), (stored) => stored?.config ?? epochDefaultsOf(platform))
 
 /**
  * GET /config: the stored configuration; the first time, the defaults are stored,

@@ -48,7 +48,7 @@ import { isoOf, nowMillis } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
 import { unknownReference } from "../not-found.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
-import { configOf, feeRulesOf } from "./config.js"
+import { configIn, configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, flushQuote, movePayment, PAYMENT_TIMER, paymentScope, runDueSteps } from "./payments.js"
 import { AUTHORIZATION_TTL_MS, requiresSca } from "../../rules/sca.js"
@@ -188,7 +188,9 @@ const checkLimits = Effect.fnUntraced(function*(
     readonly rail?: string | undefined
     /** When the payment itself was created already (held for SCA): its amount is in the sent volume from then. */
     readonly createdAtMillis?: number | undefined
-  }
+  },
+  /** The store, when the caller has it at hand (no step to read it). */
+  store?: Store["Service"]
 ): Effect.fn.Return<void, Error400 | Error429, Store> {
   const now = yield* nowMillis
   if (Limits.singleTransactionLimitExceeded({ amount: input.amount, sendingCurrency: input.sending, receivingCurrency: input.receiving, configured: limitsOf(config) })) {
@@ -208,7 +210,8 @@ const checkLimits = Effect.fnUntraced(function*(
     }
   }
   const since = Limits.dailyWindowStart(now)
-  const counted = yield* Store.use((store) => store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since }))
+  const query = { customerId: input.customerId, currency: input.sending, since }
+  const counted = yield* (store === undefined ? Store.use((s) => s.transactions.sentVolume(platform.id, query)) : store.transactions.sentVolume(platform.id, query))
   // A held payment is counted already (in its creation day's window): not twice.
   const sent = input.createdAtMillis !== undefined && input.createdAtMillis >= since ? counted - input.amount : counted
   if (Limits.dailyVolumeLimitExceeded({ sentInWindow: sent, amount: input.amount, sendingCurrency: input.sending, configured: dailyLimitsOf(config) })) {
@@ -219,7 +222,11 @@ const checkLimits = Effect.fnUntraced(function*(
 })
 
 const balanceOf = (platformId: string, accountId: string): Effect.Effect<number, never, Store> =>
-  Store.use((store) => Effect.map(store.ledger.balances(platformId, [accountId]), (balances) => balances.get(accountId) ?? 0))
+  Store.use((store) => balanceIn(store, platformId, accountId))
+
+/** `balanceOf` with the store at hand (no step to read it). */
+const balanceIn = (store: Store["Service"], platformId: string, accountId: string): Effect.Effect<number> =>
+  Effect.map(store.ledger.balances(platformId, [accountId]), (balances) => balances.get(accountId) ?? 0)
 
 const insufficient = (accountId: string, balance: number, needed: number) =>
   badRequest("INSUFFICIENT_FUNDS", `Internal account ${accountId} holds ${balance}, the payment needs ${needed}`, {
@@ -445,7 +452,7 @@ export const createQuote = (
         // The platform's own accounts are opened where a quote needs them (its funding
         // instructions), not on every quote: account ids come from lists, which open them.
         const r = yield* resolve(platform, req, options)
-        const config = yield* configOf(platform)
+        const config = yield* configIn(store, platform)
         if (req.platformFeeOverride !== undefined) {
           const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
           if (problems.length > 0) {
@@ -489,10 +496,10 @@ export const createQuote = (
           amount: p.totalSendingAmount,
           receivingAmount: p.totalReceivingAmount,
           rail: r.rail
-        })
+        }, store)
         if (r.externalDestination !== undefined) yield* checkDestinationAccount(r.externalDestination, p.totalReceivingAmount, r.receiving.code)
         if (r.source.kind === "INTERNAL") {
-          const balance = yield* balanceOf(platform.id, r.source.accountId)
+          const balance = yield* balanceIn(store, platform.id, r.source.accountId)
           if (balance < p.totalSendingAmount) return yield* insufficient(r.source.accountId, balance, p.totalSendingAmount)
         }
         const id = yield* ids.make("Quote")
@@ -878,10 +885,10 @@ export const startPayment = Effect.fnUntraced(function*(
   const store = yield* Store
   const q = rec.quote
   const plan = rec.plan
-  const config = yield* configOf(platform)
+  const config = yield* configIn(store, platform)
   // What may have changed since the quote: balances, limits, the destination.
   if (plan.source.kind === "INTERNAL") {
-    const balance = yield* balanceOf(platform.id, plan.source.accountId)
+    const balance = yield* balanceIn(store, platform.id, plan.source.accountId)
     if (balance < q.totalSendingAmount) return yield* insufficient(plan.source.accountId, balance, q.totalSendingAmount)
   }
   yield* checkLimits(platform, config, {
@@ -892,7 +899,7 @@ export const startPayment = Effect.fnUntraced(function*(
     receivingAmount: q.totalReceivingAmount,
     rail: plan.rail,
     createdAtMillis: createdAt === undefined ? undefined : Date.parse(createdAt)
-  })
+  }, store)
   let onChainNetwork: string | undefined
   if (plan.destination.kind === "EXTERNAL") {
     const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
