@@ -86,15 +86,14 @@ type Side =
 const accountNotFound = (field: string, id: string) => unknownReference(field, id, "an internal or external account")
 
 /** An account of the platform by id: internal or external (no generator: two per quote). */
-const findAccount = (platform: Platform, field: string, id: string): Effect.Effect<Side, Error400, Store> =>
-  Store.use((store): Effect.Effect<Side, Error400> =>
-    id.startsWith("InternalAccount:")
-      ? Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) =>
-        account !== undefined ? Effect.succeed({ kind: "INTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
-      : id.startsWith("ExternalAccount:")
-      ? Effect.flatMap(store.externalAccounts.get(platform.id, id), (account) =>
-        account !== undefined ? Effect.succeed({ kind: "EXTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
-      : Effect.fail(accountNotFound(field, id)))
+const findAccount = (store: Store["Service"], platform: Platform, field: string, id: string): Effect.Effect<Side, Error400> =>
+  id.startsWith("InternalAccount:")
+    ? Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) =>
+      account !== undefined ? Effect.succeed({ kind: "INTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+    : id.startsWith("ExternalAccount:")
+    ? Effect.flatMap(store.externalAccounts.get(platform.id, id), (account) =>
+      account !== undefined ? Effect.succeed({ kind: "EXTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+    : Effect.fail(accountNotFound(field, id))
 
 const sideCurrency = (side: Side): string => side.kind === "INTERNAL" ? side.account.currency : side.account.account.currency
 const sideCustomer = (side: Side): string | null => side.kind === "INTERNAL" ? side.account.customerId : side.account.account.customerId
@@ -113,12 +112,11 @@ const isApproved = (c: CustomerState): boolean =>
 const hasAcceptedTerms = (c: CustomerState): boolean =>
   c.agreementConsents.some((a) => a.type === "SERVICE_END_USER_TERMS") || c.endUserTermsConsent !== undefined
 
-const customerFor = (platform: Platform, customerId: string): Effect.Effect<CustomerState, Error400, Store> =>
-  Store.use((store) =>
-    Effect.flatMap(store.customers.get(platform.id, customerId), (rec) =>
-      rec === undefined || rec.deletedAt !== undefined
-        ? Effect.fail(unknownReference("source.customerId", customerId, "an active customer"))
-        : Effect.succeed(rec.customer)))
+const customerFor = (store: Store["Service"], platform: Platform, customerId: string): Effect.Effect<CustomerState, Error400> =>
+  Effect.flatMap(store.customers.get(platform.id, customerId), (rec) =>
+    rec === undefined || rec.deletedAt !== undefined
+      ? Effect.fail(unknownReference("source.customerId", customerId, "an active customer"))
+      : Effect.succeed(rec.customer))
 
 /** Who may move money: an approved customer that accepted the terms (unregulated platforms). */
 const checkCustomer = (platform: Platform, customer: CustomerState): Effect.Effect<void, Error403> => {
@@ -257,7 +255,7 @@ const railOf = (req: QuoteRequest): PaymentRail | undefined =>
   req.destination.destinationType === "ACCOUNT" ? req.destination.paymentRail : undefined
 
 /** Works out who pays whom in which currencies, and what the sandbox will make of it. */
-const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
+const resolve = Effect.fnUntraced(function*(store: Store["Service"], platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
   const sandbox = platform.settings.sandbox
   // ---- source
   let source: QuotePlanSource
@@ -265,7 +263,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
   let customerId: string | null
   let sourceSide: Side | undefined
   if (req.source.sourceType === "ACCOUNT") {
-    sourceSide = yield* findAccount(platform, "source.accountId", req.source.accountId)
+    sourceSide = yield* findAccount(store, platform, "source.accountId", req.source.accountId)
     customerId = sideCustomer(sourceSide)
     if (req.source.customerId !== undefined && req.source.customerId !== customerId) {
       return yield* invalidInput("source.customerId does not own source.accountId", [{
@@ -294,7 +292,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
   }
   let platformCustomerId: string | undefined
   if (customerId !== null) {
-    const customer = yield* customerFor(platform, customerId)
+    const customer = yield* customerFor(store, platform, customerId)
     yield* checkCustomer(platform, customer)
     platformCustomerId = customer.platformCustomerId
   }
@@ -307,7 +305,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
   let railSelectionMode: "AUTO" | "MANUAL" | undefined
   let externalDestination: ExternalAccountRecord | undefined
   if (req.destination.destinationType === "ACCOUNT") {
-    const side = yield* findAccount(platform, "destination.accountId", req.destination.accountId)
+    const side = yield* findAccount(store, platform, "destination.accountId", req.destination.accountId)
     const destinationId = side.kind === "INTERNAL" ? side.account.id : side.account.account.id
     if (req.source.sourceType === "ACCOUNT" && req.source.accountId === destinationId) {
       return yield* badRequest("SELF_PAYMENT", "The source and the destination are the same account")
@@ -372,7 +370,6 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
       steps = counterparty.steps
       outcome = `UMA_${counterparty.localPart}`
     } else {
-      const store = yield* Store
       const receiver = yield* store.customers.findActiveByUmaAddress(platform.id, address)
       if (receiver === undefined) return yield* badRequest("INVALID_RECEIVER", `No receiver found at ${address}`, { details: { errors: [{ field: "destination.umaAddress", constraint: "exists", message: "must be the UMA address of a receiver" }] } })
       const accounts = yield* store.internalAccounts.list(platform.id, { owner: "customer", customerId: receiver.customer.id }, { limit: 100 }).pipe(
@@ -451,7 +448,7 @@ export const createQuote = (
         }
         // The platform's own accounts are opened where a quote needs them (its funding
         // instructions), not on every quote: account ids come from lists, which open them.
-        const r = yield* resolve(platform, req, options)
+        const r = yield* resolve(store, platform, req, options)
         const config = yield* configIn(store, platform)
         if (req.platformFeeOverride !== undefined) {
           const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
