@@ -569,9 +569,12 @@ const withExpiry = (q: Quote, nowMs: number): Quote =>
   q.status === "PENDING" && Date.parse(q.expiresAt) <= nowMs ? { ...q, status: "EXPIRED" } : q
 
 export const quoteRecordOf = (platform: Platform, id: string): Effect.Effect<QuoteRecord, Error404, Store> =>
-  Store.use((store) =>
-    Effect.flatMap(store.quotes.get(platform.id, id), (rec) =>
-      rec === undefined ? Effect.fail(notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")) : Effect.succeed(rec)))
+  Store.use((store) => quoteRecordIn(store, platform, id))
+
+/** `quoteRecordOf` with the store at hand (no step to read it). */
+const quoteRecordIn = (store: Store["Service"], platform: Platform, id: string): Effect.Effect<QuoteRecord, Error404> =>
+  Effect.flatMap(store.quotes.get(platform.id, id), (rec) =>
+    rec === undefined ? Effect.fail(notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")) : Effect.succeed(rec))
 
 /** GET /quotes/{quoteId}: a quote past its expiry that was never executed reads EXPIRED. */
 export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -654,7 +657,7 @@ const executeWith = (
         quoteId,
         volumeSince: Limits.dailyWindowStart(yield* nowMillis)
       })
-      const rec = yield* quoteRecordOf(platform, quoteId)
+      const rec = yield* quoteRecordIn(store, platform, quoteId)
       // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
       // Every quote from a wallet carries instructions (createQuote gives them; no other
       // source's quote has any), so a quote without them needs no read of its source.
