@@ -149,11 +149,15 @@ export const permissionStep = <Req, A, E, R>(
   handler: Handler<Req, A, E, R>
 ): Handler<Req, A | HttpServerResponse.HttpServerResponse, E, R> => {
   const required = permissionOf(endpoint)
+  // The granted permissions read from the fiber's context in one step (every request
+  // passes here; `serviceOption` and a `flatMap` are three).
   return (request) =>
-    Effect.flatMap(Effect.serviceOption(CurrentTokenPermissions), (granted): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E, R> =>
-      Option.isNone(granted) || (required !== undefined && permits(granted.value, required))
+    Effect.contextWith((context: Context.Context<never>): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E, R> => {
+      const granted = Context.getOption(context, CurrentTokenPermissions)
+      return Option.isNone(granted) || (required !== undefined && permits(granted.value, required))
         ? handler(request)
-        : Effect.succeed(insufficientPermissions(required)))
+        : Effect.succeed(insufficientPermissions(required))
+    })
 }
 
 /**

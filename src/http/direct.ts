@@ -44,6 +44,9 @@ export interface DirectReply {
   readonly headers?: Readonly<Record<string, string>>
 }
 
+/** The reply a lane fiber ended with (it cannot fail: a defect is the 500). */
+const replyOf = (exit: Exit.Exit<DirectReply>): DirectReply => Exit.isSuccess(exit) ? exit.value : FAULT_REPLY
+
 /** A reply with the retry advice its status calls for (step 8 of the pipeline). */
 const reply = (status: number, body: string, headers?: Readonly<Record<string, string>>): DirectReply => {
   const advice = retryHeaders(status, headers?.["retry-after"])
@@ -70,6 +73,23 @@ export interface DirectRoute<R> {
     body: string,
     header: HeaderReader
   ) => Effect.Effect<DirectReply, never, R>
+  /**
+   * `handle` as the lane runs it: the reply at once when the request fails to decode,
+   * else the handler's work (run with `CurrentPlatform` in the fiber's context, no
+   * `provideService` step) and how its exit becomes the reply (a plain function on the
+   * hot path; an effect only for a defect, which is logged).
+   */
+  readonly start: (
+    params: Readonly<Record<string, string | undefined>>,
+    body: string,
+    header: HeaderReader
+  ) => DirectReply | LaneWork<R>
+}
+
+/** A decoded request's handler, to run, and how its exit becomes the reply. */
+export interface LaneWork<R> {
+  readonly effect: Effect.Effect<unknown, unknown, R | CurrentPlatform>
+  readonly settle: (exit: Exit.Exit<unknown, unknown>) => DirectReply | Effect.Effect<DirectReply>
 }
 
 const FAULT = internalFault()
@@ -134,49 +154,83 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const success = [...endpoint.success][0]
   if (success === undefined) throw new Error(`Endpoint ${endpoint.identifier} declares no success schema`)
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
-  const succeed = (a: A | HttpServerResponse.HttpServerResponse): Effect.Effect<DirectReply> => {
-    if (HttpServerResponse.isHttpServerResponse(a)) return Effect.succeed(responseReply(a))
+  const succeed = (a: unknown): DirectReply | Effect.Effect<DirectReply> => {
+    if (HttpServerResponse.isHttpServerResponse(a)) return responseReply(a)
     const encoded = encodeSuccess(a)
-    if (Exit.isSuccess(encoded)) return Effect.succeed(reply(status, JSON.stringify(encoded.value)))
+    if (Exit.isSuccess(encoded)) return reply(status, JSON.stringify(encoded.value))
     return faultReply(encoded.cause)
   }
-  const fail = (cause: Cause.Cause<Err | Error409>): Effect.Effect<DirectReply> => {
-    const failure = cause.reasons.find(Cause.isFailReason)
-    return failure !== undefined ? Effect.succeed(errorReply(failure.error)) : faultReply(cause)
+  const settle = (exit: Exit.Exit<unknown, unknown>): DirectReply | Effect.Effect<DirectReply> => {
+    if (Exit.isSuccess(exit)) return succeed(exit.value)
+    // The handler fails with the endpoint's API errors only (`Err | Error409`).
+    const failure = exit.cause.reasons.find(Cause.isFailReason)
+    return failure !== undefined ? errorReply(failure.error as ApiError) : faultReply(exit.cause)
+  }
+  /**
+   * The decoded parts of a request that has none: an endpoint without path parameters
+   * (the router gives `{}`), a request without any of the endpoint's headers. The same
+   * schema on the same empty input decodes to the same value every time: decoded once.
+   */
+  let noParams: Exit.Exit<unknown, Schema.SchemaError> | undefined
+  let noHeaders: Exit.Exit<unknown, Schema.SchemaError> | undefined
+  const start = (
+    rawParams: Readonly<Record<string, string | undefined>>,
+    body: string,
+    header: HeaderReader
+  ): DirectReply | LaneWork<Exclude<R | Store, CurrentPlatform>> => {
+    const params = isEmpty(rawParams) ? (noParams ??= decodeParams({})) : decodeParams(rawParams)
+    if (Exit.isFailure(params)) return issueReply(params.cause, undefined, PART_NAMES.Params)
+    let rawHeaders: Record<string, string> | undefined
+    for (const name of headerNames) {
+      const value = header(name)
+      if (value !== undefined) (rawHeaders ??= {})[name] = value
+    }
+    const headers = rawHeaders === undefined ? (noHeaders ??= decodeHeaders({})) : decodeHeaders(rawHeaders)
+    if (Exit.isFailure(headers)) return issueReply(headers.cause, rawHeaders ?? {}, PART_NAMES.Headers)
+    let payload: unknown
+    if (decodePayload !== undefined) {
+      const json = readJsonBody(body)
+      if (json._tag === "Refused") return errorReply(json.error)
+      if (json._tag === "Malformed") return errorReply(malformedJson())
+      const decoded = decodePayload(body === "" && nullOnEmpty ? null : json.value)
+      if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
+      payload = decoded.value
+    }
+    // The values were decoded by this endpoint's own schemas: they are the request its
+    // handler is typed for (the endpoint's schemas and its type parameters are one).
+    const request = { params: params.value, headers: headers.value, payload } as unknown as LaneRequest<E>
+    return { effect: needsPlatform(handler(request)), settle }
   }
   return {
     method,
     path: endpoint.path,
     hasPayload,
     nullOnEmpty,
+    start,
     handle: (platform, rawParams, body, header) => {
-      const params = decodeParams(rawParams)
-      if (Exit.isFailure(params)) return Effect.succeed(issueReply(params.cause, undefined, PART_NAMES.Params))
-      const rawHeaders: Record<string, string> = {}
-      for (const name of headerNames) {
-        const value = header(name)
-        if (value !== undefined) rawHeaders[name] = value
-      }
-      const headers = decodeHeaders(rawHeaders)
-      if (Exit.isFailure(headers)) return Effect.succeed(issueReply(headers.cause, rawHeaders, PART_NAMES.Headers))
-      let payload: unknown
-      if (decodePayload !== undefined) {
-        const json = readJsonBody(body)
-        if (json._tag === "Refused") return Effect.succeed(errorReply(json.error))
-        if (json._tag === "Malformed") return Effect.succeed(errorReply(malformedJson()))
-        const decoded = decodePayload(body === "" && nullOnEmpty ? null : json.value)
-        if (Exit.isFailure(decoded)) return Effect.succeed(issueReply(decoded.cause, json.value, PART_NAMES.Payload))
-        payload = decoded.value
-      }
-      // The values were decoded by this endpoint's own schemas: they are the request its
-      // handler is typed for (the endpoint's schemas and its type parameters are one).
-      const request = { params: params.value, headers: headers.value, payload } as unknown as LaneRequest<E>
-      return Effect.matchCauseEffect(Effect.provideService(asPlatformWork(platform, handler(request)), CurrentPlatform, platform), {
-        onSuccess: succeed,
-        onFailure: fail
-      })
+      const started = start(rawParams, body, header)
+      if (!("effect" in started)) return Effect.succeed(started)
+      return Effect.flatMap(
+        Effect.exit(Effect.provideService(asPlatformWork(platform, started.effect), CurrentPlatform, platform)),
+        (exit) => {
+          const settled = started.settle(exit)
+          return Effect.isEffect(settled) ? settled : Effect.succeed(settled)
+        }
+      )
     }
   }
+}
+
+/**
+ * An effect whose services include `CurrentPlatform`, typed as the services without it
+ * plus it: the same set, which TypeScript cannot see for a generic `R`.
+ */
+const needsPlatform = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, CurrentPlatform> | CurrentPlatform> =>
+  effect as Effect.Effect<A, E, Exclude<R, CurrentPlatform> | CurrentPlatform>
+
+const isEmpty = (o: object): boolean => {
+  for (const _ in o) return false
+  return true
 }
 
 /** A response a concern built (a 429 with `Retry-After`): its status, headers and JSON text. */
@@ -237,7 +291,6 @@ export const makeDirectLane = <R>(options: {
   readonly context: Context.Context<R | VerifiedCredentials>
 }): DirectLane => {
   const credentials = Context.get(options.context, VerifiedCredentials)
-  const runFork = Effect.runForkWith(options.context)
   const laneRoutes = new Map<string, DirectRoute<R>>()
   for (const r of options.routes) laneRoutes.set(keyOf(r.method, r.path), r)
   for (const key of laneRoutes.keys()) {
@@ -256,8 +309,28 @@ export const makeDirectLane = <R>(options: {
     served: options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
   })
 
+  type Matched = { readonly route: DirectRoute<R>; readonly params: Readonly<Record<string, string | undefined>> }
+  /**
+   * The lane's routes without parameters, as routed before (`POST /quotes`): the router's
+   * choice for a method and path never changes. At most `MATCHED_KEPT` kept.
+   */
+  const matchedStatic = new Map<string, Matched>()
+  const MATCHED_KEPT = 256
+
   /** The router's choice for a path, when it is one of the lane's routes. */
-  const match = (method: string, path: string): { route: DirectRoute<R>; params: Readonly<Record<string, string | undefined>> } | undefined => {
+  const match = (method: string, path: string): Matched | undefined => {
+    const key = keyOf(method, path)
+    const known = matchedStatic.get(key)
+    if (known !== undefined) return known
+    const matched = routeOf(method, path)
+    if (matched !== undefined && isEmpty(matched.params)) {
+      if (matchedStatic.size >= MATCHED_KEPT) matchedStatic.clear()
+      matchedStatic.set(key, matched)
+    }
+    return matched
+  }
+
+  const routeOf = (method: string, path: string): Matched | undefined => {
     // Percent-encoded paths are left to the HttpApi app, but for an encoded colon (ids
     // are `Type:uuid`, and clients encode the colon): the router decodes it in a
     // parameter exactly as it does for the HttpApi app.
@@ -268,13 +341,38 @@ export const makeDirectLane = <R>(options: {
     return { route: routed.value, params: routed.params }
   }
 
-  const run = (effect: Effect.Effect<DirectReply, never, R>): DirectReply | Promise<DirectReply> => {
-    const fiber = runFork(effect)
+  /** Runs a fiber over the app's services; its exit at once when it finished without waiting, else a promise of it. */
+  const runExit = <A, E>(effect: Effect.Effect<A, E, R | VerifiedCredentials | CurrentPlatform>, context: Context.Context<R | VerifiedCredentials | CurrentPlatform>): Exit.Exit<A, E> | Promise<Exit.Exit<A, E>> => {
+    const fiber = Effect.runForkWith(context)(effect)
     const done = fiber.pollUnsafe()
-    const settle = (exit: Exit.Exit<DirectReply>): DirectReply =>
-      Exit.isSuccess(exit) ? exit.value : FAULT_REPLY
-    if (done !== undefined) return settle(done)
-    return new Promise((resolve) => fiber.addObserver((exit) => resolve(settle(exit))))
+    if (done !== undefined) return done
+    return new Promise((resolve) => fiber.addObserver(resolve))
+  }
+
+  const settled = (result: DirectReply | Effect.Effect<DirectReply>, context: Context.Context<R | VerifiedCredentials | CurrentPlatform>): DirectReply | Promise<DirectReply> => {
+    if (!Effect.isEffect(result)) return result
+    const exit = runExit(result, context)
+    return exit instanceof Promise ? exit.then(replyOf) : replyOf(exit)
+  }
+
+  /**
+   * The handler's work in one fiber over the app's services with the platform in its
+   * context (an overlay of one service, no step in the fiber), its exit turned into the
+   * reply in plain code.
+   */
+  const run = (platform: Platform, work: LaneWork<R>): DirectReply | Promise<DirectReply> => {
+    const context = Context.add(options.context, CurrentPlatform, platform)
+    const exit = runExit(asPlatformWork(platform, work.effect), context)
+    // What the answer's encoding throws (JSON.stringify on a value it cannot write) is a
+    // 500, as a defect in the fiber was when the encoding ran inside it.
+    const answer = (e: Exit.Exit<unknown, unknown>): DirectReply | Promise<DirectReply> => {
+      try {
+        return settled(work.settle(e), context)
+      } catch {
+        return FAULT_REPLY
+      }
+    }
+    return exit instanceof Promise ? exit.then(answer) : answer(exit)
   }
 
   const pathOf = (url: string) => {
@@ -302,7 +400,10 @@ export const makeDirectLane = <R>(options: {
       } else if ((length !== undefined && length !== "0") || header("transfer-encoding") !== undefined) {
         return undefined
       }
-      return (body) => run(matched.route.handle(platform, matched.params, body, header))
+      return (body) => {
+        const started = matched.route.start(matched.params, body, header)
+        return "effect" in started ? run(platform, started) : started
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
  * persisted offset (POST /sandbox/clock/advance); a production platform's clock is
  * the base clock, always.
  */
-import { Clock, Context, Effect } from "effect"
+import { Clock, Context, Effect, type Fiber } from "effect"
 import { DETERMINISTIC_EPOCH_MILLIS, isDeterministic, type Platform, standingClock } from "../domain/platform.js"
 import { DeterministicPlatform } from "../ports/ids.js"
 import { Store } from "../ports/store.js"
@@ -126,9 +126,23 @@ const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E,
  * `aroundPlatformClock` for the same platform it runs `effect` as it is.
  */
 export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
-  platform.settings.sandbox
-    ? OnClockOf.use((current) => current === platform.id ? effect : asPlatformWork(platform, onStoredOffset(platform, effect)))
-    : effect
+  platform.settings.sandbox ? Effect.withFiber((fiber): Effect.Effect<A, E, R | Store> => onPlatformClockIn(fiber, platform, effect)) : effect
+
+/**
+ * `onPlatformClock` in a fiber already at hand (`Effect.withFiber`): what it runs,
+ * reading `OnClockOf` and the store from the fiber's context with no step of its own
+ * (the HTTP handlers' `run` reads the platform in the same step).
+ */
+export const onPlatformClockIn = <A, E, R>(fiber: Fiber.Fiber<unknown, unknown>, platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> => {
+  if (!platform.settings.sandbox || fiber.getRef(OnClockOf) === platform.id) return effect
+  const store = Context.getUnsafe(fiber.context, Store)
+  return asPlatformWork(
+    platform,
+    store.clocks.onLastSeenOffset !== undefined
+      ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(platform, effect, offset))
+      : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(platform, effect, offset))
+  )
+}
 
 /**
  * `onPlatformClock` around an effect that asks for the platform's clock again inside

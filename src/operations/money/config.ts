@@ -43,8 +43,23 @@ export const defaultConfig = (platform: Platform, now: string): PlatformConfig =
  * materialised (GET /config or the first change) the defaults carry no instant of their
  * own; they are never answered as they are (GET /config materialises them first).
  */
-export const configOf = (platform: Platform): Effect.Effect<PlatformConfig, never, Store> =>
-  Store.use((store) => Effect.map(store.platformConfigs.get(platform.id), (stored) => stored?.config ?? defaultConfig(platform, EPOCH)))
+/**
+ * The defaults of a platform that stored no configuration, stamped with the epoch: a pure
+ * function of the platform record (records are not changed in place), built once per
+ * record instead of on every quote and execution.
+ */
+const epochDefaults = new WeakMap<Platform, PlatformConfig>()
+const epochDefaultsOf = (platform: Platform): PlatformConfig => {
+  let config = epochDefaults.get(platform)
+  if (config === undefined) epochDefaults.set(platform, config = defaultConfig(platform, EPOCH))
+  return config
+}
+
+export const configOf = (platform: Platform): Effect.Effect<PlatformConfig, never, Store> => Store.use((store) => configIn(store, platform))
+
+/** `configOf` with the store at hand (no step to read it). */
+export const configIn = (store: Store["Service"], platform: Platform): Effect.Effect<PlatformConfig> =>
+  Effect.map(store.platformConfigs.get(platform.id), (stored) => stored?.config ?? epochDefaultsOf(platform))
 
 /**
  * GET /config: the stored configuration; the first time, the defaults are stored,

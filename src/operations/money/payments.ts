@@ -257,24 +257,51 @@ const announce = (
 
 /**
  * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves: their
- * balances read in one batch; their records from `scope` when read already.
+ * balances read in one batch; their records from `scope` when read already. A plain
+ * effect (no generator: it runs twice per execution), the accounts read one after the
+ * other only when the scope does not have them.
  */
-export const announceBalances = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, plan: PaymentPlan, now: string, scope?: PaymentScope) {
-  const store = yield* Store
-  const accounts: Array<InternalAccountRecord> = []
-  for (const id of plan.internalAccounts) {
-    const known = scope?.accounts.get(id)
-    const account = known ?? (yield* store.internalAccounts.get(platform.id, id))
-    if (account === undefined) continue
-    if (known === undefined) scope?.accounts.set(id, account)
-    accounts.push(account)
-  }
-  if (accounts.length === 0) return
-  const balances = yield* store.ledger.balances(platform.id, accounts.map((a) => a.id))
-  for (const account of accounts) {
-    yield* emit(uow, platform, "INTERNAL_ACCOUNT.BALANCE_UPDATED", { timestamp: now, data: renderAccount(account, balances.get(account.id) ?? 0) })
-  }
-})
+export const announceBalances = (
+  uow: UnitOfWork,
+  platform: Platform,
+  plan: PaymentPlan,
+  now: string,
+  scope?: PaymentScope
+): Effect.Effect<void, never, Store | Ids> =>
+  Store.use((store) => {
+    const ids = plan.internalAccounts
+    const accounts: Array<InternalAccountRecord> = []
+    const announce = (): Effect.Effect<void, never, Ids> =>
+      accounts.length === 0 ? Effect.void : Effect.flatMap(store.ledger.balances(platform.id, accounts.map((a) => a.id)), (balances) => {
+        let all: Effect.Effect<void, never, Ids> | undefined
+        for (const account of accounts) {
+          const one = emit(uow, platform, "INTERNAL_ACCOUNT.BALANCE_UPDATED", { timestamp: now, data: renderAccount(account, balances.get(account.id) ?? 0) })
+          all = all === undefined ? one : Effect.andThen(all, one)
+        }
+        return all ?? Effect.void
+      })
+    // From the i-th account on: each one known to the scope is taken as it is, the first
+    // one that is not is read (and remembered), then the rest.
+    const from = (i: number): Effect.Effect<void, never, Ids> => {
+      for (; i < ids.length; i++) {
+        const id = ids[i]!
+        const known = scope?.accounts.get(id)
+        if (known === undefined) {
+          const next = i + 1
+          return Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) => {
+            if (account !== undefined) {
+              scope?.accounts.set(id, account)
+              accounts.push(account)
+            }
+            return from(next)
+          })
+        }
+        accounts.push(known)
+      }
+      return announce()
+    }
+    return from(0)
+  })
 
 /**
  * Applies every step of the payment due by now, in order, then schedules the next one

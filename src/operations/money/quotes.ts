@@ -5,7 +5,7 @@
  * SPEC.md makes a quote fail on, and writes the quote, the payment, its ledger entries
  * and its events in one unit of work.
  */
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { CustomerState } from "../../domain/customer.js"
 import {
   badRequest,
@@ -48,7 +48,7 @@ import { isoOf, nowMillis } from "../time.js"
 import { fundingInstructionsOf, openAccounts } from "./accounts.js"
 import { unknownReference } from "../not-found.js"
 import { checkWalletSignature, walletPaymentInstructions } from "../wallets/actions.js"
-import { configOf, feeRulesOf } from "./config.js"
+import { configIn, configOf, feeRulesOf } from "./config.js"
 import { platformFeeAccount, postMove, revenueAccount, worldAccount } from "./ledger.js"
 import { announceBalances, flushQuote, movePayment, PAYMENT_TIMER, paymentScope, runDueSteps } from "./payments.js"
 import { AUTHORIZATION_TTL_MS, requiresSca } from "../../rules/sca.js"
@@ -86,15 +86,14 @@ type Side =
 const accountNotFound = (field: string, id: string) => unknownReference(field, id, "an internal or external account")
 
 /** An account of the platform by id: internal or external (no generator: two per quote). */
-const findAccount = (platform: Platform, field: string, id: string): Effect.Effect<Side, Error400, Store> =>
-  Store.use((store): Effect.Effect<Side, Error400> =>
-    id.startsWith("InternalAccount:")
-      ? Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) =>
-        account !== undefined ? Effect.succeed({ kind: "INTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
-      : id.startsWith("ExternalAccount:")
-      ? Effect.flatMap(store.externalAccounts.get(platform.id, id), (account) =>
-        account !== undefined ? Effect.succeed({ kind: "EXTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
-      : Effect.fail(accountNotFound(field, id)))
+const findAccount = (store: Store["Service"], platform: Platform, field: string, id: string): Effect.Effect<Side, Error400> =>
+  id.startsWith("InternalAccount:")
+    ? Effect.flatMap(store.internalAccounts.get(platform.id, id), (account) =>
+      account !== undefined ? Effect.succeed({ kind: "INTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+    : id.startsWith("ExternalAccount:")
+    ? Effect.flatMap(store.externalAccounts.get(platform.id, id), (account) =>
+      account !== undefined ? Effect.succeed({ kind: "EXTERNAL", account }) : Effect.fail(accountNotFound(field, id)))
+    : Effect.fail(accountNotFound(field, id))
 
 const sideCurrency = (side: Side): string => side.kind === "INTERNAL" ? side.account.currency : side.account.account.currency
 const sideCustomer = (side: Side): string | null => side.kind === "INTERNAL" ? side.account.customerId : side.account.account.customerId
@@ -113,12 +112,11 @@ const isApproved = (c: CustomerState): boolean =>
 const hasAcceptedTerms = (c: CustomerState): boolean =>
   c.agreementConsents.some((a) => a.type === "SERVICE_END_USER_TERMS") || c.endUserTermsConsent !== undefined
 
-const customerFor = (platform: Platform, customerId: string): Effect.Effect<CustomerState, Error400, Store> =>
-  Store.use((store) =>
-    Effect.flatMap(store.customers.get(platform.id, customerId), (rec) =>
-      rec === undefined || rec.deletedAt !== undefined
-        ? Effect.fail(unknownReference("source.customerId", customerId, "an active customer"))
-        : Effect.succeed(rec.customer)))
+const customerFor = (store: Store["Service"], platform: Platform, customerId: string): Effect.Effect<CustomerState, Error400> =>
+  Effect.flatMap(store.customers.get(platform.id, customerId), (rec) =>
+    rec === undefined || rec.deletedAt !== undefined
+      ? Effect.fail(unknownReference("source.customerId", customerId, "an active customer"))
+      : Effect.succeed(rec.customer))
 
 /** Who may move money: an approved customer that accepted the terms (unregulated platforms). */
 const checkCustomer = (platform: Platform, customer: CustomerState): Effect.Effect<void, Error403> => {
@@ -155,11 +153,25 @@ const checkDestinationAccount = (rec: ExternalAccountRecord, amount: number, cur
   return Effect.void
 }
 
-const limitsOf = (config: PlatformConfig): Limits.SingleTransactionLimits => ({
-  byCurrency: Object.fromEntries((config.limits?.singleTransaction ?? []).map((l) => [l.currency, l.maxAmount]))
-})
-const dailyLimitsOf = (config: PlatformConfig): Readonly<Record<string, number>> =>
-  Object.fromEntries((config.limits?.dailyVolume ?? []).map((l) => [l.currency, l.maxAmount]))
+/**
+ * A configuration's limits by currency, built once per configuration record (records are
+ * never changed in place: an update stores a new one; a store that reads a new record per
+ * request builds them again), not twice per quote and execution.
+ */
+const limitsByConfig = new WeakMap<PlatformConfig, { readonly single: Limits.SingleTransactionLimits; readonly daily: Readonly<Record<string, number>> }>()
+const configLimits = (config: PlatformConfig) => {
+  let limits = limitsByConfig.get(config)
+  if (limits === undefined) {
+    limits = {
+      single: { byCurrency: Object.fromEntries((config.limits?.singleTransaction ?? []).map((l) => [l.currency, l.maxAmount])) },
+      daily: Object.fromEntries((config.limits?.dailyVolume ?? []).map((l) => [l.currency, l.maxAmount]))
+    }
+    limitsByConfig.set(config, limits)
+  }
+  return limits
+}
+const limitsOf = (config: PlatformConfig): Limits.SingleTransactionLimits => configLimits(config).single
+const dailyLimitsOf = (config: PlatformConfig): Readonly<Record<string, number>> => configLimits(config).daily
 
 /** The limits a payment of `amount` must be within: single transaction, daily volume, ACH same-day. */
 const checkLimits = Effect.fnUntraced(function*(
@@ -174,7 +186,9 @@ const checkLimits = Effect.fnUntraced(function*(
     readonly rail?: string | undefined
     /** When the payment itself was created already (held for SCA): its amount is in the sent volume from then. */
     readonly createdAtMillis?: number | undefined
-  }
+  },
+  /** The store, when the caller has it at hand (no step to read it). */
+  store?: Store["Service"]
 ): Effect.fn.Return<void, Error400 | Error429, Store> {
   const now = yield* nowMillis
   if (Limits.singleTransactionLimitExceeded({ amount: input.amount, sendingCurrency: input.sending, receivingCurrency: input.receiving, configured: limitsOf(config) })) {
@@ -194,7 +208,8 @@ const checkLimits = Effect.fnUntraced(function*(
     }
   }
   const since = Limits.dailyWindowStart(now)
-  const counted = yield* Store.use((store) => store.transactions.sentVolume(platform.id, { customerId: input.customerId, currency: input.sending, since }))
+  const query = { customerId: input.customerId, currency: input.sending, since }
+  const counted = yield* (store === undefined ? Store.use((s) => s.transactions.sentVolume(platform.id, query)) : store.transactions.sentVolume(platform.id, query))
   // A held payment is counted already (in its creation day's window): not twice.
   const sent = input.createdAtMillis !== undefined && input.createdAtMillis >= since ? counted - input.amount : counted
   if (Limits.dailyVolumeLimitExceeded({ sentInWindow: sent, amount: input.amount, sendingCurrency: input.sending, configured: dailyLimitsOf(config) })) {
@@ -205,7 +220,11 @@ const checkLimits = Effect.fnUntraced(function*(
 })
 
 const balanceOf = (platformId: string, accountId: string): Effect.Effect<number, never, Store> =>
-  Store.use((store) => Effect.map(store.ledger.balances(platformId, [accountId]), (balances) => balances.get(accountId) ?? 0))
+  Store.use((store) => balanceIn(store, platformId, accountId))
+
+/** `balanceOf` with the store at hand (no step to read it). */
+const balanceIn = (store: Store["Service"], platformId: string, accountId: string): Effect.Effect<number> =>
+  Effect.map(store.ledger.balances(platformId, [accountId]), (balances) => balances.get(accountId) ?? 0)
 
 const insufficient = (accountId: string, balance: number, needed: number) =>
   badRequest("INSUFFICIENT_FUNDS", `Internal account ${accountId} holds ${balance}, the payment needs ${needed}`, {
@@ -236,7 +255,7 @@ const railOf = (req: QuoteRequest): PaymentRail | undefined =>
   req.destination.destinationType === "ACCOUNT" ? req.destination.paymentRail : undefined
 
 /** Works out who pays whom in which currencies, and what the sandbox will make of it. */
-const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
+const resolve = Effect.fnUntraced(function*(store: Store["Service"], platform: Platform, req: QuoteRequest, options: { readonly payout: boolean }) {
   const sandbox = platform.settings.sandbox
   // ---- source
   let source: QuotePlanSource
@@ -244,7 +263,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
   let customerId: string | null
   let sourceSide: Side | undefined
   if (req.source.sourceType === "ACCOUNT") {
-    sourceSide = yield* findAccount(platform, "source.accountId", req.source.accountId)
+    sourceSide = yield* findAccount(store, platform, "source.accountId", req.source.accountId)
     customerId = sideCustomer(sourceSide)
     if (req.source.customerId !== undefined && req.source.customerId !== customerId) {
       return yield* invalidInput("source.customerId does not own source.accountId", [{
@@ -273,7 +292,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
   }
   let platformCustomerId: string | undefined
   if (customerId !== null) {
-    const customer = yield* customerFor(platform, customerId)
+    const customer = yield* customerFor(store, platform, customerId)
     yield* checkCustomer(platform, customer)
     platformCustomerId = customer.platformCustomerId
   }
@@ -286,7 +305,7 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
   let railSelectionMode: "AUTO" | "MANUAL" | undefined
   let externalDestination: ExternalAccountRecord | undefined
   if (req.destination.destinationType === "ACCOUNT") {
-    const side = yield* findAccount(platform, "destination.accountId", req.destination.accountId)
+    const side = yield* findAccount(store, platform, "destination.accountId", req.destination.accountId)
     const destinationId = side.kind === "INTERNAL" ? side.account.id : side.account.account.id
     if (req.source.sourceType === "ACCOUNT" && req.source.accountId === destinationId) {
       return yield* badRequest("SELF_PAYMENT", "The source and the destination are the same account")
@@ -351,7 +370,6 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
       steps = counterparty.steps
       outcome = `UMA_${counterparty.localPart}`
     } else {
-      const store = yield* Store
       const receiver = yield* store.customers.findActiveByUmaAddress(platform.id, address)
       if (receiver === undefined) return yield* badRequest("INVALID_RECEIVER", `No receiver found at ${address}`, { details: { errors: [{ field: "destination.umaAddress", constraint: "exists", message: "must be the UMA address of a receiver" }] } })
       const accounts = yield* store.internalAccounts.list(platform.id, { owner: "customer", customerId: receiver.customer.id }, { limit: 100 }).pipe(
@@ -396,141 +414,147 @@ const resolve = Effect.fnUntraced(function*(platform: Platform, req: QuoteReques
 })
 
 /** POST /quotes; with `immediatelyExecute`, the quote is executed in the same unit of work. */
-export const createQuote = Effect.fnUntraced(function*(platform: Platform, req: QuoteRequest, options: { readonly payout: boolean } = { payout: false }) {
-  if (req.immediatelyExecute === true && req.source.sourceType !== "ACCOUNT") {
-    return yield* invalidInput("immediatelyExecute needs an ACCOUNT source", [{
-      field: "immediatelyExecute",
-      constraint: "source",
-      message: "a REALTIME_FUNDING quote is executed by paying its payment instructions"
-    }])
-  }
-  const store = yield* Store
-  const ids = yield* Ids
-  // Executed at once: it moves the source account's money, in its turn (UnitOfWorkOptions).
-  const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true && req.source.sourceType === "ACCOUNT"
-    ? { movesMoneyOf: platform.id, accounts: [req.source.accountId] }
-    : undefined
-  return yield* store.transact((uow) =>
-    Effect.gen(function*() {
-      // What the checks below read (the accounts, the source's owner, balance and daily
-      // volume, the configuration), asked in one round trip where the store can.
-      if (req.source.sourceType === "ACCOUNT") {
-        yield* store.paymentReads.readAhead(platform.id, {
-          kind: "accounts",
-          sourceAccountId: req.source.accountId,
-          destinationAccountId: req.destination.destinationType === "ACCOUNT" ? req.destination.accountId : undefined,
-          volumeSince: Limits.dailyWindowStart(yield* nowMillis)
-        })
-      }
-      // The platform's own accounts are opened where a quote needs them (its funding
-      // instructions), not on every quote: account ids come from lists, which open them.
-      const r = yield* resolve(platform, req, options)
-      const config = yield* configOf(platform)
-      if (req.platformFeeOverride !== undefined) {
-        const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
-        if (problems.length > 0) {
-          return yield* invalidInput("platformFeeOverride is not valid for this quote", problems.map((p) => ({
-            field: p.field,
-            constraint: "platformFeeOverride",
-            message: p.message
-          })))
+export const createQuote = (
+  platform: Platform,
+  req: QuoteRequest,
+  options: { readonly payout: boolean } = { payout: false }
+): Effect.Effect<Quote, Error400 | Error403 | Error409 | Error429, Store | Ids> =>
+  // The store and the ids read from the fiber in one step (no generator around the unit of work).
+  Effect.withFiber((fiber): Effect.Effect<Quote, Error400 | Error403 | Error409 | Error429, Store | Ids> => {
+    if (req.immediatelyExecute === true && req.source.sourceType !== "ACCOUNT") {
+      return Effect.fail(invalidInput("immediatelyExecute needs an ACCOUNT source", [{
+        field: "immediatelyExecute",
+        constraint: "source",
+        message: "a REALTIME_FUNDING quote is executed by paying its payment instructions"
+      }]))
+    }
+    const store = Context.getUnsafe(fiber.context, Store)
+    const ids = Context.getUnsafe(fiber.context, Ids)
+    // Executed at once: it moves the source account's money, in its turn (UnitOfWorkOptions).
+    const turns: UnitOfWorkOptions | undefined = req.immediatelyExecute === true && req.source.sourceType === "ACCOUNT"
+      ? { movesMoneyOf: platform.id, accounts: [req.source.accountId] }
+      : undefined
+    return store.transact((uow) =>
+      Effect.gen(function*() {
+        // What the checks below read (the accounts, the source's owner, balance and daily
+        // volume, the configuration), asked in one round trip where the store can.
+        if (req.source.sourceType === "ACCOUNT") {
+          yield* store.paymentReads.readAhead(platform.id, {
+            kind: "accounts",
+            sourceAccountId: req.source.accountId,
+            destinationAccountId: req.destination.destinationType === "ACCOUNT" ? req.destination.accountId : undefined,
+            volumeSince: Limits.dailyWindowStart(yield* nowMillis)
+          })
         }
-      }
-      const nowMs = yield* nowMillis
-      const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
-      if (rate === undefined) {
-        return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
-      }
-      const feeRules = feeRulesOf(config)
-      const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
-        sendingCurrency: r.sending.code,
-        crossCurrency: r.sending.code !== r.receiving.code,
-        rail: r.rail,
-        feeConfigs: feeRules.feeConfigs,
-        railFeeConfigs: feeRules.railFeeConfigs,
-        override: req.platformFeeOverride
-      }
-      const priced = QuoteMath.priceQuote({
-        lockedSide: req.lockedCurrencySide,
-        lockedAmount: req.lockedCurrencyAmount,
-        sending: r.sending,
-        receiving: r.receiving,
-        rate: rate.rate,
-        fee: Fees.quoteFee(feeInput)
-      })
-      if (!priced.ok) return yield* rejected(priced.error)
-      const p = priced.value
-      const platformFee = Fees.platformFeeOn(feeInput, p.amountConverted)
-      const serviceFee = Math.max(0, p.feesIncluded - platformFee)
-      yield* checkLimits(platform, config, {
-        customerId: r.customerId,
-        sending: r.sending.code,
-        receiving: r.receiving.code,
-        amount: p.totalSendingAmount,
-        receivingAmount: p.totalReceivingAmount,
-        rail: r.rail
-      })
-      if (r.externalDestination !== undefined) yield* checkDestinationAccount(r.externalDestination, p.totalReceivingAmount, r.receiving.code)
-      if (r.source.kind === "INTERNAL") {
-        const balance = yield* balanceOf(platform.id, r.source.accountId)
-        if (balance < p.totalSendingAmount) return yield* insufficient(r.source.accountId, balance, p.totalSendingAmount)
-      }
-      const id = yield* ids.make("Quote")
-      const transactionId = yield* ids.make("Transaction")
-      const now = isoOf(nowMs)
-      // Only an embedded wallet's quote carries instructions (what the wallet signs); the
-      // source account was read by `resolve`, in this unit of work.
-      const instructions = r.source.kind === "REALTIME"
-        ? yield* realtimeInstructions(uow, platform, r.sending.code)
-        : r.sourceIsWallet
-        ? yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
-        : undefined
-      if (instructions !== undefined && r.source.kind !== "REALTIME" && req.immediatelyExecute === true) {
-        return yield* invalidInput("A quote from an embedded wallet is executed with a Service-Wallet-Signature over its payloadToSign", [{
-          field: "immediatelyExecute",
-          constraint: "source",
-          message: "must not be true for an EMBEDDED_WALLET source"
-        }])
-      }
-      const plan: QuotePlan = {
-        customerId: r.customerId,
-        ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
-        source: r.source,
-        destination: r.destination,
-        ...(r.rail === undefined ? {} : { rail: r.rail }),
-        ...(r.railSelectionMode === undefined ? {} : { railSelectionMode: r.railSelectionMode }),
-        platformFee,
-        serviceFee,
-        ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
-        ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
-        ...(req.description === undefined ? {} : { description: req.description }),
-        outcome: r.outcome,
-        steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
-      }
-      const quote: Quote = {
-        id,
-        status: "PENDING",
-        createdAt: now,
-        expiresAt: isoOf(nowMs + QUOTE_TTL_MILLIS),
-        source: req.source,
-        destination: req.destination,
-        sendingCurrency: r.sending,
-        receivingCurrency: r.receiving,
-        totalSendingAmount: p.totalSendingAmount,
-        totalReceivingAmount: p.totalReceivingAmount,
-        exchangeRate: Rates.apiExchangeRate(rate.rate),
-        feesIncluded: p.feesIncluded,
-        platformFeesIncluded: platformFee,
-        ...(instructions === undefined ? {} : { paymentInstructions: instructions }),
-        transactionId
-      }
-      const record: QuoteRecord = { platformId: platform.id, quote, plan }
-      yield* uow.putQuote(record)
-      if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
-      rememberQuoteAccounts(record)
-      return quote
-    }), turns)
-})
+        // The platform's own accounts are opened where a quote needs them (its funding
+        // instructions), not on every quote: account ids come from lists, which open them.
+        const r = yield* resolve(store, platform, req, options)
+        const config = yield* configIn(store, platform)
+        if (req.platformFeeOverride !== undefined) {
+          const problems = Fees.platformFeeOverrideProblems(req.platformFeeOverride, r.sending.code)
+          if (problems.length > 0) {
+            return yield* invalidInput("platformFeeOverride is not valid for this quote", problems.map((p) => ({
+              field: p.field,
+              constraint: "platformFeeOverride",
+              message: p.message
+            })))
+          }
+        }
+        const nowMs = yield* nowMillis
+        const rate = Rates.rateAt(r.sending.code, r.receiving.code, nowMs)
+        if (rate === undefined) {
+          return yield* badRequest("QUOTE_RATE_UNAVAILABLE", `No rate for ${r.sending.code} to ${r.receiving.code} right now`)
+        }
+        const feeRules = feeRulesOf(config)
+        const feeInput: Omit<Fees.PlatformFeeInput, "sendingAmount"> = {
+          sendingCurrency: r.sending.code,
+          crossCurrency: r.sending.code !== r.receiving.code,
+          rail: r.rail,
+          feeConfigs: feeRules.feeConfigs,
+          railFeeConfigs: feeRules.railFeeConfigs,
+          override: req.platformFeeOverride
+        }
+        const priced = QuoteMath.priceQuote({
+          lockedSide: req.lockedCurrencySide,
+          lockedAmount: req.lockedCurrencyAmount,
+          sending: r.sending,
+          receiving: r.receiving,
+          rate: rate.rate,
+          fee: Fees.quoteFee(feeInput)
+        })
+        if (!priced.ok) return yield* rejected(priced.error)
+        const p = priced.value
+        const platformFee = Fees.platformFeeOn(feeInput, p.amountConverted)
+        const serviceFee = Math.max(0, p.feesIncluded - platformFee)
+        yield* checkLimits(platform, config, {
+          customerId: r.customerId,
+          sending: r.sending.code,
+          receiving: r.receiving.code,
+          amount: p.totalSendingAmount,
+          receivingAmount: p.totalReceivingAmount,
+          rail: r.rail
+        }, store)
+        if (r.externalDestination !== undefined) yield* checkDestinationAccount(r.externalDestination, p.totalReceivingAmount, r.receiving.code)
+        if (r.source.kind === "INTERNAL") {
+          const balance = yield* balanceIn(store, platform.id, r.source.accountId)
+          if (balance < p.totalSendingAmount) return yield* insufficient(r.source.accountId, balance, p.totalSendingAmount)
+        }
+        const id = yield* ids.make("Quote")
+        const transactionId = yield* ids.make("Transaction")
+        const now = isoOf(nowMs)
+        // Only an embedded wallet's quote carries instructions (what the wallet signs); the
+        // source account was read by `resolve`, in this unit of work.
+        const instructions = r.source.kind === "REALTIME"
+          ? yield* realtimeInstructions(uow, platform, r.sending.code)
+          : r.sourceIsWallet
+          ? yield* walletPaymentInstructions(platform, { accountId: r.source.accountId, quoteId: id, amount: p.totalSendingAmount, currency: r.sending.code, nowMs })
+          : undefined
+        if (instructions !== undefined && r.source.kind !== "REALTIME" && req.immediatelyExecute === true) {
+          return yield* invalidInput("A quote from an embedded wallet is executed with a Service-Wallet-Signature over its payloadToSign", [{
+            field: "immediatelyExecute",
+            constraint: "source",
+            message: "must not be true for an EMBEDDED_WALLET source"
+          }])
+        }
+        const plan: QuotePlan = {
+          customerId: r.customerId,
+          ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
+          source: r.source,
+          destination: r.destination,
+          ...(r.rail === undefined ? {} : { rail: r.rail }),
+          ...(r.railSelectionMode === undefined ? {} : { railSelectionMode: r.railSelectionMode }),
+          platformFee,
+          serviceFee,
+          ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
+          ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
+          ...(req.description === undefined ? {} : { description: req.description }),
+          outcome: r.outcome,
+          steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
+        }
+        const quote: Quote = {
+          id,
+          status: "PENDING",
+          createdAt: now,
+          expiresAt: isoOf(nowMs + QUOTE_TTL_MILLIS),
+          source: req.source,
+          destination: req.destination,
+          sendingCurrency: r.sending,
+          receivingCurrency: r.receiving,
+          totalSendingAmount: p.totalSendingAmount,
+          totalReceivingAmount: p.totalReceivingAmount,
+          exchangeRate: Rates.apiExchangeRate(rate.rate),
+          feesIncluded: p.feesIncluded,
+          platformFeesIncluded: platformFee,
+          ...(instructions === undefined ? {} : { paymentInstructions: instructions }),
+          transactionId
+        }
+        const record: QuoteRecord = { platformId: platform.id, quote, plan }
+        yield* uow.putQuote(record)
+        if (req.immediatelyExecute === true) return yield* executeIn(uow, platform, record, req.scaFactor)
+        rememberQuoteAccounts(record)
+        return quote
+      }), turns)
+  })
 
 /** Where a real-time-funded quote's money is sent: the platform's own account in that currency. */
 const realtimeInstructions = Effect.fnUntraced(function*(uow: UnitOfWork, platform: Platform, currency: string) {
@@ -545,9 +569,12 @@ const withExpiry = (q: Quote, nowMs: number): Quote =>
   q.status === "PENDING" && Date.parse(q.expiresAt) <= nowMs ? { ...q, status: "EXPIRED" } : q
 
 export const quoteRecordOf = (platform: Platform, id: string): Effect.Effect<QuoteRecord, Error404, Store> =>
-  Store.use((store) =>
-    Effect.flatMap(store.quotes.get(platform.id, id), (rec) =>
-      rec === undefined ? Effect.fail(notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")) : Effect.succeed(rec)))
+  Store.use((store) => quoteRecordIn(store, platform, id))
+
+/** `quoteRecordOf` with the store at hand (no step to read it). */
+const quoteRecordIn = (store: Store["Service"], platform: Platform, id: string): Effect.Effect<QuoteRecord, Error404> =>
+  Effect.flatMap(store.quotes.get(platform.id, id), (rec) =>
+    rec === undefined ? Effect.fail(notFound(`Quote ${id} not found`, "QUOTE_NOT_FOUND")) : Effect.succeed(rec))
 
 /** GET /quotes/{quoteId}: a quote past its expiry that was never executed reads EXPIRED. */
 export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: string) {
@@ -582,15 +609,19 @@ const rememberQuoteAccounts = (rec: QuoteRecord): void => {
   quoteAccounts.set(quoteKey(rec.platformId, rec.quote.id), accountsOfQuote(rec))
 }
 
-/** The options of a unit of work executing or funding quote `quoteId`: its accounts' turns. */
-export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect<UnitOfWorkOptions, never, Store> => {
+/** The turns of a quote this process remembers (its entry then forgotten: a quote executes once), else undefined. */
+const knownTurnsOfQuote = (platform: Platform, quoteId: string): UnitOfWorkOptions | undefined => {
   const key = quoteKey(platform.id, quoteId)
   const known = quoteAccounts.get(key)
-  if (known !== undefined) {
-    // A quote executes once: its entry is not needed again.
-    quoteAccounts.delete(key)
-    return Effect.succeed({ movesMoneyOf: platform.id, accounts: known })
-  }
+  if (known === undefined) return undefined
+  quoteAccounts.delete(key)
+  return { movesMoneyOf: platform.id, accounts: known }
+}
+
+/** The options of a unit of work executing or funding quote `quoteId`: its accounts' turns. */
+export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect<UnitOfWorkOptions, never, Store> => {
+  const known = knownTurnsOfQuote(platform, quoteId)
+  if (known !== undefined) return Effect.succeed(known)
   return Store.use((store) =>
     Effect.map(store.quotes.get(platform.id, quoteId), (rec): UnitOfWorkOptions =>
       rec === undefined ? { movesMoneyOf: platform.id } : { movesMoneyOf: platform.id, accounts: accountsOfQuote(rec) }))
@@ -600,25 +631,41 @@ export const turnsOfQuote = (platform: Platform, quoteId: string): Effect.Effect
 
 /** POST /quotes/{quoteId}/execute (under an Idempotency-Key: the same result, one debit). */
 export const executeQuote = (platform: Platform, quoteId: string, walletSignature?: string, scaFactor?: ScaFactor) =>
-  Store.use((store) => Effect.flatMap(turnsOfQuote(platform, quoteId), (turns) =>
-    store.transact((uow) =>
-      Effect.gen(function*() {
-        // The quote and what its execution reads (its customer, accounts, balances, daily
-        // volume, the configuration), asked in one round trip where the store can.
-        yield* store.paymentReads.readAhead(platform.id, {
-          kind: "quote",
-          quoteId,
-          volumeSince: Limits.dailyWindowStart(yield* nowMillis)
-        })
-        const rec = yield* quoteRecordOf(platform, quoteId)
-        // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
-        // Every quote from a wallet carries instructions (createQuote gives them; no other
-        // source's quote has any), so a quote without them needs no read of its source.
-        if (rec.quote.status === "PENDING" && rec.quote.paymentInstructions !== undefined) {
-          yield* checkWalletSignature(platform, rec.quote, walletSignature)
-        }
-        return yield* executeIn(uow, platform, rec, scaFactor)
-      }), turns)))
+  Store.use((store) => {
+    // The turns of a quote made in this process are known: no step to ask for them.
+    const known = knownTurnsOfQuote(platform, quoteId)
+    return known !== undefined ? executeWith(store, platform, quoteId, known, walletSignature, scaFactor) : Effect.flatMap(
+      turnsOfQuote(platform, quoteId),
+      (turns) => executeWith(store, platform, quoteId, turns, walletSignature, scaFactor)
+    )
+  })
+
+const executeWith = (
+  store: Store["Service"],
+  platform: Platform,
+  quoteId: string,
+  turns: UnitOfWorkOptions,
+  walletSignature: string | undefined,
+  scaFactor: ScaFactor | undefined
+) =>
+  store.transact((uow) =>
+    Effect.gen(function*() {
+      // The quote and what its execution reads (its customer, accounts, balances, daily
+      // volume, the configuration), asked in one round trip where the store can.
+      yield* store.paymentReads.readAhead(platform.id, {
+        kind: "quote",
+        quoteId,
+        volumeSince: Limits.dailyWindowStart(yield* nowMillis)
+      })
+      const rec = yield* quoteRecordIn(store, platform, quoteId)
+      // An embedded-wallet source: a session of the wallet signs the quote's payloadToSign.
+      // Every quote from a wallet carries instructions (createQuote gives them; no other
+      // source's quote has any), so a quote without them needs no read of its source.
+      if (rec.quote.status === "PENDING" && rec.quote.paymentInstructions !== undefined) {
+        yield* checkWalletSignature(platform, rec.quote, walletSignature)
+      }
+      return yield* executeIn(uow, platform, rec, scaFactor)
+    }), turns)
 
 const destinationOf = (q: Quote, plan: QuotePlan): TransactionDestination =>
   plan.destination.kind === "UMA"
@@ -838,10 +885,10 @@ export const startPayment = Effect.fnUntraced(function*(
   const store = yield* Store
   const q = rec.quote
   const plan = rec.plan
-  const config = yield* configOf(platform)
+  const config = yield* configIn(store, platform)
   // What may have changed since the quote: balances, limits, the destination.
   if (plan.source.kind === "INTERNAL") {
-    const balance = yield* balanceOf(platform.id, plan.source.accountId)
+    const balance = yield* balanceIn(store, platform.id, plan.source.accountId)
     if (balance < q.totalSendingAmount) return yield* insufficient(plan.source.accountId, balance, q.totalSendingAmount)
   }
   yield* checkLimits(platform, config, {
@@ -852,7 +899,7 @@ export const startPayment = Effect.fnUntraced(function*(
     receivingAmount: q.totalReceivingAmount,
     rail: plan.rail,
     createdAtMillis: createdAt === undefined ? undefined : Date.parse(createdAt)
-  })
+  }, store)
   let onChainNetwork: string | undefined
   if (plan.destination.kind === "EXTERNAL") {
     const dest = yield* store.externalAccounts.get(platform.id, plan.destination.accountId)
