@@ -18,6 +18,7 @@ import { rowsExamined } from "../../src/adapters/memory/table.js"
 import { pageStatement } from "../../src/adapters/sql/documents.js"
 import { transactionWhere } from "../../src/adapters/sql/money.js"
 import type { Currency } from "../../src/domain/money.js"
+import type { DomainEvent } from "../../src/ports/events.js"
 import { type PageResult, TOTAL_COUNT_LIMIT } from "../../src/ports/shared.js"
 import type { TransactionQuery, TransactionRecord } from "../../src/ports/store.js"
 import { storeSuite, type StoreService } from "../support/store-harness.js"
@@ -136,7 +137,7 @@ const OUTBOX = 24_000
 const SWEEP = 500
 const OLD = Date.parse("2026-01-01T00:00:00.000Z")
 const CUT = OLD + 3_600_000
-const outboxEvent = (platformId: string, i: number) => ({
+const outboxEvent = (platformId: string, i: number): DomainEvent => ({
   id: `Webhook:event-${i}`,
   platformId,
   type: "TEST",
