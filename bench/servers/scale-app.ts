@@ -415,23 +415,36 @@ const sqlClientExec = (sql: SqlClient.SqlClient): Exec => (text, params) =>
   Effect.runPromise(Effect.orDie(sql.unsafe(text, params === undefined ? [] : [...params]))) as never
 
 /**
- * SCALE_PROFILE_DIR: a CPU profile of what the server does once filled (the bench's
- * measurements, not the fill), written there as scale-<store>-<payments>.cpuprofile when
- * the child is stopped (BENCH_SCALE_PROFILE in bench/scale.ts).
+ * SCALE_PROFILE_DIR: CPU profiles of what the server does once filled (the bench's
+ * measurements, not the fill), one per phase the bench names (`{ profilePhase }` over
+ * IPC: the profile so far is written and the next one starts; the first phase is
+ * `load`), written there as scale-<store>-<payments>-<phase>.cpuprofile; the last one
+ * when the child is stopped (BENCH_SCALE_PROFILE in bench/scale.ts).
  */
 const PROFILE_DIR = process.env["SCALE_PROFILE_DIR"] || undefined
 let profiler: Session | undefined
+let phase = "load"
 const startProfile = async () => {
-  profiler = new Session()
-  profiler.connect()
-  await profiler.post("Profiler.enable")
+  if (profiler === undefined) {
+    profiler = new Session()
+    profiler.connect()
+    await profiler.post("Profiler.enable")
+  }
   await profiler.post("Profiler.start")
 }
 const writeProfile = async () => {
   if (profiler === undefined || PROFILE_DIR === undefined) return
   const { profile } = await profiler.post("Profiler.stop")
   const kind = process.env["DATABASE_URL"] ? "postgres" : process.env["PAYMENTS_DATA_DIR"] ? "pglite" : "memory"
-  writeFileSync(join(PROFILE_DIR, `scale-${kind}-${N}.cpuprofile`), JSON.stringify(profile))
+  writeFileSync(join(PROFILE_DIR, `scale-${kind}-${N}-${phase}.cpuprofile`), JSON.stringify(profile))
+}
+const nextProfilePhase = async (next: string) => {
+  if (profiler !== undefined && PROFILE_DIR !== undefined) {
+    await writeProfile()
+    phase = next
+    await startProfile()
+  }
+  process.send?.({ profilePhaseDone: next })
 }
 
 const heapUsed = () => {
@@ -516,6 +529,7 @@ process.on("message", (m) => {
     process.send?.({ cpuMicros: u.user + u.system })
   }
   if (m === "heap") process.send?.({ heapUsed: heapUsed() ?? process.memoryUsage().heapUsed })
+  if (typeof m === "object" && m !== null && "profilePhase" in m && typeof m.profilePhase === "string") void nextProfilePhase(m.profilePhase)
 })
 process.on("SIGTERM", () => {
   fiber.interruptUnsafe()
