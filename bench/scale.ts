@@ -351,6 +351,8 @@ interface LevelResult {
   readonly heapBytesPerPayment: number | undefined
   readonly heapBytesPerPaymentAfterRetention: number | undefined
   readonly swept: ScaleReady["swept"]
+  readonly sweepMillis: number
+  readonly heapBytes: number | undefined
   /** The machine's 1-minute load average when the level was measured. */
   readonly load: number
   /** How long the server took to go idle after the load, before the single requests. */
@@ -431,6 +433,8 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
           heapBytesPerPayment: s.ready.heapBytesPerPayment,
           heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention,
           swept: s.ready.swept,
+          sweepMillis: s.ready.sweepMillis,
+          heapBytes: s.ready.heapBytes,
           load,
           settledSeconds: settled.waitedSeconds,
           figures,
@@ -459,6 +463,8 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   console.log(`server idle after the load in: ${levels.map((l) => `${fmt(l.settledSeconds, 1)} s`).join(" / ")}; single requests: ${SAMPLES} samples each in ${ROUNDS} interleaved rounds, ` +
     `CPU ${hasSchedstat ? "read from /proc/<pid>/task/*/schedstat around each request" : "asked over IPC around each request"}, median (p90 beside it)` +
     (levels.length > 1 ? `; each later level's against the ${fmt(base.payments)} level measured beside it, sample by sample` : ""))
+  console.log(`retention sweep after the fill: ${levels.map((l) => `${fmt(l.sweepMillis / 1000, 1)} s`).join(" / ")}; server heap then (after a full GC): ${
+    levels.map((l) => l.heapBytes === undefined ? "—" : `${fmt(l.heapBytes / 1048576)} MB`).join(" / ")}`)
   if (store === "memory") {
     const bytes = (b: number | undefined) => b === undefined ? "—" : `${fmt(b)} B`
     console.log(`heap per stored payment (after full GC), everything kept: ${levels.map((l) => bytes(l.heapBytesPerPayment)).join(" / ")}`)
