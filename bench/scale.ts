@@ -322,6 +322,20 @@ const singleFigures = (samples: Map<string, Samples>, base: Map<string, Samples>
   return figures
 }
 
+/** A full collection in the child (two `gc()`s: scale-app.ts, "heap"), and its heap after it. */
+const heapOf = (s: ScaleServer): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const onMessage = (m: unknown) => {
+      if (typeof m === "object" && m !== null && "heapUsed" in m && typeof m.heapUsed === "number") {
+        s.child.off("message", onMessage)
+        resolve(m.heapUsed)
+      }
+    }
+    if (!s.child.connected) return reject(new Error("server exited while the bench was measuring it"))
+    s.child.on("message", onMessage)
+    s.child.send("heap")
+  })
+
 /** BENCH_SCALE_PROFILE: the child writes the profile of what it did since the last phase, and starts the next (scale-app.ts). */
 const profilePhase = (s: ScaleServer, phase: string): Promise<void> =>
   process.env["BENCH_SCALE_PROFILE"] === undefined || !s.child.connected
@@ -353,6 +367,8 @@ interface LevelResult {
   readonly swept: ScaleReady["swept"]
   readonly sweepMillis: number
   readonly heapBytes: number | undefined
+  /** The server's heap after the load, after the full collection made before the single requests. */
+  readonly heapAfterLoad: number
   /** The machine's 1-minute load average when the level was measured. */
   readonly load: number
   /** How long the server took to go idle after the load, before the single requests. */
@@ -412,6 +428,10 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
         const load = loadavg()[0] ?? 0
         const figures = await measureLoad(s, cluster?.cpuMicros)
         await profilePhase(s, "singles")
+        // A full collection first (the child runs with --expose-gc): the load's garbage is
+        // collected now, not by a major collection that would land in the idle window or
+        // in some of the samples, more of it after a faster load.
+        const heapAfterLoad = await heapOf(s)
         const settled = await settle(s, db)
         figures.push({ name: "server background CPU per second, idle", value: settled.idle / 1000, unit: "ms", higherIsBetter: false })
         if (settled.idleDb !== undefined) figures.push({ name: "DB background CPU per second, idle", value: settled.idleDb / 1000, unit: "ms", higherIsBetter: false })
@@ -434,6 +454,7 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
           heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention,
           swept: s.ready.swept,
           sweepMillis: s.ready.sweepMillis,
+          heapAfterLoad,
           heapBytes: s.ready.heapBytes,
           load,
           settledSeconds: settled.waitedSeconds,
@@ -464,7 +485,7 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
     `CPU ${hasSchedstat ? "read from /proc/<pid>/task/*/schedstat around each request" : "asked over IPC around each request"}, median (p90 beside it)` +
     (levels.length > 1 ? `; each later level's against the ${fmt(base.payments)} level measured beside it, sample by sample` : ""))
   console.log(`retention sweep after the fill: ${levels.map((l) => `${fmt(l.sweepMillis / 1000, 1)} s`).join(" / ")}; server heap then (after a full GC): ${
-    levels.map((l) => l.heapBytes === undefined ? "—" : `${fmt(l.heapBytes / 1048576)} MB`).join(" / ")}`)
+    levels.map((l) => l.heapBytes === undefined ? "—" : `${fmt(l.heapBytes / 1048576)} MB`).join(" / ")}; after the load: ${levels.map((l) => `${fmt(l.heapAfterLoad / 1048576)} MB`).join(" / ")}`)
   if (store === "memory") {
     const bytes = (b: number | undefined) => b === undefined ? "—" : `${fmt(b)} B`
     console.log(`heap per stored payment (after full GC), everything kept: ${levels.map((l) => bytes(l.heapBytesPerPayment)).join(" / ")}`)
