@@ -88,9 +88,6 @@ export const treeMeter = (root: number): CpuMeter => {
   return { snapshot: () => snapshotOf(files), refresh: () => { files = list() } }
 }
 
-/** The parent of a process (the postmaster of a PostgreSQL backend). */
-export const parentPid = (pid: number): number | undefined => parentOf(String(pid))
-
 /**
  * The server child's CPU around a request, in microseconds: `begin` before it, `end`
  * after it. Through schedstat where there is one, else over IPC.

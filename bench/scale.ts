@@ -32,12 +32,12 @@
  *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | singles-beside-<level> | idle-after-<level>>.cpuprofile
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanUp, isEnding, trackDir } from "./cleanup.js"
 import { cpuOf } from "./http.js"
-import { type CpuMeter, hasSchedstat, microsBetween, parentPid, serverCpu, treeMeter } from "./scale-cpu.js"
+import { type CpuMeter, hasSchedstat, microsBetween, serverCpu, treeMeter } from "./scale-cpu.js"
 import { type ScaleServer, startScaleServer } from "./scale-server.js"
 import type { ScaleReady } from "./servers/scale-app.js"
 import { run as moneyLoad } from "./money.js"
@@ -351,12 +351,16 @@ const profilePhase = (s: ScaleServer, phase: string): Promise<void> =>
       s.child.send({ profilePhase: phase })
     })
 
-/** The PostgreSQL cluster's processes (the postmaster, found from a backend of it, and every process under it), for per-request DB CPU. */
+/** The PostgreSQL cluster's processes (the postmaster, from its data directory's postmaster.pid, and every process under it), for per-request DB CPU. */
 const clusterMeter = async (cluster: BenchCluster): Promise<CpuMeter | undefined> => {
   if (!hasSchedstat) return undefined
-  const [row] = await cluster.query<{ pid: number }>(cluster.adminUrl, "select pg_backend_pid() as pid")
-  const postmaster = row === undefined ? undefined : parentPid(Number(row.pid))
-  return postmaster === undefined ? undefined : treeMeter(postmaster)
+  const [row] = await cluster.query<{ setting: string }>(cluster.adminUrl, "select setting from pg_settings where name = 'data_directory'")
+  const postmaster = row === undefined ? Number.NaN : Number(readFileSync(join(row.setting, "postmaster.pid"), "utf8").split("\n")[0])
+  if (!Number.isInteger(postmaster)) {
+    console.log("  (the PostgreSQL postmaster was not found: no per-request DB CPU)")
+    return undefined
+  }
+  return treeMeter(postmaster)
 }
 
 interface LevelResult {
