@@ -19,7 +19,8 @@
  *     deliveries (1,000,000 needs BENCH_SCALE_HEAP_MB=12288); the SQL fill loads ~1,000-1,400 payments/s on 2 shared cores)
  *   SCALE_FILL=port: fill PostgreSQL and PGlite through the store port (~30-50 payments/s); SCALE_SQL_EVENTS=all: the SQL
  *     fill writes the events and deliveries older than the retention period too (the sweep then removes them)
- *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
+ *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up); a later level's load runs
+ *     in 5 windows alternating with the same load on the first level's server, and is judged against that
  *   BENCH_CONNECTIONS (default 10)
  *   BENCH_SCALE_SAMPLES (default 60), BENCH_SCALE_ROUNDS (default 4): single requests. Once the server is idle after the
  *     load, each request is sampled SAMPLES times, in ROUNDS rounds over every request, its CPU read around each sample
@@ -29,7 +30,7 @@
  *     against those, so the machine's load falls on both alike.
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes CPU profiles of its measurements (from the moment it is
- *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | singles-beside-<level> | idle-after-<level>>.cpuprofile
+ *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | load-beside-<level> | singles-beside-<level> | idle-after-<level>>.cpuprofile
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
 import { mkdtempSync, readFileSync } from "node:fs"
@@ -141,26 +142,71 @@ interface Figure {
   readonly base?: number
 }
 
-/** Quote + execute under load (the first measurement of a level: its writes are then part of what the reads see). */
-const measureLoad = async (s: ScaleServer, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
-  const { port, pairs } = s.ready
-  const figures: Array<Figure> = []
-  const loadPairs = pairs.slice(0, CONNECTIONS)
-  await moneyLoad(port, loadPairs, 2, CONNECTIONS)
-  const cpu0 = await cpuOf(s.child)
-  const db0 = await dbCpu?.()
-  const m = await moneyLoad(port, loadPairs, SECONDS, CONNECTIONS)
-  const db1 = await dbCpu?.()
-  const cpu = (await cpuOf(s.child)) - cpu0
-  figures.push({ name: "quote+execute payments/s", value: m.requestsPerSecond, unit: "/s", higherIsBetter: true })
-  figures.push({ name: "quote+execute p99 per request", value: m.p99, unit: "ms", higherIsBetter: false })
-  figures.push({ name: "quote+execute server CPU per payment", value: cpu / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
-  if (db0 !== undefined && db1 !== undefined) {
-    figures.push({ name: "quote+execute DB CPU per payment", value: (db1 - db0) / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+interface LoadTotals {
+  seconds: number
+  requests: number
+  cpuMicros: number
+  dbMicros: number | undefined
+  non2xx: number
+  errors: number
+  p99: number
+}
+
+/** Windows of quote + execute load per server when two are measured side by side (`measureLoad`). */
+const LOAD_WINDOWS = 5
+
+/**
+ * Quote + execute under load (the first measurement of a level: its writes are then part
+ * of what the reads see), after 2 s of warm-up. One server: one window of
+ * `BENCH_SCALE_SECONDS`. Two (the first level's server and the one being measured): the
+ * same seconds each, in `LOAD_WINDOWS` windows alternating between them, so the machine's
+ * drift over the minutes falls on both alike; the totals of each server's windows give
+ * its payments/s and CPU per payment, its p99 is its worst window's. Returns each
+ * server's figures, the later one's with the first's beside it (`base`).
+ */
+const measureLoad = async (servers: ReadonlyArray<ScaleServer>, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
+  const loadPairs = (s: ScaleServer) => s.ready.pairs.slice(0, CONNECTIONS)
+  for (const s of servers) await moneyLoad(s.ready.port, loadPairs(s), 2, CONNECTIONS)
+  const totals: Array<LoadTotals> = servers.map(() => ({ seconds: 0, requests: 0, cpuMicros: 0, dbMicros: dbCpu === undefined ? undefined : 0, non2xx: 0, errors: 0, p99: 0 }))
+  const windows = servers.length === 1 ? 1 : LOAD_WINDOWS
+  for (let w = 0; w < windows; w++) {
+    const order = w % 2 === 0 ? servers.map((_, k) => k) : servers.map((_, k) => servers.length - 1 - k)
+    for (const k of order) {
+      const s = servers[k]!
+      const t = totals[k]!
+      const cpu0 = await cpuOf(s.child)
+      const db0 = await dbCpu?.()
+      const m = await moneyLoad(s.ready.port, loadPairs(s), SECONDS / windows, CONNECTIONS)
+      const db1 = await dbCpu?.()
+      t.cpuMicros += (await cpuOf(s.child)) - cpu0
+      if (t.dbMicros !== undefined && db0 !== undefined && db1 !== undefined) t.dbMicros += db1 - db0
+      t.seconds += SECONDS / windows
+      t.requests += m.requests
+      t.non2xx += m.non2xx
+      t.errors += m.errors
+      t.p99 = Math.max(t.p99, m.p99)
+    }
   }
-  figures.push({ name: "quote+execute non-2xx", value: m.non2xx, unit: "", higherIsBetter: false })
-  if (m.non2xx > 0 || m.errors > 0) console.log(`  quote+execute: ${m.non2xx} non-2xx, ${m.errors} errors`)
-  return figures
+  const figuresOf = (t: LoadTotals): Array<Figure> => {
+    const payments = Math.max(1, t.requests / 2)
+    const out: Array<Figure> = [
+      { name: "quote+execute payments/s", value: t.requests / 2 / t.seconds, unit: "/s", higherIsBetter: true },
+      { name: "quote+execute p99 per request", value: t.p99, unit: "ms", higherIsBetter: false },
+      { name: "quote+execute server CPU per payment", value: t.cpuMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true }
+    ]
+    if (t.dbMicros !== undefined) out.push({ name: "quote+execute DB CPU per payment", value: t.dbMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+    out.push({ name: "quote+execute non-2xx", value: t.non2xx, unit: "", higherIsBetter: false })
+    return out
+  }
+  const own = totals[totals.length - 1]!
+  if (own.non2xx > 0 || own.errors > 0) console.log(`  quote+execute: ${own.non2xx} non-2xx, ${own.errors} errors`)
+  const figures = figuresOf(own)
+  if (servers.length === 1) return figures
+  const base = figuresOf(totals[0]!)
+  return figures.map((f) => {
+    const b = base.find((g) => g.name === f.name)
+    return b === undefined || f.unit === "" ? f : { ...f, base: b.value }
+  })
 }
 
 /** The single requests measured at each level, for one server (ids of its own fill). */
@@ -430,7 +476,8 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
       try {
         process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
         const load = loadavg()[0] ?? 0
-        const figures = await measureLoad(s, cluster?.cpuMicros)
+        if (first !== undefined) await profilePhase(first.server, `load-beside-${level}`)
+        const figures = await measureLoad(first === undefined ? [s] : [first.server, s], cluster?.cpuMicros)
         await profilePhase(s, "singles")
         // A full collection first (the child runs with --expose-gc): the load's garbage is
         // collected now, not by a major collection that would land in the idle window or
@@ -444,6 +491,7 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
           figures.push(...singleFigures(own!, undefined))
         } else {
           await profilePhase(first.server, `singles-beside-${level}`)
+          await heapOf(first.server)
           const [base, own] = await measureSingles([first.server, s], db)
           await profilePhase(first.server, `idle-after-${level}`)
           figures.push(...singleFigures(own!, base!))
@@ -523,7 +571,7 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
       continue
     }
     const cell = (g: Figure | undefined) =>
-      g === undefined ? "—" : `${fmt(g.value, g.unit === "/s" ? 0 : 2)} ${g.unit}${g.base === undefined ? "" : ` (${fmt(base.payments)} beside it: ${fmt(g.base, 2)})`}`
+      g === undefined ? "—" : `${fmt(g.value, g.unit === "/s" ? 0 : 2)} ${g.unit}${g.base === undefined ? "" : ` (${fmt(base.payments)} beside it: ${fmt(g.base, g.unit === "/s" ? 0 : 2)})`}`
     console.log(`| ${f.name} | ${at.map(cell).join(" | ")} | ${
       ratios.map((r, i) => r === undefined ? "—" : `${fmt(r, 2)}${isJudged && (judged[i] ?? 0) > TARGET ? " ✗" : ""}`).join(" | ")
     } |`)
