@@ -19,19 +19,26 @@
  *     deliveries (1,000,000 needs BENCH_SCALE_HEAP_MB=12288); the SQL fill loads ~1,000-1,400 payments/s on 2 shared cores)
  *   SCALE_FILL=port: fill PostgreSQL and PGlite through the store port (~30-50 payments/s); SCALE_SQL_EVENTS=all: the SQL
  *     fill writes the events and deliveries older than the retention period too (the sweep then removes them)
- *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up)
+ *   BENCH_SCALE_SECONDS (default 5): quote + execute load per level (after 2 s of warm-up); a later level's load runs
+ *     in 5 windows alternating with the same load on the first level's server, and is judged against that
  *   BENCH_CONNECTIONS (default 10)
- *   BENCH_SCALE_SAMPLES (default 40): sequential requests per single-request figure (median and p90 reported)
+ *   BENCH_SCALE_SAMPLES (default 60), BENCH_SCALE_ROUNDS (default 4): single requests. Once the server is idle after the
+ *     load, each request is sampled SAMPLES times, in ROUNDS rounds over every request, its CPU read around each sample
+ *     (from /proc/<pid>/task/<tid>/schedstat, ./scale-cpu.ts: the server's threads and the PostgreSQL cluster's processes,
+ *     nanoseconds, read from outside); the figure is the median (p90 beside it). The first level's server stays up and
+ *     each later level's single requests are measured beside it, alternating sample by sample: their ratios are
+ *     against those, so the machine's load falls on both alike.
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
- *   BENCH_SCALE_PROFILE=<dir>: each server child writes a CPU profile of its measurements (from the moment it is
- *     filled) there when it stops: scale-<store>-<payments>.cpuprofile
+ *   BENCH_SCALE_PROFILE=<dir>: each server child writes CPU profiles of its measurements (from the moment it is
+ *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | load-beside-<level> | singles-beside-<level> | idle-after-<level>>.cpuprofile
  *   SCALE_BATCH (default 500): payments per unit of work while filling; SCALE_FILL_CONCURRENCY (default 1; above, lanes of disjoint payers, but the platform's own accounts are shared)
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanUp, isEnding, trackDir } from "./cleanup.js"
 import { cpuOf } from "./http.js"
+import { type CpuMeter, hasSchedstat, microsBetween, serverCpu, treeMeter } from "./scale-cpu.js"
 import { type ScaleServer, startScaleServer } from "./scale-server.js"
 import type { ScaleReady } from "./servers/scale-app.js"
 import { run as moneyLoad } from "./money.js"
@@ -50,7 +57,10 @@ const levelsFor = (store: StoreName) =>
 const HEAP_MB = Number(process.env["BENCH_SCALE_HEAP_MB"] ?? "8192")
 const SECONDS = Number(process.env["BENCH_SCALE_SECONDS"] ?? "5")
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
-const SAMPLES = Number(process.env["BENCH_SCALE_SAMPLES"] ?? "40")
+const SAMPLES = Number(process.env["BENCH_SCALE_SAMPLES"] ?? "60")
+const ROUNDS = Math.max(1, Number(process.env["BENCH_SCALE_ROUNDS"] ?? "4"))
+/** After each single request's answer, before its CPU is read: what the server does after answering is its cost too. */
+const TAIL_MS = 2
 const stores = STORES.filter((s) => (process.env["BENCH_STORES"] ?? STORES.join(",")).split(",").map((x) => x.trim()).includes(s))
 const TARGET = 1.25
 
@@ -73,15 +83,6 @@ const request = async (port: number, method: string, path: string, body?: string
   const ms = performance.now() - began
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}`)
   return ms
-}
-
-/** Median and p90 of `SAMPLES` sequential requests (after 5 unmeasured). */
-const timed = async (make: (i: number) => Promise<number>): Promise<{ median: number; p90: number }> => {
-  for (let i = 0; i < 5; i++) await make(-1 - i)
-  const xs: Array<number> = []
-  for (let i = 0; i < SAMPLES; i++) xs.push(await make(i))
-  xs.sort((a, b) => a - b)
-  return { median: xs[Math.floor(xs.length / 2)]!, p90: xs[Math.floor(xs.length * 0.9)]! }
 }
 
 let createSeq = 0
@@ -137,29 +138,82 @@ interface Figure {
   readonly higherIsBetter: boolean
   /** CPU time per request: judged (it drifts far less than latency on a shared machine). */
   readonly cpu?: boolean
+  /** The first level's value measured side by side with this one (single requests): the ratio's base. */
+  readonly base?: number
 }
 
-const measureLevel = async (s: ScaleServer, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
-  const { port, pairs, sample } = s.ready
-  const figures: Array<Figure> = []
-  // Quote + execute first (the load's own writes are then part of what the reads see).
-  const loadPairs = pairs.slice(0, CONNECTIONS)
-  await moneyLoad(port, loadPairs, 2, CONNECTIONS)
-  const cpu0 = await cpuOf(s.child)
-  const db0 = await dbCpu?.()
-  const m = await moneyLoad(port, loadPairs, SECONDS, CONNECTIONS)
-  const db1 = await dbCpu?.()
-  const cpu = (await cpuOf(s.child)) - cpu0
-  figures.push({ name: "quote+execute payments/s", value: m.requestsPerSecond, unit: "/s", higherIsBetter: true })
-  figures.push({ name: "quote+execute p99 per request", value: m.p99, unit: "ms", higherIsBetter: false })
-  figures.push({ name: "quote+execute server CPU per payment", value: cpu / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
-  if (db0 !== undefined && db1 !== undefined) {
-    figures.push({ name: "quote+execute DB CPU per payment", value: (db1 - db0) / Math.max(1, m.requests / 2) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+interface LoadTotals {
+  seconds: number
+  requests: number
+  cpuMicros: number
+  dbMicros: number | undefined
+  non2xx: number
+  errors: number
+  p99: number
+}
+
+/** Windows of quote + execute load per server when two are measured side by side (`measureLoad`). */
+const LOAD_WINDOWS = 5
+
+/**
+ * Quote + execute under load (the first measurement of a level: its writes are then part
+ * of what the reads see), after 2 s of warm-up. One server: one window of
+ * `BENCH_SCALE_SECONDS`. Two (the first level's server and the one being measured): the
+ * same seconds each, in `LOAD_WINDOWS` windows alternating between them, so the machine's
+ * drift over the minutes falls on both alike; the totals of each server's windows give
+ * its payments/s and CPU per payment, its p99 is its worst window's. Returns each
+ * server's figures, the later one's with the first's beside it (`base`).
+ */
+const measureLoad = async (servers: ReadonlyArray<ScaleServer>, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
+  const loadPairs = (s: ScaleServer) => s.ready.pairs.slice(0, CONNECTIONS)
+  for (const s of servers) await moneyLoad(s.ready.port, loadPairs(s), 2, CONNECTIONS)
+  const totals: Array<LoadTotals> = servers.map(() => ({ seconds: 0, requests: 0, cpuMicros: 0, dbMicros: dbCpu === undefined ? undefined : 0, non2xx: 0, errors: 0, p99: 0 }))
+  const windows = servers.length === 1 ? 1 : LOAD_WINDOWS
+  for (let w = 0; w < windows; w++) {
+    const order = w % 2 === 0 ? servers.map((_, k) => k) : servers.map((_, k) => servers.length - 1 - k)
+    for (const k of order) {
+      const s = servers[k]!
+      const t = totals[k]!
+      const cpu0 = await cpuOf(s.child)
+      const db0 = await dbCpu?.()
+      const m = await moneyLoad(s.ready.port, loadPairs(s), SECONDS / windows, CONNECTIONS)
+      const db1 = await dbCpu?.()
+      t.cpuMicros += (await cpuOf(s.child)) - cpu0
+      if (t.dbMicros !== undefined && db0 !== undefined && db1 !== undefined) t.dbMicros += db1 - db0
+      t.seconds += SECONDS / windows
+      t.requests += m.requests
+      t.non2xx += m.non2xx
+      t.errors += m.errors
+      t.p99 = Math.max(t.p99, m.p99)
+    }
   }
-  figures.push({ name: "quote+execute non-2xx", value: m.non2xx, unit: "", higherIsBetter: false })
-  if (m.non2xx > 0 || m.errors > 0) console.log(`  quote+execute: ${m.non2xx} non-2xx, ${m.errors} errors`)
+  const figuresOf = (t: LoadTotals): Array<Figure> => {
+    const payments = Math.max(1, t.requests / 2)
+    const out: Array<Figure> = [
+      { name: "quote+execute payments/s", value: t.requests / 2 / t.seconds, unit: "/s", higherIsBetter: true },
+      { name: "quote+execute p99 per request", value: t.p99, unit: "ms", higherIsBetter: false },
+      { name: "quote+execute server CPU per payment", value: t.cpuMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true }
+    ]
+    if (t.dbMicros !== undefined) out.push({ name: "quote+execute DB CPU per payment", value: t.dbMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+    out.push({ name: "quote+execute non-2xx", value: t.non2xx, unit: "", higherIsBetter: false })
+    return out
+  }
+  const own = totals[totals.length - 1]!
+  if (own.non2xx > 0 || own.errors > 0) console.log(`  quote+execute: ${own.non2xx} non-2xx, ${own.errors} errors`)
+  const figures = figuresOf(own)
+  if (servers.length === 1) return figures
+  const base = figuresOf(totals[0]!)
+  return figures.map((f) => {
+    const b = base.find((g) => g.name === f.name)
+    return b === undefined || f.unit === "" ? f : { ...f, base: b.value }
+  })
+}
+
+/** The single requests measured at each level, for one server (ids of its own fill). */
+const singlesOf = (s: ScaleServer): ReadonlyArray<readonly [string, (i: number) => Promise<number>]> => {
+  const { port, pairs, sample } = s.ready
   const customer = encodeURIComponent(sample.customerId)
-  const single: ReadonlyArray<readonly [string, (i: number) => Promise<number>]> = [
+  return [
     ["POST /customers/external-accounts", (i) =>
       request(port, "POST", "/customers/external-accounts", JSON.stringify({
         customerId: sample.customerId,
@@ -199,22 +253,160 @@ const measureLevel = async (s: ScaleServer, dbCpu: (() => Promise<number>) | und
       ["/verifications?limit=20", "/verifications?limit=20"]
     ] as const).map(([name, p]) => [`GET ${name}`, () => request(port, "GET", p)] as const)
   ]
-  for (const [name, make] of single) {
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Waits until the server is idle after the load (its scheduler applying the moves the
+ * payments scheduled, webhook passes): until a half second passes in which it runs under
+ * 1% of a core (10% with BENCH_SCALE_PROFILE: the sampling profiler alone takes a few
+ * percent), 30 s at most. Then its background CPU over 2 idle seconds (the
+ * scheduler's and webhook worker's ticks; the database's too), per second.
+ */
+const settle = async (s: ScaleServer, db: CpuMeter | undefined): Promise<{ waitedSeconds: number; idle: number; idleDb: number | undefined }> => {
+  const cpu = serverCpu(s.child)
+  const began = performance.now()
+  for (;;) {
+    const c0 = await cpu.begin()
+    await sleep(500)
+    const used = await cpu.end(c0)
+    if (used < (process.env["BENCH_SCALE_PROFILE"] === undefined ? 5_000 : 50_000) || performance.now() - began > 30_000) break
+  }
+  const waitedSeconds = (performance.now() - began) / 1000
+  db?.refresh()
+  const c0 = await cpu.begin()
+  const d0 = db?.snapshot()
+  await sleep(2_000)
+  const idle = (await cpu.end(c0)) / 2
+  const idleDb = db === undefined || d0 === undefined ? undefined : microsBetween(d0, db.snapshot()) / 2
+  return { waitedSeconds, idle, idleDb }
+}
+
+interface Samples {
+  readonly cpu: Array<number>
+  readonly db: Array<number>
+  readonly ms: Array<number>
+}
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const p90 = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!
+
+/**
+ * Each single request on each of `servers` (one: a level alone; two: the first level and
+ * the one being measured, side by side), `SAMPLES` times: in `ROUNDS` rounds, each round
+ * going through every request (starting one further each round), and for each request
+ * alternating between the servers sample by sample, so that what the machine does
+ * meanwhile falls on both alike. Each sample's CPU is read around that one request (from
+ * outside the server where the machine allows, ./scale-cpu.ts, and `TAIL_MS` after the
+ * answer, so work the server finishes after answering is counted): the figure is the
+ * median of the samples, so a scheduler tick or a collection that lands in a few of them
+ * does not move it, and the p90 is shown beside it. Every sample is kept.
+ */
+const measureSingles = async (servers: ReadonlyArray<ScaleServer>, db: CpuMeter | undefined): Promise<Array<Map<string, Samples>>> => {
+  const lists = servers.map(singlesOf)
+  const cpus = servers.map((s) => serverCpu(s.child))
+  const out = servers.map(() => new Map<string, Samples>())
+  const failed = servers.map(() => new Set<string>())
+  const names = lists[0]!.map(([name]) => name)
+  const one = async (k: number, index: number, i: number, record: boolean) => {
+    const name = names[index]!
+    if (failed[k]!.has(name)) return
+    const make = lists[k]![index]![1]
     try {
-      const c0 = await cpuOf(s.child)
-      const d0 = await dbCpu?.()
-      const t = await timed(make)
-      const c1 = await cpuOf(s.child)
-      const d1 = await dbCpu?.()
-      figures.push({ name: `${name} server CPU`, value: (c1 - c0) / (SAMPLES + 5) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
-      if (d0 !== undefined && d1 !== undefined) figures.push({ name: `${name} DB CPU`, value: (d1 - d0) / (SAMPLES + 5) / 1000, unit: "ms", higherIsBetter: false, cpu: true })
-      figures.push({ name: `${name} median`, value: t.median, unit: "ms", higherIsBetter: false })
-      figures.push({ name: `${name} p90`, value: t.p90, unit: "ms", higherIsBetter: false })
+      const c0 = await cpus[k]!.begin()
+      const d0 = db?.snapshot()
+      const ms = await make(i)
+      await sleep(TAIL_MS)
+      const c = await cpus[k]!.end(c0)
+      const d = db === undefined || d0 === undefined ? undefined : microsBetween(d0, db.snapshot())
+      if (!record) return
+      let samples = out[k]!.get(name)
+      if (samples === undefined) out[k]!.set(name, samples = { cpu: [], db: [], ms: [] })
+      samples.cpu.push(c)
+      if (d !== undefined) samples.db.push(d)
+      samples.ms.push(ms)
     } catch (e) {
+      failed[k]!.add(name)
+      out[k]!.delete(name)
       console.log(`  ${name}: ${e instanceof Error ? e.message : String(e)}`)
     }
   }
+  for (let index = 0; index < names.length; index++) {
+    for (let k = 0; k < servers.length; k++) for (let w = 0; w < 5; w++) await one(k, index, -1 - w, false)
+  }
+  const perRound = Math.ceil(SAMPLES / ROUNDS)
+  let n = 0
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of cpus) c.refresh()
+    db?.refresh()
+    for (let j = 0; j < names.length; j++) {
+      const index = (j + round * Math.ceil(names.length / ROUNDS)) % names.length
+      for (let r = 0; r < perRound && round * perRound + r < SAMPLES; r++) {
+        const order = r % 2 === 0 ? servers.map((_, k) => k) : servers.map((_, k) => servers.length - 1 - k)
+        for (const k of order) await one(k, index, n++, true)
+      }
+    }
+  }
+  return out
+}
+
+/** The single-request figures of one server's samples; `base`: the first level's samples taken beside them. */
+const singleFigures = (samples: Map<string, Samples>, base: Map<string, Samples> | undefined): Array<Figure> => {
+  const figures: Array<Figure> = []
+  for (const [name, x] of samples) {
+    const b = base?.get(name)
+    const paired = (f: (s: Samples) => number | undefined) => b === undefined ? {} : f(b) === undefined ? {} : { base: f(b)! }
+    figures.push({ name: `${name} server CPU`, value: median(x.cpu) / 1000, unit: "ms", higherIsBetter: false, cpu: true, ...paired((s) => median(s.cpu) / 1000) })
+    if (x.db.length > 0) {
+      figures.push({ name: `${name} DB CPU`, value: median(x.db) / 1000, unit: "ms", higherIsBetter: false, cpu: true, ...paired((s) => s.db.length > 0 ? median(s.db) / 1000 : undefined) })
+    }
+    figures.push({ name: `${name} server CPU p90`, value: p90(x.cpu) / 1000, unit: "ms", higherIsBetter: false, ...paired((s) => p90(s.cpu) / 1000) })
+    figures.push({ name: `${name} median`, value: median(x.ms), unit: "ms", higherIsBetter: false, ...paired((s) => median(s.ms)) })
+    figures.push({ name: `${name} p90`, value: p90(x.ms), unit: "ms", higherIsBetter: false, ...paired((s) => p90(s.ms)) })
+  }
   return figures
+}
+
+/** A full collection in the child (two `gc()`s: scale-app.ts, "heap"), and its heap after it. */
+const heapOf = (s: ScaleServer): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const onMessage = (m: unknown) => {
+      if (typeof m === "object" && m !== null && "heapUsed" in m && typeof m.heapUsed === "number") {
+        s.child.off("message", onMessage)
+        resolve(m.heapUsed)
+      }
+    }
+    if (!s.child.connected) return reject(new Error("server exited while the bench was measuring it"))
+    s.child.on("message", onMessage)
+    s.child.send("heap")
+  })
+
+/** BENCH_SCALE_PROFILE: the child writes the profile of what it did since the last phase, and starts the next (scale-app.ts). */
+const profilePhase = (s: ScaleServer, phase: string): Promise<void> =>
+  process.env["BENCH_SCALE_PROFILE"] === undefined || !s.child.connected
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+      const onMessage = (m: unknown) => {
+        if (typeof m === "object" && m !== null && "profilePhaseDone" in m) {
+          s.child.off("message", onMessage)
+          resolve()
+        }
+      }
+      s.child.on("message", onMessage)
+      s.child.send({ profilePhase: phase })
+    })
+
+/** The PostgreSQL cluster's processes (the postmaster, from its data directory's postmaster.pid, and every process under it), for per-request DB CPU. */
+const clusterMeter = async (cluster: BenchCluster): Promise<CpuMeter | undefined> => {
+  if (!hasSchedstat) return undefined
+  const [row] = await cluster.query<{ setting: string }>(cluster.adminUrl, "select setting from pg_settings where name = 'data_directory'")
+  const postmaster = row === undefined ? Number.NaN : Number(readFileSync(join(row.setting, "postmaster.pid"), "utf8").split("\n")[0])
+  if (!Number.isInteger(postmaster)) {
+    console.log("  (the PostgreSQL postmaster was not found: no per-request DB CPU)")
+    return undefined
+  }
+  return treeMeter(postmaster)
 }
 
 interface LevelResult {
@@ -223,46 +415,113 @@ interface LevelResult {
   readonly heapBytesPerPayment: number | undefined
   readonly heapBytesPerPaymentAfterRetention: number | undefined
   readonly swept: ScaleReady["swept"]
+  readonly sweepMillis: number
+  readonly heapBytes: number | undefined
+  /** The server's heap after the load, after the full collection made before the single requests. */
+  readonly heapAfterLoad: number
   /** The machine's 1-minute load average when the level was measured. */
   readonly load: number
+  /** How long the server took to go idle after the load, before the single requests. */
+  readonly settledSeconds: number
   readonly figures: ReadonlyArray<Figure>
   /** The fill read back through the API and the ledger audit's verdict. */
   readonly verified: string
 }
 
+interface Started {
+  readonly server: ScaleServer
+  readonly removeDir: (() => Promise<void>) | undefined
+}
+
+const startLevel = async (store: StoreName, cluster: BenchCluster | undefined, level: number): Promise<Started | undefined> => {
+  let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "", ...profileEnv() }
+  let removeDir: (() => Promise<void>) | undefined
+  if (store === "postgres") env = { ...env, DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`) }
+  if (store === "pglite") {
+    const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
+    removeDir = trackDir(dir)
+    env = { ...env, PAYMENTS_DATA_DIR: dir }
+  }
+  process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
+  try {
+    return { server: await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`]), removeDir }
+  } catch (e) {
+    // A level that cannot be filled (the heap limit, on the memory store) ends the store's levels; the ones measured are printed.
+    console.log(`${store} at ${fmt(level)} payments: ${e instanceof Error ? e.message : String(e)}`)
+    await removeDir?.()
+    return undefined
+  }
+}
+
+const stopLevel = async (started: Started) => {
+  await started.server.stop()
+  await started.removeDir?.()
+}
+
+/**
+ * Every level of one store. The first level's server stays up while the others are
+ * filled and measured: each later level's single requests are measured side by side with
+ * it (`measureSingles`), and their ratios are taken against those.
+ */
 const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Promise<Array<LevelResult>> => {
   const out: Array<LevelResult> = []
-  for (const level of levelsFor(store)) {
-    if (isEnding()) break
-    let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "", ...profileEnv() }
-    let removeDir: (() => Promise<void>) | undefined
-    if (store === "postgres") env = { ...env, DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`) }
-    if (store === "pglite") {
-      const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
-      removeDir = trackDir(dir)
-      env = { ...env, PAYMENTS_DATA_DIR: dir }
+  const db = cluster === undefined ? undefined : await clusterMeter(cluster)
+  let first: Started | undefined
+  try {
+    for (const level of levelsFor(store)) {
+      if (isEnding()) break
+      const started = await startLevel(store, cluster, level)
+      if (started === undefined) break
+      const s = started.server
+      try {
+        process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
+        const load = loadavg()[0] ?? 0
+        if (first !== undefined) await profilePhase(first.server, `load-beside-${level}`)
+        const figures = await measureLoad(first === undefined ? [s] : [first.server, s], cluster?.cpuMicros)
+        await profilePhase(s, "singles")
+        // A full collection first (the child runs with --expose-gc): the load's garbage is
+        // collected now, not by a major collection that would land in the idle window or
+        // in some of the samples, more of it after a faster load.
+        const heapAfterLoad = await heapOf(s)
+        const settled = await settle(s, db)
+        figures.push({ name: "server background CPU per second, idle", value: settled.idle / 1000, unit: "ms", higherIsBetter: false })
+        if (settled.idleDb !== undefined) figures.push({ name: "DB background CPU per second, idle", value: settled.idleDb / 1000, unit: "ms", higherIsBetter: false })
+        if (first === undefined) {
+          const [own] = await measureSingles([s], db)
+          figures.push(...singleFigures(own!, undefined))
+        } else {
+          await profilePhase(first.server, `singles-beside-${level}`)
+          await heapOf(first.server)
+          const [base, own] = await measureSingles([first.server, s], db)
+          await profilePhase(first.server, `idle-after-${level}`)
+          figures.push(...singleFigures(own!, base!))
+        }
+        await profilePhase(s, "audit")
+        const verified = await verifyFill(s)
+        process.stderr.write(`${store} at ${fmt(level)}: ${verified}\n`)
+        out.push({
+          payments: level,
+          fillSeconds: s.ready.fillMillis / 1000,
+          heapBytesPerPayment: s.ready.heapBytesPerPayment,
+          heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention,
+          swept: s.ready.swept,
+          sweepMillis: s.ready.sweepMillis,
+          heapAfterLoad,
+          heapBytes: s.ready.heapBytes,
+          load,
+          settledSeconds: settled.waitedSeconds,
+          figures,
+          verified
+        })
+      } catch (e) {
+        await stopLevel(started)
+        throw e
+      }
+      if (first === undefined) first = started
+      else await stopLevel(started)
     }
-    process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
-    let s: ScaleServer
-    try {
-      s = await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`])
-    } catch (e) {
-      // A level that cannot be filled (the heap limit, on the memory store) ends the store's levels; the ones measured are printed.
-      console.log(`${store} at ${fmt(level)} payments: ${e instanceof Error ? e.message : String(e)}`)
-      await removeDir?.()
-      break
-    }
-    try {
-      process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
-      const load = loadavg()[0] ?? 0
-      const figures = await measureLevel(s, cluster?.cpuMicros)
-      const verified = await verifyFill(s)
-      process.stderr.write(`${store} at ${fmt(level)}: ${verified}\n`)
-      out.push({ payments: level, fillSeconds: s.ready.fillMillis / 1000, heapBytesPerPayment: s.ready.heapBytesPerPayment, heapBytesPerPaymentAfterRetention: s.ready.heapBytesPerPaymentAfterRetention, swept: s.ready.swept, load, figures, verified })
-    } finally {
-      await s.stop()
-      await removeDir?.()
-    }
+  } finally {
+    if (first !== undefined) await stopLevel(first)
   }
   return out
 }
@@ -274,6 +533,11 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   console.log(`fill (${store !== "memory" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
   for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
+  console.log(`server idle after the load in: ${levels.map((l) => `${fmt(l.settledSeconds, 1)} s`).join(" / ")}; single requests: ${SAMPLES} samples each in ${ROUNDS} interleaved rounds, ` +
+    `CPU ${hasSchedstat ? "read from /proc/<pid>/task/*/schedstat around each request" : "asked over IPC around each request"}, median (p90 beside it)` +
+    (levels.length > 1 ? `; each later level's against the ${fmt(base.payments)} level measured beside it, sample by sample` : ""))
+  console.log(`retention sweep after the fill: ${levels.map((l) => `${fmt(l.sweepMillis / 1000, 1)} s`).join(" / ")}; server heap then (after a full GC): ${
+    levels.map((l) => l.heapBytes === undefined ? "—" : `${fmt(l.heapBytes / 1048576)} MB`).join(" / ")}; after the load: ${levels.map((l) => `${fmt(l.heapAfterLoad / 1048576)} MB`).join(" / ")}`)
   if (store === "memory") {
     const bytes = (b: number | undefined) => b === undefined ? "—" : `${fmt(b)} B`
     console.log(`heap per stored payment (after full GC), everything kept: ${levels.map((l) => bytes(l.heapBytesPerPayment)).join(" / ")}`)
@@ -285,14 +549,17 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   let worst = 0
   let worstLatency = 0
   for (const f of base.figures) {
-    const values = levels.map((l) => l.figures.find((g) => g.name === f.name)?.value)
-    const ratios = values.slice(1).map((v) => v === undefined || v === 0 || f.value === 0 ? undefined : f.higherIsBetter ? f.value / v : v / f.value)
-    // Judged: throughput and CPU per request (server CPU under 0.1 ms counted as 0.1 ms). Latency
+    const at = levels.map((l) => l.figures.find((g) => g.name === f.name))
+    const values = at.map((g) => g?.value)
+    // A later level's single requests are judged against the first level measured beside them (`base`).
+    const baseOf = (i: number) => at[i + 1]?.base ?? f.value
+    const ratios = values.slice(1).map((v, i) => v === undefined || v === 0 || baseOf(i) === 0 ? undefined : f.higherIsBetter ? baseOf(i) / v : v / baseOf(i))
+    // Judged: throughput and CPU per request (CPU under 0.1 ms counted as 0.1 ms). Latency
     // medians are shown and their worst ratio reported apart (1 ms floor): on a shared
-    // machine they move with the neighbours' load more than with the data.
-    // The cluster's CPU is read in clock ticks (10 ms over ~35 requests: 0.29 ms steps), so DB CPU gets a 1 ms floor.
-    const floor = f.cpu === true ? (f.name.includes("DB CPU") ? 1 : 0.1) : 1
-    const judged = values.slice(1).map((v) => v === undefined ? undefined : f.higherIsBetter ? f.value / v : Math.max(v, floor) / Math.max(f.value, floor))
+    // machine they move with the neighbours' load more than with the data. Without
+    // schedstat the cluster's CPU is read in clock ticks (10 ms steps), so DB CPU then gets a 1 ms floor.
+    const floor = f.cpu === true ? (f.name.includes("DB CPU") && !hasSchedstat ? 1 : 0.1) : 1
+    const judged = values.slice(1).map((v, i) => v === undefined ? undefined : f.higherIsBetter ? baseOf(i) / v : Math.max(v, floor) / Math.max(baseOf(i), floor))
     const isJudged = f.cpu === true || f.higherIsBetter
     for (const r of judged) {
       if (r === undefined) continue
@@ -303,7 +570,9 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
       console.log(`| ${f.name} | ${values.map((v) => v === undefined ? "—" : fmt(v)).join(" | ")} | ${values.slice(1).map(() => "").join(" | ")} |`)
       continue
     }
-    console.log(`| ${f.name} | ${values.map((v) => v === undefined ? "—" : `${fmt(v, f.unit === "/s" ? 0 : 2)} ${f.unit}`).join(" | ")} | ${
+    const cell = (g: Figure | undefined) =>
+      g === undefined ? "—" : `${fmt(g.value, g.unit === "/s" ? 0 : 2)} ${g.unit}${g.base === undefined ? "" : ` (${fmt(base.payments)} beside it: ${fmt(g.base, g.unit === "/s" ? 0 : 2)})`}`
+    console.log(`| ${f.name} | ${at.map(cell).join(" | ")} | ${
       ratios.map((r, i) => r === undefined ? "—" : `${fmt(r, 2)}${isJudged && (judged[i] ?? 0) > TARGET ? " ✗" : ""}`).join(" | ")
     } |`)
   }

@@ -70,8 +70,11 @@ export interface ScaleReady {
    * delivered webhooks), per payment.
    */
   readonly heapBytesPerPaymentAfterRetention: number | undefined
-  /** What that sweep removed. */
+  /** What that sweep removed, and how long it took. */
   readonly swept: { readonly deliveries: number; readonly events: number }
+  readonly sweepMillis: number
+  /** The server's heap after the sweep (after a full GC when --expose-gc), whatever the store. */
+  readonly heapBytes: number | undefined
   readonly pairs: ReadonlyArray<{ readonly source: string; readonly destination: string; readonly customerId: string }>
   /** Ids of stored rows, for gets. */
   readonly sample: { readonly transactionId: string; readonly customerId: string; readonly externalAccountId: string; readonly quoteId: string }
@@ -415,23 +418,36 @@ const sqlClientExec = (sql: SqlClient.SqlClient): Exec => (text, params) =>
   Effect.runPromise(Effect.orDie(sql.unsafe(text, params === undefined ? [] : [...params]))) as never
 
 /**
- * SCALE_PROFILE_DIR: a CPU profile of what the server does once filled (the bench's
- * measurements, not the fill), written there as scale-<store>-<payments>.cpuprofile when
- * the child is stopped (BENCH_SCALE_PROFILE in bench/scale.ts).
+ * SCALE_PROFILE_DIR: CPU profiles of what the server does once filled (the bench's
+ * measurements, not the fill), one per phase the bench names (`{ profilePhase }` over
+ * IPC: the profile so far is written and the next one starts; the first phase is
+ * `load`), written there as scale-<store>-<payments>-<phase>.cpuprofile; the last one
+ * when the child is stopped (BENCH_SCALE_PROFILE in bench/scale.ts).
  */
 const PROFILE_DIR = process.env["SCALE_PROFILE_DIR"] || undefined
 let profiler: Session | undefined
+let phase = "load"
 const startProfile = async () => {
-  profiler = new Session()
-  profiler.connect()
-  await profiler.post("Profiler.enable")
+  if (profiler === undefined) {
+    profiler = new Session()
+    profiler.connect()
+    await profiler.post("Profiler.enable")
+  }
   await profiler.post("Profiler.start")
 }
 const writeProfile = async () => {
   if (profiler === undefined || PROFILE_DIR === undefined) return
   const { profile } = await profiler.post("Profiler.stop")
   const kind = process.env["DATABASE_URL"] ? "postgres" : process.env["PAYMENTS_DATA_DIR"] ? "pglite" : "memory"
-  writeFileSync(join(PROFILE_DIR, `scale-${kind}-${N}.cpuprofile`), JSON.stringify(profile))
+  writeFileSync(join(PROFILE_DIR, `scale-${kind}-${N}-${phase}.cpuprofile`), JSON.stringify(profile))
+}
+const nextProfilePhase = async (next: string) => {
+  if (profiler !== undefined && PROFILE_DIR !== undefined) {
+    await writeProfile()
+    phase = next
+    await startProfile()
+  }
+  process.send?.({ profilePhaseDone: next })
 }
 
 const heapUsed = () => {
@@ -475,20 +491,27 @@ const program = Effect.gen(function*() {
     ? yield* fillSql(store, template, pgliteExec)
     : yield* fill(store, template)
   const fillMillis = Date.now() - began
+  // What the measurements need of the fill's own bookkeeping (one entry per payer, with
+  // its id map on the port fill): the hot payers and one in the middle. The rest is let go
+  // before the heap is read, so that neither the heap figures nor the collector's work
+  // while measuring carry it (at 1,000,000 payments 50,050 payers).
+  const hot = pairs.slice(0, HOT_PAIRS)
+  const middle = pairs[Math.floor(pairs.length / 2)]!
+  pairs.length = 0
   const heapAfter = heapUsed()
   // The retention sweep, as the background scheduler makes it, until no backlog is left.
   const platforms = Context.get(context, Platforms)
   const platform = (yield* platforms.all).find((p) => p.id === platformId)!
   const swept = { deliveries: 0, events: 0 }
+  const sweepBegan = Date.now()
   for (;;) {
     const r = yield* Effect.provideContext(sweepPlatform(platform, Date.now(), DEFAULT_WEBHOOK_RETENTION_MILLIS), context)
     swept.deliveries += r.deliveries
     swept.events += r.events
     if (r.deliveries === 0 && r.events === 0) break
   }
+  const sweepMillis = Date.now() - sweepBegan
   const heapSwept = heapUsed()
-  const hot = pairs.slice(0, HOT_PAIRS)
-  const middle = pairs[Math.floor(pairs.length / 2)]!
   const sampleTx = (yield* store.transactions.list(platformId, { customerId: middle.payerId }, { limit: 1 })).data[0]
   const sampleExt = (yield* store.externalAccounts.list(platformId, { owner: "customer", customerId: middle.payerId }, { limit: 1 })).data[0]
   if (sampleTx === undefined || sampleExt === undefined) return yield* Effect.die(new Error("fill wrote no sample rows"))
@@ -498,6 +521,8 @@ const program = Effect.gen(function*() {
     heapBytesPerPayment: heapBefore === undefined || heapAfter === undefined ? undefined : (heapAfter - heapBefore) / Math.max(1, N),
     heapBytesPerPaymentAfterRetention: heapBefore === undefined || heapSwept === undefined ? undefined : (heapSwept - heapBefore) / Math.max(1, N),
     swept,
+    sweepMillis,
+    heapBytes: heapSwept,
     pairs: hot.map((p) => ({ source: p.source, destination: p.destination, customerId: p.payerId })),
     sample: { transactionId: sampleTx.transaction.id, customerId: middle.payerId, externalAccountId: sampleExt.account.id, quoteId: sampleTx.transaction.quoteId ?? "" }
   }
@@ -516,6 +541,7 @@ process.on("message", (m) => {
     process.send?.({ cpuMicros: u.user + u.system })
   }
   if (m === "heap") process.send?.({ heapUsed: heapUsed() ?? process.memoryUsage().heapUsed })
+  if (typeof m === "object" && m !== null && "profilePhase" in m && typeof m.profilePhase === "string") void nextProfilePhase(m.profilePhase)
 })
 process.on("SIGTERM", () => {
   fiber.interruptUnsafe()

@@ -10,13 +10,15 @@
  * statements and migrations.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
+import { Effect, Exit, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect } from "vitest"
+import { outboxSweepWork } from "../../src/adapters/memory/events.js"
 import { rowsExamined } from "../../src/adapters/memory/table.js"
 import { pageStatement } from "../../src/adapters/sql/documents.js"
 import { transactionWhere } from "../../src/adapters/sql/money.js"
 import type { Currency } from "../../src/domain/money.js"
+import type { DomainEvent } from "../../src/ports/events.js"
 import { type PageResult, TOTAL_COUNT_LIMIT } from "../../src/ports/shared.js"
 import type { TransactionQuery, TransactionRecord } from "../../src/ports/store.js"
 import { storeSuite, type StoreService } from "../support/store-harness.js"
@@ -124,6 +126,87 @@ describe("bounded work on memory", () => {
       const lastHour = yield* store.transactions.sentVolume(p, { customerId: "Customer:hot", currency: "USD", since: now - 3_600_000 })
       expect(rowsExamined.count - before).toBeLessThanOrEqual(70)
       expect(lastHour).toBeGreaterThan(0)
+    }), 60_000)
+})
+
+/**
+ * Events in the outbox for the sweep tests, oldest first: the last tenth young (kept by the
+ * sweep), and one in a thousand among the old ones (kept too: the sweep keeps them in place).
+ */
+const OUTBOX = 24_000
+const SWEEP = 500
+const OLD = Date.parse("2026-01-01T00:00:00.000Z")
+const CUT = OLD + 3_600_000
+const outboxEvent = (platformId: string, i: number): DomainEvent => ({
+  id: `Webhook:event-${i}`,
+  platformId,
+  type: "TEST",
+  timestamp: new Date(i >= OUTBOX * 0.9 || i % 1000 === 999 ? CUT + 60_000 + i : OLD + i).toISOString()
+})
+
+describe("bounded work of the memory outbox's retention sweep", () => {
+  const { storeIt } = storeSuite("memory")
+  storeIt("sweeping a batch costs the batch, not the outbox behind it; the whole backlog costs a few times its size", (store, p) =>
+    Effect.gen(function*() {
+      yield* store.transact((uow) => Effect.forEach(Array.from({ length: OUTBOX }, (_, i) => i), (i) => uow.emit(outboxEvent(p, i)), { discard: true }))
+      const last = yield* store.webhooks.lastEventSeq(p)
+      const sweep = { upToSeq: last - 1, before: CUT, limit: SWEEP }
+      // One batch at the front of 24,000 events: the batch examined (and nothing moved: none young).
+      let before = outboxSweepWork.count
+      expect(yield* store.transact((uow) => uow.sweepEvents(p, sweep))).toBe(SWEEP)
+      expect(outboxSweepWork.count - before, "one batch").toBeLessThanOrEqual(2 * SWEEP)
+      // The backlog, batch by batch, until a batch removes nothing (the young tail): each
+      // event examined and moved a few times at most (a splice of the front per batch would
+      // move the whole outbox each time: OUTBOX² / (2 × SWEEP), 576,000 here).
+      before = outboxSweepWork.count
+      let batches = 0
+      let removed = 0
+      for (;;) {
+        const r = yield* store.transact((uow) => uow.sweepEvents(p, sweep))
+        if (r === 0) break
+        removed += r
+        batches++
+      }
+      expect(batches).toBeGreaterThan(40)
+      // Every old one but the 21 young among them (each batch keeps those it examined) and the newest.
+      expect(removed + SWEEP).toBe(OUTBOX * 0.9 - 21)
+      expect(outboxSweepWork.count - before, "the backlog").toBeLessThanOrEqual(4 * OUTBOX)
+      // What is left is what the sweep keeps: the young ones, in order, and the newest.
+      const left = yield* store.events.list(p)
+      expect(left.length).toBe(OUTBOX / 10 + 21)
+      expect(left.every((e, i) => i === 0 || e.seq > left[i - 1]!.seq)).toBe(true)
+      expect(left.every((e) => Date.parse(e.event.timestamp) > CUT)).toBe(true)
+      expect(yield* store.webhooks.lastEventSeq(p)).toBe(last)
+    }), 60_000)
+
+  storeIt("a unit of work that fails after a sweep that cut the swept front off leaves the outbox as it was", (store, p) =>
+    Effect.gen(function*() {
+      // All old: the sweep's head moves to 12,000 of 20,000, then the next sweep cuts the front off.
+      const total = 20_000
+      yield* store.transact((uow) => Effect.forEach(Array.from({ length: total }, (_, i) => i), (i) => uow.emit({ ...outboxEvent(p, i), timestamp: new Date(OLD + i).toISOString() }), { discard: true }))
+      const last = yield* store.webhooks.lastEventSeq(p)
+      const sweep = { upToSeq: last - 1, before: CUT, limit: 2_000 }
+      for (let k = 0; k < 6; k++) expect(yield* store.transact((uow) => uow.sweepEvents(p, sweep))).toBe(2_000)
+      const kept = yield* store.events.list(p)
+      expect(kept.length).toBe(total - 12_000)
+      const work = outboxSweepWork.count
+      const failed = yield* Effect.exit(store.transact((uow) =>
+        Effect.gen(function*() {
+          expect(yield* uow.sweepEvents(p, sweep)).toBe(2_000)
+          expect(yield* uow.sweepEvents(p, { ...sweep, limit: 10 })).toBe(10)
+          yield* uow.emit(outboxEvent(p, total))
+          return yield* Effect.fail("boom")
+        })
+      ))
+      expect(Exit.isFailure(failed)).toBe(true)
+      // The cut moved the 8,000 events left (once), and each sweep examined its batch.
+      expect(outboxSweepWork.count - work).toBeLessThanOrEqual(8_000 + 2 * 2_010)
+      expect(yield* store.events.list(p)).toEqual(kept)
+      expect((yield* store.events.list(p, { afterSeq: kept[100]!.seq, limit: 3 })).map((e) => e.seq)).toEqual(kept.slice(101, 104).map((e) => e.seq))
+      expect(yield* store.webhooks.lastEventSeq(p)).toBe(last)
+      // And it sweeps on from there.
+      expect(yield* store.transact((uow) => uow.sweepEvents(p, sweep))).toBe(2_000)
+      expect((yield* store.events.list(p)).map((e) => e.seq)).toEqual(kept.slice(2_000).map((e) => e.seq))
     }), 60_000)
 })
 

@@ -103,19 +103,31 @@ const BASES_LIMIT = 4096
 
 export interface EventTables {
   /**
-   * The outbox in commit order: `events[i]` has seq `eventSeqs[i]` (increasing). Two
-   * arrays rather than one of `{ seq, event }`: no object of 40 B per event; a read
-   * builds the `StoredEvent`s it answers.
+   * The outbox in commit order, from `eventHead` on: `events[i]` has seq `eventSeqs[i]`
+   * (increasing). Two arrays rather than one of `{ seq, event }`: no object of 40 B per
+   * event; a read builds the `StoredEvent`s it answers. The slots before `eventHead` were
+   * swept (`undefined`; their seqs stale): the sweep moves the head instead of removing
+   * the front of the arrays, which would move every event behind it; the dead front is
+   * cut off once it is over half the arrays (`compactOutbox`), each slot moved at most
+   * once per time its length doubles.
    */
-  readonly events: Array<OutboxItem>
+  readonly events: Array<OutboxItem | undefined>
   readonly eventSeqs: Array<number>
+  eventHead: number
 }
 
-export const eventTables = (): EventTables => ({ events: [], eventSeqs: [] })
+export const eventTables = (): EventTables => ({ events: [], eventSeqs: [], eventHead: 0 })
 
-/** The position of the first event with a seq above `after` (a binary search: seqs increase). */
-const firstAfter = (seqs: ReadonlyArray<number>, after: number): number => {
-  let lo = 0
+/**
+ * Outbox slots the retention sweep has examined or moved, over the process (for
+ * bounded-work tests, as `rowsExamined` for the tables): examined events, the events it
+ * keeps and moves within its batch, and the slots a compaction moves.
+ */
+export const outboxSweepWork = { count: 0 }
+
+/** The position of the first event at or after `from` with a seq above `after` (a binary search: seqs increase). */
+const firstAfter = (seqs: ReadonlyArray<number>, from: number, after: number): number => {
+  let lo = from
   let hi = seqs.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
@@ -125,15 +137,48 @@ const firstAfter = (seqs: ReadonlyArray<number>, after: number): number => {
   return lo
 }
 
+/** The dead front smaller than this is never cut off (a compaction per few batches at most). */
+const COMPACT_MIN = 4096
+
+/**
+ * Cuts off the swept front of the outbox once it is larger than what is left (amortized:
+ * the slots moved are fewer than the ones swept since the last compaction). Returns the
+ * undo (puts the dead front back: the positions an earlier undo of the unit of work
+ * refers to), or undefined when there was nothing to cut.
+ */
+const compactOutbox = (t: EventTables): (() => void) | undefined => {
+  const head = t.eventHead
+  if (head < COMPACT_MIN || head * 2 < t.events.length) return undefined
+  outboxSweepWork.count += t.events.length - head
+  const seqs = t.eventSeqs.splice(0, head)
+  t.events.splice(0, head)
+  t.eventHead = 0
+  return () => {
+    const { events, eventSeqs } = t
+    const live = events.length
+    events.length = live + head
+    eventSeqs.length = live + head
+    for (let i = live - 1; i >= 0; i--) {
+      events[i + head] = events[i]
+      eventSeqs[i + head] = eventSeqs[i]!
+    }
+    for (let i = 0; i < head; i++) {
+      events[i] = undefined
+      eventSeqs[i] = seqs[i]!
+    }
+    t.eventHead = head
+  }
+}
+
 /** The outbox event with this `seq` and `id`, if the outbox still holds it. */
 export const outboxEvent = (t: EventTables, seq: number, id: string): OutboxItem | undefined => {
-  const i = firstAfter(t.eventSeqs, seq - 1)
+  const i = firstAfter(t.eventSeqs, t.eventHead, seq - 1)
   const event = t.events[i]
   return event !== undefined && t.eventSeqs[i] === seq && event.id === id ? event : undefined
 }
 
 /** The highest seq in the outbox (0 when it is empty). */
-export const lastSeqOf = (t: EventTables): number => t.eventSeqs.at(-1) ?? 0
+export const lastSeqOf = (t: EventTables): number => t.eventHead < t.eventSeqs.length ? t.eventSeqs.at(-1)! : 0
 
 export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events", EventWrites> => {
   /** One sequence for every platform: units of work run one at a time, so it is commit order. */
@@ -163,7 +208,7 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
             const limit = options?.limit ?? Number.POSITIVE_INFINITY
             // Events are in `seq` order: start at the first after `after` (a binary search,
             // not a walk over the whole outbox, which every delivery pass would repeat).
-            const from = firstAfter(t.eventSeqs, options?.afterSeq ?? 0)
+            const from = firstAfter(t.eventSeqs, t.eventHead, options?.afterSeq ?? 0)
             const to = Math.min(t.events.length, from + limit)
             const out: Array<StoredEvent> = []
             for (let i = from; i < to; i++) out.push({ seq: t.eventSeqs[i]!, event: eventOf(t.events[i]!) })
@@ -186,26 +231,38 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
         Effect.sync(() => {
           const t = m.peek(platformId)
           if (t === undefined) return 0
+          const uncompact = compactOutbox(t)
+          if (uncompact !== undefined) m.undo(uncompact)
           const { events, eventSeqs } = t
+          const head = t.eventHead
           // The oldest `limit` events at or below upToSeq: the outbox is in seq order.
-          let end = 0
-          while (end < events.length && end < sweep.limit && eventSeqs[end]! <= sweep.upToSeq) end++
-          const kept: Array<OutboxItem> = []
-          const keptSeqs: Array<number> = []
-          for (let i = 0; i < end; i++) {
-            const e = events[i]!
-            if (!(Date.parse(e.timestamp) < sweep.before)) {
-              kept.push(e)
-              keptSeqs.push(eventSeqs[i]!)
-            }
-          }
-          const removed = end - kept.length
+          let end = head
+          while (end < events.length && end - head < sweep.limit && eventSeqs[end]! <= sweep.upToSeq) end++
+          outboxSweepWork.count += end - head
+          let removed = 0
+          for (let i = head; i < end; i++) if (Date.parse(events[i]!.timestamp) < sweep.before) removed++
           if (removed === 0) return 0
-          const prefix = events.splice(0, end, ...kept)
-          const prefixSeqs = eventSeqs.splice(0, end, ...keptSeqs)
+          // The kept ones (not before the cut), in order, move to the end of the batch and
+          // the head past the removed ones: work of the batch alone, whatever is behind it.
+          const batch = events.slice(head, end)
+          const batchSeqs = eventSeqs.slice(head, end)
+          let to = end
+          for (let i = end - 1; i >= head; i--) {
+            const e = events[i]!
+            if (Date.parse(e.timestamp) < sweep.before) continue
+            to--
+            events[to] = e
+            eventSeqs[to] = eventSeqs[i]!
+          }
+          outboxSweepWork.count += end - to
+          for (let i = head; i < to; i++) events[i] = undefined
+          t.eventHead = to
           m.undo(() => {
-            events.splice(0, kept.length, ...prefix)
-            eventSeqs.splice(0, keptSeqs.length, ...prefixSeqs)
+            for (let i = 0; i < batch.length; i++) {
+              events[head + i] = batch[i]
+              eventSeqs[head + i] = batchSeqs[i]!
+            }
+            t.eventHead = head
           })
           return removed
         })
