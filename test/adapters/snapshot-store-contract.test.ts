@@ -9,7 +9,7 @@
  */
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
-import type { SnapshotRecord, StoreService, TimerRecord, TokenRecord } from "../../src/ports/store.js"
+import type { SnapshotRecord, StoreService, TimerRecord, TokenRecord, WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { psql } from "../support/postgres.js"
 import { KINDS, storeSuite, walk } from "../support/store-harness.js"
 
@@ -141,6 +141,36 @@ describe.each(KINDS)("Snapshot store contract on %s", (kind) => {
       expect(yield* store.snapshots.get(p, s.snapshot.id)).toEqual(s)
       yield* store.transact((uow) => uow.restoreSnapshot(p, s.snapshot.id))
       expect(yield* stateOf(store, p)).toEqual(saved)
+    }))
+
+  storeIt("a finished delivery the retention sweep removed after a snapshot is back after its restore, and is swept again", (store, p) =>
+    Effect.gen(function*() {
+      const at = Date.parse("2026-01-01T00:00:00.000Z")
+      const finished: WebhookDeliveryRecord = {
+        platformId: p,
+        id: `Webhook:00000000-0000-4000-8000-${n()}`,
+        seq: 1,
+        type: "TEST",
+        resourceId: "Webhook:swept",
+        body: JSON.stringify({ type: "TEST" }),
+        status: "DELIVERED",
+        attempts: [{ at, url: "https://receiver.invalid/hook", durationMs: 3, statusCode: 200 }],
+        round: 1,
+        nextAttemptAt: at + 60_000,
+        createdAt: at,
+        updatedAt: at
+      }
+      yield* store.transact((uow) => uow.addWebhookDelivery(finished))
+      const s = snapshot(p)
+      yield* store.transact((uow) => uow.createSnapshot(s))
+      const cut = at + 1_000
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, cut, 10))).toBe(1)
+      expect(yield* store.webhooks.get(p, finished.id)).toBeUndefined()
+      // The snapshot kept its own copy of what the sweep reads (not the live one the sweep moved on).
+      expect(yield* store.transact((uow) => uow.restoreSnapshot(p, s.snapshot.id))).toBe("restored")
+      expect(yield* store.webhooks.get(p, finished.id)).toEqual(finished)
+      expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, cut, 10))).toBe(1)
+      expect(yield* store.webhooks.get(p, finished.id)).toBeUndefined()
     }))
 })
 

@@ -25,10 +25,19 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 const cloneItem = (x: unknown): unknown =>
   Array.isArray(x) ? x.map(cloneItem) : x instanceof Map ? cloneContainer(x) : isPlainObject(x) ? { ...x } : x
 
-/** A field of a platform's tables: tables, maps and arrays copied; records and numbers as they are (a write replaces them). */
+/**
+ * A field of a platform's tables: tables, maps and arrays copied; a plain object of them
+ * (the webhooks' queue of finished deliveries: arrays and a head the sweep moves in place)
+ * copied field by field; records and numbers as they are (a write replaces them).
+ */
 const cloneContainer = (v: unknown): unknown => {
   if (v instanceof MemoryTable) return v.clone()
   if (Array.isArray(v)) return v.map(cloneItem)
+  if (isPlainObject(v)) {
+    const copy: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) copy[k] = cloneContainer(x)
+    return copy
+  }
   if (v instanceof Map) {
     const copy = new Map<unknown, unknown>()
     for (const [k, x] of v) copy.set(k, cloneItem(x))
