@@ -11,6 +11,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path"
+import { concatBytes } from "../../crypto/bytes.js"
 import { messages as pgMessages, parse as pgliteParse, PGlite, protocol, types as pgTypes } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Semaphore, Stream } from "effect"
@@ -53,17 +54,6 @@ interface Answer {
 /** How many named statements the connection keeps (least recently used closed first). */
 const MAX_PREPARED = 256
 
-const concatFrames = (frames: ReadonlyArray<Uint8Array>): Uint8Array => {
-  let length = 0
-  for (const f of frames) length += f.length
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const f of frames) {
-    out.set(f, at)
-    at += f.length
-  }
-  return out
-}
 
 /**
  * Statements on PGlite, each one call into PGlite.
@@ -122,12 +112,12 @@ const makeSession = (db: PGlite) => {
     }
     const name = `payments_${++counter}`
     const described = await db.execProtocol(
-      concatFrames([
+      concatBytes(
         ...leading.splice(0),
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: "S", name }),
         protocol.serialize.sync()
-      ]),
+      ),
       { syncToFs: false }
     )
     const prepared = { name, types: pgliteParse.parseDescribeStatementResults(described.messages) }
@@ -198,13 +188,13 @@ const makeSession = (db: PGlite) => {
     const frames = takeLeading()
     try {
       const result = await db.execProtocol(
-        concatFrames([
+        concatBytes(
           ...frames,
           protocol.serialize.bind({ statement: statement.name, values }),
           protocol.serialize.describe({ type: "P" }),
           protocol.serialize.execute({}),
           protocol.serialize.sync()
-        ])
+        )
       )
       return resultOf(result.messages, rowMode)
     } catch (e) {
@@ -226,7 +216,7 @@ const makeSession = (db: PGlite) => {
   const viaQuery = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
     ready()
     const frames = takeLeading()
-    if (frames.length > 0) await db.execProtocol(concatFrames([...frames, protocol.serialize.sync()]), { syncToFs: false })
+    if (frames.length > 0) await db.execProtocol(concatBytes(...frames, protocol.serialize.sync()), { syncToFs: false })
     return await db.query<Record<string, unknown>>(text, [...params], { rowMode })
   }
 
@@ -247,14 +237,14 @@ const makeSession = (db: PGlite) => {
       return { rows: [], values: [] }
     }
     const result = await db.execProtocol(
-      concatFrames([
+      concatBytes(
         ...takeLeading(),
         protocol.serialize.parse({ text }),
         protocol.serialize.bind({}),
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
         protocol.serialize.sync()
-      ])
+      )
     )
     return resultOf(result.messages, rowMode)
   }
