@@ -67,15 +67,9 @@ export interface DirectRoute<R> {
    * does, an empty body decodes as `null`, with or without a JSON content type.
    */
   readonly nullOnEmpty: boolean
-  readonly handle: (
-    platform: Platform,
-    params: Readonly<Record<string, string | undefined>>,
-    body: string,
-    header: HeaderReader
-  ) => Effect.Effect<DirectReply, never, R>
   /**
-   * `handle` as the lane runs it: the reply at once when the request fails to decode,
-   * else the handler's work (run with `CurrentPlatform` in the fiber's context, no
+   * Decodes the request and starts it: the reply at once when it fails to decode, else
+   * the handler's work (run with `CurrentPlatform` in the fiber's context, no
    * `provideService` step) and how its exit becomes the reply (a plain function on the
    * hot path; an effect only for a defect, which is logged).
    */
@@ -206,18 +200,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
     path: endpoint.path,
     hasPayload,
     nullOnEmpty,
-    start,
-    handle: (platform, rawParams, body, header) => {
-      const started = start(rawParams, body, header)
-      if (!("effect" in started)) return Effect.succeed(started)
-      return Effect.flatMap(
-        Effect.exit(Effect.provideService(asPlatformWork(platform, started.effect), CurrentPlatform, platform)),
-        (exit) => {
-          const settled = started.settle(exit)
-          return Effect.isEffect(settled) ? settled : Effect.succeed(settled)
-        }
-      )
-    }
+    start
   }
 }
 

@@ -113,11 +113,14 @@ const onOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>, o
 /** The platform whose clock the current effect already runs on (set by `aroundPlatformClock`). */
 const OnClockOf = Context.Reference<string | undefined>("payments-service/operations/OnClockOf", { defaultValue: () => undefined })
 
+/** `effect` on the offset `store` holds for the platform (the last seen one, where the store offers it). */
+const onOffsetIn = <A, E, R>(store: Store["Service"], platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  store.clocks.onLastSeenOffset !== undefined
+    ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(platform, effect, offset))
+    : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(platform, effect, offset))
+
 const onStoredOffset = <A, E, R>(platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> =>
-  Store.use((store) =>
-    store.clocks.onLastSeenOffset !== undefined
-      ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(platform, effect, offset))
-      : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(platform, effect, offset)))
+  Store.use((store) => onOffsetIn(store, platform, effect))
 
 /**
  * Runs `effect` on the platform's clock, with the offset stored when it starts (read
@@ -135,13 +138,7 @@ export const onPlatformClock = <A, E, R>(platform: Platform, effect: Effect.Effe
  */
 export const onPlatformClockIn = <A, E, R>(fiber: Fiber.Fiber<unknown, unknown>, platform: Platform, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Store> => {
   if (!platform.settings.sandbox || fiber.getRef(OnClockOf) === platform.id) return effect
-  const store = Context.getUnsafe(fiber.context, Store)
-  return asPlatformWork(
-    platform,
-    store.clocks.onLastSeenOffset !== undefined
-      ? store.clocks.onLastSeenOffset(platform.id, (offset) => onOffset(platform, effect, offset))
-      : Effect.flatMap(store.clocks.offset(platform.id), (offset) => onOffset(platform, effect, offset))
-  )
+  return asPlatformWork(platform, onOffsetIn(Context.getUnsafe(fiber.context, Store), platform, effect))
 }
 
 /**
