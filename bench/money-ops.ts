@@ -119,7 +119,7 @@ const program = Effect.gen(function*() {
   const cpu = process.cpuUsage(before)
   const wall = performance.now() - t0
   const reruns = (yield* Store).reruns?.()
-  console.log(`${payments} payments: ${((cpu.user + cpu.system) / payments).toFixed(1)} µs CPU per payment, ${(wall * 1000 / payments).toFixed(1)} µs wall per payment${
+  console.log(`${payments} payments: ${((cpu.user + cpu.system) / payments).toFixed(1)} µs CPU per payment (user ${(cpu.user / payments).toFixed(0)}, system ${(cpu.system / payments).toFixed(0)}), ${(wall * 1000 / payments).toFixed(1)} µs wall per payment${
     reruns === undefined ? "" : `; units of work rerun after a serialization failure or deadlock since start: ${reruns}`
   }`)
   if (cluster !== undefined) {
