@@ -7,8 +7,10 @@
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
+import fc from "fast-check"
+import { protocol } from "@electric-sql/pglite"
 import { afterAll, describe, expect, it } from "vitest"
-import { pgliteClientLayer } from "../../src/adapters/sql/pglite.js"
+import { bindMessage, pgliteClientLayer } from "../../src/adapters/sql/pglite.js"
 
 const runtime = ManagedRuntime.make(Layer.orDie(pgliteClientLayer(undefined)))
 afterAll(() => runtime.dispose())
@@ -103,5 +105,35 @@ describe("PGlite client", () => {
       outside: "read committed",
       inside: "serializable"
     })
+  })
+
+  it("sends text parameters of any length and script byte for byte (its own Bind message)", { timeout: 120_000 }, async () => {
+    // Text PostgreSQL can hold: any Unicode but NUL, whole code points (no lone surrogates).
+    const text = fc.string({ unit: "grapheme", maxLength: 300 }).map((s) => s.replaceAll("\u0000", ""))
+    const long = fc.integer({ min: 0, max: 20_000 }).map((n) => "é€𝄞a".repeat(n))
+    const value = fc.option(fc.oneof(text, long), { nil: null })
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(value, value, value), async (values) => {
+        const rows = await run(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql.unsafe<Record<string, unknown>>(`select $1::text as a, $2::text as b, $3::text as c`, values)
+        }))
+        expect(rows).toEqual([{ a: values[0], b: values[1], c: values[2] }])
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("its Bind message says what PGlite's serializer says, in the protocol's shorter form", () => {
+    const ours = bindMessage("payments_1", ["a", null, "ü€"])
+    const theirs = protocol.serialize.bind({ statement: "payments_1", values: ["a", null, "ü€"] })
+    // Theirs names a text format code per parameter (2 bytes each); ours names none, which
+    // the protocol reads as text for all. Everything else is the same bytes: type, portal,
+    // statement, the parameters (lengths, bytes, the NULL) and no result format codes (text).
+    const head = 1 + 4 + 1 + "payments_1".length + 1
+    expect(ours.length).toBe(theirs.length - 2 * 3)
+    expect(Buffer.from(ours.subarray(5, head)).equals(Buffer.from(theirs.subarray(5, head)))).toBe(true)
+    expect(Buffer.from(ours.subarray(head + 2)).equals(Buffer.from(theirs.subarray(head + 2 + 2 * 3)))).toBe(true)
+    expect([ours[0], ours[head], ours[head + 1]]).toEqual([theirs[0], 0, 0])
   })
 })
