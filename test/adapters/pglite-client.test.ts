@@ -107,6 +107,27 @@ describe("PGlite client", () => {
     })
   })
 
+  it("prepares BEGIN, COMMIT, ROLLBACK and savepoints once per connection, however many transactions run", { timeout: 60_000 }, async () => {
+    const prepared = await run(Effect.gen(function*() {
+      const sql = yield* setUp
+      const serializable = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        sql.withTransaction(effect).pipe(Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"))
+      for (let i = 0; i < 5; i++) {
+        yield* serializable(sql.unsafe(`insert into client_rows (id) values ($1)`, [`committed ${i}`]))
+        yield* Effect.exit(serializable(Effect.andThen(sql.unsafe(`insert into client_rows (id) values ($1)`, [`rolled back ${i}`]), Effect.fail("no"))))
+        yield* serializable(sql.withTransaction(sql.unsafe(`insert into client_rows (id) values ($1)`, [`nested ${i}`])))
+      }
+      const kept = yield* sql.unsafe<{ readonly id: string }>(`select id from client_rows order by id`)
+      const statements = yield* sql.unsafe<{ readonly statement: string }>(
+        `select statement from pg_prepared_statements where statement ~* '^(begin|commit|rollback|savepoint|release)' order by statement`
+      )
+      return { kept: kept.map((r) => r.id), statements: statements.map((r) => r.statement) }
+    }))
+    expect(prepared.kept).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`committed ${i}`, `nested ${i}`]).sort())
+    // One named statement per text: parsed once, bound on every later transaction.
+    expect(prepared.statements).toEqual(["BEGIN ISOLATION LEVEL SERIALIZABLE", "COMMIT", "RELEASE SAVEPOINT effect_sql_1", "ROLLBACK", "SAVEPOINT effect_sql_1"])
+  })
+
   it("sends text parameters of any length and script byte for byte (its own Bind message)", { timeout: 120_000 }, async () => {
     // Text PostgreSQL can hold: any Unicode but NUL, whole code points (no lone surrogates).
     const text = fc.string({ unit: "grapheme", maxLength: 300 }).map((s) => s.replaceAll("\u0000", ""))

@@ -91,6 +91,11 @@ export const bindMessage = (statement: string, values: ReadonlyArray<string | nu
   return frame
 }
 
+/** Transaction control without parameters: sent as named prepared statements (`makeSession`). */
+const TRANSACTION_CONTROL = /^\s*(commit|rollback|savepoint|release)\b/i
+
+const EXECUTE = protocol.serialize.execute({})
+
 /** Describe (the portal), Execute and Sync: what follows every Bind of a prepared statement. */
 const DESCRIBE_EXECUTE_SYNC = concatBytes(protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync())
 
@@ -110,8 +115,10 @@ const DESCRIBE_EXECUTE_SYNC = concatBytes(protocol.serialize.describe({ type: "P
  *   it reads changes (one whose result columns changed, or that the session lost, is
  *   prepared again: at once outside a transaction, else with its next run). Beyond
  *   `MAX_PREPARED` statements the least recently used are closed, with the next call.
- * - A statement without parameters sent unprepared (BEGIN, COMMIT, a savepoint, DDL) is
- *   Parse, Bind, Describe, Execute and Sync of the unnamed statement in one call.
+ * - Transaction control (BEGIN, COMMIT, ROLLBACK, savepoints) is prepared too, once per
+ *   connection: parsed every time, a COMMIT cost as much as a one-row insert. Another
+ *   statement without parameters sent unprepared (DDL) is Parse, Bind, Describe, Execute
+ *   and Sync of the unnamed statement in one call.
  * - `BEGIN` waits and goes in the same call as the transaction's first statement (a
  *   transaction that sends none, rolled back or committed, sends nothing): one call per
  *   unit of work fewer. Until then the connection counts as in a transaction.
@@ -131,10 +138,12 @@ const makeSession = (db: PGlite) => {
   const takeLeading = (): Array<Uint8Array> => {
     const frames = leading.splice(0)
     if (begin !== undefined) {
+      const named = statements.get(begin)
       frames.push(
-        protocol.serialize.parse({ text: begin }),
-        protocol.serialize.bind({}),
-        protocol.serialize.execute({})
+        ...(named === undefined
+          ? [protocol.serialize.parse({ text: begin }), protocol.serialize.bind({})]
+          : [bindMessage(named.name, [])]),
+        EXECUTE
       )
       begin = undefined
     }
@@ -265,6 +274,8 @@ const makeSession = (db: PGlite) => {
       return rowMode === "array" ? { rows: [], values: result.rows.map((row) => Object.values(row)) } : { rows: result.rows, values: [] }
     }
     if (/^\s*begin\b/i.test(text) && !db.isInTransaction() && begin === undefined) {
+      // Prepared (once per connection) while no transaction is open, bound with the first statement.
+      await prepare(text)
       begin = text
       return { rows: [], values: [] }
     }
@@ -273,6 +284,9 @@ const makeSession = (db: PGlite) => {
       begin = undefined
       return { rows: [], values: [] }
     }
+    // COMMIT, ROLLBACK and savepoints as named statements too: parsed once, not on every
+    // transaction (unprepared, a COMMIT cost about as much as the insert before it).
+    if (TRANSACTION_CONTROL.test(text)) return await prepared(text, [], rowMode)
     const result = await db.execProtocol(
       concatBytes(
         ...takeLeading(),
