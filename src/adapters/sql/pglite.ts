@@ -129,7 +129,9 @@ const DESCRIBE_EXECUTE_SYNC = concatBytes(protocol.serialize.describe({ type: "P
  * `db.query`.
  */
 const makeSession = (db: PGlite) => {
-  const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number> }>()
+  /** Named statements by text; `used` orders them for eviction (a lookup writes no Map). */
+  const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number>; used: number }>()
+  let uses = 0
   /** Close messages of evicted statements and a waiting BEGIN: they go first in the next call. */
   const leading: Array<Uint8Array> = []
   let begin: string | undefined
@@ -150,14 +152,16 @@ const makeSession = (db: PGlite) => {
     return frames
   }
 
-  const prepare = async (text: string) => {
+  /** The named statement of `text` if the connection holds one (marked used). */
+  const lookup = (text: string) => {
     const found = statements.get(text)
-    if (found !== undefined) {
-      // Most recently used last: a Map keeps insertion order.
-      statements.delete(text)
-      statements.set(text, found)
-      return found
-    }
+    if (found !== undefined) found.used = ++uses
+    return found
+  }
+
+  const prepare = async (text: string) => lookup(text) ?? (await prepareNew(text))
+
+  const prepareNew = async (text: string) => {
     const name = `payments_${++counter}`
     const described = await db.execProtocol(
       concatBytes(
@@ -168,12 +172,15 @@ const makeSession = (db: PGlite) => {
       ),
       { syncToFs: false }
     )
-    const prepared = { name, types: pgliteParse.parseDescribeStatementResults(described.messages) }
+    const prepared = { name, types: pgliteParse.parseDescribeStatementResults(described.messages), used: ++uses }
     statements.set(text, prepared)
-    for (const [oldText, old] of statements) {
-      if (statements.size <= MAX_PREPARED) break
-      statements.delete(oldText)
-      leading.push(protocol.serialize.close({ type: "S", name: old.name }))
+    if (statements.size > MAX_PREPARED) {
+      // The least recently used closed, with the next call.
+      const byUse = [...statements].sort((a, b) => a[1].used - b[1].used)
+      for (const [oldText, old] of byUse.slice(0, statements.size - MAX_PREPARED)) {
+        statements.delete(oldText)
+        leading.push(protocol.serialize.close({ type: "S", name: old.name }))
+      }
     }
     return prepared
   }
@@ -226,7 +233,7 @@ const makeSession = (db: PGlite) => {
     again = true
   ): Promise<Answer> => {
     ready()
-    const statement = await prepare(text)
+    const statement = lookup(text) ?? (await prepareNew(text))
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null
       const serialize = db.serializers[statement.types[i] ?? 0]
