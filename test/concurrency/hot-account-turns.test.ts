@@ -151,4 +151,26 @@ describe("turns on internal accounts, PostgreSQL", () => {
     await runtimes[0]!.runPromise(unit("after, one"))
     expect(await advisoryLocks()).toEqual({ held: 0, waiting: 0 })
   }, 60_000)
+
+  it("a run that leaves its connection in a failed transaction still gives its turns back before the connection is reused", async () => {
+    const key = "turn:turns-platform:InternalAccount:failed"
+    const after = await Effect.runPromise(withTurns((turns) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // On the connection holding the turn: a transaction left open and failed (what a
+        // ROLLBACK that never reached the database would leave).
+        const run = yield* Effect.exit(turns.holding(new Set([key]), "always", (onConnection) =>
+          onConnection(Effect.andThen(sql.unsafe("begin"), sql.unsafe("select 1 / 0")))
+        ))
+        // The client is still open: a lock left on its pooled connection would still be held.
+        const locks = yield* Effect.promise(advisoryLocks)
+        // And the turn can be taken again, through the same pool.
+        const again = yield* turns.holding(new Set([key]), "always", () => Effect.succeed("taken again"))
+        return { run: run._tag, locks, again }
+      })
+    ))
+    expect(after).toEqual({ run: "Failure", locks: { held: 0, waiting: 0 }, again: "taken again" })
+    expect(await advisoryLocks()).toEqual({ held: 0, waiting: 0 })
+  }, 60_000)
 })
+

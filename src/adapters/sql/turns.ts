@@ -125,11 +125,14 @@ export const makeTurns = (sql: SqlClient.SqlClient): Turns => {
       const connection = yield* sql.reserve
       // Released before the connection goes back to the pool, however the run ends; should
       // the lock statement itself have been interrupted, this waits for it on the same
-      // connection and then releases what it took. A broken connection ends its session,
-      // and with it the locks.
+      // connection and then releases what it took. A run that left a transaction open on
+      // the connection (a failed one refuses every statement but its end) has it rolled
+      // back first, so neither the locks nor the transaction outlive the run on a pooled
+      // connection. A broken connection ends its session, and with it the locks.
+      const unlock = connection.executeUnprepared("select pg_advisory_unlock_all()", [], undefined)
       yield* Scope.addFinalizer(
         yield* Effect.scope,
-        Effect.ignore(connection.executeUnprepared("select pg_advisory_unlock_all()", [], undefined))
+        Effect.ignore(Effect.catch(unlock, () => Effect.andThen(connection.executeUnprepared("rollback", [], undefined), unlock)))
       )
       // Function scans return the array's elements in order.
       yield* connection.executeUnprepared(
