@@ -20,7 +20,7 @@
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
 import { createHash } from "node:crypto"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
@@ -29,10 +29,10 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeRunStatement } from "./direct.js"
-import { makeWrite, type Query, type SqlMigration } from "./documents.js"
+import { makeRunIn } from "./direct.js"
+import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
-import { CurrentPending, makePending, Pending } from "./pending.js"
+import { CurrentPending, makePending, Pending, type QueryIn } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -83,20 +83,21 @@ export interface SqlStoreOptions {
  * A statement. A parameter holding a NUL (U+0000) cannot equal anything PostgreSQL
  * stores (its text cannot hold one), so such a read matches nothing, without asking.
  */
-const makeQuery = (sql: SqlClient.SqlClient): Query => {
-  const run = makeRunStatement(sql)
-  return <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
-    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(run<Row>(text, params))
+const makeQueryIn = (sql: SqlClient.SqlClient): QueryIn => {
+  const runIn = makeRunIn(sql)
+  return <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
+    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(runIn<Row>(context, text, params))
 }
 
 /** A statement sent as it is: any failure is a defect. */
-const makePlain = (sql: SqlClient.SqlClient): Query => {
-  const run = makeRunStatement(sql)
-  return <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.orDie(run<Row>(text, params))
+const makePlainIn = (sql: SqlClient.SqlClient): QueryIn => {
+  const runIn = makeRunIn(sql)
+  return <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>) =>
+    Effect.orDie(runIn<Row>(context, text, params))
 }
 
 /** The unit of work's pending writes, events and balances over one client (./pending.ts). */
-export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makePlain(sql), eventsStatement)
+export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQueryIn(sql), makePlainIn(sql), eventsStatement)
 
 /**
  * Every area of the store over one client, in the order `resetPlatform` clears their

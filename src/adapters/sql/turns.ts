@@ -58,6 +58,11 @@ export const noteMove = (platformId: string, account: string): Effect.Effect<voi
     moves?.add(turnKey(platformId, account))
   })
 
+/** `noteMove` in a fiber's context at hand (read by the caller's own step). */
+export const noteMoveIn = (context: Context.Context<never>, platformId: string, account: string): void => {
+  Context.get(context, CurrentMoves)?.add(turnKey(platformId, account))
+}
+
 /** The turns the current attempt of a unit of work holds (undefined outside one, or where there are no turns). */
 export const CurrentTurns = Context.Reference<ReadonlySet<string> | undefined>("payments-service/adapters/sql/CurrentTurns", {
   defaultValue: () => undefined
