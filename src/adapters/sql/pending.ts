@@ -84,17 +84,20 @@ export const balanceKey = (platformId: string, account: string): string => `${pl
 
 /** The key of a row read ahead in `Pending.reads`: its table first (what a write of the table forgets). */
 export const readKey = (table: string, platformId: string, ...key: ReadonlyArray<string>): string =>
-  [table, platformId, ...key].join("\u0000")
+  key.length === 1 ? `${table}\u0000${platformId}\u0000${key[0]}` : [table, platformId, ...key].join("\u0000")
 
 /**
  * `f` of a statement's text, kept per text: the store's statements come from a few shapes
- * (their values are parameters), so each is classified once. At most `MEMO_KEPT` texts are
+ * (their values are parameters), so each is classified once. Worth it for texts built
+ * once (a constant, or one kept per shape: a text built anew on every call is hashed and
+ * compared whole on every lookup, which costs more than the classification). At most `MEMO_KEPT` texts are
  * kept (then all forgotten at once), so a text built with values in it cannot grow the memo.
  */
 const memoByText = <A>(f: (text: string) => A): (text: string) => A => {
   const memo = new Map<string, A>()
   return (text) => {
-    if (memo.has(text)) return memo.get(text) as A
+    const hit = memo.get(text)
+    if (hit !== undefined || memo.has(text)) return hit as A
     if (memo.size >= MEMO_KEPT) memo.clear()
     const value = f(text)
     memo.set(text, value)
