@@ -186,9 +186,6 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
 
     // ------------------------------------------------------------ transactions
 
-    const serializable = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"))
-
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
     const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
@@ -207,13 +204,20 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
       // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
       // one statement as its last, inside the transaction (a rerun starts with none).
+      // A SERIALIZABLE transaction, its context (the attempt's moves, turns and pending part) provided in one step.
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        Effect.suspend(() =>
-          serializable(Effect.tap(level(work), () => pending.flushAll)).pipe(
-            Effect.provideService(CurrentMoves, moves),
-            Effect.provideService(CurrentTurns, turns === undefined ? undefined : held),
-            Effect.provideService(CurrentPending, new Pending())
-          )
+        Effect.updateContext(
+          sql.withTransaction(Effect.tap(level(work), pending.flushAll)),
+          (context: Context.Context<R>) =>
+            Context.add(
+              Context.add(
+                Context.add(Context.add(context, SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"), CurrentMoves, moves),
+                CurrentTurns,
+                turns === undefined ? undefined : held
+              ),
+              CurrentPending,
+              new Pending()
+            )
         )
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
       type Outcome =
@@ -277,7 +281,8 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     }
 
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions): Effect.Effect<A, E, R> =>
-      Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
+      Effect.contextWith((context: Context.Context<never>) => {
+        const outer = Context.getOption(context, sql.transactionService)
         const named = turnsNamed(options)
         // Nested: a savepoint of the enclosing unit of work, which owns the reruns and the
         // turns. When the enclosing one holds no turn yet, turns this one names make it run
@@ -286,10 +291,9 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         // funding what it opens), so past the first round a missing turn is left to the
         // race and its rerun, as for any unit of work that names none.
         if (Option.isSome(outer)) {
-          return CurrentTurns.use((held) => {
-            const missing = held === undefined || held.size > 0 ? [] : named
-            return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
-          })
+          const held = Context.get(context, CurrentTurns)
+          const missing = held === undefined || held.size > 0 ? [] : named
+          return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
         }
         return topLevel(work, new Set(named))
       })
