@@ -41,7 +41,7 @@ import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 import { cachedDoc, cachedVolume, makePaymentReads } from "./payment-reads.js"
 import { balanceKey, CurrentPending, type makePending, type Pending } from "./pending.js"
-import { noteMoveIn } from "./turns.js"
+import { turnKey } from "./turns.js"
 import { makeRunIn } from "./direct.js"
 
 
@@ -246,7 +246,7 @@ export const makeMoneyStore = (
     const reason = refusal(account, balance, amount)
     if (reason !== undefined) return ledgerRejectedIn(reason, account)
     const row = balanceKey(platformId, account)
-    noteMoveIn(context, platformId, account)
+    pending.moves.add(turnKey(platformId, account))
     // A debit updates the row (the upsert's insert would break the CHECK first); the
     // balance it takes from is above zero, so the row is there (or waits before it,
     // and `defer` sends that first).
@@ -267,7 +267,7 @@ export const makeMoneyStore = (
   ): Effect.Effect<void, LedgerRejected> => {
     const standsAlone = refusal(account, 0n, amount) === undefined
     // Noted first: should this statement lose a race, the rerun takes the account's turn (./turns.ts).
-    noteMoveIn(context, platformId, account)
+    pending?.moves.add(turnKey(platformId, account))
     const statement = standsAlone
       ? ledgerStatementIn(context, pending, CREDIT_GUARDED, [platformId, account, currency, amount.toString()], account)
       : ledgerStatementIn(context, pending, DEBIT_GUARDED, [platformId, account, amount.toString()], account)

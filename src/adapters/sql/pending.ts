@@ -48,6 +48,16 @@ export interface FinalCheck {
 }
 
 export class Pending {
+  constructor(
+    /**
+     * The turns (./turns.ts `turnKey`s) of the accounts the attempt moved (the SQL ledger's
+     * moves add to it): when the attempt loses a serialization race, the unit of work reruns
+     * holding their turns, so it loses no second race on them.
+     */
+    readonly moves: Set<string> = new Set(),
+    /** The turns the attempt holds (undefined where there are no turns: PGlite). */
+    readonly turns: ReadonlySet<string> | undefined = undefined
+  ) {}
   readonly statements: Array<PendingStatement> = []
   readonly events: Array<DomainEvent> = []
   readonly balances = new Map<string, number>()

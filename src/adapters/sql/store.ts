@@ -44,7 +44,7 @@ import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
-import { CurrentMoves, CurrentTurns, makeTurns, type OnConnection, turnKey, widenedBy, WidenTurns } from "./turns.js"
+import { makeTurns, type OnConnection, turnKey, widenedBy, WidenTurns } from "./turns.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
@@ -204,19 +204,15 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
       // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
       // one statement as its last, inside the transaction (a rerun starts with none).
-      // A SERIALIZABLE transaction, its context (the attempt's moves, turns and pending part) provided in one step.
+      // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
         Effect.updateContext(
           sql.withTransaction(Effect.tap(level(work), pending.flushAll)),
           (context: Context.Context<R>) =>
             Context.add(
-              Context.add(
-                Context.add(Context.add(context, SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"), CurrentMoves, moves),
-                CurrentTurns,
-                turns === undefined ? undefined : held
-              ),
+              Context.add(context, SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"),
               CurrentPending,
-              new Pending()
+              new Pending(moves, turns === undefined ? undefined : held)
             )
         )
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
@@ -291,7 +287,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         // funding what it opens), so past the first round a missing turn is left to the
         // race and its rerun, as for any unit of work that names none.
         if (Option.isSome(outer)) {
-          const held = Context.get(context, CurrentTurns)
+          const held = Context.get(context, CurrentPending)?.turns
           const missing = held === undefined || held.size > 0 ? [] : named
           return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
         }
