@@ -102,16 +102,16 @@ const refusal = (account: string, balance: bigint, amount: bigint): LedgerReject
 
 /** The net amount per account of an entry, exactly, in account order (the order rows are locked in). */
 const netMoves = (entry: JournalEntry): ReadonlyArray<{ readonly account: string; readonly currency: string; readonly amount: bigint }> => {
-  const byAccount = new Map<string, { currency: string; amount: bigint }>()
+  const byAccount = new Map<string, { readonly account: string; currency: string; amount: bigint }>()
   for (const p of entry.postings) {
     const move = byAccount.get(p.account)
-    if (move === undefined) byAccount.set(p.account, { currency: p.currency, amount: BigInt(p.amount) })
+    if (move === undefined) byAccount.set(p.account, { account: p.account, currency: p.currency, amount: BigInt(p.amount) })
     else {
       move.currency = p.currency
       move.amount += BigInt(p.amount)
     }
   }
-  return [...byAccount].map(([account, m]) => ({ account, ...m })).sort((a, b) => a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
+  return [...byAccount.values()].sort((a, b) => a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
 }
 
 /** The check constraint a failed statement broke, if it broke one of the ledger's. */
@@ -398,10 +398,19 @@ export const makeMoneyStore = (
           if (accounts.length === 0) return Effect.succeed(new Map<string, number>())
           // The internal accounts' balances the attempt knows (read or moved by it) are not asked again.
           const knownBalance = (account: string) => known?.balances.get(balanceKey(platformId, account))
-          const internal = accounts.filter((a) => isInternalAccount(a) && knownBalance(a) === undefined)
-          const system = accounts.filter((a) => !isInternalAccount(a))
-          // Every one known: nothing to ask.
-          if (internal.length === 0 && system.length === 0) return Effect.succeed(new Map(accounts.map((x) => [x, knownBalance(x) ?? 0])))
+          const knownBalances = new Map<string, number>()
+          const internal: Array<string> = []
+          const system: Array<string> = []
+          for (const account of accounts) {
+            if (!isInternalAccount(account)) system.push(account)
+            else {
+              const balance = knownBalance(account)
+              if (balance === undefined) internal.push(account)
+              else knownBalances.set(account, balance)
+            }
+          }
+          // Every one known (the usual case in a payment: read ahead, or moved): nothing to ask.
+          if (internal.length === 0 && system.length === 0) return Effect.succeed(knownBalances)
           const rows = Effect.all([
             internal.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
               // One index lookup per account (the lateral subquery cannot be flattened into a
