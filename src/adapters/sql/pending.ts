@@ -96,30 +96,29 @@ export const balanceKey = (platformId: string, account: string): string => `${pl
 export const readKey = (table: string, platformId: string, ...key: ReadonlyArray<string>): string =>
   key.length === 1 ? `${table}\u0000${platformId}\u0000${key[0]}` : [table, platformId, ...key].join("\u0000")
 
-/**
- * `f` of a statement's text, kept per text: the store's statements come from a few shapes
- * (their values are parameters), so each is classified once. Worth it for texts built
- * once (a constant, or one kept per shape: a text built anew on every call is hashed and
- * compared whole on every lookup, which costs more than the classification). At most `MEMO_KEPT` texts are
- * kept (then all forgotten at once), so a text built with values in it cannot grow the memo.
- */
-const memoByText = <A>(f: (text: string) => A): (text: string) => A => {
-  const memo = new Map<string, A>()
-  return (text) => {
-    const hit = memo.get(text)
-    if (hit !== undefined || memo.has(text)) return hit as A
-    if (memo.size >= MEMO_KEPT) memo.clear()
-    const value = f(text)
-    memo.set(text, value)
-    return value
-  }
-}
-const MEMO_KEPT = 1024
-
 /** The table a write statement writes, when it names one plainly. */
-const writtenTable = memoByText((text): string | undefined =>
+const writtenTable = (text: string): string | undefined =>
   /^\s*(?:insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)/i.exec(text)?.[1]?.toLowerCase()
-)
+
+/**
+ * Whether a `with` statement writes (names insert, update or delete anywhere), kept per
+ * text: that scan reads the whole text, and the `with` statements a payment sends are
+ * built once per shape (./payment-reads.ts), so a lookup (whose hash the text keeps)
+ * answers instead. At most `WITH_TEXTS_KEPT` texts are kept (then all forgotten at once),
+ * so texts built with values in them cannot grow it.
+ */
+const withWrites = (() => {
+  const memo = new Map<string, boolean>()
+  return (text: string): boolean => {
+    const hit = memo.get(text)
+    if (hit !== undefined) return hit
+    if (memo.size >= WITH_TEXTS_KEPT) memo.clear()
+    const writes = /\b(insert|update|delete)\b/i.test(text)
+    memo.set(text, writes)
+    return writes
+  }
+})()
+const WITH_TEXTS_KEPT = 256
 
 /**
  * A combined statement's shape (see `combine`), as a path down a tree: the parts' texts
@@ -269,10 +268,9 @@ export const makePending = (
    * select, or a `with` of selects; or a snapshot's restore): the attempt forgets the
    * balances and the rows it knows.
    */
-  const touchesBalances = memoByText((text): boolean =>
+  const touchesBalances = (text: string): boolean =>
     text.includes("payments_restore_snapshot") ||
-    !(/^\s*select\b/i.test(text) || (/^\s*with\b/i.test(text) && !/\b(insert|update|delete)\b/i.test(text)))
-  )
+    !(/^\s*select\b/i.test(text) || (/^\s*with\b/i.test(text) && !withWrites(text)))
   /** `query` in the fiber's context at hand. */
   const queryIn = <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> => {
     const pending = Context.get(context, CurrentPending)
