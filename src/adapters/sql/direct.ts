@@ -15,11 +15,22 @@ import { Context, Effect, References } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 
-export const makeRunStatement = (sql: SqlClient.SqlClient) =>
-  <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>, SqlError> =>
-    Effect.contextWith((context: Context.Context<never>) => {
-      const tx = Context.getOrUndefined(context, sql.transactionService)
-      return tx !== undefined && !Context.get(context, References.TracerEnabled)
-        ? tx[0].execute(text, params, undefined)
-        : sql.unsafe<Row>(text, params)
-    })
+/** A statement run in a fiber's context at hand (read by the caller's own step): see `makeRunStatement`. */
+export type RunIn = <Row extends object>(
+  context: Context.Context<never>,
+  text: string,
+  params: ReadonlyArray<unknown>
+) => Effect.Effect<ReadonlyArray<Row>, SqlError>
+
+export const makeRunIn = (sql: SqlClient.SqlClient): RunIn => <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>) => {
+  const tx = Context.getOrUndefined(context, sql.transactionService)
+  return tx !== undefined && !Context.get(context, References.TracerEnabled)
+    ? tx[0].execute(text, params, undefined)
+    : sql.unsafe<Row>(text, params)
+}
+
+export const makeRunStatement = (sql: SqlClient.SqlClient) => {
+  const runIn = makeRunIn(sql)
+  return <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>, SqlError> =>
+    Effect.contextWith((context: Context.Context<never>) => runIn<Row>(context, text, params))
+}

@@ -16,7 +16,7 @@
  * Balances are bigint in SQL and read back as text, converted to numbers only when
  * exact (the CHECK keeps them within +/-(2^53 - 1)).
  */
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import {
@@ -40,9 +40,9 @@ import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
 import { cachedDoc, cachedVolume, makePaymentReads } from "./payment-reads.js"
-import { balanceKey, CurrentPending, type PendingStatement } from "./pending.js"
-import { noteMove } from "./turns.js"
-import { makeRunStatement } from "./direct.js"
+import { balanceKey, CurrentPending, type makePending, type Pending } from "./pending.js"
+import { turnKey } from "./turns.js"
+import { makeRunIn } from "./direct.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -69,6 +69,22 @@ const SYSTEM_SUMS = `select p->>'account' as account, p->>'currency' as currency
 const NONNEGATIVE_CHECK = "ledger_balances_internal_nonnegative"
 const EXACT_CHECK = "ledger_balances_exact"
 
+/** A ledger move of a balance the attempt knows (./money.ts `moveKnown`): a debit, a credit. */
+const DEBIT_KNOWN = `update ledger_balances set balance = balance + $3::bigint where platform_id = $1 and account = $2`
+const CREDIT_KNOWN = `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
+         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance`
+/** A guarded ledger move (`moveNow`): a credit (an upsert), a debit (an update of an existing row). */
+const CREDIT_GUARDED = `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
+         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance
+         where b.balance + excluded.balance between -${MAX_EXACT} and ${MAX_EXACT}
+           and (b.account not like 'InternalAccount:%' or b.balance + excluded.balance >= 0)
+         returning balance::text as balance`
+const DEBIT_GUARDED = `update ledger_balances as b set balance = b.balance + $3::bigint
+         where b.platform_id = $1 and b.account = $2
+           and b.balance + $3::bigint between -${MAX_EXACT} and ${MAX_EXACT}
+           and (b.account not like 'InternalAccount:%' or b.balance + $3::bigint >= 0)
+         returning balance::text as balance`
+
 /** A bigint column read as text (or a number or bigint, whatever the driver gives), as an exact number. */
 const exactNumber = (value: unknown): number => {
   const n = typeof value === "number" ? value : Number(typeof value === "bigint" ? value : String(value))
@@ -86,16 +102,16 @@ const refusal = (account: string, balance: bigint, amount: bigint): LedgerReject
 
 /** The net amount per account of an entry, exactly, in account order (the order rows are locked in). */
 const netMoves = (entry: JournalEntry): ReadonlyArray<{ readonly account: string; readonly currency: string; readonly amount: bigint }> => {
-  const byAccount = new Map<string, { currency: string; amount: bigint }>()
+  const byAccount = new Map<string, { readonly account: string; currency: string; amount: bigint }>()
   for (const p of entry.postings) {
     const move = byAccount.get(p.account)
-    if (move === undefined) byAccount.set(p.account, { currency: p.currency, amount: BigInt(p.amount) })
+    if (move === undefined) byAccount.set(p.account, { account: p.account, currency: p.currency, amount: BigInt(p.amount) })
     else {
       move.currency = p.currency
       move.amount += BigInt(p.amount)
     }
   }
-  return [...byAccount].map(([account, m]) => ({ account, ...m })).sort((a, b) => a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
+  return [...byAccount.values()].sort((a, b) => a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
 }
 
 /** The check constraint a failed statement broke, if it broke one of the ledger's. */
@@ -140,11 +156,7 @@ export const transactionWhere = (platformId: string, q: TransactionQuery): Where
 export const makeMoneyStore = (
   sql: SqlClient.SqlClient,
   query: Query,
-  pending: {
-    readonly flushWrites: Effect.Effect<void>
-    readonly defer: (text: string, params: ReadonlyArray<unknown>, row?: string) => Effect.Effect<void>
-    readonly leading: (main: PendingStatement) => Effect.Effect<PendingStatement>
-  }
+  sqlPending: Pick<ReturnType<typeof makePending>, "flushWrites" | "defer" | "deferIn" | "leadingIn" | "queryIn">
 ): MoneyStore => {
   const { byId, many, one, page } = documentReads(query)
   const internalAccount = byId<InternalAccountRecord>("internal_accounts")
@@ -153,10 +165,11 @@ export const makeMoneyStore = (
   // ------------------------------------------------------------ the ledger
 
   /** A ledger statement: a broken ledger CHECK is a LedgerRejected, anything else a defect. */
-  const runStatement = makeRunStatement(sql)
-  const ledgerStatement = (text: string, params: ReadonlyArray<unknown>, account: string) =>
+  const runIn = makeRunIn(sql)
+  const ledgerStatementIn = (context: Context.Context<never>, pending: Pending | undefined, text: string, params: ReadonlyArray<unknown>, account: string) => {
     // The writes pending go in the same statement, before the move (it reads none of their tables).
-    Effect.flatMap(pending.leading({ text, params }), (s) => runStatement<{ readonly balance: string }>(s.text, s.params)).pipe(
+    const s = sqlPending.leadingIn(pending, { text, params })
+    return runIn<{ readonly balance: string }>(context, s.text, s.params).pipe(
       Effect.catch((e: SqlError) => {
         const check = brokenCheck(e)
         return check === undefined
@@ -166,13 +179,12 @@ export const makeMoneyStore = (
           : ledgerRejectedIn("OUT_OF_RANGE", account)
       })
     )
+  }
 
   /** The attempt knows `account`'s balance now (./pending.ts): a read of it asks nothing. */
-  const knowBalance = (platformId: string, account: string, balance: string): Effect.Effect<void> =>
-    CurrentPending.use((p) => {
-      p?.balances.set(balanceKey(platformId, account), exactNumber(balance))
-      return Effect.void
-    })
+  const knowBalance = (pending: Pending | undefined, platformId: string, account: string, balance: string): void => {
+    pending?.balances.set(balanceKey(platformId, account), exactNumber(balance))
+  }
 
   /** Why a move the guarded statement did not make is refused (the unit of work is intact: no statement failed). */
   const refuseMove = (platformId: string, account: string, amount: bigint) =>
@@ -190,16 +202,26 @@ export const makeMoneyStore = (
     )
 
   /**
-   * Moves one account's balance by `amount` in one statement, or refuses. Where the
-   * amount may stand as a new row (it passes the CHECKs on its own), an upsert adds it;
-   * otherwise (an internal account debited, or an amount beyond the exact range) only
-   * an existing row can take it: a guarded update.
+   * Moves one account's balance by `amount` in one statement, or refuses (in a fiber's
+   * context at hand, `pending` its attempt's). Where the amount may stand as a new row (it
+   * passes the CHECKs on its own), an upsert adds it; otherwise (an internal account
+   * debited, or an amount beyond the exact range) only an existing row can take it: a
+   * guarded update. A balance the attempt knows moves without a statement of its own
+   * (`moveKnown`): then undefined, or what must run first (a refusal, or writes sent).
    */
-  const move = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> =>
-    CurrentPending.use((pending) => {
-      const known = pending?.balances.get(balanceKey(platformId, account))
-      return known === undefined ? moveNow(platformId, account, currency, amount) : moveKnown(platformId, account, currency, amount, BigInt(known))
-    })
+  const moveIn = (
+    context: Context.Context<never>,
+    pending: Pending | undefined,
+    platformId: string,
+    account: string,
+    currency: string,
+    amount: bigint
+  ): Effect.Effect<void, LedgerRejected> | undefined => {
+    const known = pending?.balances.get(balanceKey(platformId, account))
+    return known === undefined || pending === undefined
+      ? moveNow(context, pending, platformId, account, currency, amount)
+      : moveKnown(context, pending, platformId, account, currency, amount, BigInt(known))
+  }
 
   /**
    * A move of a balance the attempt knows (./pending.ts `balances`): decided here, by the
@@ -209,94 +231,96 @@ export const makeMoneyStore = (
    * snapshot cannot be written by it (PostgreSQL refuses it, a serialization failure, and
    * the unit of work reruns). The write has no guard: a CHECK it broke (it cannot, but
    * for a bug) fails the statement and the unit of work, rather than move nothing.
+   * Plain code: undefined when nothing is left to run, else the refusal or the writes
+   * that must be sent first (`deferIn`).
    */
-  const moveKnown = (platformId: string, account: string, currency: string, amount: bigint, balance: bigint): Effect.Effect<void, LedgerRejected> => {
+  const moveKnown = (
+    context: Context.Context<never>,
+    pending: Pending,
+    platformId: string,
+    account: string,
+    currency: string,
+    amount: bigint,
+    balance: bigint
+  ): Effect.Effect<void, LedgerRejected> | undefined => {
     const reason = refusal(account, balance, amount)
     if (reason !== undefined) return ledgerRejectedIn(reason, account)
     const row = balanceKey(platformId, account)
+    pending.moves.add(turnKey(platformId, account))
     // A debit updates the row (the upsert's insert would break the CHECK first); the
     // balance it takes from is above zero, so the row is there (or waits before it,
     // and `defer` sends that first).
     const write = amount < 0n
-      ? pending.defer(
-        `update ledger_balances set balance = balance + $3::bigint where platform_id = $1 and account = $2`,
-        [platformId, account, amount.toString()],
-        row
-      )
-      : pending.defer(
-        `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
-         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance`,
-        [platformId, account, currency, amount.toString()],
-        row
-      )
-    return Effect.andThen(
-      noteMove(platformId, account),
-      Effect.andThen(
-        write,
-        knowBalance(platformId, account, (balance + amount).toString())
-      )
-    )
+      ? sqlPending.deferIn(context, pending, DEBIT_KNOWN, [platformId, account, amount.toString()], row)
+      : sqlPending.deferIn(context, pending, CREDIT_KNOWN, [platformId, account, currency, amount.toString()], row)
+    knowBalance(pending, platformId, account, (balance + amount).toString())
+    return write === Effect.void ? undefined : write
   }
 
-  const moveNow = (platformId: string, account: string, currency: string, amount: bigint): Effect.Effect<void, LedgerRejected> => {
+  const moveNow = (
+    context: Context.Context<never>,
+    pending: Pending | undefined,
+    platformId: string,
+    account: string,
+    currency: string,
+    amount: bigint
+  ): Effect.Effect<void, LedgerRejected> => {
     const standsAlone = refusal(account, 0n, amount) === undefined
-    const statement = standsAlone
-      ? ledgerStatement(
-        `insert into ledger_balances as b (platform_id, account, currency, balance) values ($1, $2, $3, $4::bigint)
-         on conflict (platform_id, account) do update set balance = b.balance + excluded.balance
-         where b.balance + excluded.balance between -${MAX_EXACT} and ${MAX_EXACT}
-           and (b.account not like 'InternalAccount:%' or b.balance + excluded.balance >= 0)
-         returning balance::text as balance`,
-        [platformId, account, currency, amount.toString()],
-        account
-      )
-      : ledgerStatement(
-        `update ledger_balances as b set balance = b.balance + $3::bigint
-         where b.platform_id = $1 and b.account = $2
-           and b.balance + $3::bigint between -${MAX_EXACT} and ${MAX_EXACT}
-           and (b.account not like 'InternalAccount:%' or b.balance + $3::bigint >= 0)
-         returning balance::text as balance`,
-        [platformId, account, amount.toString()],
-        account
-      )
     // Noted first: should this statement lose a race, the rerun takes the account's turn (./turns.ts).
-    return Effect.andThen(
-      noteMove(platformId, account),
-      Effect.flatMap(statement, (rows) =>
-        rows[0] === undefined ? refuseMove(platformId, account, amount) : knowBalance(platformId, account, rows[0].balance))
-    )
+    pending?.moves.add(turnKey(platformId, account))
+    const statement = standsAlone
+      ? ledgerStatementIn(context, pending, CREDIT_GUARDED, [platformId, account, currency, amount.toString()], account)
+      : ledgerStatementIn(context, pending, DEBIT_GUARDED, [platformId, account, amount.toString()], account)
+    return Effect.flatMap(statement, (rows) => {
+      if (rows[0] === undefined) return refuseMove(platformId, account, amount)
+      knowBalance(pending, platformId, account, rows[0].balance)
+      return Effect.void
+    })
   }
 
   const post = (entry: JournalEntry): Effect.Effect<void, LedgerRejected> =>
-    Effect.suspend(() => {
+    Effect.contextWith((context: Context.Context<never>) => {
       const problem = entryProblem(entry)
       if (problem !== undefined) return ledgerRejectedIn(problem)
       const moves = netMoves(entry)
       // Beyond twice the exact range no balance can take it (and bigint could overflow).
       const huge = moves.find((m) => m.amount > 2n * MAX_EXACT || m.amount < -2n * MAX_EXACT)
       if (huge !== undefined) return ledgerRejectedIn("OUT_OF_RANGE", huge.account)
+      const pending = Context.get(context, CurrentPending)
       // Only internal accounts keep a balance row: a system account (money in flight, the
       // outside world, ...) is touched by every payment of its currency, and one row
       // written by every unit of work would make concurrent payments abort each other.
       // Its balance is the sum of its postings in the journal, read when asked for.
-      return Effect.andThen(
-        Effect.forEach(moves.filter((m) => isInternalAccount(m.account)), (m) => move(entry.platformId, m.account, m.currency, m.amount), {
-          discard: true
-        }),
-        // A fresh id: it can break no constraint; sent with the unit of work's next statement.
-        pending.defer(
+      const internal = moves.filter((m) => isInternalAccount(m.account))
+      // A fresh id: it can break no constraint; sent with the unit of work's next statement.
+      const journal = () =>
+        sqlPending.deferIn(
+          context,
+          pending,
           `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
           [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)],
           // Its own row: the entries of one unit of work wait together.
           `journal\u0000${entry.platformId}\u0000${entry.id}`
         )
-      )
+      // The moves in order, each after the one before has run; a known balance's move is plain code.
+      const from = (i: number): Effect.Effect<void, LedgerRejected> => {
+        for (; i < internal.length; i++) {
+          const m = internal[i]!
+          const next = moveIn(context, pending, entry.platformId, m.account, m.currency, m.amount)
+          if (next !== undefined) {
+            const after = i + 1
+            return Effect.andThen(next, () => from(after))
+          }
+        }
+        return journal()
+      }
+      return from(0)
     })
 
   // ------------------------------------------------------------ writes
 
   const putInternalAccount = (r: InternalAccountRecord): Effect.Effect<void, StoreConflict> =>
-    Effect.andThen(pending.flushWrites, sql.unsafe(
+    Effect.andThen(sqlPending.flushWrites, sql.unsafe(
       `insert into internal_accounts (platform_id, id, created_ms, customer_id, currency, type, status, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::jsonb)
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
@@ -308,7 +332,7 @@ export const makeMoneyStore = (
    * A write that can break no constraint of ours and whose result nobody reads (any
    * failure is a defect): sent with the unit of work's next statement (./pending.ts).
    */
-  const exec = pending.defer
+  const exec = sqlPending.defer
 
   const putQuote = (r: QuoteRecord): Effect.Effect<void> =>
     exec(
@@ -374,8 +398,19 @@ export const makeMoneyStore = (
           if (accounts.length === 0) return Effect.succeed(new Map<string, number>())
           // The internal accounts' balances the attempt knows (read or moved by it) are not asked again.
           const knownBalance = (account: string) => known?.balances.get(balanceKey(platformId, account))
-          const internal = accounts.filter((a) => isInternalAccount(a) && knownBalance(a) === undefined)
-          const system = accounts.filter((a) => !isInternalAccount(a))
+          const knownBalances = new Map<string, number>()
+          const internal: Array<string> = []
+          const system: Array<string> = []
+          for (const account of accounts) {
+            if (!isInternalAccount(account)) system.push(account)
+            else {
+              const balance = knownBalance(account)
+              if (balance === undefined) internal.push(account)
+              else knownBalances.set(account, balance)
+            }
+          }
+          // Every one known (the usual case in a payment: read ahead, or moved): nothing to ask.
+          if (internal.length === 0 && system.length === 0) return Effect.succeed(knownBalances)
           const rows = Effect.all([
             internal.length === 0 ? Effect.succeed([]) : query<{ readonly account: string; readonly balance: string }>(
               // One index lookup per account (the lateral subquery cannot be flattened into a

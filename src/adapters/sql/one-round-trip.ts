@@ -118,22 +118,27 @@ export const makeOneRoundTrip = (options: {
   })
 
   /**
-   * Before a statement of the current run: its guess checked unless it was already. Inside
-   * a unit of work the check goes with the attempt's last statement (no round trip of its
-   * own: whatever the attempt did on a stale guess is rolled back with it); outside, a read.
+   * `effect` after the current run's guess is checked, unless it was already. Inside a unit
+   * of work the check goes with the attempt's last statement (no round trip of its own:
+   * whatever the attempt did on a stale guess is rolled back with it); outside, a read.
+   * One step of its own (every repository call goes through it): the guess, the
+   * transaction and the attempt's pending part read from the fiber's context at once.
    */
-  const checkGuess: Effect.Effect<void> = CurrentGuess.use((g) => {
-    if (g === undefined || (g.checked && !g.stale)) return Effect.void
-    if (g.stale) return refuted(g)
-    return Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
-      Option.isNone(tx)
-        ? verify(g)
-        : CurrentPending.use((pending) => {
-          if (pending === undefined) return verify(g)
-          pending.finalCheck ??= checkAtCommit(g)
-          return Effect.void
-        }))
-  })
+  const guessChecked = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.contextWith((context: Context.Context<never>) => {
+      const g = Context.get(context, CurrentGuess)
+      if (g === undefined || (g.checked && !g.stale)) return effect
+      if (g.stale) return refuted(g)
+      const pending = Context.getOrUndefined(context, sql.transactionService) === undefined
+        ? undefined
+        : Context.get(context, CurrentPending)
+      if (pending === undefined) return Effect.andThen(verify(g), effect)
+      pending.finalCheck ??= checkAtCommit(g)
+      return effect
+    })
+
+  /** Before a statement of the current run: its guess checked unless it was already (`guessChecked`). */
+  const checkGuess: Effect.Effect<void> = guessChecked(Effect.void)
 
   const onLastSeenOffset = <A, E, R>(platformId: string, run: (offset: number) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
@@ -210,9 +215,9 @@ export const makeOneRoundTrip = (options: {
         // accounts the attempt read ahead are forgotten (./pending.ts `reads`).
         const forget = CurrentPending.use((pending) => Effect.sync(() => pending?.forgetReads("external_accounts")))
         const whole = inUnitOfWork
-          ? Effect.andThen(forget, sql.withTransaction(asLevel(Effect.andThen(checkGuess, run))))
+          ? Effect.andThen(forget, sql.withTransaction(asLevel(guessChecked(run))))
           : folded === undefined
-          ? Effect.andThen(checkGuess, run)
+          ? guessChecked(run)
           : run
         return Effect.catch(
           whole,
@@ -242,7 +247,7 @@ export const makeOneRoundTrip = (options: {
   // Called with the arguments its caller passed, whatever the repository's signature.
   const guardFunction = (f: (...args: Array<never>) => unknown) => (...args: Array<never>): unknown => {
     const out = f(...args)
-    return Effect.isEffect(out) ? Effect.andThen(checkGuess, out) : out
+    return Effect.isEffect(out) ? guessChecked(out) : out
   }
 
   /**
@@ -267,7 +272,7 @@ export const makeOneRoundTrip = (options: {
     return {
       ...shaped,
       // The guess is checked inside each attempt, by its last statement (`checkAtCommit`).
-      transact: (work, transactOptions) => store.transact((uow) => Effect.andThen(checkGuess, work(forgettingOnSet(uow))), transactOptions),
+      transact: (work, transactOptions) => store.transact((uow) => guessChecked(work(forgettingOnSet(uow))), transactOptions),
       externalAccounts: { ...shaped.externalAccounts, createAlone },
       clocks: {
         ...shaped.clocks,

@@ -70,56 +70,42 @@ interface AheadRow {
  * sending currency, the source and destination account ids), from the quote (`$2` its
  * id) or from the source account (`$2`, in `table`) and the destination (`$3`).
  */
-const specOf = (wants: PaymentReadAhead): { readonly text: string; readonly params: ReadonlyArray<unknown> } | undefined => {
-  if (wants.kind === "quote") {
-    return {
-      text: `select q.doc as quote_doc, q.doc->'plan'->>'customerId' as customer_id,
+const specText = (table: "quotes" | "internal_accounts" | "external_accounts"): string =>
+  table === "quotes"
+    ? `select q.doc as quote_doc, q.doc->'plan'->>'customerId' as customer_id,
           q.doc->'quote'->'sendingCurrency'->>'code' as currency,
           q.doc->'plan'->'source'->>'accountId' as source_id,
           coalesce(q.doc->'plan'->'destination'->>'accountId', q.doc->'plan'->'destination'->>'internalAccountId') as destination_id
-        from quotes q where q.platform_id = $1 and q.id = $2`,
-      params: [wants.quoteId]
-    }
-  }
-  const table = wants.sourceAccountId.startsWith("InternalAccount:")
+        from quotes q where q.platform_id = $1 and q.id = $2`
+    : `select null::jsonb as quote_doc, o.customer_id, o.currency, $2::text as source_id, $3::text as destination_id
+        from ${table} o where o.platform_id = $1 and o.id = $2`
+
+/** The table the reads start from (see `specText`), or undefined: an id of neither kind names no account. */
+const startOf = (wants: PaymentReadAhead): "quotes" | "internal_accounts" | "external_accounts" | undefined =>
+  wants.kind === "quote"
+    ? "quotes"
+    : wants.sourceAccountId.startsWith("InternalAccount:")
     ? "internal_accounts"
     : wants.sourceAccountId.startsWith("ExternalAccount:")
     ? "external_accounts"
     : undefined
-  // An id of neither kind names no account: the quote refuses it without reading anything.
-  if (table === undefined) return undefined
-  return {
-    text: `select null::jsonb as quote_doc, o.customer_id, o.currency, $2::text as source_id, $3::text as destination_id
-        from ${table} o where o.platform_id = $1 and o.id = $2`,
-    params: [wants.sourceAccountId, wants.destinationAccountId ?? null]
-  }
-}
 
 /**
- * The statement of `readAhead`: one row (none when the quote or the source account is
- * absent), each read a scalar subquery on its table's key, asked only for an id of its
+ * The text of `readAhead`'s statement: one row (none when the quote or the source account
+ * is absent), each read a scalar subquery on its table's key, asked only for an id of its
  * kind (a `case` arm runs its subquery only when taken). One row of columns rather than
  * a row per read: this shape plans in about four fifths of the time of a union of one
  * row per read (PGlite planned every statement it ran until its client kept them
  * prepared, ./pglite.ts; both databases now plan it a few times per connection).
+ * `since` is the daily volume's parameter, when it is read.
  */
-export const readAheadStatement = (
-  platformId: string,
-  wants: PaymentReadAhead
-): { readonly text: string; readonly params: ReadonlyArray<unknown> } | undefined => {
-  const spec = specOf(wants)
-  if (spec === undefined) return undefined
-  const params: Array<unknown> = [platformId, ...spec.params]
-  // The daily volume from a day's start is one row per day (./money.ts `sentVolume`).
-  const volume = wants.volumeSince % DAY_MILLIS === 0
-  if (volume) params.push(wants.volumeSince)
-  const since = `$${params.length}`
+const readAheadText = (table: "quotes" | "internal_accounts" | "external_accounts", since: string | undefined): string => {
   const internal = (column: string) => `s.${column} like 'InternalAccount:%'`
   const external = (column: string) => `s.${column} like 'ExternalAccount:%'`
   const account = (table: string, column: string) =>
     `(select a.doc::text from ${table} a where a.platform_id = $1 and a.id = s.${column})`
   const balance = (column: string) => `(select b.balance::text from ledger_balances b where b.platform_id = $1 and b.account = s.${column})`
-  const text = `with s as materialized (${spec.text})
+  return `with s as materialized (${specText(table)})
     select s.quote_doc::text as quote, s.customer_id, s.currency, s.source_id, s.destination_id,
       (select c.doc::text from customers c where c.platform_id = $1 and c.id = s.customer_id) as customer,
       (select c.doc::text from platform_configs c where c.platform_id = $1) as config,
@@ -130,14 +116,38 @@ export const readAheadStatement = (
       case when ${internal("source_id")} then ${balance("source_id")} end as source_balance,
       ${
     // An execution moves both accounts (their balances are announced); a quote reads the source's only.
-    wants.kind === "quote" ? `case when ${internal("destination_id")} then ${balance("destination_id")} end` : "null::text"} as destination_balance,
+    table === "quotes" ? `case when ${internal("destination_id")} then ${balance("destination_id")} end` : "null::text"} as destination_balance,
       ${
-    volume
+    since !== undefined
       ? `case when s.currency is not null then (select coalesce(sum(v.amount), 0)::text from sent_volumes v
           where v.platform_id = $1 and v.customer_key = coalesce(s.customer_id, '') and v.currency = s.currency and v.day_ms >= ${since}::bigint) end`
       : "null::text"
   } as volume
     from s`
+}
+
+/** The statement's texts, built once each (six shapes: where the reads start, with the daily volume or without). */
+const readAheadTexts = new Map<string, string>()
+
+/** The statement of `readAhead` (see `readAheadText`), or undefined when it would read nothing. */
+export const readAheadStatement = (
+  platformId: string,
+  wants: PaymentReadAhead
+): { readonly text: string; readonly params: ReadonlyArray<unknown> } | undefined => {
+  const table = startOf(wants)
+  if (table === undefined) return undefined
+  const params: Array<unknown> = wants.kind === "quote"
+    ? [platformId, wants.quoteId]
+    : [platformId, wants.sourceAccountId, wants.destinationAccountId ?? null]
+  // The daily volume from a day's start is one row per day (./money.ts `sentVolume`).
+  const volume = wants.volumeSince % DAY_MILLIS === 0
+  if (volume) params.push(wants.volumeSince)
+  const key = `${table}${volume ? `:$${params.length}` : ""}`
+  let text = readAheadTexts.get(key)
+  if (text === undefined) {
+    text = readAheadText(table, volume ? `$${params.length}` : undefined)
+    readAheadTexts.set(key, text)
+  }
   return { text, params }
 }
 

@@ -48,6 +48,16 @@ export interface FinalCheck {
 }
 
 export class Pending {
+  constructor(
+    /**
+     * The turns (./turns.ts `turnKey`s) of the accounts the attempt moved (the SQL ledger's
+     * moves add to it): when the attempt loses a serialization race, the unit of work reruns
+     * holding their turns, so it loses no second race on them.
+     */
+    readonly moves: Set<string> = new Set(),
+    /** The turns the attempt holds (undefined where there are no turns: PGlite). */
+    readonly turns: ReadonlySet<string> | undefined = undefined
+  ) {}
   readonly statements: Array<PendingStatement> = []
   readonly events: Array<DomainEvent> = []
   readonly balances = new Map<string, number>()
@@ -84,68 +94,162 @@ export const balanceKey = (platformId: string, account: string): string => `${pl
 
 /** The key of a row read ahead in `Pending.reads`: its table first (what a write of the table forgets). */
 export const readKey = (table: string, platformId: string, ...key: ReadonlyArray<string>): string =>
-  [table, platformId, ...key].join("\u0000")
+  key.length === 1 ? `${table}\u0000${platformId}\u0000${key[0]}` : [table, platformId, ...key].join("\u0000")
 
 /** The table a write statement writes, when it names one plainly. */
 const writtenTable = (text: string): string | undefined =>
   /^\s*(?:insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)/i.exec(text)?.[1]?.toLowerCase()
 
 /**
+ * Whether a `with` statement writes (names insert, update or delete anywhere), kept per
+ * text: that scan reads the whole text, and the `with` statements a payment sends are
+ * built once per shape (./payment-reads.ts), so a lookup (whose hash the text keeps)
+ * answers instead. At most `WITH_TEXTS_KEPT` texts are kept (then all forgotten at once),
+ * so texts built with values in them cannot grow it.
+ */
+const withWrites = (() => {
+  const memo = new Map<string, boolean>()
+  return (text: string): boolean => {
+    const hit = memo.get(text)
+    if (hit !== undefined) return hit
+    if (memo.size >= WITH_TEXTS_KEPT) memo.clear()
+    const writes = /\b(insert|update|delete)\b/i.test(text)
+    memo.set(text, writes)
+    return writes
+  }
+})()
+const WITH_TEXTS_KEPT = 256
+
+/**
+ * A combined statement's shape (see `combine`), as a path down a tree: the parts' texts
+ * and parameter counts in order (`parts`), then the main statement's (`mains`), if any. A
+ * node keeps the text of the shape that ends there, once built.
+ */
+interface Shape {
+  readonly parts: Map<string, Map<number, Shape>>
+  readonly mains: Map<string, Map<number, Shape>>
+  text: string | undefined
+}
+const newShape = (): Shape => ({ parts: new Map(), mains: new Map(), text: undefined })
+/** At most this many shape nodes are kept (then all forgotten at once): statements built with values in their text cannot grow the tree. */
+const SHAPES_KEPT = 2048
+let shapes = newShape()
+let shapesKept = 0
+let textsBuilt = 0
+
+/** The node after `node` for statement `s` (made when new). */
+const nextShape = (byText: Map<string, Map<number, Shape>>, s: PendingStatement): Shape => {
+  let byCount = byText.get(s.text)
+  if (byCount === undefined) {
+    byCount = new Map()
+    byText.set(s.text, byCount)
+  }
+  let node = byCount.get(s.params.length)
+  if (node === undefined) {
+    node = newShape()
+    byCount.set(s.params.length, node)
+    shapesKept++
+  }
+  return node
+}
+
+/** How many combined texts were built (not found kept) so far: for tests, a shape is built once. */
+export const combinedTextsBuilt = (): number => textsBuilt
+
+/** The text of `statements` (and `main`) as one statement: see `combine`. */
+const combinedText = (statements: ReadonlyArray<PendingStatement>, main: PendingStatement | undefined): string => {
+  textsBuilt++
+  let offset = 0
+  const renumbered = (s: PendingStatement) => {
+    const shift = offset
+    offset += s.params.length
+    return s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)
+  }
+  const parts = statements.map((s, i) => `w${i} as (${renumbered(s)})`)
+  return `with ${parts.join(",\n")}\n${main === undefined ? "select 1" : renumbered(main)}`
+}
+
+/**
  * Several statements as one: each becomes a data-modifying common table expression of a
  * `select` (PostgreSQL runs every one of them exactly once, to completion, on the same
  * snapshot), its parameters renumbered after those of the statements before it. The
  * statements must not write the same row twice (`defer` sends the pending ones first
- * when the same statement comes again).
+ * when the same statement comes again). The text depends only on the shape (the texts
+ * and parameter counts, in order): it is built once per shape and kept.
  */
 export const combine = (statements: ReadonlyArray<PendingStatement>, main?: PendingStatement): PendingStatement => {
   if (statements.length === 1 && main === undefined) return statements[0]!
   if (statements.length === 0 && main !== undefined) return main
-  const params: Array<unknown> = []
-  const renumbered = (s: PendingStatement) => {
-    const offset = params.length
-    params.push(...s.params)
-    return s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)
+  if (shapesKept >= SHAPES_KEPT) {
+    shapes = newShape()
+    shapesKept = 0
   }
-  const parts = statements.map((s, i) => `w${i} as (${renumbered(s)})`)
-  return { text: `with ${parts.join(",\n")}\n${main === undefined ? "select 1" : renumbered(main)}`, params }
+  let node = shapes
+  const params: Array<unknown> = []
+  for (const s of statements) {
+    node = nextShape(node.parts, s)
+    for (const p of s.params) params.push(p)
+  }
+  if (main !== undefined) {
+    node = nextShape(node.mains, main)
+    for (const p of main.params) params.push(p)
+  }
+  node.text ??= combinedText(statements, main)
+  return { text: node.text, params }
 }
 
 /**
- * The pending part of the SQL store over `raw` (a read as the store sends it) and `plain`
+ * A statement in a fiber's context at hand (./direct.ts `RunIn`: the caller's step read
+ * the context, so the statement needs no step of its own to find its connection); any
+ * failure a defect.
+ */
+export type QueryIn = <Row extends object>(
+  context: Context.Context<never>,
+  text: string,
+  params: ReadonlyArray<unknown>
+) => Effect.Effect<ReadonlyArray<Row>>
+
+/**
+ * The pending part of the SQL store over `rawIn` (a read as the store sends it) and `plainIn`
  * (a statement sent as it is, any failure a defect; `exec` the same for a write): `query` sends
  * the pending writes before each statement; `defer` keeps a write for later (sends it at
  * once outside a unit of work); `flushWrites` sends the pending writes before a write;
- * `leading` puts them before a statement of the caller's; `flushAll` the
+ * `leadingIn` puts them before a statement of the caller's; `flushAll` the
  * pending writes and then the events (`eventsStatement` renders them), in one statement.
+ * Each reads the fiber's context once (one effect step) and does the rest in plain code.
  */
 export const makePending = (
-  raw: Query,
-  plain: Query,
+  rawIn: QueryIn,
+  plainIn: QueryIn,
   eventsStatement: (events: ReadonlyArray<DomainEvent>) => PendingStatement
 ) => {
-  const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> => Effect.asVoid(plain(text, params))
-  const send = (statements: ReadonlyArray<PendingStatement>): Effect.Effect<void> => {
+  const execIn = (context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
+    Effect.asVoid(plainIn(context, text, params))
+  const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
+    Effect.contextWith((context: Context.Context<never>) => execIn(context, text, params))
+  const sendIn = (context: Context.Context<never>, statements: ReadonlyArray<PendingStatement>): Effect.Effect<void> => {
     if (statements.length === 0) return Effect.void
     const one = combine(statements)
-    return exec(one.text, one.params)
+    return execIn(context, one.text, one.params)
   }
   /** Before a write (the callers' next statement writes): the pending writes sent, the rows read ahead forgotten. */
-  const flushWrites: Effect.Effect<void> = CurrentPending.use((pending) => {
+  const flushWrites: Effect.Effect<void> = Effect.contextWith((context: Context.Context<never>) => {
+    const pending = Context.get(context, CurrentPending)
     if (pending === undefined) return Effect.void
     pending.forgetReads(undefined)
-    return pending.statements.length === 0 ? Effect.void : send(pending.statements.splice(0))
+    return pending.statements.length === 0 ? Effect.void : sendIn(context, pending.statements.splice(0))
   })
   /**
    * `main` with the pending writes before it, as one statement (`combine`): for a write
    * that reads none of the tables they write (a ledger move), whose result is read and
    * whose failure is the caller's to judge. Nothing read ahead is forgotten: the caller
-   * keeps what it writes (a move, its balance).
+   * keeps what it writes (a move, its balance). `pending` is the attempt's (the fiber's
+   * `CurrentPending`), read by the caller's step.
    */
-  const leading = (main: PendingStatement): Effect.Effect<PendingStatement> =>
-    CurrentPending.use((pending) =>
-      Effect.succeed(pending === undefined || pending.statements.length === 0 ? main : combine(pending.statements.splice(0), main))
-    )
-  const flushAll: Effect.Effect<void> = CurrentPending.use((pending) => {
+  const leadingIn = (pending: Pending | undefined, main: PendingStatement): PendingStatement =>
+    pending === undefined || pending.statements.length === 0 ? main : combine(pending.statements.splice(0), main)
+  const flushAll: Effect.Effect<void> = Effect.contextWith((context: Context.Context<never>) => {
+    const pending = Context.get(context, CurrentPending)
     if (pending === undefined) return Effect.void
     const statements = pending.statements.splice(0)
     // The events' statement goes first: PostgreSQL runs a statement's data-modifying
@@ -153,11 +257,11 @@ export const makePending = (
     // the platform's event lock (held to COMMIT) after every other write of the statement.
     if (pending.events.length > 0) statements.unshift(eventsStatement(pending.events.splice(0)))
     const check = pending.finalCheck
-    if (check === undefined) return send(statements)
+    if (check === undefined) return sendIn(context, statements)
     // The check is the statement's own select, after the writes (which it cannot see: one snapshot).
     pending.finalCheck = undefined
     const one = combine(statements, check.statement)
-    return Effect.flatMap(plain<Record<string, unknown>>(one.text, one.params), (rows) => check.verdict(rows[0]))
+    return Effect.flatMap(plainIn<Record<string, unknown>>(context, one.text, one.params), (rows) => check.verdict(rows[0]))
   })
   /**
    * A statement that may write balances some other way than a move (anything but a
@@ -166,34 +270,49 @@ export const makePending = (
    */
   const touchesBalances = (text: string): boolean =>
     text.includes("payments_restore_snapshot") ||
-    !(/^\s*select\b/i.test(text) || (/^\s*with\b/i.test(text) && !/\b(insert|update|delete)\b/i.test(text)))
+    !(/^\s*select\b/i.test(text) || (/^\s*with\b/i.test(text) && !withWrites(text)))
+  /** `query` in the fiber's context at hand. */
+  const queryIn = <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> => {
+    const pending = Context.get(context, CurrentPending)
+    if (pending === undefined) return rawIn<Row>(context, text, params)
+    if (touchesBalances(text)) {
+      pending.balances.clear()
+      pending.forgetReads(undefined)
+    }
+    return pending.statements.length === 0
+      ? rawIn<Row>(context, text, params)
+      : Effect.andThen(sendIn(context, pending.statements.splice(0)), rawIn<Row>(context, text, params))
+  }
   const query: Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
-    CurrentPending.use((pending) => {
-      if (pending === undefined) return raw<Row>(text, params)
-      if (touchesBalances(text)) {
-        pending.balances.clear()
-        pending.forgetReads(undefined)
-      }
-      return pending.statements.length === 0
-        ? raw<Row>(text, params)
-        : Effect.andThen(send(pending.statements.splice(0)), raw<Row>(text, params))
-    })
+    Effect.contextWith((context: Context.Context<never>) => queryIn<Row>(context, text, params))
+  /**
+   * Keeps a write in the attempt's `pending` for its next statement; what must go first
+   * (see `defer`) is returned, to be sent before anything else (undefined: nothing).
+   */
+  const keep = (pending: Pending, text: string, params: ReadonlyArray<unknown>, row: string | undefined): ReadonlyArray<PendingStatement> | undefined => {
+    pending.forgetReads(writtenTable(text))
+    // The same statement again may write the same row (unless both name the rows they
+    // write, and those differ), and a statement that names its row writes it again:
+    // the earlier ones go before it is kept (one statement's parts see one snapshot).
+    const again = (s: PendingStatement) =>
+      (row !== undefined && s.row === row) || (s.text === text && (row === undefined || s.row === undefined))
+    const earlier = pending.statements.some(again) ? pending.statements.splice(0) : undefined
+    pending.statements.push({ text, params, row })
+    return earlier
+  }
+  /** `defer` in the fiber's context at hand (`pending` its `CurrentPending`). */
+  const deferIn = (
+    context: Context.Context<never>,
+    pending: Pending | undefined,
+    text: string,
+    params: ReadonlyArray<unknown>,
+    row?: string
+  ): Effect.Effect<void> => {
+    if (pending === undefined) return execIn(context, text, params)
+    const earlier = keep(pending, text, params, row)
+    return earlier === undefined ? Effect.void : sendIn(context, earlier)
+  }
   const defer = (text: string, params: ReadonlyArray<unknown>, row?: string): Effect.Effect<void> =>
-    CurrentPending.use((pending) => {
-      if (pending === undefined) return exec(text, params)
-      pending.forgetReads(writtenTable(text))
-      // The same statement again may write the same row (unless both name the rows they
-      // write, and those differ), and a statement that names its row writes it again:
-      // the earlier ones go before it is kept (one statement's parts see one snapshot).
-      const again = (s: PendingStatement) =>
-        (row !== undefined && s.row === row) || (s.text === text && (row === undefined || s.row === undefined))
-      if (pending.statements.some(again)) {
-        const earlier = pending.statements.splice(0)
-        pending.statements.push({ text, params, row })
-        return send(earlier)
-      }
-      pending.statements.push({ text, params, row })
-      return Effect.void
-    })
-  return { query, exec, defer, flushWrites, flushAll, leading }
+    Effect.contextWith((context: Context.Context<never>) => deferIn(context, Context.get(context, CurrentPending), text, params, row))
+  return { query, queryIn, exec, defer, deferIn, flushWrites, flushAll, leadingIn }
 }

@@ -20,7 +20,7 @@
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
 import { createHash } from "node:crypto"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
@@ -29,10 +29,10 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeRunStatement } from "./direct.js"
-import { makeWrite, type Query, type SqlMigration } from "./documents.js"
+import { makeRunIn } from "./direct.js"
+import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
-import { CurrentPending, makePending, Pending } from "./pending.js"
+import { CurrentPending, makePending, Pending, type QueryIn } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -44,7 +44,7 @@ import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
-import { CurrentMoves, CurrentTurns, makeTurns, type OnConnection, turnKey, widenedBy, WidenTurns } from "./turns.js"
+import { makeTurns, type OnConnection, turnKey, widenedBy, WidenTurns } from "./turns.js"
 import { makeWalletStore } from "./wallets.js"
 import { makeWebhookStore } from "./webhooks.js"
 
@@ -83,20 +83,21 @@ export interface SqlStoreOptions {
  * A statement. A parameter holding a NUL (U+0000) cannot equal anything PostgreSQL
  * stores (its text cannot hold one), so such a read matches nothing, without asking.
  */
-const makeQuery = (sql: SqlClient.SqlClient): Query => {
-  const run = makeRunStatement(sql)
-  return <Row extends object>(text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
-    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(run<Row>(text, params))
+const makeQueryIn = (sql: SqlClient.SqlClient): QueryIn => {
+  const runIn = makeRunIn(sql)
+  return <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> =>
+    params.some(holdsNul) ? Effect.succeed([]) : Effect.orDie(runIn<Row>(context, text, params))
 }
 
 /** A statement sent as it is: any failure is a defect. */
-const makePlain = (sql: SqlClient.SqlClient): Query => {
-  const run = makeRunStatement(sql)
-  return <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.orDie(run<Row>(text, params))
+const makePlainIn = (sql: SqlClient.SqlClient): QueryIn => {
+  const runIn = makeRunIn(sql)
+  return <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>) =>
+    Effect.orDie(runIn<Row>(context, text, params))
 }
 
 /** The unit of work's pending writes, events and balances over one client (./pending.ts). */
-export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuery(sql), makePlain(sql), eventsStatement)
+export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQueryIn(sql), makePlainIn(sql), eventsStatement)
 
 /**
  * Every area of the store over one client, in the order `resetPlatform` clears their
@@ -185,9 +186,6 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
 
     // ------------------------------------------------------------ transactions
 
-    const serializable = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"))
-
     /** Backoff before rerun `attempt` (1-based): short, growing, jittered so racing reruns spread. */
     const backoffMillis = (attempt: number) => Math.round((1 + Math.random()) * Math.min(250, 2 * 1.6 ** attempt))
 
@@ -206,13 +204,16 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const topLevel = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, declared: ReadonlySet<string>): Effect.Effect<A, E, R> => {
       // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
       // one statement as its last, inside the transaction (a rerun starts with none).
+      // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        Effect.suspend(() =>
-          serializable(Effect.tap(level(work), () => pending.flushAll)).pipe(
-            Effect.provideService(CurrentMoves, moves),
-            Effect.provideService(CurrentTurns, turns === undefined ? undefined : held),
-            Effect.provideService(CurrentPending, new Pending())
-          )
+        Effect.updateContext(
+          sql.withTransaction(Effect.tap(level(work), pending.flushAll)),
+          (context: Context.Context<R>) =>
+            Context.add(
+              Context.add(context, SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"),
+              CurrentPending,
+              new Pending(moves, turns === undefined ? undefined : held)
+            )
         )
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
       type Outcome =
@@ -276,7 +277,8 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     }
 
     const transact = <A, E, R>(work: (uow: UnitOfWork) => Effect.Effect<A, E, R>, options?: UnitOfWorkOptions): Effect.Effect<A, E, R> =>
-      Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => {
+      Effect.contextWith((context: Context.Context<never>) => {
+        const outer = Context.getOption(context, sql.transactionService)
         const named = turnsNamed(options)
         // Nested: a savepoint of the enclosing unit of work, which owns the reruns and the
         // turns. When the enclosing one holds no turn yet, turns this one names make it run
@@ -285,10 +287,9 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         // funding what it opens), so past the first round a missing turn is left to the
         // race and its rerun, as for any unit of work that names none.
         if (Option.isSome(outer)) {
-          return CurrentTurns.use((held) => {
-            const missing = held === undefined || held.size > 0 ? [] : named
-            return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
-          })
+          const held = Context.get(context, CurrentPending)?.turns
+          const missing = held === undefined || held.size > 0 ? [] : named
+          return missing.length > 0 ? Effect.die(new WidenTurns(missing)) : dieOnSqlError(nested(work))
         }
         return topLevel(work, new Set(named))
       })

@@ -32,36 +32,18 @@
  * a unit of work's last statement, just before COMMIT, so it serializes only that tail
  * (docs/performance.md, "Turns per account").
  */
-import { Cause, Context, Effect, Scope, Semaphore } from "effect"
+import { Cause, Effect, Scope, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
- * The turns (`turnKey`s) of the accounts the current attempt of a unit of work moved (the
- * SQL ledger's `post` adds to it): when the attempt loses a serialization race, the unit
- * of work reruns holding their turns, so it loses no second race on them.
- */
-export const CurrentMoves = Context.Reference<Set<string> | undefined>("payments-service/adapters/sql/CurrentMoves", {
-  defaultValue: () => undefined
-})
-
-/**
  * The turn of one of a platform's accounts: the key of its semaphore and of its advisory
  * lock (hashed by `hashtext`; no NUL, which jsonb cannot hold). Two keys hashing alike
- * only share a turn.
+ * only share a turn. An attempt of a unit of work keeps the turns of the accounts it moved
+ * (./pending.ts `Pending.moves`, which the SQL ledger's moves add to) and of those it holds
+ * (`Pending.turns`).
  */
 export const turnKey = (platformId: string, account: string): string => `turn:${platformId}:${account}`
-
-/** Notes that the current attempt moves `account` of `platformId`'s ledger (a no-op outside a unit of work of the SQL store). */
-export const noteMove = (platformId: string, account: string): Effect.Effect<void> =>
-  CurrentMoves.useSync((moves) => {
-    moves?.add(turnKey(platformId, account))
-  })
-
-/** The turns the current attempt of a unit of work holds (undefined outside one, or where there are no turns). */
-export const CurrentTurns = Context.Reference<ReadonlySet<string> | undefined>("payments-service/adapters/sql/CurrentTurns", {
-  defaultValue: () => undefined
-})
 
 /**
  * Ends an attempt of a unit of work whose nested unit of work names an account the
