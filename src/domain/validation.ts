@@ -265,30 +265,12 @@ export const decodeRequest = <A, I>(schema: Schema.Codec<A, I, never, never>) =>
 }
 
 /**
- * Whether a parsed JSON value keeps those bounds: the walk every body takes, with no path
- * kept and no entries copied (`jsonBoundsViolation` walks again, with the path, only for
- * a body that breaks them). `for…in` sees exactly a parsed object's own keys (JSON.parse
- * makes plain objects; an own `__proto__` key is a data property, read as one).
+ * The first place a parsed JSON value breaks those bounds, as a field error; undefined
+ * when it keeps them. Every body takes this walk: one path array pushed and popped, no
+ * entries copied. `for…in` sees exactly a parsed object's own keys (JSON.parse makes
+ * plain objects; an own `__proto__` key is a data property, read as one).
  */
-const keepsJsonBounds = (v: unknown, depth: number): boolean => {
-  if (typeof v === "string") return v.length <= MAX_TEXT_LENGTH
-  if (typeof v !== "object" || v === null) return true
-  if (depth >= MAX_JSON_DEPTH) return false
-  if (Array.isArray(v)) {
-    if (v.length > MAX_ARRAY_ITEMS) return false
-    for (let i = 0; i < v.length; i++) if (!keepsJsonBounds(v[i], depth + 1)) return false
-    return true
-  }
-  const o = v as Readonly<Record<string, unknown>>
-  for (const k in o) {
-    if (k.length > MAX_TEXT_LENGTH || !keepsJsonBounds(o[k], depth + 1)) return false
-  }
-  return true
-}
-
-/** The first place a parsed JSON value breaks those bounds, as a field error; undefined when it keeps them. */
 export const jsonBoundsViolation = (value: unknown): FieldError | undefined => {
-  if (keepsJsonBounds(value, 0)) return undefined
   const at = (path: ReadonlyArray<string | number>) => (path.length === 0 ? "(body)" : join(path))
   const walk = (v: unknown, path: Array<string | number>, depth: number): FieldError | undefined => {
     if (typeof v === "string") {
@@ -308,10 +290,11 @@ export const jsonBoundsViolation = (value: unknown): FieldError | undefined => {
       }
       return undefined
     }
-    for (const [k, child] of Object.entries(v)) {
+    const o = v as Readonly<Record<string, unknown>>
+    for (const k in o) {
       if (k.length > MAX_TEXT_LENGTH) return { field: at(path), constraint: "maxLength", message: `has a key longer than ${MAX_TEXT_LENGTH} characters` }
       path.push(k)
-      const found = walk(child, path, depth + 1)
+      const found = walk(o[k], path, depth + 1)
       path.pop()
       if (found !== undefined) return found
     }
