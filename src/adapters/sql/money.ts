@@ -100,8 +100,15 @@ const refusal = (account: string, balance: bigint, amount: bigint): LedgerReject
   return undefined
 }
 
+/** One account's net move in a journal entry. */
+interface Move {
+  readonly account: string
+  readonly currency: string
+  readonly amount: bigint
+}
+
 /** The net amount per account of an entry, exactly, in account order (the order rows are locked in). */
-const netMoves = (entry: JournalEntry): ReadonlyArray<{ readonly account: string; readonly currency: string; readonly amount: bigint }> => {
+const netMoves = (entry: JournalEntry): ReadonlyArray<Move> => {
   const byAccount = new Map<string, { readonly account: string; currency: string; amount: bigint }>()
   for (const p of entry.postings) {
     const move = byAccount.get(p.account)
@@ -202,28 +209,6 @@ export const makeMoneyStore = (
     )
 
   /**
-   * Moves one account's balance by `amount` in one statement, or refuses (in a fiber's
-   * context at hand, `pending` its attempt's). Where the amount may stand as a new row (it
-   * passes the CHECKs on its own), an upsert adds it; otherwise (an internal account
-   * debited, or an amount beyond the exact range) only an existing row can take it: a
-   * guarded update. A balance the attempt knows moves without a statement of its own
-   * (`moveKnown`): then undefined, or what must run first (a refusal, or writes sent).
-   */
-  const moveIn = (
-    context: Context.Context<never>,
-    pending: Pending | undefined,
-    platformId: string,
-    account: string,
-    currency: string,
-    amount: bigint
-  ): Effect.Effect<void, LedgerRejected> | undefined => {
-    const known = pending?.balances.get(balanceKey(platformId, account))
-    return known === undefined || pending === undefined
-      ? moveNow(context, pending, platformId, account, currency, amount)
-      : moveKnown(context, pending, platformId, account, currency, amount, BigInt(known))
-  }
-
-  /**
    * A move of a balance the attempt knows (./pending.ts `balances`): decided here, by the
    * same rule as the guarded statements, and written with the unit of work's next
    * statement. Why the balance known is the one the write meets: the attempt is one
@@ -238,9 +223,7 @@ export const makeMoneyStore = (
     context: Context.Context<never>,
     pending: Pending,
     platformId: string,
-    account: string,
-    currency: string,
-    amount: bigint,
+    { account, amount, currency }: Move,
     balance: bigint
   ): Effect.Effect<void, LedgerRejected> | undefined => {
     const reason = refusal(account, balance, amount)
@@ -257,13 +240,17 @@ export const makeMoneyStore = (
     return write === Effect.void ? undefined : write
   }
 
+  /**
+   * Moves one account's balance by `amount` in one statement, or refuses. Where the amount
+   * may stand as a new row (it passes the CHECKs on its own), an upsert adds it; otherwise
+   * (an internal account debited, or an amount beyond the exact range) only an existing
+   * row can take it: a guarded update.
+   */
   const moveNow = (
     context: Context.Context<never>,
     pending: Pending | undefined,
     platformId: string,
-    account: string,
-    currency: string,
-    amount: bigint
+    { account, amount, currency }: Move
   ): Effect.Effect<void, LedgerRejected> => {
     const standsAlone = refusal(account, 0n, amount) === undefined
     // Noted first: should this statement lose a race, the rerun takes the account's turn (./turns.ts).
@@ -302,11 +289,16 @@ export const makeMoneyStore = (
           // Its own row: the entries of one unit of work wait together.
           `journal\u0000${entry.platformId}\u0000${entry.id}`
         )
-      // The moves in order, each after the one before has run; a known balance's move is plain code.
+      // The moves in order, each after the one before has run. A balance the attempt knows
+      // moves in plain code (`moveKnown`: undefined, or what must run first); any other in a
+      // statement of its own (`moveNow`).
       const from = (i: number): Effect.Effect<void, LedgerRejected> => {
         for (; i < internal.length; i++) {
           const m = internal[i]!
-          const next = moveIn(context, pending, entry.platformId, m.account, m.currency, m.amount)
+          const known = pending?.balances.get(balanceKey(entry.platformId, m.account))
+          const next = known === undefined || pending === undefined
+            ? moveNow(context, pending, entry.platformId, m)
+            : moveKnown(context, pending, entry.platformId, m, BigInt(known))
           if (next !== undefined) {
             const after = i + 1
             return Effect.andThen(next, () => from(after))
