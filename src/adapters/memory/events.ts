@@ -239,8 +239,14 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
           let end = head
           while (end < events.length && end - head < sweep.limit && eventSeqs[end]! <= sweep.upToSeq) end++
           outboxSweepWork.count += end - head
+          // Each event's timestamp parsed once: whether it goes, by position in the batch.
+          const gone: Array<boolean> = []
           let removed = 0
-          for (let i = head; i < end; i++) if (Date.parse(events[i]!.timestamp) < sweep.before) removed++
+          for (let i = head; i < end; i++) {
+            const goes = Date.parse(events[i]!.timestamp) < sweep.before
+            gone.push(goes)
+            if (goes) removed++
+          }
           if (removed === 0) return 0
           // The kept ones (not before the cut), in order, move to the end of the batch and
           // the head past the removed ones: work of the batch alone, whatever is behind it.
@@ -248,10 +254,9 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
           const batchSeqs = eventSeqs.slice(head, end)
           let to = end
           for (let i = end - 1; i >= head; i--) {
-            const e = events[i]!
-            if (Date.parse(e.timestamp) < sweep.before) continue
+            if (gone[i - head]) continue
             to--
-            events[to] = e
+            events[to] = events[i]
             eventSeqs[to] = eventSeqs[i]!
           }
           outboxSweepWork.count += end - to
