@@ -113,13 +113,17 @@ const program = Effect.gen(function*() {
       discard: true
     })
   yield* loop(Math.min(500, payments))
+  const dbBefore = cluster?.cpuMicros === undefined ? undefined : yield* Effect.promise(cluster.cpuMicros)
   const before = process.cpuUsage()
   const t0 = performance.now()
   yield* loop(payments)
   const cpu = process.cpuUsage(before)
+  const dbCpu = dbBefore === undefined || cluster?.cpuMicros === undefined ? undefined : (yield* Effect.promise(cluster.cpuMicros)) - dbBefore
   const wall = performance.now() - t0
   const reruns = (yield* Store).reruns?.()
   console.log(`${payments} payments: ${((cpu.user + cpu.system) / payments).toFixed(1)} µs CPU per payment (user ${(cpu.user / payments).toFixed(0)}, system ${(cpu.system / payments).toFixed(0)}), ${(wall * 1000 / payments).toFixed(1)} µs wall per payment${
+    dbCpu === undefined ? "" : `; the cluster's CPU ${(dbCpu / payments).toFixed(0)} µs per payment`
+  }${
     reruns === undefined ? "" : `; units of work rerun after a serialization failure or deadlock since start: ${reruns}`
   }`)
   if (cluster !== undefined) {
