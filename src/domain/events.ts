@@ -247,7 +247,7 @@ export type EventFields<T extends WebhookType> = T extends WebhookType ? Omit<Ev
 /**
  * Builds an event of the given type; `data` must be that type's payload (and absent for
  * `TEST`). Type-checked only: no runtime validation, since it runs on every emit. Built
- * by one literal, its fields in one order: no spread copies (six events per payment), and
+ * by one literal, its fields in one order: no spread copies (several events per payment), and
  * every event of a kind shares one hidden class with its fields inside the object (the
  * memory store keeps events for the retention period).
  */

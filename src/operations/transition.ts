@@ -23,7 +23,7 @@ export type EventBody<T extends WebhookType> = T extends WebhookType
   ? Omit<EventFields<T>, "id" | "platformId" | "timestamp"> & { readonly timestamp?: string | undefined }
   : never
 
-/** The event's envelope around `body`: the fields in one literal (no rest and spread copies: six events per payment). */
+/** The event's envelope around `body`: the fields in one literal (no rest and spread copies: several events per payment). */
 const build = <T extends WebhookType>(platformId: string, type: T, body: EventBody<T>, id: string, timestamp: string): EventOf<T> =>
   makeEvent(type, ("data" in body ? { data: body.data, id, platformId, timestamp } : { id, platformId, timestamp }) as unknown as EventFields<T>)
 

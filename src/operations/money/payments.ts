@@ -18,7 +18,7 @@ import * as Machine from "../../rules/money/payment.js"
 import { isoOf, nowMillis } from "../time.js"
 import { emit, schedule } from "../transition.js"
 import { renderAccount } from "./accounts.js"
-import { postMove } from "./ledger.js"
+import { type LedgerMove, postingsOf, postMove } from "./ledger.js"
 import { rejected } from "../rejection.js"
 
 export const PAYMENT_TIMER = "payment"
@@ -222,7 +222,7 @@ export const movePayment = Effect.fnUntraced(function*(
   const next: TransactionRecord = { ...rec, transaction, plan }
   if (scope === undefined) yield* uow.putTransaction(next)
   yield* announce(uow, platform, transaction, events, now)
-  if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, now, scope)
+  if (r.value.ledger.length > 0) yield* announceBalances(uow, platform, plan, r.value.ledger, now, scope)
   const quoteId = plan.quoteId
   if (quoteId !== undefined) {
     const q = scope?.quote?.quote.id === quoteId ? scope.quote : yield* Store.use((store) => store.quotes.get(platform.id, quoteId))
@@ -256,20 +256,37 @@ const announce = (
 }
 
 /**
- * INTERNAL_ACCOUNT.BALANCE_UPDATED for each internal account a payment moves: their
- * balances read in one batch; their records from `scope` when read already. A plain
- * effect (no generator: it runs twice per execution), the accounts read one after the
- * other only when the scope does not have them.
+ * The payment's internal accounts whose balance `moves` (just posted, in order) changed:
+ * a move that leaves an account's balance as it was (the payee's on the debit into
+ * flight, the payer's on the settlement) changes nothing to announce.
+ */
+export const accountsMovedBy = (plan: PaymentPlan, moves: ReadonlyArray<LedgerMove>): ReadonlyArray<string> => {
+  const internal = plan.internalAccounts
+  if (internal.length === 0) return internal
+  const net = new Map<string, number>()
+  for (const move of moves) {
+    for (const p of postingsOf(plan, move)) net.set(p.account, (net.get(p.account) ?? 0) + p.amount)
+  }
+  return internal.filter((a) => (net.get(a) ?? 0) !== 0)
+}
+
+/**
+ * INTERNAL_ACCOUNT.BALANCE_UPDATED ("fired when the balance of an internal account
+ * changes") for each internal account of the payment whose balance `moves` changed:
+ * their balances read in one batch; their records from `scope` when read already. A
+ * plain effect (no generator: it runs twice per execution), the accounts read one after
+ * the other only when the scope does not have them.
  */
 export const announceBalances = (
   uow: UnitOfWork,
   platform: Platform,
   plan: PaymentPlan,
+  moves: ReadonlyArray<LedgerMove>,
   now: string,
   scope?: PaymentScope
 ): Effect.Effect<void, never, Store | Ids> =>
   Store.use((store) => {
-    const ids = plan.internalAccounts
+    const ids = accountsMovedBy(plan, moves)
     const accounts: Array<InternalAccountRecord> = []
     const announce = (): Effect.Effect<void, never, Ids> =>
       accounts.length === 0 ? Effect.void : Effect.flatMap(store.ledger.balances(platform.id, accounts.map((a) => a.id)), (balances) => {

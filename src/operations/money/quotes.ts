@@ -934,7 +934,7 @@ export const startPayment = Effect.fnUntraced(function*(
   yield* postMove(uow, platform.id, transaction.id, payment, "DEBIT", now).pipe(
     Effect.catchTag("LedgerRejected", () => insufficient(payment.debit.account, 0, payment.debit.amount))
   )
-  yield* announceBalances(uow, platform, payment, now, scope)
+  yield* announceBalances(uow, platform, payment, ["DEBIT"], now, scope)
   // `payment` has no money moved yet (paymentPlanOf's "NONE"): the record as it is.
   const processed = yield* movePayment(uow, platform, record, {
     type: "PROCESS",
