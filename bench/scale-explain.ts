@@ -13,7 +13,10 @@
  * The plans are taken right after the fill (vacuumed and analyzed) and again after
  * SCALE_EXPLAIN_LOAD_SECONDS (default 5; 0: none) of the bench's quote + execute load on
  * 10 connections, which is what `npm run bench:scale` measures its single requests after.
- * SCALE_EXPLAIN_RUNS (default 200): executions per median. SCALE_EXPLAIN_HOLD=<file>: after
+ * SCALE_EXPLAIN_RUNS (default 200): executions per median. SCALE_EXPLAIN_WITHOUT=<index,…>: each
+ * time also in a transaction that drops those indexes first (rolled back after), the
+ * plans and times the tree had before them, on the same data in the same run.
+ * SCALE_EXPLAIN_HOLD=<file>: after
  * each level, print its database URL and keep it (and its server) up while <file> exists,
  * to try statements on it by hand. Nothing here is judged; it prints what
  * docs/performance.md quotes.
@@ -35,6 +38,7 @@ const LOAD_SECONDS = Number(process.env["SCALE_EXPLAIN_LOAD_SECONDS"] ?? "5")
 const RUNS = Number(process.env["SCALE_EXPLAIN_RUNS"] ?? "200")
 const LIMIT = 20
 const HOLD = process.env["SCALE_EXPLAIN_HOLD"]
+const WITHOUT = (process.env["SCALE_EXPLAIN_WITHOUT"] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
 
 interface Listed {
   readonly name: string
@@ -69,6 +73,19 @@ const formsOf = (l: Listed): ReadonlyArray<readonly [string, string, ReadonlyArr
 const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.floor(s.length / 2)] ?? Number.NaN
+}
+
+/** `explainLevel`, and again without the WITHOUT indexes (dropped in a transaction rolled back after). */
+const explainBoth = async (client: pg.Client, lists: ReadonlyArray<Listed>, when: string) => {
+  await explainLevel(client, lists, when)
+  if (WITHOUT.length === 0) return
+  await client.query("begin")
+  try {
+    for (const index of WITHOUT) await client.query(`drop index ${index}`)
+    await explainLevel(client, lists, `${when}, without ${WITHOUT.join(", ")}`)
+  } finally {
+    await client.query("rollback")
+  }
 }
 
 const explainLevel = async (client: pg.Client, lists: ReadonlyArray<Listed>, when: string) => {
@@ -111,10 +128,10 @@ const main = async () => {
         // count matching most of a small table plans as a sequential scan the store never runs.
         await client.query("set enable_seqscan = off")
         try {
-          await explainLevel(client, lists, "after the fill")
+          await explainBoth(client, lists, "after the fill")
           if (LOAD_SECONDS > 0) {
             const m = await moneyLoad(server.ready.port, server.ready.pairs.slice(0, 10), LOAD_SECONDS, 10)
-            await explainLevel(client, lists, `after ${LOAD_SECONDS} s of quote + execute load (${m.requests} requests)`)
+            await explainBoth(client, lists, `after ${LOAD_SECONDS} s of quote + execute load (${m.requests} requests)`)
           }
         } finally {
           await client.end()
