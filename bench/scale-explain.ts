@@ -103,11 +103,16 @@ const explainLevel = async (client: pg.Client, lists: ReadonlyArray<Listed>, whe
         console.log(plan.rows.map((r) => r["QUERY PLAN"]).join("\n"))
       }
       const times: Array<number> = []
+      const planning: Array<number> = []
       for (let i = 0; i < RUNS; i++) {
-        const r = await client.query<{ "QUERY PLAN": ReadonlyArray<{ "Execution Time": number }> }>(`explain (analyze, timing off, format json) ${text}`, [...params])
+        const r = await client.query<{ "QUERY PLAN": ReadonlyArray<{ "Execution Time": number; "Planning Time": number }> }>(
+          `explain (analyze, timing off, format json) ${text}`,
+          [...params]
+        )
         times.push(r.rows[0]!["QUERY PLAN"][0]!["Execution Time"])
+        planning.push(r.rows[0]!["QUERY PLAN"][0]!["Planning Time"])
       }
-      console.log(`${form}: median execution ${median(times).toFixed(3)} ms over ${RUNS}`)
+      console.log(`${form}: median execution ${median(times).toFixed(3)} ms, planning ${median(planning).toFixed(3)} ms over ${RUNS}`)
     }
   }
 }
