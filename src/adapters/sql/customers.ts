@@ -11,7 +11,8 @@ import { millisOf } from "../cursor.js"
 import { cachedDoc } from "./payment-reads.js"
 import { documentReads, type Query, type SqlArea, Where, type Write } from "./documents.js"
 
-const customerWhere = (platformId: string, q: CustomerQuery): Where => {
+/** The WHERE of a customer list (exported for the bounded-work tests and bench/scale-explain.ts, which EXPLAIN it). */
+export const customerWhere = (platformId: string, q: CustomerQuery): Where => {
   const w = Where.platform(platformId)
   if (q.includeDeleted !== true) w.raw("active")
   w.eq("platform_customer_id", q.platformCustomerId)
@@ -24,7 +25,8 @@ const customerWhere = (platformId: string, q: CustomerQuery): Where => {
   return w
 }
 
-const accountWhere = (platformId: string, q: ExternalAccountQuery): Where => {
+/** The WHERE of an external account list (exported as `customerWhere` is). */
+export const externalAccountWhere = (platformId: string, q: ExternalAccountQuery): Where => {
   const w = Where.platform(platformId)
   w.raw(q.owner === "platform" ? "customer_id is null" : "customer_id is not null")
   w.eq("customer_id", q.customerId)
@@ -113,7 +115,7 @@ export const makeCustomerStore = (
             [platformId, customerId]
           ),
         list: (platformId, q, p) =>
-          page<ExternalAccountRecord>("external_accounts", accountWhere(platformId, q), p, (r) => ({ createdAt: millisOf(r.account.createdAt), id: r.account.id }))
+          page<ExternalAccountRecord>("external_accounts", externalAccountWhere(platformId, q), p, (r) => ({ createdAt: millisOf(r.account.createdAt), id: r.account.id }))
       }
     }
   }
