@@ -62,9 +62,26 @@ export interface DirectTransactions {
     effect: Effect.Effect<A, E, R>,
     provide?: (context: Context.Context<R>) => Context.Context<R>
   ) => Effect.Effect<A, E | SqlError, R>
+  /** Gives the kept connections back to the pool (those in use when their transaction ends); none are kept after. */
+  readonly close: Effect.Effect<void>
 }
 
-export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string): DirectTransactions => {
+/** Connections kept pinned between top-level transactions (see `makeDirectTransactions`). */
+export interface KeptConnections {
+  /** At most this many, so the pool's other connections serve everything else. */
+  readonly connections: number
+  /** One idle this long (about; checked as often) goes back to the pool. */
+  readonly idleMillis: number
+}
+
+/**
+ * With `keep`, a top-level transaction that holds no connection yet takes one kept from an
+ * earlier transaction rather than reserving one of the pool's and giving it back (the
+ * pool's checkout, the pin and their release cost about as much Node CPU as a statement):
+ * up to `keep.connections` stay pinned between transactions, each given back to the pool
+ * after a transaction that did not commit, or idle for `keep.idleMillis`, or on `close`.
+ */
+export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, keep?: KeptConnections): DirectTransactions => {
   const service = sql.transactionService
   type Level = readonly [Connection, number]
   /** The turn nested levels of a level take (made when its first nested level starts). */
@@ -111,11 +128,19 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string):
     effect: Effect.Effect<A, E, R>,
     provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
   ): Effect.Effect<A, E | SqlError, R> =>
-    Effect.flatMap(control(connection, begin), () =>
-      Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) =>
-        Exit.isSuccess(exit)
-          ? Effect.andThen(commit(connection), exit)
-          : Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), exit)))
+    Effect.flatMap(control(connection, begin), () => afterBegin(restore, connection, effect, provide))
+
+  /** The transaction begun on `connection`: `effect`, then COMMIT, or ROLLBACK should it fail. */
+  const afterBegin = <A, E, R>(
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    connection: Connection,
+    effect: Effect.Effect<A, E, R>,
+    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+  ): Effect.Effect<A, E | SqlError, R> =>
+    Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) =>
+      Exit.isSuccess(exit)
+        ? Effect.andThen(commit(connection), exit)
+        : Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), exit))
 
   const nestedIn = <A, E, R>(
     restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
@@ -135,6 +160,99 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string):
     )
   }
 
+  // ------------------------------------------------ connections kept between transactions
+
+  /** A connection of the pool's kept pinned between top-level transactions (`keep`). */
+  interface Kept {
+    readonly connection: Connection
+    /** Its reservation: closing it gives the connection back to the pool. */
+    readonly scope: Scope.Closeable
+    /** When it last went idle (ms). */
+    idleSince: number
+  }
+  const idle: Array<Kept> = []
+  let kept = 0
+  let closed = false
+  let sweeper: ReturnType<typeof setInterval> | undefined
+  const giveBack = (k: Kept): Effect.Effect<void> => {
+    kept--
+    return Scope.close(k.scope, Exit.void)
+  }
+  /** Kept connections idle longer than `keep.idleMillis` go back to the pool. */
+  const sweep = () => {
+    if (keep === undefined) return
+    const before = Date.now() - keep.idleMillis
+    for (let i = idle.length - 1; i >= 0; i--) {
+      const k = idle[i]!
+      if (k.idleSince <= before) {
+        idle.splice(i, 1)
+        Effect.runFork(giveBack(k))
+      }
+    }
+  }
+  /** An idle kept connection, a new one while fewer than `keep.connections` are kept, or undefined. */
+  const take: Effect.Effect<Kept | undefined, SqlError> = Effect.suspend(() => {
+    const k = idle.pop()
+    if (k !== undefined) return Effect.succeed(k)
+    if (keep === undefined || closed || kept >= keep.connections) return Effect.succeed(undefined)
+    kept++
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, keep.idleMillis)
+      sweeper.unref()
+    }
+    return Effect.flatMap(Scope.make(), (scope) =>
+      Effect.matchCauseEffect(Scope.provide(sql.reserve, scope), {
+        onFailure: (cause) => {
+          kept--
+          return Effect.andThen(Scope.close(scope, Exit.failCause(cause)), Effect.failCause(cause))
+        },
+        onSuccess: (connection) => Effect.succeed<Kept>({ connection, scope, idleSince: 0 })
+      }))
+  })
+  const putBack = (k: Kept): Effect.Effect<void> => {
+    if (closed) return giveBack(k)
+    k.idleSince = Date.now()
+    idle.push(k)
+    return Effect.void
+  }
+  /** Every idle kept connection given back; those in use go back when their transaction ends. */
+  const close: Effect.Effect<void> = Effect.suspend(() => {
+    closed = true
+    if (sweeper !== undefined) clearInterval(sweeper)
+    return Effect.forEach(idle.splice(0), giveBack, { discard: true })
+  })
+
+  /** A top-level transaction on a connection of the pool's, reserved for it and given back when it ends. */
+  const onReserved = <A, E, R>(
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    effect: Effect.Effect<A, E, R>,
+    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+  ): Effect.Effect<A, E | SqlError, R> =>
+    Effect.flatMap(Scope.make(), (scope) =>
+      Effect.onExit(
+        Effect.flatMap(restore(Scope.provide(sql.reserve, scope)), (connection) => topLevelOn(restore, connection, effect, provide)),
+        (exit) => Scope.close(scope, exit)
+      ))
+
+  /**
+   * A top-level transaction on a kept connection. It goes back to the kept ones when the
+   * transaction committed, and to the pool otherwise. A BEGIN that fails (a kept
+   * connection that died while idle: the pool would not have handed it out) gives it
+   * back and begins on a connection reserved for this transaction instead.
+   */
+  const onKept = <A, E, R>(
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    k: Kept,
+    effect: Effect.Effect<A, E, R>,
+    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+  ): Effect.Effect<A, E | SqlError, R> =>
+    Effect.matchCauseEffect(control(k.connection, begin), {
+      onFailure: () => Effect.andThen(giveBack(k), onReserved(restore, effect, provide)),
+      onSuccess: () =>
+        Effect.flatMap(Effect.exit(afterBegin(restore, k.connection, effect, provide)), (exit) =>
+          Exit.isSuccess(exit) ? Effect.andThen(putBack(k), exit) : Effect.andThen(giveBack(k), exit))
+    })
+
   const withTransaction = <A, E, R>(
     effect: Effect.Effect<A, E, R>,
     provide?: (context: Context.Context<R>) => Context.Context<R>
@@ -142,17 +260,15 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string):
     Effect.uninterruptibleMask((restore) =>
       Effect.contextWith((context: Context.Context<never>) => {
         const level = Context.getOrUndefined(context, service)
-        // No transaction yet: on a connection of the pool's, given back when it ends.
+        // No transaction yet: on a kept connection, or one reserved for it.
         if (level === undefined) {
-          return Effect.flatMap(Scope.make(), (scope) =>
-            Effect.onExit(
-              Effect.flatMap(restore(Scope.provide(sql.reserve, scope)), (connection) => topLevelOn(restore, connection, effect, provide)),
-              (exit) => Scope.close(scope, exit)
-            ))
+          return keep === undefined
+            ? onReserved(restore, effect, provide)
+            : Effect.flatMap(restore(take), (k) => k === undefined ? onReserved(restore, effect, provide) : onKept(restore, k, effect, provide))
         }
         return level[1] < 0 ? topLevelOn(restore, level[0], effect, provide) : nestedIn(restore, level, effect, provide)
       })
     )
 
-  return { withTransaction }
+  return { withTransaction, close }
 }

@@ -20,7 +20,7 @@
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
 import { createHash } from "node:crypto"
-import { Cause, Context, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
@@ -29,7 +29,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeDirectTransactions, makeRunIn } from "./direct.js"
+import { type KeptConnections, makeDirectTransactions, makeRunIn } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
 import { CurrentPending, makePending, Pending, type QueryIn } from "./pending.js"
@@ -79,6 +79,11 @@ export interface SqlStoreOptions {
    * client (one statement at a time) and PostgreSQL does without them.
    */
   readonly serializableSessions?: SqlClient.SqlClient
+  /**
+   * On PostgreSQL, connections kept pinned between units of work (./direct.ts), given back
+   * when the scope the store is made in closes; none without that scope.
+   */
+  readonly keptConnections?: KeptConnections
 }
 
 /**
@@ -198,7 +203,10 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
 
     // On PostgreSQL, transactions sent directly (./direct.ts: BEGIN prepared, nothing around
     // the statements that nothing here uses); PGlite's client handles its own (./pglite.ts).
-    const direct = info.kind === "postgres" ? makeDirectTransactions(sql, BEGIN) : undefined
+    const scope = yield* Effect.serviceOption(Scope.Scope)
+    const keep = Option.isSome(scope) ? options.keptConnections : undefined
+    const direct = info.kind === "postgres" ? makeDirectTransactions(sql, BEGIN, keep) : undefined
+    if (direct !== undefined && Option.isSome(scope)) yield* Scope.addFinalizer(scope.value, direct.close)
     const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
       direct === undefined ? sql.withTransaction(effect) : direct.withTransaction(effect)
 
