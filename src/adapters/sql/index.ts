@@ -72,7 +72,8 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
       }).pipe(Effect.provide(Reactivity.layer))
       return yield* makeSqlStore(
         { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
-        { serializableSessions }
+        // Half the pool's connections may stay pinned between units of work (./direct.ts).
+        { serializableSessions, keptConnections: { connections: Math.floor((options.maxConnections ?? 16) / 2), idleMillis: 1000 } }
       )
     })
   )).pipe(

@@ -68,6 +68,8 @@ export const makeOneRoundTrip = (options: {
   readonly isConstraint: (name: string) => name is UniqueConstraint
   readonly maxAttempts: number
   readonly backoffMillis: (attempt: number) => number
+  /** The store's transactions (a nested one: a savepoint): `sql.withTransaction`, or ./direct.ts's on PostgreSQL. */
+  readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
 }) => {
   const { alone, sql } = options
   /** Offsets this process last saw, per platform: guesses only, always checked. */
@@ -215,7 +217,7 @@ export const makeOneRoundTrip = (options: {
         // accounts the attempt read ahead are forgotten (./pending.ts `reads`).
         const forget = CurrentPending.use((pending) => Effect.sync(() => pending?.forgetReads("external_accounts")))
         const whole = inUnitOfWork
-          ? Effect.andThen(forget, sql.withTransaction(asLevel(guessChecked(run))))
+          ? Effect.andThen(forget, options.withTransaction(asLevel(guessChecked(run))))
           : folded === undefined
           ? guessChecked(run)
           : run

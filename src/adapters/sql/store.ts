@@ -20,7 +20,7 @@
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
 import { createHash } from "node:crypto"
-import { Cause, Context, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
@@ -29,7 +29,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { makeRunIn } from "./direct.js"
+import { type KeptConnections, makeDirectTransactions, makeRunIn } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
 import { CurrentPending, makePending, Pending, type QueryIn } from "./pending.js"
@@ -56,6 +56,8 @@ import { makeWebhookStore } from "./webhooks.js"
  */
 export const MAX_TRANSACTION_ATTEMPTS = 24
 const MAX_CONFLICT_RERUNS = 2
+/** How a unit of work's transaction begins. */
+const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE"
 
 const isRetryableSqlError = (u: unknown): boolean =>
   isSqlError(u) && (u.reason._tag === "SerializationError" || u.reason._tag === "DeadlockError")
@@ -77,6 +79,11 @@ export interface SqlStoreOptions {
    * client (one statement at a time) and PostgreSQL does without them.
    */
   readonly serializableSessions?: SqlClient.SqlClient
+  /**
+   * On PostgreSQL, connections kept pinned between units of work (./direct.ts), given back
+   * when the scope the store is made in closes; none without that scope.
+   */
+  readonly keptConnections?: KeptConnections
 }
 
 /**
@@ -194,6 +201,15 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const turns = info.kind === "postgres" ? makeTurns(sql) : undefined
     let reruns = 0
 
+    // On PostgreSQL, transactions sent directly (./direct.ts: BEGIN prepared, nothing around
+    // the statements that nothing here uses); PGlite's client handles its own (./pglite.ts).
+    const scope = yield* Effect.serviceOption(Scope.Scope)
+    const keep = Option.isSome(scope) ? options.keptConnections : undefined
+    const direct = info.kind === "postgres" ? makeDirectTransactions(sql, BEGIN, keep) : undefined
+    if (direct !== undefined && Option.isSome(scope)) yield* Scope.addFinalizer(scope.value, direct.close)
+    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+      direct === undefined ? sql.withTransaction(effect) : direct.withTransaction(effect)
+
     /**
      * A top-level unit of work: attempts (each one SERIALIZABLE transaction) until one
      * commits, fails for good or runs out of attempts. `held` are the accounts' turns the
@@ -206,15 +222,20 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       // one statement as its last, inside the transaction (a rerun starts with none).
       // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        Effect.updateContext(
-          sql.withTransaction(Effect.tap(level(work), pending.flushAll)),
-          (context: Context.Context<R>) =>
-            Context.add(
-              Context.add(context, SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL SERIALIZABLE"),
-              CurrentPending,
-              new Pending(moves, turns === undefined ? undefined : held)
-            )
-        )
+        direct === undefined
+          ? Effect.updateContext(
+            sql.withTransaction(Effect.tap(level(work), pending.flushAll)),
+            (context: Context.Context<R>) =>
+              Context.add(
+                Context.add(context, SqlClient.BeginTransaction, BEGIN),
+                CurrentPending,
+                new Pending(moves, turns === undefined ? undefined : held)
+              )
+          )
+          : direct.withTransaction(
+            Effect.tap(level(work), pending.flushAll),
+            (context: Context.Context<R>) => Context.add(context, CurrentPending, new Pending(moves, turns === undefined ? undefined : held))
+          )
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
       type Outcome =
         | { readonly _tag: "Done"; readonly value: A }
@@ -304,7 +325,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       Effect.andThen(
         pending.flushAll,
         CurrentPending.use((current) =>
-          Effect.onError(sql.withTransaction(level(work)), () => Effect.sync(() => current?.forgetAll()))
+          Effect.onError(withTransaction(level(work)), () => Effect.sync(() => current?.forgetAll()))
         )
       )
 
@@ -318,7 +339,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const alone = options.serializableSessions ?? (info.kind === "pglite" ? sql : undefined)
     const oneRoundTrip = alone === undefined
       ? undefined
-      : makeOneRoundTrip({ sql, alone, isConstraint: isUniqueConstraint, maxAttempts: MAX_TRANSACTION_ATTEMPTS, backoffMillis })
+      : makeOneRoundTrip({ sql, alone, isConstraint: isUniqueConstraint, maxAttempts: MAX_TRANSACTION_ATTEMPTS, backoffMillis, withTransaction })
     const finish = (store: Store["Service"]) => (oneRoundTrip === undefined ? store : oneRoundTrip.install(store))
 
     return finish(Store.of({
