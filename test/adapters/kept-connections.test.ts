@@ -3,11 +3,16 @@
  * work (src/adapters/sql/direct.ts, `KeptConnections`). What that must not change: a unit
  * of work still commits when the kept connection it takes died while idle (the pool would
  * not have handed a dead one out), more units of work at once than connections are kept
- * all commit, and the store still closes (the pool waits for every pinned connection).
+ * all commit, and the store still closes (the pool waits for every pinned connection); a
+ * unit of work interrupted while it waits for the pool, or during its work, leaves no
+ * connection counted as kept.
  */
-import { Effect, ManagedRuntime } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Deferred, Effect, Exit, Fiber, ManagedRuntime, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
+import { makeDirectTransactions } from "../../src/adapters/sql/direct.js"
 import { postgresStoreLayer } from "../../src/adapters/sql/index.js"
 import { Store } from "../../src/ports/store.js"
 import { migratedDatabase } from "../support/databases.js"
@@ -60,5 +65,43 @@ describe("PostgreSQL: connections kept between units of work", () => {
     } finally {
       await runtime.dispose()
     }
+  }, 60_000)
+})
+
+describe("PostgreSQL: kept connections and interruption (makeDirectTransactions)", () => {
+  it("a unit of work interrupted while it waits for a connection to keep, or during its work, leaves none counted as kept", async () => {
+    const url = await migratedDatabase()
+    // How many connections were counted as kept at each step (asserted once the pool is closed).
+    const counted: Record<string, number> = {}
+    const program = Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const direct = makeDirectTransactions(sql, "BEGIN", { connections: 1, idleMillis: 60_000 })
+      // The pool's only connection, held elsewhere: the unit of work waits for it.
+      const held = yield* Scope.make()
+      yield* Scope.provide(sql.reserve, held)
+      const waiting = yield* Effect.forkChild(direct.withTransaction(sql`select 1`))
+      yield* Effect.ensuring(
+        Effect.gen(function*() {
+          while (direct.keptCount() === 0) yield* Effect.yieldNow
+          yield* Fiber.interrupt(waiting)
+          counted.afterInterruptedWait = direct.keptCount()
+        }),
+        Scope.close(held, Exit.void)
+      )
+      // The connection is free again: the next unit of work keeps it.
+      yield* direct.withTransaction(sql`select 1`)
+      counted.afterCommit = direct.keptCount()
+      // Interrupted during its work: rolled back, and its connection goes back to the pool.
+      const started = yield* Deferred.make<void>()
+      const working = yield* Effect.forkChild(direct.withTransaction(sql`select 1`.pipe(Effect.andThen(Deferred.succeed(started, undefined)), Effect.andThen(Effect.never))))
+      yield* Deferred.await(started)
+      yield* Fiber.interrupt(working)
+      counted.afterInterruptedWork = direct.keptCount()
+      counted.rows = (yield* direct.withTransaction(sql`select 1`)).length
+      yield* direct.close
+      counted.afterClose = direct.keptCount()
+    })
+    await Effect.runPromise(program.pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.scoped, Effect.timeout("30 seconds")))
+    expect(counted).toEqual({ afterInterruptedWait: 0, afterCommit: 1, afterInterruptedWork: 0, rows: 1, afterClose: 0 })
   }, 60_000)
 })

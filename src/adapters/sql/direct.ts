@@ -64,6 +64,8 @@ export interface DirectTransactions {
   ) => Effect.Effect<A, E | SqlError, R>
   /** Gives the kept connections back to the pool (those in use when their transaction ends); none are kept after. */
   readonly close: Effect.Effect<void>
+  /** How many of the pool's connections are kept now, idle or in a transaction (for tests and diagnostics). */
+  readonly keptCount: () => number
 }
 
 /** Connections kept pinned between top-level transactions (see `makeDirectTransactions`). */
@@ -190,25 +192,33 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
       }
     }
   }
-  /** An idle kept connection, a new one while fewer than `keep.connections` are kept, or undefined. */
-  const take: Effect.Effect<Kept | undefined, SqlError> = Effect.suspend(() => {
-    const k = idle.pop()
-    if (k !== undefined) return Effect.succeed(k)
-    if (keep === undefined || closed || kept >= keep.connections) return Effect.succeed(undefined)
-    kept++
-    if (sweeper === undefined) {
-      sweeper = setInterval(sweep, keep.idleMillis)
-      sweeper.unref()
-    }
-    return Effect.flatMap(Scope.make(), (scope) =>
-      Effect.matchCauseEffect(Scope.provide(sql.reserve, scope), {
-        onFailure: (cause) => {
-          kept--
-          return Effect.andThen(Scope.close(scope, Exit.failCause(cause)), Effect.failCause(cause))
-        },
-        onSuccess: (connection) => Effect.succeed<Kept>({ connection, scope, idleSince: 0 })
-      }))
-  })
+  /**
+   * An idle kept connection, a new one while fewer than `keep.connections` are kept, or
+   * undefined. Run uninterruptible: only the wait for the pool is interruptible
+   * (`restore`), and a reservation that fails or is interrupted is undone (its count, its
+   * scope) before the interruption goes on; an interruption could otherwise drop a
+   * connection taken off `idle`, or one just reserved, and leave it counted and pinned.
+   */
+  const take = (restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>): Effect.Effect<Kept | undefined, SqlError> =>
+    Effect.suspend(() => {
+      const k = idle.pop()
+      if (k !== undefined) return Effect.succeed(k)
+      if (keep === undefined || closed || kept >= keep.connections) return Effect.succeed(undefined)
+      kept++
+      if (sweeper === undefined) {
+        sweeper = setInterval(sweep, keep.idleMillis)
+        sweeper.unref()
+      }
+      return Effect.flatMap(Scope.make(), (scope) =>
+        Effect.map(
+          Effect.onError(restore(Scope.provide(sql.reserve, scope)), (cause) =>
+            Effect.suspend(() => {
+              kept--
+              return Scope.close(scope, Exit.failCause(cause))
+            })),
+          (connection): Kept => ({ connection, scope, idleSince: 0 })
+        ))
+    })
   const putBack = (k: Kept): Effect.Effect<void> => {
     if (closed) return giveBack(k)
     k.idleSince = Date.now()
@@ -264,11 +274,11 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         if (level === undefined) {
           return keep === undefined
             ? onReserved(restore, effect, provide)
-            : Effect.flatMap(restore(take), (k) => k === undefined ? onReserved(restore, effect, provide) : onKept(restore, k, effect, provide))
+            : Effect.flatMap(take(restore), (k) => k === undefined ? onReserved(restore, effect, provide) : onKept(restore, k, effect, provide))
         }
         return level[1] < 0 ? topLevelOn(restore, level[0], effect, provide) : nestedIn(restore, level, effect, provide)
       })
     )
 
-  return { withTransaction, close }
+  return { withTransaction, close, keptCount: () => kept }
 }
