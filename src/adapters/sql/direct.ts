@@ -76,6 +76,12 @@ export interface KeptConnections {
   readonly idleMillis: number
 }
 
+/** `Effect.uninterruptibleMask`'s `restore`: what runs inside it may be interrupted. */
+type Restore = <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+
+/** What a transaction's caller adds to the context its work runs in (the level is added first). */
+type Provide<R> = ((context: Context.Context<R>) => Context.Context<R>) | undefined
+
 /**
  * With `keep`, a top-level transaction that holds no connection yet takes one kept from an
  * earlier transaction rather than reserving one of the pool's and giving it back (the
@@ -114,10 +120,10 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
 
   /** `effect` run at `level` (its context: the caller's, the level, `provide`'s), uninterruptible but for `effect`. */
   const runAt = <A, E, R>(
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     effect: Effect.Effect<A, E, R>,
     level: Level,
-    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+    provide: Provide<R>
   ): Effect.Effect<Exit.Exit<A, E>, never, R> =>
     Effect.exit(restore(Effect.updateContext(effect, (context: Context.Context<R>) => {
       const inner = Context.add(context, service, level)
@@ -125,19 +131,19 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     })))
 
   const topLevelOn = <A, E, R>(
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     connection: Connection,
     effect: Effect.Effect<A, E, R>,
-    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+    provide: Provide<R>
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(control(connection, begin), () => afterBegin(restore, connection, effect, provide))
 
   /** The transaction begun on `connection`: `effect`, then COMMIT, or ROLLBACK should it fail. */
   const afterBegin = <A, E, R>(
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     connection: Connection,
     effect: Effect.Effect<A, E, R>,
-    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+    provide: Provide<R>
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) =>
       Exit.isSuccess(exit)
@@ -145,10 +151,10 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         : Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), exit))
 
   const nestedIn = <A, E, R>(
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     outer: Level,
     effect: Effect.Effect<A, E, R>,
-    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+    provide: Provide<R>
   ): Effect.Effect<A, E | SqlError, R> => {
     const [connection, depth] = outer
     const name = `effect_sql_${depth + 1}`
@@ -234,9 +240,9 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
 
   /** A top-level transaction on a connection of the pool's, reserved for it and given back when it ends. */
   const onReserved = <A, E, R>(
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     effect: Effect.Effect<A, E, R>,
-    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+    provide: Provide<R>
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(Scope.make(), (scope) =>
       Effect.onExit(
@@ -251,10 +257,10 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * back and begins on a connection reserved for this transaction instead.
    */
   const onKept = <A, E, R>(
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    restore: Restore,
     k: Kept,
     effect: Effect.Effect<A, E, R>,
-    provide: ((context: Context.Context<R>) => Context.Context<R>) | undefined
+    provide: Provide<R>
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.matchCauseEffect(control(k.connection, begin), {
       onFailure: () => Effect.andThen(giveBack(k), onReserved(restore, effect, provide)),
