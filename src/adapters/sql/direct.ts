@@ -80,7 +80,7 @@ export interface KeptConnections {
 type Restore = <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
 
 /** What a transaction's caller adds to the context its work runs in (the level is added first). */
-type Provide<R> = ((context: Context.Context<R>) => Context.Context<R>) | undefined
+export type Provide<R> = ((context: Context.Context<R>) => Context.Context<R>) | undefined
 
 /**
  * With `keep`, a top-level transaction that holds no connection yet takes one kept from an
@@ -205,7 +205,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * scope) before the interruption goes on; an interruption could otherwise drop a
    * connection taken off `idle`, or one just reserved, and leave it counted and pinned.
    */
-  const take = (restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>): Effect.Effect<Kept | undefined, SqlError> =>
+  const take = (restore: Restore): Effect.Effect<Kept | undefined, SqlError> =>
     Effect.suspend(() => {
       const k = idle.pop()
       if (k !== undefined) return Effect.succeed(k)
@@ -269,10 +269,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
           Exit.isSuccess(exit) ? Effect.andThen(putBack(k), exit) : Effect.andThen(giveBack(k), exit))
     })
 
-  const withTransaction = <A, E, R>(
-    effect: Effect.Effect<A, E, R>,
-    provide?: (context: Context.Context<R>) => Context.Context<R>
-  ): Effect.Effect<A, E | SqlError, R> =>
+  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>, provide?: Provide<R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.uninterruptibleMask((restore) =>
       Effect.contextWith((context: Context.Context<never>) => {
         const level = Context.getOrUndefined(context, service)

@@ -29,7 +29,7 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { type KeptConnections, makeDirectTransactions, makeRunIn } from "./direct.js"
+import { type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
 import { CurrentPending, makePending, Pending, type QueryIn } from "./pending.js"
@@ -207,8 +207,15 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const keep = Option.isSome(scope) ? options.keptConnections : undefined
     const direct = info.kind === "postgres" ? makeDirectTransactions(sql, BEGIN, keep) : undefined
     if (direct !== undefined && Option.isSome(scope)) yield* Scope.addFinalizer(scope.value, direct.close)
-    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-      direct === undefined ? sql.withTransaction(effect) : direct.withTransaction(effect)
+    // The store's transactions, whichever sends them: `provide` adds to the context the
+    // work runs in (on effect/sql's, with the SERIALIZABLE BEGIN its top level sends).
+    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>, provide?: Provide<R>): Effect.Effect<A, E | SqlError, R> =>
+      direct !== undefined
+        ? direct.withTransaction(effect, provide)
+        : Effect.updateContext(sql.withTransaction(effect), (context: Context.Context<R>) => {
+          const begun = Context.add(context, SqlClient.BeginTransaction, BEGIN)
+          return provide === undefined ? begun : provide(begun)
+        })
 
     /**
      * A top-level unit of work: attempts (each one SERIALIZABLE transaction) until one
@@ -222,20 +229,10 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       // one statement as its last, inside the transaction (a rerun starts with none).
       // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
       const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        direct === undefined
-          ? Effect.updateContext(
-            sql.withTransaction(Effect.tap(level(work), pending.flushAll)),
-            (context: Context.Context<R>) =>
-              Context.add(
-                Context.add(context, SqlClient.BeginTransaction, BEGIN),
-                CurrentPending,
-                new Pending(moves, turns === undefined ? undefined : held)
-              )
-          )
-          : direct.withTransaction(
-            Effect.tap(level(work), pending.flushAll),
-            (context: Context.Context<R>) => Context.add(context, CurrentPending, new Pending(moves, turns === undefined ? undefined : held))
-          )
+        withTransaction(
+          Effect.tap(level(work), pending.flushAll),
+          (context: Context.Context<R>) => Context.add(context, CurrentPending, new Pending(moves, turns === undefined ? undefined : held))
+        )
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
       type Outcome =
         | { readonly _tag: "Done"; readonly value: A }
