@@ -17,10 +17,23 @@
  * per request, their median duration and CPU by kind and by statement, and the sum per
  * request. What the server's idle background sends meanwhile (its scheduler's and webhook
  * worker's polls) is logged too: a statement seen in fewer than half the requests is
- * listed apart. Nothing here is judged; it prints what docs/performance.md quotes.
+ * listed apart.
+ *
+ * Then the first pages' statements alone, on a connection of the bench's own with the
+ * store's session setting (`enable_seqscan = off`), each prepared (a named statement, as
+ * the store's statement cache sends it) and executed SCALE_STATEMENTS_RUNS times (default
+ * 200, after 20) in three forms: as the store sends it (the page's `limit` a parameter), with
+ * the limit written into the text, and as sent with `plan_cache_mode = force_generic_plan`;
+ * the median backend CPU per execution (/proc/<pid>/schedstat of its backend) and whether
+ * PostgreSQL kept planning it afresh (`pg_prepared_statements.custom_plans`, PostgreSQL 14+).
+ * Nothing here is judged; it prints what docs/performance.md quotes.
  */
 import { readFileSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
+import pg from "pg"
+import { customerWhere, externalAccountWhere } from "../src/adapters/sql/customers.js"
+import { pageStatement, type Where } from "../src/adapters/sql/documents.js"
+import { internalAccountWhere } from "../src/adapters/sql/money.js"
 import { cleanUp } from "./cleanup.js"
 import { run as moneyLoad } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
@@ -101,6 +114,57 @@ const median = (xs: ReadonlyArray<number>) => {
 }
 const f3 = (n: number) => Number.isFinite(n) ? n.toFixed(3) : "—"
 
+const RUNS = Number(process.env["SCALE_STATEMENTS_RUNS"] ?? "200")
+
+const schedNanos = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0])
+
+/** The first pages' statements alone, prepared, in the three forms (header). */
+const statementsAlone = async (url: string) => {
+  const lists: ReadonlyArray<readonly [string, string, Where]> = [
+    ["GET /customers?limit=20", "customers", customerWhere(benchMoneyPlatform.id, { includeDeleted: false })],
+    ["GET /customers/external-accounts?limit=20", "external_accounts", externalAccountWhere(benchMoneyPlatform.id, { owner: "customer" })],
+    ["GET /customers/internal-accounts?limit=20", "internal_accounts", internalAccountWhere(benchMoneyPlatform.id, { owner: "customer" })]
+  ]
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query("set enable_seqscan = off")
+    const pid = Number((await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid)
+    console.log("\n| statement alone | form | median backend CPU per execution | custom plans / generic plans |\n|---|---|---|---|")
+    let n = 0
+    for (const [name, table, where] of lists) {
+      const statement = pageStatement(table, where, { limit: 20, descending: false })
+      if (!("text" in statement)) throw new Error("no cursor was given")
+      const params = [...statement.params]
+      const literal = statement.text.replaceAll(`limit $${params.length}`, `limit ${Number(params[params.length - 1])}`)
+      const forms: ReadonlyArray<readonly [string, string, ReadonlyArray<unknown>, string]> = [
+        ["limit a parameter (as sent)", statement.text, params, "auto"],
+        ["limit in the text", literal, params.slice(0, -1), "auto"],
+        ["as sent, force_generic_plan", statement.text, params, "force_generic_plan"]
+      ]
+      for (const [form, text, values, mode] of forms) {
+        await client.query(`set plan_cache_mode = ${mode}`)
+        const prepared = `scale_statements_${n++}`
+        for (let i = 0; i < 20; i++) await client.query({ name: prepared, text, values: [...values] })
+        const cpu: Array<number> = []
+        for (let i = 0; i < RUNS; i++) {
+          const before = schedNanos(pid)
+          await client.query({ name: prepared, text, values: [...values] })
+          cpu.push((schedNanos(pid) - before) / 1e6)
+        }
+        const plans = await client.query<{ custom_plans: string; generic_plans: string }>(
+          "select custom_plans::text, generic_plans::text from pg_prepared_statements where name = $1",
+          [prepared]
+        )
+        console.log(`| ${name} | ${form} | ${f3(median(cpu))} ms | ${plans.rows[0]?.custom_plans ?? "?"} / ${plans.rows[0]?.generic_plans ?? "?"} |`)
+      }
+      await client.query("set plan_cache_mode = auto")
+    }
+  } finally {
+    await client.end()
+  }
+}
+
 const main = async () => {
   const cluster = await startBenchCluster()
   try {
@@ -122,7 +186,7 @@ const main = async () => {
         const port = server.ready.port
         if (LOAD_SECONDS > 0) await moneyLoad(port, server.ready.pairs.slice(0, 10), LOAD_SECONDS, 10)
         await sleep(2000)
-        for (const template of PATHS) {
+        for (const template of REQUESTS > 0 ? PATHS : []) {
           const path = template.replace("{id}", encodeURIComponent(server.ready.sample.customerId))
           for (let i = 0; i < 20; i++) await get(port, path)
           await setLogging(true)
@@ -160,6 +224,7 @@ const main = async () => {
               rare.map(([key, list]) => `${list.length}× ${key.slice(0, 100)}`).join("; ")}`)
           }
         }
+        await statementsAlone(url)
       } finally {
         await server.stop()
       }

@@ -25,9 +25,15 @@
  *   BENCH_SCALE_SAMPLES (default 60), BENCH_SCALE_ROUNDS (default 4): single requests. Once the server is idle after the
  *     load, each request is sampled SAMPLES times, in ROUNDS rounds over every request, its CPU read around each sample
  *     (from /proc/<pid>/task/<tid>/schedstat, ./scale-cpu.ts: the server's threads and the PostgreSQL cluster's processes,
- *     nanoseconds, read from outside); the figure is the median (p90 beside it). The first level's server stays up and
+ *     nanoseconds, read from outside); the figure is the median (p90 beside it). A request's DB CPU (judged) is that of
+ *     the backends connected to its server's own database (pg_stat_activity); the whole cluster's around the same samples
+ *     is printed beside it, not judged, and the cluster's CPU by process (backend_type) in the idle window after the load
+ *     and in the single requests' windows is printed per level. The money path's DB CPU per payment likewise (the whole
+ *     cluster's, from /proc/<pid>/stat, beside it). The first level's server stays up and
  *     each later level's single requests are measured beside it, alternating sample by sample: their ratios are
  *     against those, so the machine's load falls on both alike.
+ *   BENCH_SCALE_PG_SETTINGS=name=value,…: PostgreSQL settings of each level's database (ALTER DATABASE … SET before its
+ *     server starts), to try one, e.g. plan_cache_mode=force_generic_plan (docs/performance.md, "The first pages' planning")
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes CPU profiles of its measurements (from the moment it is
  *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | load-beside-<level> | singles-beside-<level> | idle-after-<level>>.cpuprofile
@@ -63,6 +69,12 @@ const ROUNDS = Math.max(1, Number(process.env["BENCH_SCALE_ROUNDS"] ?? "4"))
 const TAIL_MS = 2
 const stores = STORES.filter((s) => (process.env["BENCH_STORES"] ?? STORES.join(",")).split(",").map((x) => x.trim()).includes(s))
 const TARGET = 1.25
+/** BENCH_SCALE_PG_SETTINGS=name=value,…: set on each level's PostgreSQL database before its server starts (e.g. plan_cache_mode=force_generic_plan). */
+const PG_SETTINGS: ReadonlyArray<readonly [string, string]> = (process.env["BENCH_SCALE_PG_SETTINGS"] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => {
+  const m = /^([a-z_][a-z0-9_.]*)=([A-Za-z0-9_.-]+)$/.exec(s)
+  if (m === null) throw new Error(`BENCH_SCALE_PG_SETTINGS: "${s}" is not name=value`)
+  return [m[1]!, m[2]!] as const
+})
 
 const PREFIX = "/2025-10-13"
 const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
@@ -511,7 +523,11 @@ const startLevel = async (store: StoreName, cluster: BenchCluster | undefined, l
   let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "", ...profileEnv() }
   let removeDir: (() => Promise<void>) | undefined
   const database = store === "postgres" ? `scale_${level}_${Date.now()}` : undefined
-  if (database !== undefined) env = { ...env, DATABASE_URL: await cluster!.database(database) }
+  if (database !== undefined) {
+    env = { ...env, DATABASE_URL: await cluster!.database(database) }
+    // BENCH_SCALE_PG_SETTINGS: settings of the level's database (its sessions' defaults), an experiment's knob.
+    for (const [name, value] of PG_SETTINGS) await cluster!.query(cluster!.adminUrl, `alter database ${database} set ${name} = '${value}'`)
+  }
   if (store === "pglite") {
     const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
     removeDir = trackDir(dir)
@@ -622,6 +638,7 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
   console.log(`fill (${store !== "memory" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
   for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
+  if (store === "postgres" && PG_SETTINGS.length > 0) console.log(`each level's database set (BENCH_SCALE_PG_SETTINGS): ${PG_SETTINGS.map(([n, v]) => `${n} = ${v}`).join(", ")}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   console.log(`server idle after the load in: ${levels.map((l) => `${fmt(l.settledSeconds, 1)} s`).join(" / ")}; single requests: ${SAMPLES} samples each in ${ROUNDS} interleaved rounds, ` +
     `CPU ${hasSchedstat ? "read from /proc/<pid>/task/*/schedstat around each request" : "asked over IPC around each request"}, median (p90 beside it)` +
