@@ -33,7 +33,7 @@
  *     each later level's single requests are measured beside it, alternating sample by sample: their ratios are
  *     against those, so the machine's load falls on both alike.
  *   BENCH_SCALE_PG_SETTINGS=name=value,…: PostgreSQL settings of each level's database (ALTER DATABASE … SET before its
- *     server starts), to try one, e.g. plan_cache_mode=force_generic_plan (docs/performance.md, "The first pages' planning")
+ *     server starts), to try one, e.g. plan_cache_mode=force_generic_plan (docs/performance.md, "The database's CPU per request, and the first pages' plans")
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes CPU profiles of its measurements (from the moment it is
  *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | load-beside-<level> | singles-beside-<level> | idle-after-<level>>.cpuprofile
