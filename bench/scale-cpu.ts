@@ -5,8 +5,8 @@
  * On Linux each thread's run time is in /proc/<pid>/task/<tid>/schedstat (nanoseconds,
  * the scheduler's own account: not the 10 ms ticks of /proc/<pid>/stat), so the server
  * child's CPU (every thread: the JavaScript thread, the collector's helpers, libuv's
- * pool) and the PostgreSQL cluster's (the postmaster and every process under it) can be
- * read around each request. Elsewhere the child's CPU is asked over IPC (`cpuOf`, which
+ * pool) and the PostgreSQL cluster's, process by process (`clusterMeter`: the backends
+ * serving the app apart from the rest), can be read around each request. Elsewhere the child's CPU is asked over IPC (`cpuOf`, which
  * the child spends a little CPU answering) and there is no database figure.
  */
 import type { ChildProcess } from "node:child_process"
@@ -73,19 +73,6 @@ const parentOf = (pid: string): number | undefined => {
   } catch {
     return undefined
   }
-}
-
-/** A process and its children, with their threads (the PostgreSQL cluster: its postmaster and every backend and helper). */
-export const treeMeter = (root: number): CpuMeter => {
-  const list = () => {
-    const files = threadFiles(root)
-    for (const entry of readdirSync("/proc")) {
-      if (/^\d+$/.test(entry) && parentOf(entry) === root) files.push(...threadFiles(Number(entry)))
-    }
-    return files
-  }
-  let files = list()
-  return { snapshot: () => snapshotOf(files), refresh: () => { files = list() } }
 }
 
 /**

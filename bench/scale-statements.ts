@@ -33,7 +33,7 @@ import { dirname, join } from "node:path"
 import pg from "pg"
 import { customerWhere, externalAccountWhere } from "../src/adapters/sql/customers.js"
 import { pageStatement, type Where } from "../src/adapters/sql/documents.js"
-import { internalAccountWhere } from "../src/adapters/sql/money.js"
+import { internalAccountWhere, transactionWhere } from "../src/adapters/sql/money.js"
 import { cleanUp } from "./cleanup.js"
 import { run as moneyLoad } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
@@ -51,7 +51,9 @@ const PATHS = [
   "/customers/external-accounts?limit=20",
   "/customers/internal-accounts?limit=20",
   "/platform/external-accounts?limit=20",
-  "/customers/{id}"
+  "/customers/{id}",
+  "/transactions?limit=20",
+  "/transactions?limit=20&type=OUTGOING"
 ] as const
 
 const get = async (port: number, path: string) => {
@@ -120,10 +122,12 @@ const schedNanos = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`
 
 /** The first pages' statements alone, prepared, in the three forms (header). */
 const statementsAlone = async (url: string) => {
-  const lists: ReadonlyArray<readonly [string, string, Where]> = [
-    ["GET /customers?limit=20", "customers", customerWhere(benchMoneyPlatform.id, { includeDeleted: false })],
-    ["GET /customers/external-accounts?limit=20", "external_accounts", externalAccountWhere(benchMoneyPlatform.id, { owner: "customer" })],
-    ["GET /customers/internal-accounts?limit=20", "internal_accounts", internalAccountWhere(benchMoneyPlatform.id, { owner: "customer" })]
+  const lists: ReadonlyArray<readonly [string, string, Where, boolean]> = [
+    ["GET /customers?limit=20", "customers", customerWhere(benchMoneyPlatform.id, { includeDeleted: false }), false],
+    ["GET /customers/external-accounts?limit=20", "external_accounts", externalAccountWhere(benchMoneyPlatform.id, { owner: "customer" }), false],
+    ["GET /customers/internal-accounts?limit=20", "internal_accounts", internalAccountWhere(benchMoneyPlatform.id, { owner: "customer" }), false],
+    ["the transactions' page and count (unfiltered)", "transactions", transactionWhere(benchMoneyPlatform.id, {}), true],
+    ["the transactions' page and count (type OUTGOING)", "transactions", transactionWhere(benchMoneyPlatform.id, { type: "OUTGOING" }), true]
   ]
   const client = new pg.Client({ connectionString: url })
   await client.connect()
@@ -132,8 +136,8 @@ const statementsAlone = async (url: string) => {
     const pid = Number((await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid)
     console.log("\n| statement alone | form | median backend CPU per execution | custom plans / generic plans |\n|---|---|---|---|")
     let n = 0
-    for (const [name, table, where] of lists) {
-      const statement = pageStatement(table, where, { limit: 20, descending: false })
+    for (const [name, table, where, descending] of lists) {
+      const statement = pageStatement(table, where, { limit: 20, descending })
       if (!("text" in statement)) throw new Error("no cursor was given")
       const params = [...statement.params]
       const literal = statement.text.replaceAll(`limit $${params.length}`, `limit ${Number(params[params.length - 1])}`)
