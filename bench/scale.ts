@@ -25,9 +25,15 @@
  *   BENCH_SCALE_SAMPLES (default 60), BENCH_SCALE_ROUNDS (default 4): single requests. Once the server is idle after the
  *     load, each request is sampled SAMPLES times, in ROUNDS rounds over every request, its CPU read around each sample
  *     (from /proc/<pid>/task/<tid>/schedstat, ./scale-cpu.ts: the server's threads and the PostgreSQL cluster's processes,
- *     nanoseconds, read from outside); the figure is the median (p90 beside it). The first level's server stays up and
+ *     nanoseconds, read from outside); the figure is the median (p90 beside it). A request's DB CPU (judged) is that of
+ *     the backends connected to its server's own database (pg_stat_activity); the whole cluster's around the same samples
+ *     is printed beside it, not judged, and the cluster's CPU by process (backend_type) in the idle window after the load
+ *     and in the single requests' windows is printed per level. The money path's DB CPU per payment likewise (the whole
+ *     cluster's, from /proc/<pid>/stat, beside it). The first level's server stays up and
  *     each later level's single requests are measured beside it, alternating sample by sample: their ratios are
  *     against those, so the machine's load falls on both alike.
+ *   BENCH_SCALE_PG_SETTINGS=name=value,…: PostgreSQL settings of each level's database (ALTER DATABASE … SET before its
+ *     server starts), to try one, e.g. plan_cache_mode=force_generic_plan (docs/performance.md, "The database's CPU per request, and the first pages' plans")
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
  *   BENCH_SCALE_PROFILE=<dir>: each server child writes CPU profiles of its measurements (from the moment it is
  *     filled) there, one per phase: scale-<store>-<payments>-<load | singles | audit | load-beside-<level> | singles-beside-<level> | idle-after-<level>>.cpuprofile
@@ -38,7 +44,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanUp, isEnding, trackDir } from "./cleanup.js"
 import { cpuOf } from "./http.js"
-import { type CpuMeter, hasSchedstat, microsBetween, serverCpu, treeMeter } from "./scale-cpu.js"
+import { type ClusterCpu, type ClusterMeter, clusterMeter, hasSchedstat, serverCpu } from "./scale-cpu.js"
 import { type ScaleServer, startScaleServer } from "./scale-server.js"
 import type { ScaleReady } from "./servers/scale-app.js"
 import { run as moneyLoad } from "./money.js"
@@ -63,6 +69,12 @@ const ROUNDS = Math.max(1, Number(process.env["BENCH_SCALE_ROUNDS"] ?? "4"))
 const TAIL_MS = 2
 const stores = STORES.filter((s) => (process.env["BENCH_STORES"] ?? STORES.join(",")).split(",").map((x) => x.trim()).includes(s))
 const TARGET = 1.25
+/** BENCH_SCALE_PG_SETTINGS=name=value,…: set on each level's PostgreSQL database before its server starts (e.g. plan_cache_mode=force_generic_plan). */
+const PG_SETTINGS: ReadonlyArray<readonly [string, string]> = (process.env["BENCH_SCALE_PG_SETTINGS"] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => {
+  const m = /^([a-z_][a-z0-9_.]*)=([A-Za-z0-9_.-]+)$/.exec(s)
+  if (m === null) throw new Error(`BENCH_SCALE_PG_SETTINGS: "${s}" is not name=value`)
+  return [m[1]!, m[2]!] as const
+})
 
 const PREFIX = "/2025-10-13"
 const auth = `Basic ${Buffer.from(`${benchMoneyPlatform.clientId}:${benchMoneyPlatform.clientSecret}`).toString("base64")}`
@@ -146,7 +158,10 @@ interface LoadTotals {
   seconds: number
   requests: number
   cpuMicros: number
+  /** The whole cluster's CPU (every process under the postmaster, reaped ones too; /proc/<pid>/stat, clock ticks). */
   dbMicros: number | undefined
+  /** The CPU of the backends connected to the server's own database (./scale-cpu.ts, `clusterMeter`). */
+  appDbMicros: number | undefined
   non2xx: number
   errors: number
   p99: number
@@ -164,22 +179,40 @@ const LOAD_WINDOWS = 5
  * its payments/s and CPU per payment, its p99 is its worst window's. Returns each
  * server's figures, the later one's with the first's beside it (`base`).
  */
-const measureLoad = async (servers: ReadonlyArray<ScaleServer>, dbCpu: (() => Promise<number>) | undefined): Promise<Array<Figure>> => {
+const measureLoad = async (
+  servers: ReadonlyArray<ScaleServer>,
+  databases: ReadonlyArray<string | undefined>,
+  dbCpu: (() => Promise<number>) | undefined,
+  db: ClusterMeter | undefined
+): Promise<Array<Figure>> => {
   const loadPairs = (s: ScaleServer) => s.ready.pairs.slice(0, CONNECTIONS)
   for (const s of servers) await moneyLoad(s.ready.port, loadPairs(s), 2, CONNECTIONS)
-  const totals: Array<LoadTotals> = servers.map(() => ({ seconds: 0, requests: 0, cpuMicros: 0, dbMicros: dbCpu === undefined ? undefined : 0, non2xx: 0, errors: 0, p99: 0 }))
+  const totals: Array<LoadTotals> = servers.map((_, k) => ({
+    seconds: 0,
+    requests: 0,
+    cpuMicros: 0,
+    dbMicros: dbCpu === undefined ? undefined : 0,
+    appDbMicros: db === undefined || databases[k] === undefined ? undefined : 0,
+    non2xx: 0,
+    errors: 0,
+    p99: 0
+  }))
   const windows = servers.length === 1 ? 1 : LOAD_WINDOWS
   for (let w = 0; w < windows; w++) {
     const order = w % 2 === 0 ? servers.map((_, k) => k) : servers.map((_, k) => servers.length - 1 - k)
     for (const k of order) {
       const s = servers[k]!
       const t = totals[k]!
+      await db?.refresh()
       const cpu0 = await cpuOf(s.child)
       const db0 = await dbCpu?.()
+      const app0 = db?.snapshot()
       const m = await moneyLoad(s.ready.port, loadPairs(s), SECONDS / windows, CONNECTIONS)
+      const app1 = db?.snapshot()
       const db1 = await dbCpu?.()
       t.cpuMicros += (await cpuOf(s.child)) - cpu0
       if (t.dbMicros !== undefined && db0 !== undefined && db1 !== undefined) t.dbMicros += db1 - db0
+      if (t.appDbMicros !== undefined && app0 !== undefined && app1 !== undefined) t.appDbMicros += db!.between(app0, app1).byDatabase.get(databases[k]!) ?? 0
       t.seconds += SECONDS / windows
       t.requests += m.requests
       t.non2xx += m.non2xx
@@ -194,7 +227,10 @@ const measureLoad = async (servers: ReadonlyArray<ScaleServer>, dbCpu: (() => Pr
       { name: "quote+execute p99 per request", value: t.p99, unit: "ms", higherIsBetter: false },
       { name: "quote+execute server CPU per payment", value: t.cpuMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true }
     ]
-    if (t.dbMicros !== undefined) out.push({ name: "quote+execute DB CPU per payment", value: t.dbMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+    // Judged: the CPU of the backends serving the server's own connections. The whole
+    // cluster's (its background and the other level's idle connections included) is shown, not judged.
+    if (t.appDbMicros !== undefined) out.push({ name: "quote+execute DB CPU per payment", value: t.appDbMicros / payments / 1000, unit: "ms", higherIsBetter: false, cpu: true })
+    if (t.dbMicros !== undefined) out.push({ name: "quote+execute DB CPU per payment, whole cluster (not judged)", value: t.dbMicros / payments / 1000, unit: "ms", higherIsBetter: false })
     out.push({ name: "quote+execute non-2xx", value: t.non2xx, unit: "", higherIsBetter: false })
     return out
   }
@@ -257,6 +293,9 @@ const singlesOf = (s: ScaleServer): ReadonlyArray<readonly [string, (i: number) 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** The idle window after the load in which the server's and the cluster's background CPU is read. */
+const IDLE_SECONDS = 2
+
 /**
  * Waits until the server is idle after the load (its scheduler applying the moves the
  * payments scheduled, webhook passes): until a half second passes in which it runs under
@@ -264,7 +303,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  * percent), 30 s at most. Then its background CPU over 2 idle seconds (the
  * scheduler's and webhook worker's ticks; the database's too), per second.
  */
-const settle = async (s: ScaleServer, db: CpuMeter | undefined): Promise<{ waitedSeconds: number; idle: number; idleDb: number | undefined }> => {
+const settle = async (s: ScaleServer, db: ClusterMeter | undefined): Promise<{ waitedSeconds: number; idle: number; idleDb: ClusterCpu | undefined }> => {
   const cpu = serverCpu(s.child)
   const began = performance.now()
   for (;;) {
@@ -274,19 +313,30 @@ const settle = async (s: ScaleServer, db: CpuMeter | undefined): Promise<{ waite
     if (used < (process.env["BENCH_SCALE_PROFILE"] === undefined ? 5_000 : 50_000) || performance.now() - began > 30_000) break
   }
   const waitedSeconds = (performance.now() - began) / 1000
-  db?.refresh()
+  await db?.refresh()
   const c0 = await cpu.begin()
   const d0 = db?.snapshot()
-  await sleep(2_000)
-  const idle = (await cpu.end(c0)) / 2
-  const idleDb = db === undefined || d0 === undefined ? undefined : microsBetween(d0, db.snapshot()) / 2
+  await sleep(IDLE_SECONDS * 1000)
+  const idle = (await cpu.end(c0)) / IDLE_SECONDS
+  const idleDb = db === undefined || d0 === undefined ? undefined : db.between(d0, db.snapshot())
   return { waitedSeconds, idle, idleDb }
 }
 
 interface Samples {
   readonly cpu: Array<number>
+  /** The CPU of the backends connected to the server's own database, around each sample. */
   readonly db: Array<number>
+  /** The whole cluster's, around the same samples (the app's backends, the cluster's background, the other server's idle backends). */
+  readonly dbCluster: Array<number>
   readonly ms: Array<number>
+}
+
+/** One server's single-request samples, and the cluster's CPU in their windows by process (`ClusterCpu.byLabel`, summed). */
+interface SinglesOf {
+  readonly samples: Map<string, Samples>
+  readonly dbByLabel: Map<string, number>
+  /** Recorded samples with a DB reading. */
+  dbWindows: number
 }
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -303,10 +353,15 @@ const p90 = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.fl
  * median of the samples, so a scheduler tick or a collection that lands in a few of them
  * does not move it, and the p90 is shown beside it. Every sample is kept.
  */
-const measureSingles = async (servers: ReadonlyArray<ScaleServer>, db: CpuMeter | undefined): Promise<Array<Map<string, Samples>>> => {
+const measureSingles = async (
+  servers: ReadonlyArray<ScaleServer>,
+  databases: ReadonlyArray<string | undefined>,
+  db: ClusterMeter | undefined
+): Promise<Array<SinglesOf>> => {
   const lists = servers.map(singlesOf)
   const cpus = servers.map((s) => serverCpu(s.child))
-  const out = servers.map(() => new Map<string, Samples>())
+  const all: Array<SinglesOf> = servers.map(() => ({ samples: new Map<string, Samples>(), dbByLabel: new Map<string, number>(), dbWindows: 0 }))
+  const out = all.map((x) => x.samples)
   const failed = servers.map(() => new Set<string>())
   const names = lists[0]!.map(([name]) => name)
   const one = async (k: number, index: number, i: number, record: boolean) => {
@@ -319,12 +374,21 @@ const measureSingles = async (servers: ReadonlyArray<ScaleServer>, db: CpuMeter 
       const ms = await make(i)
       await sleep(TAIL_MS)
       const c = await cpus[k]!.end(c0)
-      const d = db === undefined || d0 === undefined ? undefined : microsBetween(d0, db.snapshot())
+      const d = db === undefined || d0 === undefined ? undefined : db.between(d0, db.snapshot())
       if (!record) return
       let samples = out[k]!.get(name)
-      if (samples === undefined) out[k]!.set(name, samples = { cpu: [], db: [], ms: [] })
+      if (samples === undefined) out[k]!.set(name, samples = { cpu: [], db: [], dbCluster: [], ms: [] })
       samples.cpu.push(c)
-      if (d !== undefined) samples.db.push(d)
+      const database = databases[k]
+      if (d !== undefined && database !== undefined) {
+        samples.db.push(d.byDatabase.get(database) ?? 0)
+        samples.dbCluster.push(d.total)
+        all[k]!.dbWindows++
+        for (const [label, us] of d.byLabel) {
+          const key = label.startsWith("client backend ") && label.includes(` ${database} `) ? "client backends of this server's database" : label
+          all[k]!.dbByLabel.set(key, (all[k]!.dbByLabel.get(key) ?? 0) + us)
+        }
+      }
       samples.ms.push(ms)
     } catch (e) {
       failed[k]!.add(name)
@@ -339,7 +403,7 @@ const measureSingles = async (servers: ReadonlyArray<ScaleServer>, db: CpuMeter 
   let n = 0
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of cpus) c.refresh()
-    db?.refresh()
+    await db?.refresh()
     for (let j = 0; j < names.length; j++) {
       const index = (j + round * Math.ceil(names.length / ROUNDS)) % names.length
       for (let r = 0; r < perRound && round * perRound + r < SAMPLES; r++) {
@@ -348,7 +412,7 @@ const measureSingles = async (servers: ReadonlyArray<ScaleServer>, db: CpuMeter 
       }
     }
   }
-  return out
+  return all
 }
 
 /** The single-request figures of one server's samples; `base`: the first level's samples taken beside them. */
@@ -359,7 +423,15 @@ const singleFigures = (samples: Map<string, Samples>, base: Map<string, Samples>
     const paired = (f: (s: Samples) => number | undefined) => b === undefined ? {} : f(b) === undefined ? {} : { base: f(b)! }
     figures.push({ name: `${name} server CPU`, value: median(x.cpu) / 1000, unit: "ms", higherIsBetter: false, cpu: true, ...paired((s) => median(s.cpu) / 1000) })
     if (x.db.length > 0) {
+      // Judged: the backends serving this server's connections. The whole cluster's around the same samples: shown, not judged.
       figures.push({ name: `${name} DB CPU`, value: median(x.db) / 1000, unit: "ms", higherIsBetter: false, cpu: true, ...paired((s) => s.db.length > 0 ? median(s.db) / 1000 : undefined) })
+      figures.push({
+        name: `${name} DB CPU, whole cluster (not judged)`,
+        value: median(x.dbCluster) / 1000,
+        unit: "ms",
+        higherIsBetter: false,
+        ...paired((s) => s.dbCluster.length > 0 ? median(s.dbCluster) / 1000 : undefined)
+      })
     }
     figures.push({ name: `${name} server CPU p90`, value: p90(x.cpu) / 1000, unit: "ms", higherIsBetter: false, ...paired((s) => p90(s.cpu) / 1000) })
     figures.push({ name: `${name} median`, value: median(x.ms), unit: "ms", higherIsBetter: false, ...paired((s) => median(s.ms)) })
@@ -397,8 +469,12 @@ const profilePhase = (s: ScaleServer, phase: string): Promise<void> =>
       s.child.send({ profilePhase: phase })
     })
 
-/** The PostgreSQL cluster's processes (the postmaster, from its data directory's postmaster.pid, and every process under it), for per-request DB CPU. */
-const clusterMeter = async (cluster: BenchCluster): Promise<CpuMeter | undefined> => {
+/**
+ * The PostgreSQL cluster's processes (the postmaster, from its data directory's
+ * postmaster.pid, and every process under it, each named by pg_stat_activity), for
+ * per-request DB CPU: the app's backends apart from the rest (./scale-cpu.ts).
+ */
+const openClusterMeter = async (cluster: BenchCluster): Promise<ClusterMeter | undefined> => {
   if (!hasSchedstat) return undefined
   const [row] = await cluster.query<{ setting: string }>(cluster.adminUrl, "select setting from pg_settings where name = 'data_directory'")
   const postmaster = row === undefined ? Number.NaN : Number(readFileSync(join(row.setting, "postmaster.pid"), "utf8").split("\n")[0])
@@ -406,7 +482,11 @@ const clusterMeter = async (cluster: BenchCluster): Promise<CpuMeter | undefined
     console.log("  (the PostgreSQL postmaster was not found: no per-request DB CPU)")
     return undefined
   }
-  return treeMeter(postmaster)
+  return clusterMeter(postmaster, () =>
+    cluster.query<{ pid: number; backend_type: string | null; datname: string | null; application_name: string | null }>(
+      cluster.adminUrl,
+      "select pid, backend_type, datname, application_name from pg_stat_activity"
+    ))
 }
 
 interface LevelResult {
@@ -424,6 +504,10 @@ interface LevelResult {
   /** How long the server took to go idle after the load, before the single requests. */
   readonly settledSeconds: number
   readonly figures: ReadonlyArray<Figure>
+  /** PostgreSQL: the cluster's CPU per second in the idle window after the load, by process (`labelOf`). */
+  readonly dbIdleByLabel: ReadonlyMap<string, number> | undefined
+  /** PostgreSQL: the cluster's CPU in this level's single-request windows, mean per sample, by process. */
+  readonly dbSinglesByLabel: ReadonlyMap<string, number> | undefined
   /** The fill read back through the API and the ledger audit's verdict. */
   readonly verified: string
 }
@@ -431,12 +515,19 @@ interface LevelResult {
 interface Started {
   readonly server: ScaleServer
   readonly removeDir: (() => Promise<void>) | undefined
+  /** PostgreSQL: the server's own database (its backends are the ones whose CPU is its DB CPU). */
+  readonly database: string | undefined
 }
 
 const startLevel = async (store: StoreName, cluster: BenchCluster | undefined, level: number): Promise<Started | undefined> => {
   let env: Record<string, string> = { DATABASE_URL: "", PAYMENTS_DATA_DIR: "", ...profileEnv() }
   let removeDir: (() => Promise<void>) | undefined
-  if (store === "postgres") env = { ...env, DATABASE_URL: await cluster!.database(`scale_${level}_${Date.now()}`) }
+  const database = store === "postgres" ? `scale_${level}_${Date.now()}` : undefined
+  if (database !== undefined) {
+    env = { ...env, DATABASE_URL: await cluster!.database(database) }
+    // BENCH_SCALE_PG_SETTINGS: settings of the level's database (its sessions' defaults), an experiment's knob.
+    for (const [name, value] of PG_SETTINGS) await cluster!.query(cluster!.adminUrl, `alter database ${database} set ${name} = '${value}'`)
+  }
   if (store === "pglite") {
     const dir = mkdtempSync(join(tmpdir(), "payments-bench-scale-"))
     removeDir = trackDir(dir)
@@ -444,7 +535,7 @@ const startLevel = async (store: StoreName, cluster: BenchCluster | undefined, l
   }
   process.stderr.write(`${store}: filling ${fmt(level)} payments…\n`)
   try {
-    return { server: await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`]), removeDir }
+    return { server: await startScaleServer(level, env, ["--expose-gc", `--max-old-space-size=${HEAP_MB}`]), removeDir, database }
   } catch (e) {
     // A level that cannot be filled (the heap limit, on the memory store) ends the store's levels; the ones measured are printed.
     console.log(`${store} at ${fmt(level)} payments: ${e instanceof Error ? e.message : String(e)}`)
@@ -465,7 +556,7 @@ const stopLevel = async (started: Started) => {
  */
 const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Promise<Array<LevelResult>> => {
   const out: Array<LevelResult> = []
-  const db = cluster === undefined ? undefined : await clusterMeter(cluster)
+  const db = cluster === undefined ? undefined : await openClusterMeter(cluster)
   let first: Started | undefined
   try {
     for (const level of levelsFor(store)) {
@@ -477,7 +568,8 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
         process.stderr.write(`${store}: filled ${fmt(level)} in ${fmt(s.ready.fillMillis / 1000, 1)} s; measuring\n`)
         const load = loadavg()[0] ?? 0
         if (first !== undefined) await profilePhase(first.server, `load-beside-${level}`)
-        const figures = await measureLoad(first === undefined ? [s] : [first.server, s], cluster?.cpuMicros)
+        const pair = first === undefined ? [started] : [first, started]
+        const figures = await measureLoad(pair.map((x) => x.server), pair.map((x) => x.database), cluster?.cpuMicros, db)
         await profilePhase(s, "singles")
         // A full collection first (the child runs with --expose-gc): the load's garbage is
         // collected now, not by a major collection that would land in the idle window or
@@ -485,16 +577,28 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
         const heapAfterLoad = await heapOf(s)
         const settled = await settle(s, db)
         figures.push({ name: "server background CPU per second, idle", value: settled.idle / 1000, unit: "ms", higherIsBetter: false })
-        if (settled.idleDb !== undefined) figures.push({ name: "DB background CPU per second, idle", value: settled.idleDb / 1000, unit: "ms", higherIsBetter: false })
+        const idleDb = settled.idleDb
+        if (idleDb !== undefined) {
+          figures.push({ name: "DB background CPU per second, idle, whole cluster", value: idleDb.total / IDLE_SECONDS / 1000, unit: "ms", higherIsBetter: false })
+          figures.push({
+            name: "DB CPU per second, idle, this server's backends",
+            value: (started.database === undefined ? 0 : idleDb.byDatabase.get(started.database) ?? 0) / IDLE_SECONDS / 1000,
+            unit: "ms",
+            higherIsBetter: false
+          })
+        }
+        let singles: SinglesOf
         if (first === undefined) {
-          const [own] = await measureSingles([s], db)
-          figures.push(...singleFigures(own!, undefined))
+          const [own] = await measureSingles([s], [started.database], db)
+          singles = own!
+          figures.push(...singleFigures(own!.samples, undefined))
         } else {
           await profilePhase(first.server, `singles-beside-${level}`)
           await heapOf(first.server)
-          const [base, own] = await measureSingles([first.server, s], db)
+          const [base, own] = await measureSingles([first.server, s], [first.database, started.database], db)
           await profilePhase(first.server, `idle-after-${level}`)
-          figures.push(...singleFigures(own!, base!))
+          singles = own!
+          figures.push(...singleFigures(own!.samples, base!.samples))
         }
         await profilePhase(s, "audit")
         const verified = await verifyFill(s)
@@ -511,6 +615,8 @@ const runStore = async (store: StoreName, cluster: BenchCluster | undefined): Pr
           load,
           settledSeconds: settled.waitedSeconds,
           figures,
+          dbIdleByLabel: idleDb === undefined ? undefined : new Map([...idleDb.byLabel].map(([label, us]) => [label, us / IDLE_SECONDS])),
+          dbSinglesByLabel: singles.dbWindows === 0 ? undefined : new Map([...singles.dbByLabel].map(([label, us]) => [label, us / singles.dbWindows])),
           verified
         })
       } catch (e) {
@@ -532,6 +638,7 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
   console.log(`fill (${store !== "memory" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
   for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
+  if (store === "postgres" && PG_SETTINGS.length > 0) console.log(`each level's database set (BENCH_SCALE_PG_SETTINGS): ${PG_SETTINGS.map(([n, v]) => `${n} = ${v}`).join(", ")}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   console.log(`server idle after the load in: ${levels.map((l) => `${fmt(l.settledSeconds, 1)} s`).join(" / ")}; single requests: ${SAMPLES} samples each in ${ROUNDS} interleaved rounds, ` +
     `CPU ${hasSchedstat ? "read from /proc/<pid>/task/*/schedstat around each request" : "asked over IPC around each request"}, median (p90 beside it)` +
@@ -543,6 +650,15 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
     console.log(`heap per stored payment (after full GC), everything kept: ${levels.map((l) => bytes(l.heapBytesPerPayment)).join(" / ")}`)
     console.log(`heap per stored payment after the retention sweep (7 days; payments spread over 30 days): ${levels.map((l) => bytes(l.heapBytesPerPaymentAfterRetention)).join(" / ")}` +
       ` (swept ${levels.map((l) => `${fmt(l.swept.deliveries)} deliveries and ${fmt(l.swept.events)} events`).join(" / ")})`)
+  }
+  const byLabel = (m: ReadonlyMap<string, number>, unit: string) =>
+    [...m].filter(([, us]) => us >= 0.5).sort((a, b) => b[1] - a[1]).map(([label, us]) => `${label} ${fmt(us / 1000, 3)} ${unit}`).join(", ")
+  for (const l of levels) {
+    if (l.dbIdleByLabel !== undefined) console.log(`at ${fmt(l.payments)}: DB CPU per second idle after the load, by process: ${byLabel(l.dbIdleByLabel, "ms/s")}`)
+    if (l.dbSinglesByLabel !== undefined) console.log(`at ${fmt(l.payments)}: DB CPU in its single-request windows, mean per sample, by process: ${byLabel(l.dbSinglesByLabel, "ms")}`)
+  }
+  if (levels.some((l) => l.dbSinglesByLabel !== undefined)) {
+    console.log("DB CPU (judged) is the CPU of the backends connected to the server's own database (pg_stat_activity, /proc/<pid>/schedstat); the whole cluster's is shown beside it, not judged")
   }
   console.log(`| figure | ${levels.map((l) => fmt(l.payments)).join(" | ")} | ${levels.slice(1).map((l) => `ratio at ${fmt(l.payments)}`).join(" | ")} |`)
   console.log(`|---|${levels.map(() => "---").join("|")}|${levels.slice(1).map(() => "---").join("|")}|`)
