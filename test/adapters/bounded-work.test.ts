@@ -527,6 +527,17 @@ describe("bounded work on postgres: the customer and account lists' counts", () 
             }
             // The page: its rows and one more, down an index in page order (deleted customers passed over).
             expect(rowsRead(plan, true, list.table).rows, `${list.name}: rows the page read, plan ${shown}`).toBeLessThanOrEqual(2 * (LIMIT + 1))
+            // Run as the store runs it (a prepared statement, executed again and again), the
+            // statement keeps one generic plan after PostgreSQL's five custom ones: with the
+            // page's limit a parameter, a generic plan priced a tenth of the matching rows and
+            // lost to a fresh custom plan at every execution over a large list.
+            for (let i = 0; i < 10; i++) yield* sql.unsafe(statement.text, [...statement.params] as Array<string | number>)
+            const [plans] = yield* sql.unsafe<{ readonly generic: number; readonly custom: number }>(
+              "select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = $1",
+              [statement.text]
+            )
+            expect(plans?.custom, `${list.name}: the page statement's custom plans`).toBeLessThanOrEqual(5)
+            expect(plans?.generic, `${list.name}: the page statement's generic plans`).toBe(10 - (plans?.custom ?? 0))
           }
         }).pipe(sql.withTransaction)
       }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl()!) })), Effect.scoped)

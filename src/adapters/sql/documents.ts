@@ -128,6 +128,9 @@ export interface DocRow {
 /** The record a `doc` column holds (written by this adapter from a typed record). */
 export const docOf = <T>(row: DocRow): T => JSON.parse(row.doc)
 
+/** The largest page limit written into a page statement's text (the API's own bound). */
+const PAGE_LIMIT_IN_TEXT = 100
+
 /** The one statement of a page (see `page` below): its text and parameters, or the cursor's error. */
 export const pageStatement = (table: string, where: Where, p: Page): { readonly text: string; readonly params: ReadonlyArray<unknown> } | InvalidCursor => {
   const params = [...where.params]
@@ -139,8 +142,18 @@ export const pageStatement = (table: string, where: Where, p: Page): { readonly 
     params.push(after.createdAt, after.id)
     keyset = `(created_ms, id) ${p.descending === true ? "<" : ">"} ($${params.length - 1}::bigint, $${params.length}::text)`
   }
-  params.push(p.limit + 1)
-  const limit = `$${params.length}`
+  // The limit goes into the text, not a parameter: a generic plan does not know a
+  // parameter's value and assumes a tenth of the matching rows, so over a large table
+  // PostgreSQL re-planned the statement at every execution (docs/performance.md, "The
+  // database's CPU per request, and the first pages' plans"). A page's limit is 1–100
+  // (the API's bound), so a list shape has at most a hundred texts; anything else goes
+  // as a parameter as before.
+  let limit: string
+  if (Number.isSafeInteger(p.limit) && p.limit >= 1 && p.limit <= PAGE_LIMIT_IN_TEXT) limit = String(p.limit + 1)
+  else {
+    params.push(p.limit + 1)
+    limit = `$${params.length}`
+  }
   if (where.arms !== undefined) {
     // One scan per alternative, each down its own `(…, created_ms, id)` index, the cursor
     // pushed into each and each stopping at `limit + 1` rows (and the count at
