@@ -604,6 +604,31 @@ const v19_count_indexes = statements(
   `create index external_accounts_customers_count on external_accounts (platform_id) where customer_id is not null`
 )
 
+/**
+ * What the money path's writes derive (a journal entry's rows in `journal_account_postings`,
+ * a new payment's daily volume in `sent_volumes`) is written by the writes' own statement
+ * (./money.ts: a second data-modifying part of the same statement, ./pending.ts `also`)
+ * instead of by a PL/pgSQL trigger per row: a trigger call (and the executor its insert
+ * starts) per journal entry and per payment cost the database about a tenth of a payment's
+ * CPU (docs/performance.md). The journal's trigger goes (`post` is its table's only
+ * writer; a snapshot's restore brings the postings back with the entries). The volume's
+ * trigger stays for what the writer does not know, an update or a delete of a payment
+ * (the row before it), and fires only when a column the volume depends on changed; an
+ * insert's volume is the writer's (`putTransaction`, the table's only writer).
+ */
+const v20_derived_rows_in_statement = statements(
+  `drop trigger journal_entries_account_postings on journal_entries`,
+  `drop function payments_journal_account_postings()`,
+  `drop trigger transactions_sent_volume on transactions`,
+  `create trigger transactions_sent_volume after update on transactions
+     for each row
+     when ((old.platform_id, old.customer_id, old.type, old.status, old.sent_currency, old.sent_amount, old.created_ms)
+       is distinct from (new.platform_id, new.customer_id, new.type, new.status, new.sent_currency, new.sent_amount, new.created_ms))
+     execute function payments_sent_volume()`,
+  `create trigger transactions_sent_volume_delete after delete on transactions
+     for each row execute function payments_sent_volume()`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -623,7 +648,8 @@ export const MIGRATIONS = {
   "16_api_tokens": v16_api_tokens,
   "17_webhook_retention": v17_webhook_retention,
   "18_sandbox_snapshots": v18_sandbox_snapshots,
-  "19_count_indexes": v19_count_indexes
+  "19_count_indexes": v19_count_indexes,
+  "20_derived_rows_in_statement": v20_derived_rows_in_statement
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */
