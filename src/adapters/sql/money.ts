@@ -85,7 +85,7 @@ const DEBIT_GUARDED = `update ledger_balances as b set balance = b.balance + $3:
            and (b.account not like 'InternalAccount:%' or b.balance + $3::bigint >= 0)
          returning balance::text as balance`
 
-/** A journal entry's insert (`post`); with its rows of `journal_account_postings` (migration `20_derived_rows_in_statement`). */
+/** A journal entry's insert (`post`); with its rows of `journal_account_postings` (migration `20_lighter_money_writes`). */
 const JOURNAL_INSERT = `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`
 const JOURNAL_INSERT_RETURNING = `${JOURNAL_INSERT} returning seq`
 /** After `JOURNAL_INSERT_RETURNING` (./pending.ts `also`): $7 is `accountPostings`. */
@@ -126,7 +126,7 @@ const TRANSACTION_UPSERT = `insert into transactions (platform_id, id, created_m
  * A new payment's daily volume (migration `6_sent_volumes`), after the transaction's upsert
  * (./pending.ts `also`): added only when the upsert inserted the row (`xmax = 0`: a row the
  * upsert updated carries its lock's transaction id); an update's change of the volume is the
- * trigger's, which sees the row before it (migration `20_derived_rows_in_statement`).
+ * trigger's, which sees the row before it (migration `20_lighter_money_writes`).
  * $14 is the customer's key, $15 the UTC day of `created_ms`.
  */
 const TRANSACTION_VOLUME = `insert into sent_volumes as v (platform_id, customer_key, currency, day_ms, amount)

@@ -38,7 +38,7 @@ export interface PendingStatement {
   /**
    * A second data-modifying statement that writes what follows from the first one's rows
    * (a journal entry's account postings, a payment's daily volume: what triggers wrote
-   * before migration `20_derived_rows_in_statement`), run in the same statement: it reads
+   * before migration `20_lighter_money_writes`), run in the same statement: it reads
    * the rows the first one returns as `{self}`, and its parameters are numbered after the
    * first one's (`params` holds both). The shape's key includes it (see `combine`).
    */
