@@ -633,7 +633,19 @@ const v20_lighter_money_writes = statements(
      for each row execute function payments_sent_volume()`,
   // Events' documents are written and read whole (./events.ts: listed as text, the sweep's
   // one field read with `->>`, which json has too): stored as sent, only validated.
-  `alter table events alter column doc type json using doc::json`
+  `alter table events alter column doc type json using doc::json`,
+  // A payment's record is written whole and read whole (lists, gets: as text); nothing
+  // looks inside it in SQL.
+  `alter table transactions alter column doc type json using doc::json`,
+  // A quote's plan fields an execution's read ahead starts from (./payment-reads.ts), as
+  // columns written with it (./money.ts `putQuote`) rather than read out of its document,
+  // which is then written and read whole, as json.
+  `alter table quotes add column customer_id text collate "C", add column currency text collate "C",
+     add column source_id text collate "C", add column destination_id text collate "C"`,
+  `update quotes set customer_id = doc->'plan'->>'customerId', currency = doc->'quote'->'sendingCurrency'->>'code',
+     source_id = doc->'plan'->'source'->>'accountId',
+     destination_id = coalesce(doc->'plan'->'destination'->>'accountId', doc->'plan'->'destination'->>'internalAccountId')`,
+  `alter table quotes alter column doc type json using doc::json`
 )
 
 export const MIGRATIONS = {

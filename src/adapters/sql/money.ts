@@ -116,7 +116,7 @@ const accountPostings = (entry: JournalEntry): string | undefined => {
 /** A transaction's write (`putTransaction`). */
 const TRANSACTION_UPSERT = `insert into transactions (platform_id, id, created_ms, customer_id, platform_customer_id, status, type, sender, receiver,
          reference, sent_currency, sent_amount, doc)
-       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11, $12::bigint, $13::jsonb)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11, $12::bigint, $13::json)
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id,
          platform_customer_id = excluded.platform_customer_id, status = excluded.status, type = excluded.type,
          sender = excluded.sender, receiver = excluded.receiver, reference = excluded.reference,
@@ -375,12 +375,26 @@ export const makeMoneyStore = (
    */
   const exec = sqlPending.defer
 
-  const putQuote = (r: QuoteRecord): Effect.Effect<void> =>
-    exec(
-      `insert into quotes (platform_id, id, created_ms, doc) values ($1, $2, $3::bigint, $4::jsonb)
-       on conflict (platform_id, id) do update set doc = excluded.doc`,
-      [r.platformId, r.quote.id, millisOf(r.quote.createdAt), JSON.stringify(r)]
+  // The plan's customer, sending currency and accounts: what an execution's read ahead starts from (./payment-reads.ts).
+  const putQuote = (r: QuoteRecord): Effect.Effect<void> => {
+    const { destination, source } = r.plan
+    return exec(
+      `insert into quotes (platform_id, id, created_ms, customer_id, currency, source_id, destination_id, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::json)
+       on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
+         source_id = excluded.source_id, destination_id = excluded.destination_id, doc = excluded.doc`,
+      [
+        r.platformId,
+        r.quote.id,
+        millisOf(r.quote.createdAt),
+        r.plan.customerId,
+        r.quote.sendingCurrency.code,
+        source.kind === "REALTIME" ? null : source.accountId,
+        destination.kind === "UMA" ? destination.internalAccountId ?? null : destination.accountId,
+        JSON.stringify(r)
+      ]
     )
+  }
 
   const putTransaction = (r: TransactionRecord): Effect.Effect<void> => {
     const t = r.transaction
