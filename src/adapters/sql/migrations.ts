@@ -645,7 +645,13 @@ const v20_lighter_money_writes = statements(
   `update quotes set customer_id = doc->'plan'->>'customerId', currency = doc->'quote'->'sendingCurrency'->>'code',
      source_id = doc->'plan'->'source'->>'accountId',
      destination_id = coalesce(doc->'plan'->'destination'->>'accountId', doc->'plan'->'destination'->>'internalAccountId')`,
-  `alter table quotes alter column doc type json using doc::json`
+  `alter table quotes alter column doc type json using doc::json`,
+  // The rest of the money path's documents, likewise: a journal entry's (the system
+  // accounts' sums read its postings with json's operators, ./money.ts), an internal
+  // account's and the platform's configuration (read whole by every payment).
+  `alter table journal_entries alter column doc type json using doc::json`,
+  `alter table internal_accounts alter column doc type json using doc::json`,
+  `alter table platform_configs alter column doc type json using doc::json`
 )
 
 export const MIGRATIONS = {

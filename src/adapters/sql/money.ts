@@ -64,7 +64,7 @@ const DAY_MILLIS = 86_400_000
 
 /** The balances of the system accounts, summed from the journal's postings (append `group by 1, 2`). */
 const SYSTEM_SUMS = `select p->>'account' as account, p->>'currency' as currency, sum((p->>'amount')::bigint)::text as balance
-  from journal_entries j, jsonb_array_elements(j.doc->'postings') p
+  from journal_entries j, json_array_elements(j.doc->'postings') p
   where j.platform_id = $1 and p->>'account' not like 'InternalAccount:%'`
 const NONNEGATIVE_CHECK = "ledger_balances_internal_nonnegative"
 const EXACT_CHECK = "ledger_balances_exact"
@@ -86,7 +86,7 @@ const DEBIT_GUARDED = `update ledger_balances as b set balance = b.balance + $3:
          returning balance::text as balance`
 
 /** A journal entry's insert (`post`); with its rows of `journal_account_postings` (migration `20_lighter_money_writes`). */
-const JOURNAL_INSERT = `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`
+const JOURNAL_INSERT = `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::json)`
 const JOURNAL_INSERT_RETURNING = `${JOURNAL_INSERT} returning seq`
 /** After `JOURNAL_INSERT_RETURNING` (./pending.ts `also`): $7 is `accountPostings`. */
 const JOURNAL_POSTINGS = `insert into journal_account_postings (platform_id, account, seq, currency, amount)
@@ -363,7 +363,7 @@ export const makeMoneyStore = (
   const putInternalAccount = (r: InternalAccountRecord): Effect.Effect<void, StoreConflict> =>
     Effect.andThen(sqlPending.flushWrites, sql.unsafe(
       `insert into internal_accounts (platform_id, id, created_ms, customer_id, currency, type, status, doc)
-       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::jsonb)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::json)
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
          type = excluded.type, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.id, millisOf(r.createdAt), r.customerId, r.currency, r.type, r.status, JSON.stringify(r)]
@@ -428,7 +428,7 @@ export const makeMoneyStore = (
 
   const putPlatformConfig = (r: PlatformConfigRecord): Effect.Effect<void> =>
     exec(
-      `insert into platform_configs (platform_id, doc) values ($1, $2::jsonb)
+      `insert into platform_configs (platform_id, doc) values ($1, $2::json)
        on conflict (platform_id) do update set doc = excluded.doc`,
       [r.platformId, JSON.stringify(r)]
     )
