@@ -260,7 +260,8 @@ const v5_wallets = statements(
 
 /**
  * The daily volume a customer has sent, per sending currency and UTC day of
- * `created_ms`, kept by a trigger on `transactions` (what `transactions.sentVolume`
+ * `created_ms`, kept by a trigger on `transactions` (since migration 20 a new payment's
+ * by its insert's statement, the trigger for updates and deletes) (what `transactions.sentVolume`
  * sums: OUTGOING, not FAILED or EXPIRED). `sentVolume` reads one row instead of a
  * range of the `transactions_sent_volume` index: under SERIALIZABLE a range read
  * predicate-locks whole index pages, and every payment inserts into those pages, so
@@ -444,7 +445,7 @@ const v11_invitations = statements(
 /**
  * The journal of each internal account (GET /sandbox/internal-accounts/{id}/journal):
  * one row per internal account and journal entry that posts to it, kept by a trigger
- * on `journal_entries`, so a page of one account's journal is an index range however
+ * on `journal_entries` (since migration 20: written by the entry's statement), so a page of one account's journal is an index range however
  * large the platform's journal grows. Rows of entries written before this migration
  * are filled in by it.
  */
