@@ -42,6 +42,29 @@ describe("combine: one statement of the pending writes, its text kept per shape"
     expect(one.params).toEqual([1, "a", "b", 2, "c"])
   })
 
+  it("follows a part with its `also` statement: the part's rows as {self}, the part's numbering continued", () => {
+    const entry: PendingStatement = {
+      text: "insert into pending_combine_a (x, y) values ($1, $2::text) returning x",
+      params: [1, "a", "[1]"],
+      also: "insert into pending_combine_d (x, z) select e.x, $3::json from {self} e"
+    }
+    const one = combine([updateB("b", 2), entry], check("c"))
+    expect(one.text).toBe(
+      "with w0 as (update pending_combine_b set n = n + $2 where id = $1),\n" +
+        "w1 as (insert into pending_combine_a (x, y) values ($3, $4::text) returning x),\n" +
+        "w1a as (insert into pending_combine_d (x, z) select e.x, $5::json from w1 e)\n" +
+        "select coalesce((select 1 from pending_combine_c where p = $6), 0) as ok"
+    )
+    expect(one.params).toEqual(["b", 2, 1, "a", "[1]", "c"])
+    // Alone, it is still a statement of two parts; the same text without `also` is another shape.
+    expect(combine([entry]).text).toBe(
+      "with w0 as (insert into pending_combine_a (x, y) values ($1, $2::text) returning x),\n" +
+        "w0a as (insert into pending_combine_d (x, z) select e.x, $3::json from w0 e)\nselect 1"
+    )
+    const plain: PendingStatement = { text: entry.text, params: entry.params }
+    expect(combine([plain, updateB("b", 2)]).text).not.toBe(combine([entry, updateB("b", 2)]).text)
+  })
+
   it("builds a shape's text once: the same shape with other values reuses it", () => {
     const before = combinedTextsBuilt()
     const first = combine([updateB("shape-once", 1), insertA(1, "x"), updateB("other", 3)])

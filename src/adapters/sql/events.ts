@@ -15,14 +15,32 @@ import { CurrentPending, type PendingStatement } from "./pending.js"
  * work the events wait in ./pending.ts and go last, with the writes still pending, in
  * one statement before COMMIT (`flushAll`).
  */
-export const eventsStatement = (events: ReadonlyArray<DomainEvent>): PendingStatement => ({
-  text: `insert into events (platform_id, id, type, doc)
-     select e->>'platformId', e->>'id', e->>'type', e
-     from (select count(*) from (select pg_advisory_xact_lock(hashtext(p)) from jsonb_array_elements_text($1::jsonb) as p) locked) as platform_event_locks,
-       jsonb_array_elements($2::jsonb) with ordinality as pending(e, n)
-     order by n`,
-  params: [JSON.stringify([...new Set(events.map((e) => e.platformId))].sort()), JSON.stringify(events)]
-})
+export const eventsStatement = (events: ReadonlyArray<DomainEvent>): PendingStatement => {
+  const keys: Array<readonly [string, string, string]> = []
+  const docs: Array<string> = []
+  for (const e of events) {
+    keys.push([e.platformId, e.id, e.type])
+    docs.push(JSON.stringify(e))
+  }
+  return {
+    text: EVENTS_INSERT,
+    params: [JSON.stringify([...new Set(events.map((e) => e.platformId))].sort()), JSON.stringify(keys), docs.join(EVENT_SEPARATOR)]
+  }
+}
+
+/**
+ * Between two events' documents in `EVENTS_INSERT`'s third parameter: JSON text never
+ * holds it (JSON.stringify writes a control character in a string as an escape), so the
+ * documents are split without being parsed, and stored as `json` (migration
+ * `20_lighter_money_writes`: validated, not rebuilt as jsonb). The second parameter holds
+ * each event's platform, id and type, in the same order.
+ */
+const EVENT_SEPARATOR = "\u0001"
+const EVENTS_INSERT = `insert into events (platform_id, id, type, doc)
+     select k->>0, k->>1, k->>2, d::json
+     from (select count(*) from (select pg_advisory_xact_lock(hashtext(p)) from json_array_elements_text($1::json) as p) locked) as platform_event_locks,
+       rows from (json_array_elements($2::json), string_to_table($3::text, chr(1))) with ordinality as pending(k, d, n)
+     order by n`
 
 /** `flushAll` sends the unit of work's pending writes and events (./pending.ts); a read or removal of events runs after it. */
 export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>): SqlArea<"events", EventWrites> => ({

@@ -260,7 +260,8 @@ const v5_wallets = statements(
 
 /**
  * The daily volume a customer has sent, per sending currency and UTC day of
- * `created_ms`, kept by a trigger on `transactions` (what `transactions.sentVolume`
+ * `created_ms`, kept by a trigger on `transactions` (since migration 20 a new payment's
+ * by its insert's statement, the trigger for updates and deletes) (what `transactions.sentVolume`
  * sums: OUTGOING, not FAILED or EXPIRED). `sentVolume` reads one row instead of a
  * range of the `transactions_sent_volume` index: under SERIALIZABLE a range read
  * predicate-locks whole index pages, and every payment inserts into those pages, so
@@ -444,7 +445,7 @@ const v11_invitations = statements(
 /**
  * The journal of each internal account (GET /sandbox/internal-accounts/{id}/journal):
  * one row per internal account and journal entry that posts to it, kept by a trigger
- * on `journal_entries`, so a page of one account's journal is an index range however
+ * on `journal_entries` (since migration 20: written by the entry's statement), so a page of one account's journal is an index range however
  * large the platform's journal grows. Rows of entries written before this migration
  * are filled in by it.
  */
@@ -604,6 +605,56 @@ const v19_count_indexes = statements(
   `create index external_accounts_customers_count on external_accounts (platform_id) where customer_id is not null`
 )
 
+/**
+ * What the money path's writes derive (a journal entry's rows in `journal_account_postings`,
+ * a new payment's daily volume in `sent_volumes`) is written by the writes' own statement
+ * (./money.ts: a second data-modifying part of the same statement, ./pending.ts `also`)
+ * instead of by a PL/pgSQL trigger per row: a trigger call (and the executor its insert
+ * starts) per journal entry and per payment cost the database about a tenth of a payment's
+ * CPU (docs/performance.md). The journal's trigger goes (`post` is its table's only
+ * writer; a snapshot's restore brings the postings back with the entries). The volume's
+ * trigger stays for what the writer does not know, an update or a delete of a payment
+ * (the row before it), and fires only when a column the volume depends on changed; an
+ * insert's volume is the writer's (`putTransaction`, the table's only writer).
+ *
+ * And events' documents as `json` rather than `jsonb`: a payment's four events (about 1 KB
+ * each) were parsed into jsonb on every insert (`jsonb_in`) and printed again on every
+ * read, though nothing looks inside them but the retention sweep's timestamp (./events.ts).
+ */
+const v20_lighter_money_writes = statements(
+  `drop trigger journal_entries_account_postings on journal_entries`,
+  `drop function payments_journal_account_postings()`,
+  `drop trigger transactions_sent_volume on transactions`,
+  `create trigger transactions_sent_volume after update on transactions
+     for each row
+     when ((old.platform_id, old.customer_id, old.type, old.status, old.sent_currency, old.sent_amount, old.created_ms)
+       is distinct from (new.platform_id, new.customer_id, new.type, new.status, new.sent_currency, new.sent_amount, new.created_ms))
+     execute function payments_sent_volume()`,
+  `create trigger transactions_sent_volume_delete after delete on transactions
+     for each row execute function payments_sent_volume()`,
+  // Events' documents are written and read whole (./events.ts: listed as text, the sweep's
+  // one field read with `->>`, which json has too): stored as sent, only validated.
+  `alter table events alter column doc type json using doc::json`,
+  // A payment's record is written whole and read whole (lists, gets: as text); nothing
+  // looks inside it in SQL.
+  `alter table transactions alter column doc type json using doc::json`,
+  // A quote's plan fields an execution's read ahead starts from (./payment-reads.ts), as
+  // columns written with it (./money.ts `putQuote`) rather than read out of its document,
+  // which is then written and read whole, as json.
+  `alter table quotes add column customer_id text collate "C", add column currency text collate "C",
+     add column source_id text collate "C", add column destination_id text collate "C"`,
+  `update quotes set customer_id = doc->'plan'->>'customerId', currency = doc->'quote'->'sendingCurrency'->>'code',
+     source_id = doc->'plan'->'source'->>'accountId',
+     destination_id = coalesce(doc->'plan'->'destination'->>'accountId', doc->'plan'->'destination'->>'internalAccountId')`,
+  `alter table quotes alter column doc type json using doc::json`,
+  // The rest of the money path's documents, likewise: a journal entry's (the system
+  // accounts' sums read its postings with json's operators, ./money.ts), an internal
+  // account's and the platform's configuration (read whole by every payment).
+  `alter table journal_entries alter column doc type json using doc::json`,
+  `alter table internal_accounts alter column doc type json using doc::json`,
+  `alter table platform_configs alter column doc type json using doc::json`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -623,7 +674,8 @@ export const MIGRATIONS = {
   "16_api_tokens": v16_api_tokens,
   "17_webhook_retention": v17_webhook_retention,
   "18_sandbox_snapshots": v18_sandbox_snapshots,
-  "19_count_indexes": v19_count_indexes
+  "19_count_indexes": v19_count_indexes,
+  "20_lighter_money_writes": v20_lighter_money_writes
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -50,12 +50,12 @@ export const MONEY_TABLES: ReadonlyArray<string> = [
   "internal_accounts",
   "ledger_balances",
   "journal_entries",
-  // Migration 11: kept by a trigger on journal_entries.
+  // Migration 12: written with each journal entry (`post`).
   "journal_account_postings",
   "quotes",
   "transactions",
   "platform_configs",
-  // After `transactions`: its delete trigger moves these rows.
+  // After `transactions`: its delete trigger moves these rows (a new payment's are written with it).
   "sent_volumes"
 ]
 
@@ -64,7 +64,7 @@ const DAY_MILLIS = 86_400_000
 
 /** The balances of the system accounts, summed from the journal's postings (append `group by 1, 2`). */
 const SYSTEM_SUMS = `select p->>'account' as account, p->>'currency' as currency, sum((p->>'amount')::bigint)::text as balance
-  from journal_entries j, jsonb_array_elements(j.doc->'postings') p
+  from journal_entries j, json_array_elements(j.doc->'postings') p
   where j.platform_id = $1 and p->>'account' not like 'InternalAccount:%'`
 const NONNEGATIVE_CHECK = "ledger_balances_internal_nonnegative"
 const EXACT_CHECK = "ledger_balances_exact"
@@ -84,6 +84,54 @@ const DEBIT_GUARDED = `update ledger_balances as b set balance = b.balance + $3:
            and b.balance + $3::bigint between -${MAX_EXACT} and ${MAX_EXACT}
            and (b.account not like 'InternalAccount:%' or b.balance + $3::bigint >= 0)
          returning balance::text as balance`
+
+/** A journal entry's insert (`post`); with its rows of `journal_account_postings` (migration `20_lighter_money_writes`). */
+const JOURNAL_INSERT = `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::json)`
+const JOURNAL_INSERT_RETURNING = `${JOURNAL_INSERT} returning seq`
+/** After `JOURNAL_INSERT_RETURNING` (./pending.ts `also`): $7 is `accountPostings`. */
+const JOURNAL_POSTINGS = `insert into journal_account_postings (platform_id, account, seq, currency, amount)
+         select $1, p->>0, j.seq, p->>1, (p->>2)::bigint from {self} j, json_array_elements($7::json) p`
+
+/**
+ * An entry's rows of its internal accounts' journals, as JSON (`[account, currency, amount]`
+ * each): one per internal account it posts to, its postings' amounts summed and their
+ * least currency (what the trigger of migration `12_account_journal` wrote), or undefined
+ * when it posts to none.
+ */
+const accountPostings = (entry: JournalEntry): string | undefined => {
+  const byAccount = new Map<string, [string, string, bigint]>()
+  for (const p of entry.postings) {
+    if (!isInternalAccount(p.account)) continue
+    const row = byAccount.get(p.account)
+    if (row === undefined) byAccount.set(p.account, [p.account, p.currency, BigInt(p.amount)])
+    else {
+      if (p.currency < row[1]) row[1] = p.currency
+      row[2] += BigInt(p.amount)
+    }
+  }
+  if (byAccount.size === 0) return undefined
+  return JSON.stringify([...byAccount.values()].map(([account, currency, amount]) => [account, currency, amount.toString()]))
+}
+
+/** A transaction's write (`putTransaction`). */
+const TRANSACTION_UPSERT = `insert into transactions (platform_id, id, created_ms, customer_id, platform_customer_id, status, type, sender, receiver,
+         reference, sent_currency, sent_amount, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11, $12::bigint, $13::json)
+       on conflict (platform_id, id) do update set customer_id = excluded.customer_id,
+         platform_customer_id = excluded.platform_customer_id, status = excluded.status, type = excluded.type,
+         sender = excluded.sender, receiver = excluded.receiver, reference = excluded.reference,
+         sent_currency = excluded.sent_currency, sent_amount = excluded.sent_amount, doc = excluded.doc`
+
+/**
+ * A new payment's daily volume (migration `6_sent_volumes`), after the transaction's upsert
+ * (./pending.ts `also`): added only when the upsert inserted the row (`xmax = 0`: a row the
+ * upsert updated carries its lock's transaction id); an update's change of the volume is the
+ * trigger's, which sees the row before it (migration `20_lighter_money_writes`).
+ * $14 is the customer's key, $15 the UTC day of `created_ms`.
+ */
+const TRANSACTION_VOLUME = `insert into sent_volumes as v (platform_id, customer_key, currency, day_ms, amount)
+         select $1, $14::text, $11, $15::bigint, $12::bigint from {self} t where t.inserted
+         on conflict (platform_id, customer_key, currency, day_ms) do update set amount = v.amount + excluded.amount`
 
 /** A bigint column read as text (or a number or bigint, whatever the driver gives), as an exact number. */
 const exactNumber = (value: unknown): number => {
@@ -279,16 +327,17 @@ export const makeMoneyStore = (
       // written by every unit of work would make concurrent payments abort each other.
       // Its balance is the sum of its postings in the journal, read when asked for.
       const internal = moves.filter((m) => isInternalAccount(m.account))
-      // A fresh id: it can break no constraint; sent with the unit of work's next statement.
-      const journal = () =>
-        sqlPending.deferIn(
-          context,
-          pending,
-          `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc) values ($1, $2, $3, $4, $5::bigint, $6::jsonb)`,
-          [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)],
-          // Its own row: the entries of one unit of work wait together.
-          `journal\u0000${entry.platformId}\u0000${entry.id}`
-        )
+      // A fresh id: it can break no constraint; sent with the unit of work's next statement,
+      // with its rows of the internal accounts' journals (`accountPostings`).
+      const journal = () => {
+        const params = [entry.platformId, entry.id, entry.kind, entry.transactionId ?? null, millisOf(entry.at), JSON.stringify(entry)]
+        const postings = accountPostings(entry)
+        // Its own row: the entries of one unit of work wait together.
+        const row = `journal\u0000${entry.platformId}\u0000${entry.id}`
+        return postings === undefined
+          ? sqlPending.deferIn(context, pending, JOURNAL_INSERT, params, row)
+          : sqlPending.deferIn(context, pending, JOURNAL_INSERT_RETURNING, [...params, postings], row, JOURNAL_POSTINGS)
+      }
       // The moves in order, each after the one before has run. A balance the attempt knows
       // moves in plain code (`moveKnown`: undefined, or what must run first); any other in a
       // statement of its own (`moveNow`).
@@ -314,7 +363,7 @@ export const makeMoneyStore = (
   const putInternalAccount = (r: InternalAccountRecord): Effect.Effect<void, StoreConflict> =>
     Effect.andThen(sqlPending.flushWrites, sql.unsafe(
       `insert into internal_accounts (platform_id, id, created_ms, customer_id, currency, type, status, doc)
-       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::jsonb)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::json)
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
          type = excluded.type, status = excluded.status, doc = excluded.doc`,
       [r.platformId, r.id, millisOf(r.createdAt), r.customerId, r.currency, r.type, r.status, JSON.stringify(r)]
@@ -326,44 +375,60 @@ export const makeMoneyStore = (
    */
   const exec = sqlPending.defer
 
-  const putQuote = (r: QuoteRecord): Effect.Effect<void> =>
-    exec(
-      `insert into quotes (platform_id, id, created_ms, doc) values ($1, $2, $3::bigint, $4::jsonb)
-       on conflict (platform_id, id) do update set doc = excluded.doc`,
-      [r.platformId, r.quote.id, millisOf(r.quote.createdAt), JSON.stringify(r)]
-    )
-
-  const putTransaction = (r: TransactionRecord): Effect.Effect<void> => {
-    const t = r.transaction
+  // The plan's customer, sending currency and accounts: what an execution's read ahead starts from (./payment-reads.ts).
+  const putQuote = (r: QuoteRecord): Effect.Effect<void> => {
+    const { destination, source } = r.plan
     return exec(
-      `insert into transactions (platform_id, id, created_ms, customer_id, platform_customer_id, status, type, sender, receiver,
-         reference, sent_currency, sent_amount, doc)
-       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11, $12::bigint, $13::jsonb)
-       on conflict (platform_id, id) do update set customer_id = excluded.customer_id,
-         platform_customer_id = excluded.platform_customer_id, status = excluded.status, type = excluded.type,
-         sender = excluded.sender, receiver = excluded.receiver, reference = excluded.reference,
-         sent_currency = excluded.sent_currency, sent_amount = excluded.sent_amount, doc = excluded.doc`,
+      `insert into quotes (platform_id, id, created_ms, customer_id, currency, source_id, destination_id, doc)
+       values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::json)
+       on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
+         source_id = excluded.source_id, destination_id = excluded.destination_id, doc = excluded.doc`,
       [
         r.platformId,
-        t.id,
-        millisOf(t.createdAt),
-        t.customerId ?? null,
-        t.platformCustomerId ?? null,
-        t.status,
-        t.type,
-        senderOf(r) ?? null,
-        receiverOf(r),
-        t.reconciliationInstructions?.reference ?? null,
-        t.sentAmount?.currency.code ?? null,
-        t.sentAmount?.amount ?? null,
+        r.quote.id,
+        millisOf(r.quote.createdAt),
+        r.plan.customerId,
+        r.quote.sendingCurrency.code,
+        source.kind === "REALTIME" ? null : source.accountId,
+        destination.kind === "UMA" ? destination.internalAccountId ?? null : destination.accountId,
         JSON.stringify(r)
       ]
     )
   }
 
+  const putTransaction = (r: TransactionRecord): Effect.Effect<void> => {
+    const t = r.transaction
+    const createdMs = millisOf(t.createdAt)
+    const params = [
+      r.platformId,
+      t.id,
+      createdMs,
+      t.customerId ?? null,
+      t.platformCustomerId ?? null,
+      t.status,
+      t.type,
+      senderOf(r) ?? null,
+      receiverOf(r),
+      t.reconciliationInstructions?.reference ?? null,
+      t.sentAmount?.currency.code ?? null,
+      t.sentAmount?.amount ?? null,
+      JSON.stringify(r)
+    ]
+    // What the daily volume counts (the same test as the trigger's, migration `6_sent_volumes`).
+    const counted = t.type === "OUTGOING" && t.sentAmount !== undefined && t.status !== "FAILED" && t.status !== "EXPIRED"
+    if (!counted) return exec(TRANSACTION_UPSERT, params)
+    const day = createdMs - (((createdMs % DAY_MILLIS) + DAY_MILLIS) % DAY_MILLIS)
+    return exec(
+      `${TRANSACTION_UPSERT} returning xmax = 0 as inserted`,
+      [...params, t.customerId ?? "", day],
+      undefined,
+      TRANSACTION_VOLUME
+    )
+  }
+
   const putPlatformConfig = (r: PlatformConfigRecord): Effect.Effect<void> =>
     exec(
-      `insert into platform_configs (platform_id, doc) values ($1, $2::jsonb)
+      `insert into platform_configs (platform_id, doc) values ($1, $2::json)
        on conflict (platform_id) do update set doc = excluded.doc`,
       [r.platformId, JSON.stringify(r)]
     )
@@ -499,7 +564,7 @@ export const makeMoneyStore = (
         })),
       sentVolume: (platformId, q) => {
         // From a day's start (the daily window), one row per day of the customer's volume,
-        // kept by a trigger (migration `6_sent_volumes`): under SERIALIZABLE this reads and
+        // kept with the payments (migration `6_sent_volumes`, `putTransaction`): under SERIALIZABLE this reads and
         // locks that row, not a range of an index page every other payment writes into.
         if (q.since % DAY_MILLIS === 0) {
           return cachedVolume(platformId, q.customerId ?? "", q.currency, q.since, Effect.map(

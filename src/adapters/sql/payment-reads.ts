@@ -72,12 +72,9 @@ interface AheadRow {
  */
 const specText = (table: "quotes" | "internal_accounts" | "external_accounts"): string =>
   table === "quotes"
-    ? `select q.doc as quote_doc, q.doc->'plan'->>'customerId' as customer_id,
-          q.doc->'quote'->'sendingCurrency'->>'code' as currency,
-          q.doc->'plan'->'source'->>'accountId' as source_id,
-          coalesce(q.doc->'plan'->'destination'->>'accountId', q.doc->'plan'->'destination'->>'internalAccountId') as destination_id
+    ? `select q.doc as quote_doc, q.customer_id, q.currency, q.source_id, q.destination_id
         from quotes q where q.platform_id = $1 and q.id = $2`
-    : `select null::jsonb as quote_doc, o.customer_id, o.currency, $2::text as source_id, $3::text as destination_id
+    : `select null::json as quote_doc, o.customer_id, o.currency, $2::text as source_id, $3::text as destination_id
         from ${table} o where o.platform_id = $1 and o.id = $2`
 
 /** The table the reads start from (see `specText`), or undefined: an id of neither kind names no account. */

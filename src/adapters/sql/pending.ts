@@ -35,6 +35,14 @@ export interface PendingStatement {
   readonly params: ReadonlyArray<unknown>
   /** The one row the statement writes, when the writer names it (`defer`: the same text may then wait beside it for another row). */
   readonly row?: string | undefined
+  /**
+   * A second data-modifying statement that writes what follows from the first one's rows
+   * (a journal entry's account postings, a payment's daily volume: what triggers wrote
+   * before migration `20_lighter_money_writes`), run in the same statement: it reads
+   * the rows the first one returns as `{self}`, and its parameters are numbered after the
+   * first one's (`params` holds both). The shape's key includes it (see `combine`).
+   */
+  readonly also?: string | undefined
 }
 
 /**
@@ -80,7 +88,7 @@ export class Pending {
     }
     const prefix = `${table}\u0000`
     for (const key of this.reads.keys()) if (key.startsWith(prefix)) this.reads.delete(key)
-    // The daily volumes are kept by a trigger on `transactions` (migration `6_sent_volumes`).
+    // The daily volumes are kept with `transactions` (migration `6_sent_volumes`, ./money.ts `putTransaction`).
     if (table === "transactions") this.forgetReads("sent_volumes")
   }
 }
@@ -139,10 +147,11 @@ let textsBuilt = 0
 
 /** The node after `node` for statement `s` (made when new). */
 const nextShape = (byText: Map<string, Map<number, Shape>>, s: PendingStatement): Shape => {
-  let byCount = byText.get(s.text)
+  const key = s.also === undefined ? s.text : `${s.text}\u0000${s.also}`
+  let byCount = byText.get(key)
   if (byCount === undefined) {
     byCount = new Map()
-    byText.set(s.text, byCount)
+    byText.set(key, byCount)
   }
   let node = byCount.get(s.params.length)
   if (node === undefined) {
@@ -160,12 +169,17 @@ export const combinedTextsBuilt = (): number => textsBuilt
 const combinedText = (statements: ReadonlyArray<PendingStatement>, main: PendingStatement | undefined): string => {
   textsBuilt++
   let offset = 0
+  const shifted = (text: string, shift: number) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)
   const renumbered = (s: PendingStatement) => {
     const shift = offset
     offset += s.params.length
-    return s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)
+    return shifted(s.text, shift)
   }
-  const parts = statements.map((s, i) => `w${i} as (${renumbered(s)})`)
+  const parts = statements.map((s, i) => {
+    const shift = offset
+    const part = `w${i} as (${renumbered(s)})`
+    return s.also === undefined ? part : `${part},\nw${i}a as (${shifted(s.also, shift).replaceAll("{self}", `w${i}`)})`
+  })
   return `with ${parts.join(",\n")}\n${main === undefined ? "select 1" : renumbered(main)}`
 }
 
@@ -178,7 +192,7 @@ const combinedText = (statements: ReadonlyArray<PendingStatement>, main: Pending
  * and parameter counts, in order): it is built once per shape and kept.
  */
 export const combine = (statements: ReadonlyArray<PendingStatement>, main?: PendingStatement): PendingStatement => {
-  if (statements.length === 1 && main === undefined) return statements[0]!
+  if (statements.length === 1 && main === undefined && statements[0]!.also === undefined) return statements[0]!
   if (statements.length === 0 && main !== undefined) return main
   if (shapesKept >= SHAPES_KEPT) {
     shapes = newShape()
@@ -289,7 +303,13 @@ export const makePending = (
    * Keeps a write in the attempt's `pending` for its next statement; what must go first
    * (see `defer`) is returned, to be sent before anything else (undefined: nothing).
    */
-  const keep = (pending: Pending, text: string, params: ReadonlyArray<unknown>, row: string | undefined): ReadonlyArray<PendingStatement> | undefined => {
+  const keep = (
+    pending: Pending,
+    text: string,
+    params: ReadonlyArray<unknown>,
+    row: string | undefined,
+    also: string | undefined
+  ): ReadonlyArray<PendingStatement> | undefined => {
     pending.forgetReads(writtenTable(text))
     // The same statement again may write the same row (unless both name the rows they
     // write, and those differ), and a statement that names its row writes it again:
@@ -297,7 +317,7 @@ export const makePending = (
     const again = (s: PendingStatement) =>
       (row !== undefined && s.row === row) || (s.text === text && (row === undefined || s.row === undefined))
     const earlier = pending.statements.some(again) ? pending.statements.splice(0) : undefined
-    pending.statements.push({ text, params, row })
+    pending.statements.push({ text, params, row, also })
     return earlier
   }
   /** `defer` in the fiber's context at hand (`pending` its `CurrentPending`). */
@@ -306,13 +326,14 @@ export const makePending = (
     pending: Pending | undefined,
     text: string,
     params: ReadonlyArray<unknown>,
-    row?: string
+    row?: string,
+    also?: string
   ): Effect.Effect<void> => {
-    if (pending === undefined) return execIn(context, text, params)
-    const earlier = keep(pending, text, params, row)
+    if (pending === undefined) return also === undefined ? execIn(context, text, params) : sendIn(context, [{ text, params, also }])
+    const earlier = keep(pending, text, params, row, also)
     return earlier === undefined ? Effect.void : sendIn(context, earlier)
   }
-  const defer = (text: string, params: ReadonlyArray<unknown>, row?: string): Effect.Effect<void> =>
-    Effect.contextWith((context: Context.Context<never>) => deferIn(context, Context.get(context, CurrentPending), text, params, row))
+  const defer = (text: string, params: ReadonlyArray<unknown>, row?: string, also?: string): Effect.Effect<void> =>
+    Effect.contextWith((context: Context.Context<never>) => deferIn(context, Context.get(context, CurrentPending), text, params, row, also))
   return { query, queryIn, exec, defer, deferIn, flushWrites, flushAll, leadingIn }
 }

@@ -17,10 +17,11 @@
  * Rows keep their own keys, `seq` values included (events, journal entries, timer
  * outcomes): the sequences behind them only move forward, so a restored row's `seq` is
  * never handed out again, and the webhook cursor still points into the restored outbox.
- * Tables kept by triggers (`journal_account_postings`, `sent_volumes`) come after the
- * tables whose triggers write them (the order `resetPlatform` clears them in), and each
- * table is emptied again just before its rows go in, so their saved rows replace whatever
- * the triggers wrote while the earlier tables were restored.
+ * Tables derived from others (`journal_account_postings`, `sent_volumes`) come after the
+ * tables they derive from (the order `resetPlatform` clears them in), and each table is
+ * emptied again just before its rows go in, so their saved rows replace whatever a
+ * trigger wrote while the earlier tables were restored (since migration
+ * `20_lighter_money_writes` an insert writes no derived row: their writers do, ./money.ts).
  * Nothing of a platform's state is cached by a process but its clock offset, which
  * every request checks against the stored one (./one-round-trip.ts).
  */
