@@ -64,8 +64,9 @@ const formsOf = (l: Listed): ReadonlyArray<readonly [string, string, ReadonlyArr
     ["count", `select count(*)::int from (select 1 from ${l.table} where ${l.where.text} limit ${TOTAL_COUNT_LIMIT + 1}) counted`, l.where.params],
     [
       "page",
-      `select doc::text as doc from ${l.table} where ${l.where.text} order by created_ms ${direction}, id ${direction} limit $${l.where.params.length + 1}`,
-      [...l.where.params, LIMIT + 1]
+      // The limit in the text, as the store's page writes it (./src/adapters/sql/documents.ts `pageStatement`).
+      `select doc::text as doc from ${l.table} where ${l.where.text} order by created_ms ${direction}, id ${direction} limit ${LIMIT + 1}`,
+      l.where.params
     ]
   ]
 }

@@ -141,12 +141,13 @@ const statementsAlone = async (url: string) => {
     for (const [name, table, where, descending] of lists) {
       const statement = pageStatement(table, where, { limit: 20, descending })
       if (!("text" in statement)) throw new Error("no cursor was given")
-      // The store writes the page's limit (and one more) into the text (b40c314); the form
-      // before it sent the limit as the last parameter.
+      // The store writes the page's limit (20, and one more row) into the text (b40c314); the
+      // form before it passed it as the statement's last parameter.
       const params = [...statement.params]
-      const asParameter = statement.text.replaceAll(/limit 21\b/g, `limit $${params.length + 1}`)
+      const asParameter = statement.text.replace(/\blimit 21\b/g, `limit $${params.length + 1}`)
+      if (asParameter === statement.text) throw new Error(`no page limit in the text of ${name}`)
       const forms: ReadonlyArray<readonly [string, string, ReadonlyArray<unknown>, string]> = [
-        ["limit a parameter (as before b40c314)", asParameter, [...params, 21], "auto"],
+        ["limit a parameter (as sent before b40c314)", asParameter, [...params, 21], "auto"],
         ["limit in the text (as sent)", statement.text, params, "auto"],
         ["limit a parameter, force_generic_plan", asParameter, [...params, 21], "force_generic_plan"]
       ]

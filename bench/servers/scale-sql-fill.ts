@@ -17,9 +17,10 @@
  * document, the same index keys as the port writes, since the template's were written
  * by it. Serial columns (`seq` of events and journal entries) come from their sequences
  * in clone order; a webhook delivery takes its event's `seq` (column and document). The
- * tables' triggers run as for the port's inserts (`journal_account_postings`,
- * `sent_volumes`); internal accounts' `ledger_balances` rows are set at the end to the
- * sum of their postings (what the port's moves leave).
+ * rows the port's writes derive (`journal_account_postings`, `sent_volumes`: written by
+ * the writes' own statements since migration `20_lighter_money_writes`, no trigger) are
+ * derived at the end from the cloned rows, and internal accounts' `ledger_balances` rows
+ * set to the sum of their postings (what the port's moves leave).
  *
  * Who pays and when, as the port fill (scale-app.ts): pair `p` (0 … 49 hot, then cold
  * pairs, ten payments each) is dated at the start of the 30-day spread; payment `j` is
@@ -59,7 +60,7 @@ export interface SqlFillPlan {
 
 /** Tables the fill clones rows of; the rest are derived (triggers, balances) or not per payment. */
 const CLONED = ["customers", "internal_accounts", "external_accounts", "journal_entries", "quotes", "transactions", "events", "webhook_deliveries"] as const
-/** Tables whose rows are written by triggers or recomputed, never cloned. */
+/** Tables whose rows are derived from the cloned ones at the end, never cloned. */
 const DERIVED = new Set(["ledger_balances", "sent_volumes", "journal_account_postings"])
 /** Not a payment's: bounded histories and platform-wide rows. */
 const IGNORED = new Set(["timer_outcomes", "platform_clocks", "webhook_cursors", "webhook_keys", "platform_configs", "payments_migrations", "sandbox_faults"])
@@ -329,6 +330,28 @@ export const sqlFill = async (exec: Exec, template: SqlFillTemplate, plan: SqlFi
       Object.entries(millis).map(([t, ms]) => `${t} ${(ms / 1000).toFixed(1)}`).join(", ")})`)
   }
 
+  // ---- the rows the store's writes derive (./money.ts `post`, `putTransaction`; no trigger
+  // writes them on insert since migration 20_lighter_money_writes): each internal account's
+  // rows of a journal entry, and the daily volumes, from the cloned entries and payments
+  // (the template's own rows kept: the same values)
+  await exec(
+    `insert into journal_account_postings (platform_id, account, seq, currency, amount)
+     select j.platform_id, p->>'account', j.seq, min(p->>'currency'), sum((p->>'amount')::bigint)
+     from journal_entries j, json_array_elements(j.doc::json->'postings') p
+     where j.platform_id = $1 and p->>'account' like 'InternalAccount:%'
+     group by j.platform_id, p->>'account', j.seq
+     on conflict (platform_id, account, seq) do nothing`,
+    [platformId]
+  )
+  await exec(`delete from sent_volumes where platform_id = $1`, [platformId])
+  await exec(
+    `insert into sent_volumes (platform_id, customer_key, currency, day_ms, amount)
+     select platform_id, coalesce(customer_id, ''), sent_currency, created_ms - mod(mod(created_ms, 86400000) + 86400000, 86400000), sum(sent_amount)
+     from transactions
+     where platform_id = $1 and type = 'OUTGOING' and sent_currency is not null and sent_amount is not null and status not in ('FAILED', 'EXPIRED')
+     group by 1, 2, 3, 4`,
+    [platformId]
+  )
   // ---- internal accounts' balances: the sum of their postings, as the port's moves leave them
   await exec(
     `insert into ledger_balances (platform_id, account, currency, balance)

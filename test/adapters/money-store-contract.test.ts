@@ -742,6 +742,23 @@ describe.each(KINDS)("Money store contract on %s", (kind) => {
         yield* store.transact((uow) => uow.resetPlatform(p))
         expect(yield* volume("Customer:2", T0)).toBe(0)
       }))
+
+    storeIt("a payment written twice in one unit of work, counted then not (or back), keeps its last record and volume", (store, p) =>
+      Effect.gen(function*() {
+        const volume = () => store.transactions.sentVolume(p, { customerId: "Customer:1", currency: "USD", since: T0 })
+        const tx = (id: string, status: TransactionStatus) => transactionRecord(p, id, { createdAt: T0 + SEC, amount: 100, status })
+        // Created and failed at once; created failed, then revived; and an incoming one beside a counted one.
+        yield* store.transact((uow) => Effect.andThen(uow.putTransaction(tx("Transaction:1", "PENDING")), uow.putTransaction(tx("Transaction:1", "FAILED"))))
+        expect((yield* store.transactions.get(p, "Transaction:1"))?.transaction.status).toBe("FAILED")
+        expect(yield* volume()).toBe(0)
+        yield* store.transact((uow) => Effect.andThen(uow.putTransaction(tx("Transaction:2", "FAILED")), uow.putTransaction(tx("Transaction:2", "PENDING"))))
+        expect((yield* store.transactions.get(p, "Transaction:2"))?.transaction.status).toBe("PENDING")
+        expect(yield* volume()).toBe(100)
+        yield* store.transact((uow) =>
+          Effect.andThen(uow.putTransaction(tx("Transaction:2", "COMPLETED")), uow.putTransaction(tx("Transaction:2", "EXPIRED")))
+        )
+        expect(yield* volume()).toBe(0)
+      }))
   })
 
   // ------------------------------------------------------------ reset and tenants

@@ -579,6 +579,15 @@ describe.each(KINDS)("Store contract on %s", (kind) => {
         expect((yield* store.events.list(q)).map((e) => e.event.id)).toEqual(["Webhook:q"])
       }))
 
+    storeIt("events written together come back whole, whatever their text holds (control characters, separators, quotes, any script)", (store, p) =>
+      Effect.gen(function*() {
+        // The SQL store sends a unit of work's documents as one text split at U+0001 (./events.ts).
+        const texts = ["a\u0001b", "\u0001", "line\nbreak\ttab\u001f\u007f", "\"quoted\" \\ back", "ünïcødé ~ 払い 💸", "", "{\"not\":\"json\"}"]
+        const events = texts.map((text, i) => eventOf(p, `t${i}`, jobOf(`t${i}`, { text, also: [text, i] })))
+        yield* store.transact((uow) => Effect.forEach(events, (e) => uow.emit(e), { discard: true }))
+        expect((yield* store.events.list(p)).map((e) => e.event)).toEqual(events)
+      }))
+
     storeIt("a reader following afterSeq never misses an event committed after its read", (store, p) =>
       Effect.gen(function*() {
         // Unit of work 1 emits first and commits last; unit of work 2 emits second and commits first.

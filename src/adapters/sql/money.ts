@@ -122,15 +122,18 @@ const TRANSACTION_UPSERT = `insert into transactions (platform_id, id, created_m
          sender = excluded.sender, receiver = excluded.receiver, reference = excluded.reference,
          sent_currency = excluded.sent_currency, sent_amount = excluded.sent_amount, doc = excluded.doc`
 
+/** `TRANSACTION_UPSERT` with what `TRANSACTION_VOLUME` reads. */
+const TRANSACTION_WRITE = `${TRANSACTION_UPSERT} returning xmax = 0 as inserted`
+
 /**
  * A new payment's daily volume (migration `6_sent_volumes`), after the transaction's upsert
  * (./pending.ts `also`): added only when the upsert inserted the row (`xmax = 0`: a row the
  * upsert updated carries its lock's transaction id); an update's change of the volume is the
  * trigger's, which sees the row before it (migration `20_lighter_money_writes`).
- * $14 is the customer's key, $15 the UTC day of `created_ms`.
+ * $14 is the customer's key (null: the payment is not counted), $15 the UTC day of `created_ms`.
  */
 const TRANSACTION_VOLUME = `insert into sent_volumes as v (platform_id, customer_key, currency, day_ms, amount)
-         select $1, $14::text, $11, $15::bigint, $12::bigint from {self} t where t.inserted
+         select $1, $14::text, $11, $15::bigint, $12::bigint from {self} t where t.inserted and $14::text is not null
          on conflict (platform_id, customer_key, currency, day_ms) do update set amount = v.amount + excluded.amount`
 
 /** A bigint column read as text (or a number or bigint, whatever the driver gives), as an exact number. */
@@ -416,14 +419,12 @@ export const makeMoneyStore = (
     ]
     // What the daily volume counts (the same test as the trigger's, migration `6_sent_volumes`).
     const counted = t.type === "OUTGOING" && t.sentAmount !== undefined && t.status !== "FAILED" && t.status !== "EXPIRED"
-    if (!counted) return exec(TRANSACTION_UPSERT, params)
     const day = createdMs - (((createdMs % DAY_MILLIS) + DAY_MILLIS) % DAY_MILLIS)
-    return exec(
-      `${TRANSACTION_UPSERT} returning xmax = 0 as inserted`,
-      [...params, t.customerId ?? "", day],
-      undefined,
-      TRANSACTION_VOLUME
-    )
+    // One text whether counted or not (a null key adds no volume): ./pending.ts sends a
+    // statement again only after the earlier one of the same text, so the same payment
+    // written twice in a unit of work (created, then failed) never lands twice in one
+    // statement, where the second upsert of its row would fail ("cannot affect row a second time").
+    return exec(TRANSACTION_WRITE, [...params, counted ? t.customerId ?? "" : null, day], undefined, TRANSACTION_VOLUME)
   }
 
   const putPlatformConfig = (r: PlatformConfigRecord): Effect.Effect<void> =>
