@@ -122,7 +122,13 @@ const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schem
 export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
   endpoint: E,
   status: number,
-  shared: SharedHandler<E, A, Err, R>
+  shared: SharedHandler<E, A, Err, R>,
+  /**
+   * The success value's JSON text written without the schema's encoder, for the shapes
+   * it knows (the same text as `JSON.stringify` of the encoding); `undefined` for any
+   * other value, which the schema encodes.
+   */
+  writeSuccess?: (a: unknown) => string | undefined
 ): DirectRoute<Exclude<R | Store, CurrentPlatform>> => {
   // The concerns the endpoint declares, applied as the HttpApi group applies them.
   const handler = applyConcerns(endpoint, shared)
@@ -150,6 +156,8 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
   const succeed = (a: unknown): DirectReply | Effect.Effect<DirectReply> => {
     if (HttpServerResponse.isHttpServerResponse(a)) return responseReply(a)
+    const written = writeSuccess?.(a)
+    if (written !== undefined) return reply(status, written)
     const encoded = encodeSuccess(a)
     if (Exit.isSuccess(encoded)) return reply(status, JSON.stringify(encoded.value))
     return faultReply(encoded.cause)
