@@ -8,7 +8,7 @@
 import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
 import type { ApiError } from "../domain/errors.js"
 import { PaymentsApi } from "./api.js"
-import { laneRoute, type SharedHandler } from "./direct.js"
+import { type LaneShortcuts, laneRoute, type SharedHandler } from "./direct.js"
 import { createCustomer } from "./handlers/customers.js"
 import {
   createCustomerExternalAccount,
@@ -17,7 +17,7 @@ import {
   getPlatformExternalAccount
 } from "./handlers/external-accounts.js"
 import { createQuote, executeQuote } from "./handlers/money.js"
-import { quoteJson } from "./quote-json.js"
+import { quoteJson, readQuoteRequest } from "./quote-json.js"
 
 const spec = OpenApi.fromApi(PaymentsApi)
 
@@ -40,8 +40,8 @@ const successStatusOf = (endpoint: { readonly method: string; readonly path: str
 const lane = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
   endpoint: E,
   handler: SharedHandler<E, A, Err, R>,
-  writeSuccess?: (a: unknown) => string | undefined
-) => laneRoute(endpoint, successStatusOf(endpoint), handler, writeSuccess)
+  fast?: LaneShortcuts
+) => laneRoute(endpoint, successStatusOf(endpoint), handler, fast)
 
 const customers = PaymentsApi.groups.customers.endpoints
 const customerAccounts = PaymentsApi.groups.customerExternalAccounts.endpoints
@@ -54,7 +54,7 @@ export const DIRECT_ROUTES = [
   lane(customerAccounts.getCustomerExternalAccount, getCustomerExternalAccount),
   lane(platformAccounts.createPlatformExternalAccount, createPlatformExternalAccount),
   lane(platformAccounts.getPlatformExternalAccount, getPlatformExternalAccount),
-  // A quote's answer written without the schema's encoder where its shape allows (src/http/quote-json.ts).
-  lane(quotes.createQuote, createQuote, quoteJson),
-  lane(quotes.executeQuote, executeQuote, quoteJson)
+  // A quote's request read and its answer written without the schemas where their shape allows (src/http/quote-json.ts).
+  lane(quotes.createQuote, createQuote, { readPayload: readQuoteRequest, writeSuccess: quoteJson }),
+  lane(quotes.executeQuote, executeQuote, { writeSuccess: quoteJson })
 ]

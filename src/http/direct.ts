@@ -112,6 +112,19 @@ const EmptyStruct = Schema.Struct({})
 const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schema as Schema.Codec<unknown, unknown>
 
 /**
+ * Shortcuts past an endpoint's schemas for the shapes of its hottest requests and
+ * answers, each giving exactly what the schema gives for the values it takes and
+ * `undefined` for every other value, which the schema handles as before (and so every
+ * error stays the schema's).
+ */
+export interface LaneShortcuts {
+  /** The success value's JSON text (`JSON.stringify` of the schema's encoding). */
+  readonly writeSuccess?: (a: unknown) => string | undefined
+  /** The payload the schema decodes from the parsed JSON body. */
+  readonly readPayload?: (json: unknown) => unknown
+}
+
+/**
  * A lane route derived from an HttpApi endpoint and the handler its group uses: the
  * method, path, parameter, header, payload and success schemas come from the endpoint
  * definition, the success status from the API's OpenAPI description, and the work
@@ -123,12 +136,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   endpoint: E,
   status: number,
   shared: SharedHandler<E, A, Err, R>,
-  /**
-   * The success value's JSON text written without the schema's encoder, for the shapes
-   * it knows (the same text as `JSON.stringify` of the encoding); `undefined` for any
-   * other value, which the schema encodes.
-   */
-  writeSuccess?: (a: unknown) => string | undefined
+  fast?: LaneShortcuts
 ): DirectRoute<Exclude<R | Store, CurrentPlatform>> => {
   // The concerns the endpoint declares, applied as the HttpApi group applies them.
   const handler = applyConcerns(endpoint, shared)
@@ -156,7 +164,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
   const succeed = (a: unknown): DirectReply | Effect.Effect<DirectReply> => {
     if (HttpServerResponse.isHttpServerResponse(a)) return responseReply(a)
-    const written = writeSuccess?.(a)
+    const written = fast?.writeSuccess?.(a)
     if (written !== undefined) return reply(status, written)
     const encoded = encodeSuccess(a)
     if (Exit.isSuccess(encoded)) return reply(status, JSON.stringify(encoded.value))
@@ -175,6 +183,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
    */
   let noParams: Exit.Exit<unknown, Schema.SchemaError> | undefined
   let noHeaders: Exit.Exit<unknown, Schema.SchemaError> | undefined
+  let nullPayload: Exit.Exit<unknown, Schema.SchemaError> | undefined
   const start = (
     rawParams: Readonly<Record<string, string | undefined>>,
     body: string,
@@ -194,9 +203,20 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
       const json = readJsonBody(body)
       if (json._tag === "Refused") return errorReply(json.error)
       if (json._tag === "Malformed") return errorReply(malformedJson())
-      const decoded = decodePayload(body === "" && nullOnEmpty ? null : json.value)
-      if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
-      payload = decoded.value
+      if (body === "" && nullOnEmpty) {
+        // An absent body decodes as null, to the same value every time: decoded once.
+        const decoded = nullPayload ??= decodePayload(null)
+        if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
+        payload = decoded.value
+      } else {
+        const read = fast?.readPayload?.(json.value)
+        if (read !== undefined) payload = read
+        else {
+          const decoded = decodePayload(json.value)
+          if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
+          payload = decoded.value
+        }
+      }
     }
     // The values were decoded by this endpoint's own schemas: they are the request its
     // handler is typed for (the endpoint's schemas and its type parameters are one).

@@ -13,10 +13,10 @@
  * schema's keys in the schema's order and nothing else, as the encoder builds it.
  * `test/http/quote-json.test.ts` holds it to the encoder's text for generated quotes.
  */
-import { Schema } from "effect"
 import { PaymentRail } from "../domain/external-account.js"
 import { Currency } from "../domain/money.js"
-import { AccountDestination, AccountQuoteSource, OutgoingRateDetails, Quote, QuoteStatus } from "../domain/quote.js"
+import { MAX_AMOUNT } from "../domain/money.js"
+import { AccountDestination, AccountQuoteSource, OutgoingRateDetails, Quote, QuoteLockSide, QuoteRequest, QuoteStatus } from "../domain/quote.js"
 
 /** The fields this writer knows, in the schema's order; checked against the schemas when the module loads. */
 const QUOTE_KEYS = [
@@ -41,6 +41,20 @@ const QUOTE_KEYS = [
 const SOURCE_KEYS = ["sourceType", "accountId", "customerId"]
 const DESTINATION_KEYS = ["destinationType", "accountId", "paymentRail"]
 const CURRENCY_KEYS = ["code", "name", "symbol", "decimals"]
+const REQUEST_KEYS = [
+  "lookupId",
+  "source",
+  "destination",
+  "lockedCurrencySide",
+  "lockedCurrencyAmount",
+  "immediatelyExecute",
+  "remittanceInformation",
+  "purposeOfPayment",
+  "description",
+  "platformFeeOverride",
+  "scaFactor",
+  "senderCustomerInfo"
+]
 const RATE_KEYS = [
   "counterpartyMultiplier",
   "counterpartyFixedFee",
@@ -59,13 +73,14 @@ const sameKeys = (fields: object, keys: ReadonlyArray<string>) => {
 if (
   !sameKeys(Quote.fields, QUOTE_KEYS) || !sameKeys(AccountQuoteSource.fields, SOURCE_KEYS) ||
   !sameKeys(AccountDestination.fields, DESTINATION_KEYS) || !sameKeys(Currency.fields, CURRENCY_KEYS) ||
-  !sameKeys(OutgoingRateDetails.fields, RATE_KEYS)
+  !sameKeys(OutgoingRateDetails.fields, RATE_KEYS) || !sameKeys(QuoteRequest.fields, REQUEST_KEYS)
 ) {
   throw new Error("quote-json: the Quote schema changed; update src/http/quote-json.ts to match it")
 }
 
 const STATUSES: ReadonlySet<unknown> = new Set(QuoteStatus.literals)
 const RAILS: ReadonlySet<unknown> = new Set(PaymentRail.literals)
+const LOCK_SIDES: ReadonlySet<unknown> = new Set(QuoteLockSide.literals)
 /** The quote source's and destination's `Id`: a string of 1 to 255 characters. */
 const isId = (v: unknown): v is string => typeof v === "string" && v.length >= 1 && v.length <= 255
 const isFinite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v)
@@ -170,8 +185,33 @@ export const quoteJson = (value: unknown): string | undefined => {
   })
 }
 
-/** For the test: the schema's own text for `value` (undefined when it does not encode). */
-export const quoteJsonBySchema = (value: unknown): string | undefined => {
-  const encoded = Schema.encodeUnknownExit(Quote)(value)
-  return encoded._tag === "Success" ? JSON.stringify(encoded.value) : undefined
+
+/** The request keys `readQuoteRequest` decodes; a body with any other key is left to the schema. */
+const REQUEST_KEYS_READ: ReadonlySet<string> = new Set(["source", "destination", "lockedCurrencySide", "lockedCurrencyAmount", "immediatelyExecute"])
+
+/**
+ * The `QuoteRequest` the schema decodes from a JSON body, for the common shape only
+ * (account to account, an amount and a side, `immediatelyExecute` or not, nothing else);
+ * `undefined` for any other body, valid or not, which the lane decodes with the schema
+ * (so every error is the schema's). Checked field by field as the schema checks it:
+ * `Id` of 1 to 255 characters, the literals, `PositiveAmount` (a safe integer above 0,
+ * at most `MAX_AMOUNT`). The decoded object has the schema's keys in its order.
+ */
+export const readQuoteRequest = (json: unknown): Fields | undefined => {
+  if (!isObject(json)) return undefined
+  for (const key in json) if (!REQUEST_KEYS_READ.has(key)) return undefined
+  const { lockedCurrencySide, lockedCurrencyAmount, immediatelyExecute } = json
+  if (!LOCK_SIDES.has(lockedCurrencySide)) return undefined
+  if (!Number.isSafeInteger(lockedCurrencyAmount) || (lockedCurrencyAmount as number) <= 0 || (lockedCurrencyAmount as number) > MAX_AMOUNT) {
+    return undefined
+  }
+  const from = source(json["source"])
+  const to = destination(json["destination"])
+  if (from === undefined || to === undefined) return undefined
+  if (immediatelyExecute === undefined) {
+    if ("immediatelyExecute" in json) return undefined
+    return { source: from, destination: to, lockedCurrencySide, lockedCurrencyAmount }
+  }
+  if (typeof immediatelyExecute !== "boolean") return undefined
+  return { source: from, destination: to, lockedCurrencySide, lockedCurrencyAmount, immediatelyExecute }
 }

@@ -1,14 +1,48 @@
 /**
- * The lane's hand-written `Quote` text (src/http/quote-json.ts) against the schema's
- * encoder: for every value it writes, the very text `JSON.stringify` gives of the
- * encoding (keys, order, numbers, escapes), and nothing for a value the schema would not
- * encode.
+ * The lane's shortcuts for quotes (src/http/quote-json.ts) against the endpoints' own
+ * schemas, as the lane runs them: for every value the writer writes, the very text
+ * `JSON.stringify` gives of the success schema's encoding (keys, order, numbers,
+ * escapes), and nothing for a value the schema would not encode; for every body the
+ * reader reads, the very value the payload schema decodes (keys in the same order), and
+ * nothing for a body it would not decode.
  */
+import { Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { AccountDestination, AccountQuoteSource, OutgoingRateDetails, Quote } from "../../src/domain/quote.js"
-import { quoteJson, quoteJsonBySchema } from "../../src/http/quote-json.js"
+import { AccountDestination, AccountQuoteSource, OutgoingRateDetails, Quote, QuoteRequest } from "../../src/domain/quote.js"
+import { PAYLOAD_PARSE_OPTIONS } from "../../src/http/api-base.js"
+import { PaymentsApi } from "../../src/http/api.js"
+import { quoteJson, readQuoteRequest } from "../../src/http/quote-json.js"
 import { arbitraryFor, damaged } from "../../src/testing/arbitrary.js"
+
+const { createQuote, executeQuote } = PaymentsApi.groups.quotes.endpoints
+
+/** The lane's encoding of a success value: the endpoint's success schema, then `JSON.stringify`. */
+const successTextOf = (endpoint: typeof createQuote | typeof executeQuote) => {
+  const success = [...endpoint.success][0]
+  if (success === undefined) throw new Error("no success schema")
+  const encode = Schema.encodeUnknownExit(success as Schema.Codec<unknown, unknown>)
+  return (value: unknown): string | undefined => {
+    const encoded = encode(value)
+    return encoded._tag === "Success" ? JSON.stringify(encoded.value) : undefined
+  }
+}
+const createdText = successTextOf(createQuote)
+const executedText = successTextOf(executeQuote)
+const quoteJsonBySchema = (value: unknown): string | undefined => {
+  const text = createdText(value)
+  expect(executedText(value)).toBe(text)
+  return text
+}
+
+/** The lane's decoding of a quote request: the union of the endpoint's JSON payload schemas, with its parse options. */
+const payloadSchemas = createQuote.payload.get("application/json")?.schemas ?? []
+const payloadUnion: Schema.Top = Schema.Union(payloadSchemas)
+const decodeQuoteRequest = Schema.decodeUnknownExit(payloadUnion as Schema.Codec<unknown, unknown>, PAYLOAD_PARSE_OPTIONS)
+const quoteRequestBySchema = (json: unknown): unknown => {
+  const decoded = decodeQuoteRequest(json)
+  return decoded._tag === "Success" ? decoded.value : undefined
+}
 
 /** Any quote the schema describes (most of them of a shape the writer leaves to the schema). */
 const anyQuote = arbitraryFor(Quote)
@@ -43,7 +77,7 @@ const shuffledWithExtras = (q: Record<string, unknown>, seed: number): Record<st
   return out
 }
 
-describe("quoteJson", () => {
+describe("the lane's quote shortcuts", () => {
   it("writes the schema's text for the quotes it knows, and leaves every other to the schema", () => {
     let written = 0
     fc.assert(
@@ -90,5 +124,62 @@ describe("quoteJson", () => {
     expect(quoteJson({ ...base, source: { ...(base["source"] as object), customerId: undefined } })).toBeUndefined()
     expect(quoteJson({ ...base, exchangeRate: Number.NaN })).toBeUndefined()
     expect(quoteJson({ ...base, totalSendingAmount: Number.POSITIVE_INFINITY })).toBeUndefined()
+  })
+
+  it("reads every request of the common shape as the schema decodes it, keys in its order; leaves any other to the schema", () => {
+    const common = fc.record({
+      source: arbitraryFor(AccountQuoteSource),
+      destination: arbitraryFor(AccountDestination),
+      request: arbitraryFor(QuoteRequest),
+      execute: fc.option(fc.boolean(), { nil: undefined })
+    }).map(({ source, destination, request, execute }) => {
+      const body: Record<string, unknown> = {
+        source,
+        destination,
+        lockedCurrencySide: request.lockedCurrencySide,
+        lockedCurrencyAmount: request.lockedCurrencyAmount
+      }
+      if (execute !== undefined) body["immediatelyExecute"] = execute
+      return body
+    })
+    let read = 0
+    fc.assert(
+      fc.property(fc.oneof(common, damaged(common), arbitraryFor(QuoteRequest)), (body) => {
+        const json: unknown = JSON.parse(JSON.stringify(body))
+        const fast = readQuoteRequest(json)
+        if (fast === undefined) return
+        read++
+        const decoded = quoteRequestBySchema(json)
+        expect(decoded).toBeDefined()
+        expect(fast).toStrictEqual(decoded)
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(decoded))
+      }),
+      { numRuns: 1500 }
+    )
+    expect(read).toBeGreaterThan(300)
+    fc.assert(
+      fc.property(common, (body) => {
+        expect(readQuoteRequest(body)).toStrictEqual(quoteRequestBySchema(body))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("leaves to the schema a request with a key it does not read, an amount out of bounds, or an undefined key", () => {
+    const body = {
+      source: { sourceType: "ACCOUNT", accountId: "InternalAccount:a" },
+      destination: { destinationType: "ACCOUNT", accountId: "InternalAccount:b" },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 100
+    }
+    expect(readQuoteRequest(body)).toStrictEqual(quoteRequestBySchema(body))
+    for (const amount of [0, -1, 1.5, 9_000_000_000_000_001, Number.NaN, "100"]) {
+      expect(readQuoteRequest({ ...body, lockedCurrencyAmount: amount })).toBeUndefined()
+    }
+    expect(readQuoteRequest({ ...body, description: "x" })).toBeUndefined()
+    expect(readQuoteRequest({ ...body, unknown: 1 })).toBeUndefined()
+    expect(readQuoteRequest({ ...body, immediatelyExecute: undefined })).toBeUndefined()
+    expect(readQuoteRequest({ ...body, source: { ...body.source, accountId: "" } })).toBeUndefined()
+    expect(readQuoteRequest({ ...body, source: { ...body.source, accountId: "x".repeat(256) } })).toBeUndefined()
   })
 })
