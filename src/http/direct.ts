@@ -31,7 +31,7 @@ import { asPlatformWork } from "../operations/time.js"
 import { applyConcerns, headerNamesOf } from "./concerns.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES } from "./middleware.js"
 import { faultOf, internalFault, malformedJson, PART_NAMES, readJsonBody, retryHeaders } from "./pipeline.js"
-import { makeApiRouter } from "./reference-endpoints.js"
+import { makeApiRouter, makePlainShapeMatcher } from "./reference-endpoints.js"
 
 export interface DirectReply {
   readonly status: number
@@ -315,10 +315,13 @@ export const makeDirectLane = <R>(options: {
    * a request the router would give to an endpoint not built yet (a static segment
    * where a lane route has a parameter) is not the lane's.
    */
-  const route = makeApiRouter({
-    base: options.base,
-    served: options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
-  })
+  const served = options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
+  const route = makeApiRouter({ base: options.base, served })
+  /**
+   * The lane's routes with parameters (`POST /quotes/:quoteId/execute`) for a path plainly
+   * of their shape, which the router would route to them (it is not run for those).
+   */
+  const plainShape = makePlainShapeMatcher({ base: options.base, served, routes: options.routes.map((r) => ({ method: r.method, path: r.path, value: r })) })
 
   type Matched = { readonly route: DirectRoute<R>; readonly params: Readonly<Record<string, string | undefined>> }
   /**
@@ -330,6 +333,8 @@ export const makeDirectLane = <R>(options: {
 
   /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): Matched | undefined => {
+    const plain = plainShape(method, path)
+    if (plain !== undefined) return { route: plain.value, params: plain.params }
     const key = keyOf(method, path)
     const known = matchedStatic.get(key)
     if (known !== undefined) return known

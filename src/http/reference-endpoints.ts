@@ -219,3 +219,78 @@ export const makeApiRouter = <A>(options: {
     return entry._tag === "NotImplemented" ? entry : { _tag: "Served", value: entry.value, params: found.params }
   }
 }
+
+/** FindMyWay's default longest parameter (`maxParamLength`): a longer one is not routed. */
+const DEFAULT_MAX_PARAM_LENGTH = 100
+
+/** A parameter value the router takes as it is: no percent-encoding, no `?`, `;`, `#` or `/`, no dot. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9:_-]+$/
+
+/**
+ * For routes with path parameters (`/quotes/:quoteId/execute`): the route and its
+ * parameters for a path that is plainly of the route's shape, without running the router,
+ * and undefined whenever the router might choose otherwise (the caller then asks
+ * `makeApiRouter`'s router). A path is plainly of a shape when its static segments are
+ * the route's, exactly (same case, no duplicate or trailing slash), and each parameter's
+ * segment is plain text (letters, digits, `:`, `_`, `-`; at most the router's longest
+ * parameter) that no route of the router, of any method, has as a static segment at that
+ * position: the router then finds this route and takes the segment as it is, since it
+ * prefers a static segment to a parameter and this one has none to prefer.
+ * `test/http/direct.test.ts` holds it to the router for generated paths.
+ */
+export const makePlainShapeMatcher = <A>(options: {
+  readonly base: string
+  /** Every route the router is made with (as `makeApiRouter`'s `served`). */
+  readonly served: Iterable<{ readonly method: string; readonly path: string }>
+  /** The routes to match, among those. */
+  readonly routes: Iterable<{ readonly method: string; readonly path: string; readonly value: A }>
+  readonly maxParamLength?: number
+}): ((method: string, path: string) => { readonly value: A; readonly params: Record<string, string> } | undefined) => {
+  const maxParamLength = options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH
+  const paths: Array<string> = []
+  for (const r of options.served) paths.push(r.path)
+  for (const [, path] of REFERENCE_ENDPOINTS) paths.push(options.base + path.replace(/\{([^}]+)\}/g, ":$1"))
+  // Every static segment by position, in lower case (the router's matching may ignore case).
+  const staticAt: Array<Set<string>> = []
+  for (const path of paths) {
+    path.split("/").forEach((segment, i) => {
+      if (!segment.startsWith(":")) (staticAt[i] ??= new Set()).add(segment.toLowerCase())
+    })
+  }
+  type Shape = { readonly method: string; readonly segments: ReadonlyArray<string>; readonly params: ReadonlyArray<readonly [number, string]>; readonly value: A }
+  const shapes: Array<Shape> = []
+  for (const r of options.routes) {
+    const segments = r.path.split("/")
+    const params: Array<readonly [number, string]> = []
+    let plain = true
+    segments.forEach((segment, i) => {
+      if (!segment.includes(":")) return
+      if (/^:\w+$/.test(segment)) params.push([i, segment.slice(1)])
+      else plain = false
+    })
+    // A path from the root, with no empty segment (the router would clean those first).
+    if (segments[0] !== "" || segments.some((s, i) => i > 0 && s === "")) plain = false
+    if (plain && params.length > 0) shapes.push({ method: r.method, segments, params, value: r.value })
+  }
+  return (method, path) => {
+    let parts: Array<string> | undefined
+    for (const shape of shapes) {
+      if (shape.method !== method) continue
+      parts ??= path.split("/")
+      if (parts.length !== shape.segments.length) continue
+      let ok = true
+      for (let i = 0; i < parts.length && ok; i++) {
+        const expected = shape.segments[i]!
+        const part = parts[i]!
+        if (expected.charCodeAt(0) === 58) {
+          ok = part.length <= maxParamLength && PLAIN_SEGMENT.test(part) && !(staticAt[i]?.has(part.toLowerCase()) ?? false)
+        } else ok = part === expected
+      }
+      if (!ok) continue
+      const params: Record<string, string> = {}
+      for (const [i, name] of shape.params) params[name] = parts[i]!
+      return { value: shape.value, params }
+    }
+    return undefined
+  }
+}
