@@ -223,8 +223,13 @@ export const makeApiRouter = <A>(options: {
 /** FindMyWay's default longest parameter (`maxParamLength`): a longer one is not routed. */
 const DEFAULT_MAX_PARAM_LENGTH = 100
 
-/** A parameter value the router takes as it is: no percent-encoding, no `?`, `;`, `#` or `/`, no dot. */
-const PLAIN_SEGMENT = /^[A-Za-z0-9:_-]+$/
+/**
+ * A parameter the router takes as it is but for an encoded colon (`%3A`, which it
+ * decodes, as clients encode the colon of ids): no other percent-encoding, no `?`, `;`,
+ * `#` or `/`, no dot.
+ */
+const PLAIN_SEGMENT = /^(?:[A-Za-z0-9:_-]|%3[aA])+$/
+const ENCODED_COLON = /%3[aA]/g
 
 /**
  * For routes with path parameters (`/quotes/:quoteId/execute`): the route and its
@@ -232,8 +237,8 @@ const PLAIN_SEGMENT = /^[A-Za-z0-9:_-]+$/
  * and undefined whenever the router might choose otherwise (the caller then asks
  * `makeApiRouter`'s router). A path is plainly of a shape when its static segments are
  * the route's, exactly (same case, no duplicate or trailing slash), and each parameter's
- * segment is plain text (letters, digits, `:`, `_`, `-`; at most the router's longest
- * parameter) that no route of the router, of any method, has as a static segment at that
+ * segment is plain text (letters, digits, `:` or `%3A`, `_`, `-`; at most the router's
+ * longest parameter, counted before decoding) that no route of the router, of any method, has as a static segment at that
  * position: the router then finds this route and takes the segment as it is, since it
  * prefers a static segment to a parameter and this one has none to prefer.
  * `test/http/direct.test.ts` holds it to the router for generated paths.
@@ -288,7 +293,10 @@ export const makePlainShapeMatcher = <A>(options: {
       }
       if (!ok) continue
       const params: Record<string, string> = {}
-      for (const [i, name] of shape.params) params[name] = parts[i]!
+      for (const [i, name] of shape.params) {
+        const part = parts[i]!
+        params[name] = part.includes("%") ? part.replace(ENCODED_COLON, ":") : part
+      }
       return { value: shape.value, params }
     }
     return undefined

@@ -25,6 +25,9 @@ const plain = makePlainShapeMatcher({ base, served, routes: DIRECT_ROUTES.map((r
 const segment = fc.oneof(
   fc.uuid().map((u) => `Quote:${u}`),
   fc.uuid().map((u) => `ExternalAccount:${u}`),
+  fc.uuid().map((u) => `Quote%3A${u}`),
+  fc.uuid().map((u) => `Quote%3a${u}`),
+  fc.constantFrom("Quote%3", "Quote%", "a%2Fb", "a%25b", "%3A%3A", "Quote%3Ax%3B", "a%20b"),
   fc.constantFrom("execute", "EXECUTE", "quotes", "Quotes", "external-accounts", "customers", "platform", "internal-accounts", "transactions", "", "."),
   fc.stringMatching(/^[A-Za-z0-9:_\-.%;#?]{0,12}$/),
   fc.integer({ min: 95, max: 105 }).map((n) => "a".repeat(n))
@@ -38,7 +41,7 @@ const path = fc.tuple(fc.constantFrom(...DIRECT_ROUTES.map((r) => r.path)), fc.a
       const at = 1 + (i % (parts.length - 1))
       parts[at] = parts[at]!.startsWith(":") || i % 5 === 0 ? s : parts[at]!
     }
-    for (let i = 1; i < parts.length; i++) if (parts[i]!.startsWith(":")) parts[i] = `Quote:${i}abc`
+    for (let i = 1; i < parts.length; i++) if (parts[i]!.startsWith(":")) parts[i] = i % 2 === 0 ? `Quote:${i}abc` : `Quote%3A${i}abc`
     return parts.join("/") + (trailing ? "/" : "")
   })
 
@@ -69,7 +72,11 @@ describe("the lane's plain-shape matcher", () => {
     const routed = router("POST", p)
     expect(routed?._tag === "Served" ? routed.value : undefined).toBe(fast?.value)
     expect(plain("POST", `${base}/quotes/${"a".repeat(101)}/execute`)).toBeUndefined()
-    expect(plain("POST", `${base}/quotes/Quote%3Ax/execute`)).toBeUndefined()
+    // Clients encode the colon: the router decodes it in the parameter.
+    expect(plain("POST", `${base}/quotes/${encodeURIComponent(id)}/execute`)?.params).toStrictEqual({ quoteId: id })
+    const encoded = router("POST", `${base}/quotes/${encodeURIComponent(id)}/execute`)
+    expect(encoded?._tag === "Served" ? { ...encoded.params } : undefined).toStrictEqual({ quoteId: id })
+    expect(plain("POST", `${base}/quotes/Quote%2Fx/execute`)).toBeUndefined()
     expect(plain("POST", `${base}/Quotes/${id}/execute`)).toBeUndefined()
     expect(plain("GET", p)).toBeUndefined()
   })
