@@ -223,12 +223,7 @@ export const makeApiRouter = <A>(options: {
 /** FindMyWay's default longest parameter (`maxParamLength`): a longer one is not routed. */
 const DEFAULT_MAX_PARAM_LENGTH = 100
 
-/**
- * A parameter the router takes as it is but for an encoded colon (`%3A`, which it
- * decodes, as clients encode the colon of ids): no other percent-encoding, no `?`, `;`,
- * `#` or `/`, no dot.
- */
-const PLAIN_SEGMENT = /^(?:[A-Za-z0-9:_-]|%3[aA])+$/
+/** An encoded colon (`%3A`), which the router decodes in a parameter: clients encode the colon of ids. */
 const ENCODED_COLON = /%3[aA]/g
 
 /**
@@ -277,27 +272,50 @@ export const makePlainShapeMatcher = <A>(options: {
     if (segments[0] !== "" || segments.some((s, i) => i > 0 && s === "")) plain = false
     if (plain && params.length > 0) shapes.push({ method: r.method, segments, params, value: r.value })
   }
+  // A segment with a colon (or an encoded one) equals no static name unless some static name has one.
+  const colonInStatic = staticAt.some((names) => [...names].some((n) => n.includes(":") || n.includes("%")))
+  /** Whether `c` may stand in a parameter as it is: a letter, a digit, `_` or `-` (the colon is counted apart). */
+  const isPlainChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
+  const matchShape = (shape: Shape, path: string): { readonly value: A; readonly params: Record<string, string> } | undefined => {
+    if (path.charCodeAt(0) !== 47) return undefined
+    const segments = shape.segments
+    const last = segments.length - 1
+    let params: Record<string, string> | undefined
+    let start = 1
+    for (let i = 1; i <= last; i++) {
+      const slash = path.indexOf("/", start)
+      // As many segments as the shape: a slash after each but the last.
+      if ((slash === -1) !== (i === last)) return undefined
+      const end = slash === -1 ? path.length : slash
+      const expected = segments[i]!
+      if (expected.charCodeAt(0) !== 58) {
+        if (end - start !== expected.length || !path.startsWith(expected, start)) return undefined
+      } else {
+        if (end === start || end - start > maxParamLength) return undefined
+        let colon = false
+        let encoded = false
+        for (let j = start; j < end; j++) {
+          const c = path.charCodeAt(j)
+          if (isPlainChar(c)) continue
+          if (c === 58) colon = true
+          else if (c === 37 && path.charCodeAt(j + 1) === 51 && (path.charCodeAt(j + 2) === 65 || path.charCodeAt(j + 2) === 97)) {
+            encoded = true
+            j += 2
+          } else return undefined
+        }
+        const raw = path.slice(start, end)
+        if ((colonInStatic || (!colon && !encoded)) && (staticAt[i]?.has(raw.toLowerCase()) ?? false)) return undefined
+        ;(params ??= {})[expected.slice(1)] = encoded ? raw.replace(ENCODED_COLON, ":") : raw
+      }
+      start = end + 1
+    }
+    return params === undefined ? undefined : { value: shape.value, params }
+  }
   return (method, path) => {
-    let parts: Array<string> | undefined
     for (const shape of shapes) {
       if (shape.method !== method) continue
-      parts ??= path.split("/")
-      if (parts.length !== shape.segments.length) continue
-      let ok = true
-      for (let i = 0; i < parts.length && ok; i++) {
-        const expected = shape.segments[i]!
-        const part = parts[i]!
-        if (expected.charCodeAt(0) === 58) {
-          ok = part.length <= maxParamLength && PLAIN_SEGMENT.test(part) && !(staticAt[i]?.has(part.toLowerCase()) ?? false)
-        } else ok = part === expected
-      }
-      if (!ok) continue
-      const params: Record<string, string> = {}
-      for (const [i, name] of shape.params) {
-        const part = parts[i]!
-        params[name] = part.includes("%") ? part.replace(ENCODED_COLON, ":") : part
-      }
-      return { value: shape.value, params }
+      const matched = matchShape(shape, path)
+      if (matched !== undefined) return matched
     }
     return undefined
   }
