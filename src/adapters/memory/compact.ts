@@ -178,40 +178,14 @@ const trim = (v: unknown, previous: unknown, depth: number, canon: Canon | undef
     for (let i = 0; i < v.length; i++) trim(v[i], before?.[i], depth + 1, canon)
     return
   }
-  if (isPlain(v)) trimObject(v as Record<string, unknown>, previous, depth, canon)
+  if (isPlain(v)) trimObject(v as Record<string, unknown>, Object.keys(v), previous, depth, canon)
 }
 
-const CURRENCY_KEYS: ReadonlyArray<string> = ["code", "name", "symbol", "decimals"]
-
-/** Whether `o`'s own keys are exactly a currency's, in order (no key list built). */
-const hasCurrencyKeys = (o: object): boolean => {
-  let i = 0
-  for (const key in o) {
-    if (i === 4 || key !== CURRENCY_KEYS[i]) return false
-    i++
-  }
-  return i === 4
-}
-
-/** Whether `o` has two to four own fields, every one a string: a candidate for `referenceOf` (no key list built). */
-const mayBeReference = (o: Record<string, unknown>): boolean => {
-  let n = 0
-  for (const key in o) {
-    if (++n > 4 || typeof o[key] !== "string") return false
-  }
-  return n >= 2
-}
-
-/**
- * `trim` of a plain object. Its fields are walked with `for…in`, which reads each field
- * by the object's own layout (a read by a name taken from a key list is a lookup per
- * field), and a key list is built only for an object that may be shared as a reference.
- * Plain objects have `Object.prototype` or no prototype, so `for…in` sees their own
- * keys, in `Object.keys` order.
- */
-const trimObject = (o: Record<string, unknown>, previous: unknown, depth: number, canon: Canon | undefined): void => {
+/** `trim` of a plain object whose keys are `keys` (each object's key list is taken once, and serves the currency and reference checks too). */
+const trimObject = (o: Record<string, unknown>, keys: ReadonlyArray<string>, previous: unknown, depth: number, canon: Canon | undefined): void => {
   const p = typeof previous === "object" && previous !== null && !Array.isArray(previous) ? previous as Record<string, unknown> : undefined
-  for (const key in o) {
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!
     const field = o[key]
     if (typeof field === "string") {
       // Equal to the previous record's (mostly the very string, spread from it): kept as it is.
@@ -231,18 +205,14 @@ const trimObject = (o: Record<string, unknown>, previous: unknown, depth: number
       continue
     }
     if (!isPlain(field)) continue
-    if (hasCurrencyKeys(field)) {
-      const currency = currencyOf(field, CURRENCY_KEYS)
-      if (currency !== undefined) {
-        o[key] = currency
-        continue
-      }
+    const fieldKeys = Object.keys(field)
+    const currency = currencyOf(field, fieldKeys)
+    if (currency !== undefined) {
+      o[key] = currency
+      continue
     }
-    const inner = field as Record<string, unknown>
-    if (depth + 1 <= MAX_DEPTH) trimObject(inner, p?.[key], depth + 1, canon)
-    if (mayBeReference(inner)) {
-      const reference = referenceOf(inner, Object.keys(inner))
-      if (reference !== undefined) o[key] = reference
-    }
+    if (depth + 1 <= MAX_DEPTH) trimObject(field as Record<string, unknown>, fieldKeys, p?.[key], depth + 1, canon)
+    const reference = referenceOf(field, fieldKeys)
+    if (reference !== undefined) o[key] = reference
   }
 }
