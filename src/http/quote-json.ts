@@ -1,21 +1,23 @@
 /**
- * The JSON text of a `Quote` answer (`POST /quotes`, `POST /quotes/{id}/execute`) written
- * without the schema's encoder, for the direct lane: the encoder walks the quote's AST,
- * runs every check and builds the encoded copy on each answer (about a twelfth of the
- * lane's CPU per payment, docs/performance.md). This writes the same text for the
- * common shape: a quote from an account to an account, with or without rate details,
- * no payment instructions and no SCA challenge.
+ * The direct lane's shortcuts past the quote endpoints' schemas (`LaneShortcuts`,
+ * src/http/direct.ts): the JSON text of a `Quote` answer (`POST /quotes`, `POST
+ * /quotes/{id}/execute`) written without the schema's encoder, and a `QuoteRequest` read
+ * from its JSON body without the payload schema. The encoder walks the quote's AST, runs
+ * every check and builds the encoded copy on each answer (about 7% of the lane's CPU per
+ * payment in process, docs/performance.md); decoding a request is about half that. These
+ * give the same text and value for the common shape: a quote from an account to an
+ * account, with or without rate details, no payment instructions and no SCA challenge.
  *
- * It answers only what it has checked field by field as the schema would (each field's
+ * Each answers only what it has checked field by field as the schema would (each field's
  * type, each literal, each check): anything else, an absent or extra shape, a present
  * optional key holding `undefined`, a number that is not finite, returns `undefined`, and
- * the lane encodes that value with the schema as before. The encoded object has the
- * schema's keys in the schema's order and nothing else, as the encoder builds it.
- * `test/http/quote-json.test.ts` holds it to the encoder's text for generated quotes.
+ * the lane runs the schema as before (so every error stays the schema's). The objects
+ * built have the schema's keys in the schema's order and nothing else, as the schema
+ * builds them. `test/http/quote-json.test.ts` holds both to the endpoints' own schemas for
+ * generated values.
  */
 import { PaymentRail } from "../domain/external-account.js"
-import { Currency } from "../domain/money.js"
-import { MAX_AMOUNT } from "../domain/money.js"
+import { Currency, MAX_AMOUNT } from "../domain/money.js"
 import { AccountDestination, AccountQuoteSource, OutgoingRateDetails, Quote, QuoteLockSide, QuoteRequest, QuoteStatus } from "../domain/quote.js"
 
 /** The fields this writer knows, in the schema's order; checked against the schemas when the module loads. */
