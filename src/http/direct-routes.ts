@@ -8,7 +8,7 @@
 import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
 import type { ApiError } from "../domain/errors.js"
 import { PaymentsApi } from "./api.js"
-import { laneRoute, type SharedHandler } from "./direct.js"
+import { type LaneShortcuts, laneRoute, type SharedHandler } from "./direct.js"
 import { createCustomer } from "./handlers/customers.js"
 import {
   createCustomerExternalAccount,
@@ -17,6 +17,7 @@ import {
   getPlatformExternalAccount
 } from "./handlers/external-accounts.js"
 import { createQuote, executeQuote } from "./handlers/money.js"
+import { quoteJson, readQuoteRequest } from "./quote-json.js"
 
 const spec = OpenApi.fromApi(PaymentsApi)
 
@@ -36,8 +37,11 @@ const successStatusOf = (endpoint: { readonly method: string; readonly path: str
 }
 
 /** A lane route for an endpoint and the handler its group registers. */
-const lane = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(endpoint: E, handler: SharedHandler<E, A, Err, R>) =>
-  laneRoute(endpoint, successStatusOf(endpoint), handler)
+const lane = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
+  endpoint: E,
+  handler: SharedHandler<E, A, Err, R>,
+  fast?: LaneShortcuts
+) => laneRoute(endpoint, successStatusOf(endpoint), handler, fast)
 
 const customers = PaymentsApi.groups.customers.endpoints
 const customerAccounts = PaymentsApi.groups.customerExternalAccounts.endpoints
@@ -50,6 +54,7 @@ export const DIRECT_ROUTES = [
   lane(customerAccounts.getCustomerExternalAccount, getCustomerExternalAccount),
   lane(platformAccounts.createPlatformExternalAccount, createPlatformExternalAccount),
   lane(platformAccounts.getPlatformExternalAccount, getPlatformExternalAccount),
-  lane(quotes.createQuote, createQuote),
-  lane(quotes.executeQuote, executeQuote)
+  // A quote's request read and its answer written without the schemas where their shape allows (src/http/quote-json.ts).
+  lane(quotes.createQuote, createQuote, { readPayload: readQuoteRequest, writeSuccess: quoteJson }),
+  lane(quotes.executeQuote, executeQuote, { writeSuccess: quoteJson })
 ]

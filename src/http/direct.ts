@@ -31,7 +31,7 @@ import { asPlatformWork } from "../operations/time.js"
 import { applyConcerns, headerNamesOf } from "./concerns.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES } from "./middleware.js"
 import { faultOf, internalFault, malformedJson, PART_NAMES, readJsonBody, retryHeaders } from "./pipeline.js"
-import { makeApiRouter } from "./reference-endpoints.js"
+import { makeApiRouter, makePlainShapeMatcher } from "./reference-endpoints.js"
 
 export interface DirectReply {
   readonly status: number
@@ -112,6 +112,19 @@ const EmptyStruct = Schema.Struct({})
 const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schema as Schema.Codec<unknown, unknown>
 
 /**
+ * Shortcuts past an endpoint's schemas for the shapes of its hottest requests and
+ * answers, each giving exactly what the schema gives for the values it takes and
+ * `undefined` for every other value, which the schema handles as before (and so every
+ * error stays the schema's).
+ */
+export interface LaneShortcuts {
+  /** The success value's JSON text (`JSON.stringify` of the schema's encoding). */
+  readonly writeSuccess?: (a: unknown) => string | undefined
+  /** The payload the schema decodes from the parsed JSON body. */
+  readonly readPayload?: (json: unknown) => unknown
+}
+
+/**
  * A lane route derived from an HttpApi endpoint and the handler its group uses: the
  * method, path, parameter, header, payload and success schemas come from the endpoint
  * definition, the success status from the API's OpenAPI description, and the work
@@ -122,7 +135,8 @@ const plainCodec = (schema: Schema.Top): Schema.Codec<unknown, unknown> => schem
 export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError, R>(
   endpoint: E,
   status: number,
-  shared: SharedHandler<E, A, Err, R>
+  shared: SharedHandler<E, A, Err, R>,
+  fast?: LaneShortcuts
 ): DirectRoute<Exclude<R | Store, CurrentPlatform>> => {
   // The concerns the endpoint declares, applied as the HttpApi group applies them.
   const handler = applyConcerns(endpoint, shared)
@@ -150,6 +164,8 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
   const encodeSuccess = Schema.encodeUnknownExit(plainCodec(success))
   const succeed = (a: unknown): DirectReply | Effect.Effect<DirectReply> => {
     if (HttpServerResponse.isHttpServerResponse(a)) return responseReply(a)
+    const written = fast?.writeSuccess?.(a)
+    if (written !== undefined) return reply(status, written)
     const encoded = encodeSuccess(a)
     if (Exit.isSuccess(encoded)) return reply(status, JSON.stringify(encoded.value))
     return faultReply(encoded.cause)
@@ -167,6 +183,7 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
    */
   let noParams: Exit.Exit<unknown, Schema.SchemaError> | undefined
   let noHeaders: Exit.Exit<unknown, Schema.SchemaError> | undefined
+  let nullPayload: Exit.Exit<unknown, Schema.SchemaError> | undefined
   const start = (
     rawParams: Readonly<Record<string, string | undefined>>,
     body: string,
@@ -186,9 +203,20 @@ export const laneRoute = <E extends HttpApiEndpoint.Top, A, Err extends ApiError
       const json = readJsonBody(body)
       if (json._tag === "Refused") return errorReply(json.error)
       if (json._tag === "Malformed") return errorReply(malformedJson())
-      const decoded = decodePayload(body === "" && nullOnEmpty ? null : json.value)
-      if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
-      payload = decoded.value
+      if (body === "" && nullOnEmpty) {
+        // An absent body decodes as null, to the same value every time: decoded once.
+        const decoded = nullPayload ??= decodePayload(null)
+        if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
+        payload = decoded.value
+      } else {
+        const read = fast?.readPayload?.(json.value)
+        if (read !== undefined) payload = read
+        else {
+          const decoded = decodePayload(json.value)
+          if (Exit.isFailure(decoded)) return issueReply(decoded.cause, json.value, PART_NAMES.Payload)
+          payload = decoded.value
+        }
+      }
     }
     // The values were decoded by this endpoint's own schemas: they are the request its
     // handler is typed for (the endpoint's schemas and its type parameters are one).
@@ -287,10 +315,13 @@ export const makeDirectLane = <R>(options: {
    * a request the router would give to an endpoint not built yet (a static segment
    * where a lane route has a parameter) is not the lane's.
    */
-  const route = makeApiRouter({
-    base: options.base,
-    served: options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
-  })
+  const served = options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
+  const route = makeApiRouter({ base: options.base, served })
+  /**
+   * The lane's routes with parameters (`POST /quotes/:quoteId/execute`) for a path plainly
+   * of their shape, which the router would route to them (it is not run for those).
+   */
+  const plainShape = makePlainShapeMatcher({ base: options.base, served, routes: options.routes.map((r) => ({ method: r.method, path: r.path, value: r })) })
 
   type Matched = { readonly route: DirectRoute<R>; readonly params: Readonly<Record<string, string | undefined>> }
   /**
@@ -302,6 +333,8 @@ export const makeDirectLane = <R>(options: {
 
   /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): Matched | undefined => {
+    const plain = plainShape(method, path)
+    if (plain !== undefined) return { route: plain.value, params: plain.params }
     const key = keyOf(method, path)
     const known = matchedStatic.get(key)
     if (known !== undefined) return known

@@ -219,3 +219,104 @@ export const makeApiRouter = <A>(options: {
     return entry._tag === "NotImplemented" ? entry : { _tag: "Served", value: entry.value, params: found.params }
   }
 }
+
+/** FindMyWay's default longest parameter (`maxParamLength`): a longer one is not routed. */
+const DEFAULT_MAX_PARAM_LENGTH = 100
+
+/** An encoded colon (`%3A`), which the router decodes in a parameter: clients encode the colon of ids. */
+const ENCODED_COLON = /%3[aA]/g
+
+/**
+ * For routes with path parameters (`/quotes/:quoteId/execute`): the route and its
+ * parameters for a path that is plainly of the route's shape, without running the router,
+ * and undefined whenever the router might choose otherwise (the caller then asks
+ * `makeApiRouter`'s router). A path is plainly of a shape when its static segments are
+ * the route's, exactly (same case, no duplicate or trailing slash), and each parameter's
+ * segment is plain text (letters, digits, `:` or `%3A`, `_`, `-`; at most the router's
+ * longest parameter, counted before decoding) that no route of the router, of any method, has as a static segment at that
+ * position: the router then finds this route and takes the segment as it is, since it
+ * prefers a static segment to a parameter and this one has none to prefer.
+ * `test/http/direct.test.ts` holds it to the router for generated paths.
+ */
+export const makePlainShapeMatcher = <A>(options: {
+  readonly base: string
+  /** Every route the router is made with (as `makeApiRouter`'s `served`). */
+  readonly served: Iterable<{ readonly method: string; readonly path: string }>
+  /** The routes to match, among those. */
+  readonly routes: Iterable<{ readonly method: string; readonly path: string; readonly value: A }>
+  readonly maxParamLength?: number
+}): ((method: string, path: string) => { readonly value: A; readonly params: Record<string, string> } | undefined) => {
+  const maxParamLength = options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH
+  const paths: Array<string> = []
+  for (const r of options.served) paths.push(r.path)
+  for (const [, path] of REFERENCE_ENDPOINTS) paths.push(options.base + path.replace(/\{([^}]+)\}/g, ":$1"))
+  // Every static segment by position, in lower case (the router's matching may ignore case).
+  const staticAt: Array<Set<string>> = []
+  for (const path of paths) {
+    path.split("/").forEach((segment, i) => {
+      if (!segment.startsWith(":")) (staticAt[i] ??= new Set()).add(segment.toLowerCase())
+    })
+  }
+  type Shape = { readonly method: string; readonly segments: ReadonlyArray<string>; readonly params: ReadonlyArray<readonly [number, string]>; readonly value: A }
+  const shapes: Array<Shape> = []
+  for (const r of options.routes) {
+    const segments = r.path.split("/")
+    const params: Array<readonly [number, string]> = []
+    let plain = true
+    segments.forEach((segment, i) => {
+      if (!segment.includes(":")) return
+      if (/^:\w+$/.test(segment)) params.push([i, segment.slice(1)])
+      else plain = false
+    })
+    // A path from the root, with no empty segment (the router would clean those first).
+    if (segments[0] !== "" || segments.some((s, i) => i > 0 && s === "")) plain = false
+    if (plain && params.length > 0) shapes.push({ method: r.method, segments, params, value: r.value })
+  }
+  // A segment with a colon (or an encoded one) equals no static name unless some static name has one.
+  const colonInStatic = staticAt.some((names) => [...names].some((n) => n.includes(":") || n.includes("%")))
+  /** Whether `c` may stand in a parameter as it is: a letter, a digit, `_` or `-` (the colon is counted apart). */
+  const isPlainChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
+  const matchShape = (shape: Shape, path: string): { readonly value: A; readonly params: Record<string, string> } | undefined => {
+    if (path.charCodeAt(0) !== 47) return undefined
+    const segments = shape.segments
+    const last = segments.length - 1
+    let params: Record<string, string> | undefined
+    let start = 1
+    for (let i = 1; i <= last; i++) {
+      const slash = path.indexOf("/", start)
+      // As many segments as the shape: a slash after each but the last.
+      if ((slash === -1) !== (i === last)) return undefined
+      const end = slash === -1 ? path.length : slash
+      const expected = segments[i]!
+      if (expected.charCodeAt(0) !== 58) {
+        if (end - start !== expected.length || !path.startsWith(expected, start)) return undefined
+      } else {
+        if (end === start || end - start > maxParamLength) return undefined
+        let colon = false
+        let encoded = false
+        for (let j = start; j < end; j++) {
+          const c = path.charCodeAt(j)
+          if (isPlainChar(c)) continue
+          if (c === 58) colon = true
+          else if (c === 37 && path.charCodeAt(j + 1) === 51 && (path.charCodeAt(j + 2) === 65 || path.charCodeAt(j + 2) === 97)) {
+            encoded = true
+            j += 2
+          } else return undefined
+        }
+        const raw = path.slice(start, end)
+        if ((colonInStatic || (!colon && !encoded)) && (staticAt[i]?.has(raw.toLowerCase()) ?? false)) return undefined
+        ;(params ??= {})[expected.slice(1)] = encoded ? raw.replace(ENCODED_COLON, ":") : raw
+      }
+      start = end + 1
+    }
+    return params === undefined ? undefined : { value: shape.value, params }
+  }
+  return (method, path) => {
+    for (const shape of shapes) {
+      if (shape.method !== method) continue
+      const matched = matchShape(shape, path)
+      if (matched !== undefined) return matched
+    }
+    return undefined
+  }
+}
