@@ -128,6 +128,44 @@ export interface DocRow {
 /** The record a `doc` column holds (written by this adapter from a typed record). */
 export const docOf = <T>(row: DocRow): T => JSON.parse(row.doc)
 
+/** A parsed document, frozen through (see `keptDocOf`). */
+type Parsed = ReturnType<typeof JSON.parse>
+
+/** `value` and everything in it frozen: a document shared by every reader of its text cannot be changed by one of them. */
+const frozenThrough = (value: Parsed): Parsed => {
+  if (typeof value === "object" && value !== null) {
+    for (const key of Object.keys(value)) frozenThrough(value[key])
+    Object.freeze(value)
+  }
+  return value
+}
+
+/**
+ * Documents parsed, by their text: `keptDocOf`. At most `PARSED_KEPT` (then all forgotten
+ * at once), each of at most `PARSED_TEXT_MAX` characters.
+ */
+const parsed = new Map<string, Parsed>()
+const PARSED_KEPT = 1024
+const PARSED_TEXT_MAX = 16_384
+
+/**
+ * `docOf` for the rows a payment reads again and again unchanged (a customer, its
+ * accounts, the platform's configuration: ./payment-reads.ts `cachedDoc`): the same text
+ * gives the same record, so a text parsed before is looked up (hashing and comparing the
+ * text costs a tenth of parsing it) and its record, frozen, is shared. Only the parse is
+ * kept, keyed by the whole text the database returned: a row another process changed is
+ * a different text, read and parsed anew.
+ */
+export const keptDocOf = <T>(text: string): T => {
+  if (text.length > PARSED_TEXT_MAX) return JSON.parse(text)
+  const hit: Parsed = parsed.get(text)
+  if (hit !== undefined) return hit
+  const value: Parsed = frozenThrough(JSON.parse(text))
+  if (parsed.size >= PARSED_KEPT) parsed.clear()
+  parsed.set(text, value)
+  return value
+}
+
 /** The largest page limit written into a page statement's text (the API's own bound). */
 const PAGE_LIMIT_IN_TEXT = 100
 

@@ -21,7 +21,7 @@
  */
 import { Effect } from "effect"
 import type { PaymentReadAhead, PaymentReadsRepository } from "../../ports/money.js"
-import { docOf, type Query } from "./documents.js"
+import { docOf, keptDocOf, type Query } from "./documents.js"
 import { balanceKey, CurrentPending, readKey } from "./pending.js"
 
 const DAY_MILLIS = 86_400_000
@@ -31,7 +31,9 @@ export const cachedDoc = <T>(table: string, platformId: string, id: string, read
   CurrentPending.use((pending) => {
     const hit = pending?.reads.get(readKey(table, platformId, id))
     if (hit === undefined) return read
-    return Effect.succeed(hit === null ? undefined : docOf<T>({ doc: hit }))
+    if (hit === null) return Effect.succeed(undefined)
+    // A quote or a payment is read once or twice in its life: parsed, not kept (`keptDocOf`).
+    return Effect.succeed(table === "quotes" || table === "transactions" ? docOf<T>({ doc: hit }) : keptDocOf<T>(hit))
   })
 
 /** `read`, unless the attempt read this daily volume ahead. */

@@ -139,15 +139,37 @@ interface Shape {
   text: string | undefined
 }
 const newShape = (): Shape => ({ parts: new Map(), mains: new Map(), text: undefined })
-/** At most this many shape nodes are kept (then all forgotten at once): statements built with values in their text cannot grow the tree. */
+/** At most this many shape nodes and joined keys are kept (then all forgotten at once): statements built with values in their text cannot grow the tree. */
 const SHAPES_KEPT = 2048
 let shapes = newShape()
 let shapesKept = 0
 let textsBuilt = 0
 
+/**
+ * A statement's text and its `also` joined, kept per pair: the joined string is then the
+ * same string each time, whose hash it keeps (one built per call would be hashed whole,
+ * a kilobyte or more, on every lookup). Forgotten with the shapes.
+ */
+let alsoKeys = new Map<string, Map<string, string>>()
+const shapeKey = (s: PendingStatement): string => {
+  if (s.also === undefined) return s.text
+  let byAlso = alsoKeys.get(s.text)
+  if (byAlso === undefined) {
+    byAlso = new Map()
+    alsoKeys.set(s.text, byAlso)
+  }
+  let key = byAlso.get(s.also)
+  if (key === undefined) {
+    key = `${s.text}\u0000${s.also}`
+    byAlso.set(s.also, key)
+    shapesKept++
+  }
+  return key
+}
+
 /** The node after `node` for statement `s` (made when new). */
 const nextShape = (byText: Map<string, Map<number, Shape>>, s: PendingStatement): Shape => {
-  const key = s.also === undefined ? s.text : `${s.text}\u0000${s.also}`
+  const key = shapeKey(s)
   let byCount = byText.get(key)
   if (byCount === undefined) {
     byCount = new Map()
@@ -196,6 +218,7 @@ export const combine = (statements: ReadonlyArray<PendingStatement>, main?: Pend
   if (statements.length === 0 && main !== undefined) return main
   if (shapesKept >= SHAPES_KEPT) {
     shapes = newShape()
+    alsoKeys = new Map()
     shapesKept = 0
   }
   let node = shapes
