@@ -61,16 +61,29 @@ const MAX_PREPARED = 256
  * is written for browsers too and measures and writes UTF-8 one character at a time in
  * JavaScript: about a tenth of the client's CPU on a payment's 12 KB of parameters
  * (events, documents). Node's Buffer does both natively. No parameter format codes and
- * no result format codes mean text for all (the protocol's default).
+ * no result format codes mean text for all (the protocol's default). `before` and `after`
+ * (other messages of the call) are written into the same buffer, before and after it.
  */
-export const bindMessage = (statement: string, values: ReadonlyArray<string | null>): Uint8Array => {
+export const bindMessage = (
+  statement: string,
+  values: ReadonlyArray<string | null>,
+  before: ReadonlyArray<Uint8Array> = [],
+  after?: Uint8Array
+): Uint8Array => {
   // Length field, empty portal's NUL, statement and its NUL, 0 parameter format codes, count, 0 result format codes.
   let size = 4 + 1 + Buffer.byteLength(statement) + 1 + 2 + 2 + 2
   for (const value of values) size += 4 + (value === null ? 0 : Buffer.byteLength(value))
-  const frame = Buffer.allocUnsafe(1 + size)
-  frame[0] = 0x42
-  frame.writeInt32BE(size, 1)
-  let at = 5
+  let start = 0
+  for (const frame of before) start += frame.length
+  const frame = Buffer.allocUnsafe(start + 1 + size + (after === undefined ? 0 : after.length))
+  start = 0
+  for (const part of before) {
+    frame.set(part, start)
+    start += part.length
+  }
+  frame[start] = 0x42
+  frame.writeInt32BE(size, start + 1)
+  let at = start + 5
   frame[at++] = 0
   at += frame.write(statement, at, "utf8")
   frame[at++] = 0
@@ -88,6 +101,7 @@ export const bindMessage = (statement: string, values: ReadonlyArray<string | nu
     }
   }
   frame.writeInt16BE(0, at)
+  if (after !== undefined) frame.set(after, at + 2)
   return frame
 }
 
@@ -110,7 +124,9 @@ const EXECUTE_SYNC = concatBytes(protocol.serialize.execute({}), protocol.serial
  * What every call into PGlite passes: no `syncToFs`. The file systems this client opens
  * PGlite on (Node's, for a data directory, and memory) do nothing on it (their
  * `syncToFs` is empty; PostgreSQL writes the files itself, as it would natively), but
- * PGlite still takes its file-system mutex and awaits it after every call.
+ * PGlite still takes its file-system mutex and awaits it after every call. The calls
+ * that answer rows go through `execProtocolStream`: PGlite's parsed messages without the
+ * raw reply, which `execProtocol` copies twice into a buffer this client never reads.
  */
 const NO_SYNC = { syncToFs: false } as const
 
@@ -273,15 +289,8 @@ const makeSession = (db: PGlite) => {
     const began = begin !== undefined
     const frames = takeLeading()
     try {
-      const result = await db.execProtocol(
-        concatBytes(
-          ...frames,
-          bindMessage(statement.name, values),
-          EXECUTE_SYNC
-        ),
-        NO_SYNC
-      )
-      return resultOf(result.messages, rowMode, statement.fields)
+      const messages = await db.execProtocolStream(bindMessage(statement.name, values, frames, EXECUTE_SYNC), NO_SYNC)
+      return resultOf(messages, rowMode, statement.fields)
     } catch (e) {
       // A statement whose result columns changed (DDL since it was prepared) or that the
       // session no longer holds: prepared again next time; at once when no transaction
@@ -326,7 +335,7 @@ const makeSession = (db: PGlite) => {
     // COMMIT, ROLLBACK and savepoints as named statements too: parsed once, not on every
     // transaction (unprepared, a COMMIT cost about as much as the insert before it).
     if (TRANSACTION_CONTROL.test(text)) return await prepared(text, [], rowMode)
-    const result = await db.execProtocol(
+    const messages = await db.execProtocolStream(
       concatBytes(
         ...takeLeading(),
         protocol.serialize.parse({ text }),
@@ -337,7 +346,7 @@ const makeSession = (db: PGlite) => {
       ),
       NO_SYNC
     )
-    return resultOf(result.messages, rowMode)
+    return resultOf(messages, rowMode)
   }
 
   return {
