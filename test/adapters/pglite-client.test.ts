@@ -157,4 +157,12 @@ describe("PGlite client", () => {
     expect(Buffer.from(ours.subarray(head + 2)).equals(Buffer.from(theirs.subarray(head + 2 + 2 * 3)))).toBe(true)
     expect([ours[0], ours[head], ours[head + 1]]).toEqual([theirs[0], 0, 0])
   })
+
+  it("writes the messages before and after its Bind message into the same buffer, byte for byte", () => {
+    const before = [protocol.serialize.close({ type: "S", name: "payments_0" }), protocol.serialize.execute({})]
+    const after = protocol.serialize.sync()
+    const alone = bindMessage("payments_2", ["x", null, "é".repeat(300)])
+    const joined = bindMessage("payments_2", ["x", null, "é".repeat(300)], before, after)
+    expect(Buffer.from(joined).equals(Buffer.concat([...before, alone, after]))).toBe(true)
+  })
 })

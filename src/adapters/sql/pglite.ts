@@ -61,16 +61,29 @@ const MAX_PREPARED = 256
  * is written for browsers too and measures and writes UTF-8 one character at a time in
  * JavaScript: about a tenth of the client's CPU on a payment's 12 KB of parameters
  * (events, documents). Node's Buffer does both natively. No parameter format codes and
- * no result format codes mean text for all (the protocol's default).
+ * no result format codes mean text for all (the protocol's default). `before` and `after`
+ * (other messages of the call) are written into the same buffer, before and after it.
  */
-export const bindMessage = (statement: string, values: ReadonlyArray<string | null>): Uint8Array => {
+export const bindMessage = (
+  statement: string,
+  values: ReadonlyArray<string | null>,
+  before: ReadonlyArray<Uint8Array> = [],
+  after?: Uint8Array
+): Uint8Array => {
   // Length field, empty portal's NUL, statement and its NUL, 0 parameter format codes, count, 0 result format codes.
   let size = 4 + 1 + Buffer.byteLength(statement) + 1 + 2 + 2 + 2
   for (const value of values) size += 4 + (value === null ? 0 : Buffer.byteLength(value))
-  const frame = Buffer.allocUnsafe(1 + size)
-  frame[0] = 0x42
-  frame.writeInt32BE(size, 1)
-  let at = 5
+  let start = 0
+  for (const frame of before) start += frame.length
+  const frame = Buffer.allocUnsafe(start + 1 + size + (after === undefined ? 0 : after.length))
+  start = 0
+  for (const part of before) {
+    frame.set(part, start)
+    start += part.length
+  }
+  frame[start] = 0x42
+  frame.writeInt32BE(size, start + 1)
+  let at = start + 5
   frame[at++] = 0
   at += frame.write(statement, at, "utf8")
   frame[at++] = 0
@@ -88,6 +101,7 @@ export const bindMessage = (statement: string, values: ReadonlyArray<string | nu
     }
   }
   frame.writeInt16BE(0, at)
+  if (after !== undefined) frame.set(after, at + 2)
   return frame
 }
 
@@ -96,8 +110,31 @@ const TRANSACTION_CONTROL = /^\s*(commit|rollback|savepoint|release)\b/i
 
 const EXECUTE = protocol.serialize.execute({})
 
-/** Describe (the portal), Execute and Sync: what follows every Bind of a prepared statement. */
-const DESCRIBE_EXECUTE_SYNC = concatBytes(protocol.serialize.describe({ type: "P" }), protocol.serialize.execute({}), protocol.serialize.sync())
+/**
+ * Execute and Sync: what follows every Bind of a prepared statement. No Describe of the
+ * portal: the statement's result columns are read once, when it is prepared (text
+ * results, so the statement's and the portal's descriptions are the same), and
+ * PostgreSQL refuses to run a cached plan whose result columns changed (0A000), so the
+ * description kept cannot go stale unnoticed. A RowDescription per execution cost
+ * PostgreSQL the message and PGlite's parser a string per column.
+ */
+const EXECUTE_SYNC = concatBytes(protocol.serialize.execute({}), protocol.serialize.sync())
+
+/**
+ * What every call into PGlite passes: no `syncToFs`. The file systems this client opens
+ * PGlite on (Node's, for a data directory, and memory) do nothing on it (their
+ * `syncToFs` is empty; PostgreSQL writes the files itself, as it would natively), but
+ * PGlite still takes its file-system mutex and awaits it after every call. The calls
+ * that answer rows go through `execProtocolStream`: PGlite's parsed messages without the
+ * raw reply, which `execProtocol` copies twice into a buffer this client never reads.
+ */
+const NO_SYNC = { syncToFs: false } as const
+
+/** A result column: its name and type. */
+interface Field {
+  readonly name: string
+  readonly dataTypeID: number
+}
 
 /**
  * Statements on PGlite, each one call into PGlite.
@@ -107,9 +144,9 @@ const DESCRIBE_EXECUTE_SYNC = concatBytes(protocol.serialize.describe({ type: "P
  * parses and plans it every time (the unnamed statement). Here:
  *
  * - A statement with parameters (`execute`) is a named prepared statement: its text is
- *   parsed once per connection (its parameter types read then, to render the parameters
- *   as `db.query` does), and each execution is Bind, Describe, Execute and Sync in one
- *   call; PostgreSQL keeps the plan (its plan cache: custom plans the first few times,
+ *   parsed once per connection (its parameter types and result columns read then, to
+ *   render the parameters as `db.query` does and name the columns), and each execution is
+ *   Bind, Execute and Sync in one call; PostgreSQL keeps the plan (its plan cache: custom plans the first few times,
  *   then the generic plan when it costs no more). A prepared statement is the session's
  *   and outlives transactions; it holds no data, and PostgreSQL replans it when a table
  *   it reads changes (one whose result columns changed, or that the session lost, is
@@ -130,7 +167,10 @@ const DESCRIBE_EXECUTE_SYNC = concatBytes(protocol.serialize.describe({ type: "P
  */
 const makeSession = (db: PGlite) => {
   /** Named statements by text; `used` orders them for eviction (a lookup writes no Map). */
-  const statements = new Map<string, { readonly name: string; readonly types: ReadonlyArray<number>; used: number }>()
+  const statements = new Map<
+    string,
+    { readonly name: string; readonly types: ReadonlyArray<number>; readonly fields: ReadonlyArray<Field>; used: number }
+  >()
   let uses = 0
   /** Close messages of evicted statements and a waiting BEGIN: they go first in the next call. */
   const leading: Array<Uint8Array> = []
@@ -170,9 +210,15 @@ const makeSession = (db: PGlite) => {
         protocol.serialize.describe({ type: "S", name }),
         protocol.serialize.sync()
       ),
-      { syncToFs: false }
+      NO_SYNC
     )
-    const prepared = { name, types: pgliteParse.parseDescribeStatementResults(described.messages), used: ++uses }
+    const description = described.messages.find((m) => m instanceof pgMessages.RowDescriptionMessage)
+    const prepared = {
+      name,
+      types: pgliteParse.parseDescribeStatementResults(described.messages),
+      fields: description === undefined ? [] : description.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })),
+      used: ++uses
+    }
     statements.set(text, prepared)
     if (statements.size > MAX_PREPARED) {
       // The least recently used closed, with the next call.
@@ -191,8 +237,9 @@ const makeSession = (db: PGlite) => {
    * for its type, as PGlite's `parseResults` does (which copies every parser into a new
    * object on each call: a tenth of the client's CPU).
    */
-  const resultOf = (messages: ReadonlyArray<PgliteMessage>, rowMode: "object" | "array"): Answer => {
-    let fields: ReadonlyArray<{ readonly name: string; readonly dataTypeID: number }> = []
+  const resultOf = (messages: ReadonlyArray<PgliteMessage>, rowMode: "object" | "array", described: ReadonlyArray<Field> = []): Answer => {
+    // A prepared statement's rows come without a RowDescription: its columns were read when it was prepared.
+    let fields: ReadonlyArray<Field> = described
     let rows: Array<Record<string, unknown>> = []
     let values: Array<ReadonlyArray<unknown>> = []
     let last: Answer = { rows: [], values: [] }
@@ -215,7 +262,7 @@ const makeSession = (db: PGlite) => {
         last = { rows, values }
         rows = []
         values = []
-        fields = []
+        fields = described
       }
     }
     return last
@@ -242,14 +289,8 @@ const makeSession = (db: PGlite) => {
     const began = begin !== undefined
     const frames = takeLeading()
     try {
-      const result = await db.execProtocol(
-        concatBytes(
-          ...frames,
-          bindMessage(statement.name, values),
-          DESCRIBE_EXECUTE_SYNC
-        )
-      )
-      return resultOf(result.messages, rowMode)
+      const messages = await db.execProtocolStream(bindMessage(statement.name, values, frames, EXECUTE_SYNC), NO_SYNC)
+      return resultOf(messages, rowMode, statement.fields)
     } catch (e) {
       // A statement whose result columns changed (DDL since it was prepared) or that the
       // session no longer holds: prepared again next time; at once when no transaction
@@ -269,7 +310,7 @@ const makeSession = (db: PGlite) => {
   const viaQuery = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
     ready()
     const frames = takeLeading()
-    if (frames.length > 0) await db.execProtocol(concatBytes(...frames, protocol.serialize.sync()), { syncToFs: false })
+    if (frames.length > 0) await db.execProtocol(concatBytes(...frames, protocol.serialize.sync()), NO_SYNC)
     return await db.query<Record<string, unknown>>(text, [...params], { rowMode })
   }
 
@@ -294,7 +335,7 @@ const makeSession = (db: PGlite) => {
     // COMMIT, ROLLBACK and savepoints as named statements too: parsed once, not on every
     // transaction (unprepared, a COMMIT cost about as much as the insert before it).
     if (TRANSACTION_CONTROL.test(text)) return await prepared(text, [], rowMode)
-    const result = await db.execProtocol(
+    const messages = await db.execProtocolStream(
       concatBytes(
         ...takeLeading(),
         protocol.serialize.parse({ text }),
@@ -302,9 +343,10 @@ const makeSession = (db: PGlite) => {
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
         protocol.serialize.sync()
-      )
+      ),
+      NO_SYNC
     )
-    return resultOf(result.messages, rowMode)
+    return resultOf(messages, rowMode)
   }
 
   return {
