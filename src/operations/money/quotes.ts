@@ -516,21 +516,22 @@ export const createQuote = (
             message: "must not be true for an EMBEDDED_WALLET source"
           }])
         }
-        const plan: QuotePlan = {
-          customerId: r.customerId,
-          ...(r.platformCustomerId === undefined ? {} : { platformCustomerId: r.platformCustomerId }),
-          source: r.source,
-          destination: r.destination,
-          ...(r.rail === undefined ? {} : { rail: r.rail }),
-          ...(r.railSelectionMode === undefined ? {} : { railSelectionMode: r.railSelectionMode }),
-          platformFee,
-          serviceFee,
-          ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
-          ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
-          ...(req.description === undefined ? {} : { description: req.description }),
-          outcome: r.outcome,
-          steps: r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
-        }
+        // The optional fields assigned in the order the literal spread them (the same keys
+        // in the same order, outgoingTransactionOf below says why); the cast covers only
+        // the required fields assigned on the next lines.
+        const plan = { customerId: r.customerId } as Types.Mutable<QuotePlan>
+        if (r.platformCustomerId !== undefined) plan.platformCustomerId = r.platformCustomerId
+        plan.source = r.source
+        plan.destination = r.destination
+        if (r.rail !== undefined) plan.rail = r.rail
+        if (r.railSelectionMode !== undefined) plan.railSelectionMode = r.railSelectionMode
+        plan.platformFee = platformFee
+        plan.serviceFee = serviceFee
+        if (req.remittanceInformation !== undefined) plan.remittanceInformation = req.remittanceInformation
+        if (req.purposeOfPayment !== undefined) plan.purposeOfPayment = req.purposeOfPayment
+        if (req.description !== undefined) plan.description = req.description
+        plan.outcome = r.outcome
+        plan.steps = r.steps.map((s) => ({ afterMillis: s.afterMillis, move: s.move }))
         const quote: Quote = {
           id,
           status: "PENDING",
