@@ -594,29 +594,29 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
  * wrong hint costs a rerun at most, never a wrong answer (the unit of work is
  * serializable). At most `QUOTE_ACCOUNTS_KEPT` quotes, the oldest forgotten first.
  */
-const quoteAccounts = new Map<string, ReadonlyArray<string>>()
+const quoteAccounts = new Map<string, { readonly platformId: string; readonly accounts: ReadonlyArray<string> }>()
 const QUOTE_ACCOUNTS_KEPT = 10_000
-const quoteKey = (platformId: string, quoteId: string): string => `${platformId}\u0000${quoteId}`
 const accountsOfQuote = (rec: QuoteRecord): ReadonlyArray<string> => {
   const { creditAccount, debitAccount } = ledgerAccountsOf(rec.quote, rec.plan)
   return internalAccountsOf(debitAccount, creditAccount)
 }
 
+// Keyed by the quote's id alone, its platform checked on a hit (no key string built per
+// quote): two platforms' quotes with one id (deterministic ids) only cost a read.
 const rememberQuoteAccounts = (rec: QuoteRecord): void => {
   if (quoteAccounts.size >= QUOTE_ACCOUNTS_KEPT) {
     const oldest = quoteAccounts.keys().next()
     if (oldest.done !== true) quoteAccounts.delete(oldest.value)
   }
-  quoteAccounts.set(quoteKey(rec.platformId, rec.quote.id), accountsOfQuote(rec))
+  quoteAccounts.set(rec.quote.id, { platformId: rec.platformId, accounts: accountsOfQuote(rec) })
 }
 
 /** The turns of a quote this process remembers (its entry then forgotten: a quote executes once), else undefined. */
 const knownTurnsOfQuote = (platform: Platform, quoteId: string): UnitOfWorkOptions | undefined => {
-  const key = quoteKey(platform.id, quoteId)
-  const known = quoteAccounts.get(key)
-  if (known === undefined) return undefined
-  quoteAccounts.delete(key)
-  return { movesMoneyOf: platform.id, accounts: known }
+  const known = quoteAccounts.get(quoteId)
+  if (known === undefined || known.platformId !== platform.id) return undefined
+  quoteAccounts.delete(quoteId)
+  return { movesMoneyOf: platform.id, accounts: known.accounts }
 }
 
 /** The options of a unit of work executing or funding quote `quoteId`: its accounts' turns. */
