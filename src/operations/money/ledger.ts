@@ -18,13 +18,31 @@ import type { PaymentPlan } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
 import type { LedgerRejected, Posting, UnitOfWork } from "../../ports/store.js"
 
-export const worldAccount = (currency: string) => `system:world:${currency}`
-export const inFlightAccount = (currency: string) => `system:in_flight:${currency}`
-export const fxAccount = (currency: string) => `system:fx:${currency}`
-export const revenueAccount = (currency: string) => `system:revenue:${currency}`
-export const suspenseAccount = (currency: string) => `system:suspense:${currency}`
+/**
+ * A system account's name per currency, built once: a payment names the same few system
+ * accounts about ten times (its plan, each move's postings, the moved accounts), and a
+ * template's result is a rope that every use as a map key flattens and hashes anew.
+ * Bounded (a miss only builds the name again).
+ */
+const systemAccountNamed = (prefix: string) => {
+  let names = new Map<string, string>()
+  return (currency: string): string => {
+    const known = names.get(currency)
+    if (known !== undefined) return known
+    if (names.size >= 1024) names = new Map()
+    const name = `${prefix}${currency}`
+    names.set(currency, name)
+    return name
+  }
+}
+
+export const worldAccount = systemAccountNamed("system:world:")
+export const inFlightAccount = systemAccountNamed("system:in_flight:")
+export const fxAccount = systemAccountNamed("system:fx:")
+export const revenueAccount = systemAccountNamed("system:revenue:")
+export const suspenseAccount = systemAccountNamed("system:suspense:")
 /** Platform fees collected on the platform's behalf (`platformFees` of its payments). */
-export const platformFeeAccount = (currency: string) => `system:platform_fees:${currency}`
+export const platformFeeAccount = systemAccountNamed("system:platform_fees:")
 
 /** The ledger moves of a payment, named as the journal records them. */
 export type LedgerMove = "DEBIT" | "SETTLE" | "REFUND" | "PARK" | "RETURN"

@@ -340,9 +340,10 @@ export const runDueSteps = Effect.fnUntraced(function*(
   // Whether `current` is what the store holds (a move without a scope writes the record it returns).
   let written = false
   while (current.plan.steps.length > 0) {
-    const [step, ...rest] = current.plan.steps
+    // Not `[step, ...rest]`: an array rest pattern runs the iterator protocol.
+    const step = current.plan.steps[0]
     if (step === undefined || step.at > nowMs) break
-    current = { ...current, plan: { ...current.plan, steps: rest } }
+    current = { ...current, plan: { ...current.plan, steps: current.plan.steps.slice(1) } }
     written = false
     const move = asMove(step)
     if (move === undefined) continue
