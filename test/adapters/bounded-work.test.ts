@@ -246,6 +246,26 @@ const rowsRead = (node: PlanNode, pageOnly = false, table = "transactions"): { r
   return { rows, seqScan }
 }
 
+/**
+ * `EXPLAIN ANALYZE` of `text`'s generic plan: prepared with `plan_cache_mode =
+ * force_generic_plan` (set locally) and executed with `params` written as literals, as a
+ * session of the store runs it (src/adapters/sql/index.ts).
+ */
+let prepared = 0
+const explainGeneric = (sql: SqlClient.SqlClient, text: string, params: ReadonlyArray<unknown>, options = "analyze, format json") =>
+  Effect.gen(function*() {
+    const name = `bounded_work_${++prepared}`
+    yield* sql.unsafe("set local plan_cache_mode = force_generic_plan")
+    yield* sql.unsafe(`prepare ${name} as ${text}`)
+    const literals = params.map((v) => typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`).join(", ")
+    const rows = yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
+      `explain (${options}) execute ${name}${params.length === 0 ? "" : `(${literals})`}`
+    )
+    yield* sql.unsafe(`deallocate ${name}`)
+    yield* sql.unsafe("set local plan_cache_mode = auto")
+    return rows[0]?.["QUERY PLAN"][0]?.Plan
+  })
+
 describe("bounded work on postgres", () => {
   const { storeIt, databaseUrl } = storeSuite("postgres")
   storeIt("every transaction filter's first page (and its bounded total) reads a bounded number of rows", (store, p) =>
@@ -286,17 +306,20 @@ describe("bounded work on postgres", () => {
           // Either side of an account keeps bitmap scans allowed: the bitmap OR of its two
           // indexes (which reads every row of the account) must lose to the two ordered scans.
           yield* sql.unsafe(`set local enable_bitmapscan = ${q.accountIdentifier === undefined ? "off" : "on"}`)
-          for (const descending of [false, true]) {
+          for (const [descending, generic] of [[false, false], [true, false], [false, true], [true, true]] as const) {
             const statement = pageStatement("transactions", transactionWhere(p, q), { limit: LIMIT, descending })
             if (!("text" in statement)) return expect.fail("no cursor was given")
-            const rows = yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
-              `explain (analyze, format json) ${statement.text}`,
-              [...statement.params] as Array<string | number>
-            )
-            const plan = rows[0]?.["QUERY PLAN"][0]?.Plan
+            // The plan for these values, and the generic plan the store's sessions run
+            // (`plan_cache_mode = force_generic_plan`, src/adapters/sql/index.ts), which does not know them.
+            const plan = generic
+              ? yield* explainGeneric(sql, statement.text, statement.params)
+              : (yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
+                `explain (analyze, format json) ${statement.text}`,
+                [...statement.params] as Array<string | number>
+              ))[0]?.["QUERY PLAN"][0]?.Plan
             if (plan === undefined) return expect.fail("no plan")
             const read = rowsRead(plan)
-            const label = `${name}${descending ? ", newest first" : ""}`
+            const label = `${name}${descending ? ", newest first" : ""}${generic ? ", generic plan" : ""}`
             // Either side is two scans (./documents.ts `pageStatement`), each bounded as one
             // scan is; the hot account alone (no filter a scan passes over) within one bound.
             const bound = q.accountIdentifier !== undefined && q.status !== undefined ? 2 * PAGE_BOUND : PAGE_BOUND
@@ -501,16 +524,18 @@ describe("bounded work on postgres: the customer and account lists' counts", () 
           // The store's own sessions' setting (src/adapters/sql/index.ts), and the plans a large table gets.
           yield* sql.unsafe("set local enable_seqscan = off")
           yield* sql.unsafe("set local enable_bitmapscan = off")
-          for (const list of COUNTED) {
+          for (const [list, generic] of COUNTED.flatMap((list) => [[list, false], [list, true]] as const)) {
             const statement = pageStatement(list.table, list.where(p), { limit: LIMIT })
             if (!("text" in statement)) return expect.fail("no cursor was given")
-            const rows = yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
-              `explain (analyze, buffers, format json) ${statement.text}`,
-              [...statement.params] as Array<string | number>
-            )
-            const plan = rows[0]?.["QUERY PLAN"][0]?.Plan
+            // The plan for these values, and the generic plan the store's sessions run.
+            const plan = generic
+              ? yield* explainGeneric(sql, statement.text, statement.params, "analyze, buffers, format json")
+              : (yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
+                `explain (analyze, buffers, format json) ${statement.text}`,
+                [...statement.params] as Array<string | number>
+              ))[0]?.["QUERY PLAN"][0]?.Plan
             if (plan === undefined) return expect.fail("no plan")
-            const shown = JSON.stringify(plan)
+            const shown = `${generic ? "generic " : ""}${JSON.stringify(plan)}`
             const [count] = initPlans(plan)
             if (count === undefined) return expect.fail(`${list.name}: no count in ${shown}`)
             const scans = nodesOf(count).filter((n) => n["Relation Name"] === list.table)
@@ -527,7 +552,8 @@ describe("bounded work on postgres: the customer and account lists' counts", () 
             }
             // The page: its rows and one more, down an index in page order (deleted customers passed over).
             expect(rowsRead(plan, true, list.table).rows, `${list.name}: rows the page read, plan ${shown}`).toBeLessThanOrEqual(2 * (LIMIT + 1))
-            // Run as the store runs it (a prepared statement, executed again and again), the
+            if (generic) continue
+            // Run as a session in `plan_cache_mode = auto` runs it (a prepared statement, executed again and again), the
             // statement keeps one generic plan after PostgreSQL's five custom ones: with the
             // page's limit a parameter, a generic plan priced a tenth of the matching rows and
             // lost to a fresh custom plan at every execution over a large list.
