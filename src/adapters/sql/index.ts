@@ -46,14 +46,25 @@ export interface PostgresOptions {
 }
 
 /**
- * Session settings of both pools. Index scans instead of sequential scans: under
+ * Session settings of both pools (PostgreSQL). Index scans instead of sequential scans: under
  * SERIALIZABLE a sequential scan predicate-locks the whole table, so a unit of work that
  * read one row of a small table (a customer, an account, a balance) conflicted with every
  * other unit of work writing any row of it, and unrelated payments aborted each other; an
  * index scan locks the rows (and index pages) it reads. Every query of the store filters
  * on an indexed prefix (`platform_id`, …), so none needs a sequential scan.
  */
-const STEERING: Readonly<Record<string, string>> = { enable_seqscan: "off" }
+const STEERING: Readonly<Record<string, string>> = {
+  enable_seqscan: "off",
+  // Every prepared statement runs its generic plan from its first execution. Under `auto`
+  // PostgreSQL plans a statement's first five executions for their values, then keeps
+  // re-planning it whenever a plan for the values at hand looks cheaper than the generic
+  // one: over a large table a customer with few payments did, so a customer's first page
+  // of transactions was planned afresh at every request (about 0.2 ms, more than running
+  // it) once the table held 100,000 payments (docs/performance.md, "Measured at the end of
+  // the day"). Every statement reads down an index on an indexed prefix whatever the
+  // values (test/adapters/bounded-work.test.ts checks the generic plans of the lists too).
+  plan_cache_mode: "force_generic_plan"
+}
 
 /** The Store on a PostgreSQL server; migrates at start. */
 export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
