@@ -95,7 +95,12 @@ describe("migrations an area carries", () => {
       )
       const gadgets = yield* sql.unsafe<{ readonly n: number }>(`select count(*)::int as n from pg_class where relname = 'gadgets'`)
       const widgets = yield* sql.unsafe<{ readonly n: number }>(`select count(*)::int as n from widgets`)
-      return { first, again, added, then, refused, recorded, gadgets: gadgets[0]?.n, widgets: widgets[0]?.n }
+      // A newer version's migration recorded: this version refuses the database rather than serve it.
+      yield* sql.unsafe(`insert into ${MIGRATIONS_TABLE} (migration_id, name) values (${next + 1}, 'from_a_newer_version')`)
+      const newer = yield* Effect.flip(runMigrations(carried))
+      yield* sql.unsafe(`delete from ${MIGRATIONS_TABLE} where migration_id = ${next + 1}`)
+      const afterwards = yield* runMigrations(carried)
+      return { first, again, added, then, refused, recorded, gadgets: gadgets[0]?.n, widgets: widgets[0]?.n, newer, afterwards }
     }))
     expect(r.first.map(([n, name]) => `${n}_${name}`)).toEqual(Object.keys(MIGRATIONS))
     expect(r.again).toEqual([])
@@ -105,5 +110,8 @@ describe("migrations an area carries", () => {
     expect(r.recorded.map((row) => `${row.migration_id}_${row.name}`)).toEqual([...Object.keys(MIGRATIONS), `${next}_widgets`])
     expect(r.gadgets).toBe(0)
     expect(r.widgets).toBe(0)
+    expect(r.newer).toMatchObject({ _tag: "MigrationError", kind: "BadState" })
+    expect(r.newer.message).toContain(`migration ${next + 1}_from_a_newer_version`)
+    expect(r.afterwards).toEqual([])
   }, 120_000)
 })

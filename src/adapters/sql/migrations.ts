@@ -721,13 +721,38 @@ export const resolveMigrations = (
     return Effect.succeed(resolved)
   })
 
+/**
+ * Refuses a database a newer version has migrated: a migration numbered above every one
+ * this version knows is recorded there. effect/sql's Migrator would run nothing and go
+ * on, and this version would then write what that migration changed the old way (since
+ * `20_lighter_money_writes`, for example, journal entries without their account-journal
+ * rows): a process must not serve a database newer than its code.
+ */
+const refuseNewerDatabase = (sql: SqlClient.SqlClient, known: number) =>
+  Effect.gen(function*() {
+    const [table] = yield* sql.unsafe<{ readonly present: boolean }>(`select to_regclass('${MIGRATIONS_TABLE}') is not null as present`)
+    if (table?.present !== true) return
+    const [newest] = yield* sql.unsafe<{ readonly id: number; readonly name: string }>(
+      `select migration_id as id, name from ${MIGRATIONS_TABLE} order by migration_id desc limit 1`
+    )
+    if (newest !== undefined && newest.id > known) {
+      return yield* Effect.fail(new MigrationError({
+        kind: "BadState",
+        message: `The database was migrated by a newer version of payments-service (migration ${newest.id}_${newest.name}; this version knows migrations 1 to ${known}): run that version or a later one`
+      }))
+    }
+  })
+
 /** Applies the listed migrations and `carried` not applied yet (see `migrate` in ./store.ts, which gives the areas'). */
 export const runMigrations = (carried: ReadonlyArray<SqlMigration>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const run = Migrator.make({})({ loader: resolveMigrations(MIGRATIONS, carried), table: MIGRATIONS_TABLE })
     return yield* sql.withTransaction(
-      Effect.andThen(sql.unsafe(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`), run)
+      Effect.andThen(
+        sql.unsafe(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`),
+        Effect.andThen(refuseNewerDatabase(sql, Object.keys(MIGRATIONS).length + carried.length), run)
+      )
     )
   })
 
