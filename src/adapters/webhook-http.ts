@@ -11,6 +11,7 @@
  * second resolution cannot swap in another address: DNS rebinding). A refused
  * destination is a failed attempt naming the rule, without a connection.
  */
+import { BoundedMemo } from "../lib/bounded-memo.js"
 import { lookup as dnsLookup } from "node:dns/promises"
 import * as http from "node:http"
 import * as https from "node:https"
@@ -147,14 +148,11 @@ export interface DestinationOptions {
 }
 
 /** Platforms' own lists, parsed once. */
-const ownPolicies = new Map<string, DestinationPolicy>()
+const ownPolicies = new BoundedMemo<string, DestinationPolicy>(1_000)
 const ownPolicyOf = (list: ReadonlyArray<string>): DestinationPolicy => {
   const key = list.join(",")
   let policy = ownPolicies.get(key)
-  if (policy === undefined) {
-    if (ownPolicies.size > 1_000) ownPolicies.clear()
-    ownPolicies.set(key, policy = policyOf(list))
-  }
+  if (policy === undefined) ownPolicies.set(key, policy = policyOf(list))
   return policy
 }
 

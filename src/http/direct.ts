@@ -32,6 +32,7 @@ import { applyConcerns, headerNamesOf } from "./concerns.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES } from "./middleware.js"
 import { faultOf, internalFault, malformedJson, PART_NAMES, readJsonBody, retryHeaders } from "./pipeline.js"
 import { makeApiRouter, makePlainShapeMatcher } from "./reference-endpoints.js"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 
 export interface DirectReply {
   readonly status: number
@@ -326,10 +327,9 @@ export const makeDirectLane = <R>(options: {
   type Matched = { readonly route: DirectRoute<R>; readonly params: Readonly<Record<string, string | undefined>> }
   /**
    * The lane's routes without parameters, as routed before (`POST /quotes`): the router's
-   * choice for a method and path never changes. At most `MATCHED_KEPT` kept.
+   * choice for a method and path never changes. At most 256 kept (the oldest forgotten first).
    */
-  const matchedStatic = new Map<string, Matched>()
-  const MATCHED_KEPT = 256
+  const matchedStatic = new BoundedMemo<string, Matched>(256)
 
   /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): Matched | undefined => {
@@ -340,7 +340,6 @@ export const makeDirectLane = <R>(options: {
     if (known !== undefined) return known
     const matched = routeOf(method, path)
     if (matched !== undefined && isEmpty(matched.params)) {
-      if (matchedStatic.size >= MATCHED_KEPT) matchedStatic.clear()
       matchedStatic.set(key, matched)
     }
     return matched

@@ -19,6 +19,7 @@ import { nowIso } from "../time.js"
 import { emit } from "../transition.js"
 import { postEntry, worldAccount } from "./ledger.js"
 import { missing } from "../not-found.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 const CRYPTO = new Set(["USDC", "USDT", "BTC"])
 
@@ -36,10 +37,9 @@ const digitsOf = (seed: string, length: number): string => {
  * The funding instructions of the accounts rendered lately, by id. They are a pure
  * function of the account's id, currency and owner kind, and every balance event of a
  * payment renders its accounts (each a few SHA-256 digests): kept, not recomputed.
- * Bounded: cleared when it reaches FUNDING_CACHE_SIZE accounts.
+ * At most 10,000 accounts (the oldest forgotten first).
  */
-const fundingCache = new Map<string, { readonly currency: string; readonly platform: boolean; readonly instructions: ReadonlyArray<PaymentInstructions> }>()
-const FUNDING_CACHE_SIZE = 10_000
+const fundingCache = new BoundedMemo<string, { readonly currency: string; readonly platform: boolean; readonly instructions: ReadonlyArray<PaymentInstructions> }>(10_000)
 
 /** Where to send money to fund an account, by currency (sandbox bank details, stable per account). */
 export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
@@ -48,7 +48,6 @@ export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray
   const cached = fundingCache.get(rec.id)
   if (cached !== undefined && cached.currency === rec.currency && cached.platform === platform) return cached.instructions
   const instructions = computeFundingInstructions(rec)
-  if (fundingCache.size >= FUNDING_CACHE_SIZE) fundingCache.clear()
   fundingCache.set(rec.id, { currency: rec.currency, platform, instructions })
   return instructions
 }
