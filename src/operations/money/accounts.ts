@@ -103,15 +103,15 @@ const computeFundingInstructions = (rec: InternalAccountRecord): ReadonlyArray<P
  */
 const ACCOUNT_SHAPES: ReadonlyArray<InternalAccount> = [false, true].flatMap((wallet) =>
   [false, true].map((customer) => {
-    const shape: Record<string, null> = {}
-    for (const key of Object.keys(InternalAccount.fields)) {
-      if ((key === "customerId" && !customer) || (key === "privateEnabled" && !wallet)) continue
-      shape[key] = null
-    }
+    const keys = Object.keys(InternalAccount.fields).filter((key) => (key !== "customerId" || customer) && (key !== "privateEnabled" || wallet))
+    // Read from JSON text: the parser makes every property in-object (a copy then allocates one
+    // block, as a literal does; an object built key by key keeps most of them out of line).
+    const shape: unknown = JSON.parse(`{${keys.map((key) => `${JSON.stringify(key)}:null`).join(",")}}`)
     // Placeholders only: every field is filled before the object is answered (the test above holds it).
-    return shape as unknown as InternalAccount
+    return shape as InternalAccount
   })
 )
+const [PLATFORM_ACCOUNT, ACCOUNT_OF_CUSTOMER, PLATFORM_WALLET, WALLET_OF_CUSTOMER] = ACCOUNT_SHAPES as [InternalAccount, InternalAccount, InternalAccount, InternalAccount]
 
 /** The account as answered: its record, its ledger balance and its funding instructions. */
 export const renderAccount = (rec: InternalAccountRecord, balance: number): InternalAccount => {
@@ -122,7 +122,10 @@ export const renderAccount = (rec: InternalAccountRecord, balance: number): Inte
   // account until it settles or is refunded), so nothing is held beside the balance.
   const wallet = rec.type === "EMBEDDED_WALLET"
   const customer = rec.customerId !== null
-  const account: Types.Mutable<InternalAccount> = { ...ACCOUNT_SHAPES[(wallet ? 2 : 0) + (customer ? 1 : 0)]! }
+  // One copy site per shape, so that each stays monomorphic.
+  const account: Types.Mutable<InternalAccount> = wallet
+    ? customer ? { ...WALLET_OF_CUSTOMER } : { ...PLATFORM_WALLET }
+    : customer ? { ...ACCOUNT_OF_CUSTOMER } : { ...PLATFORM_ACCOUNT }
   account.id = rec.id
   if (customer) account.customerId = rec.customerId
   account.type = rec.type
