@@ -32,7 +32,8 @@ export class VerifiedCredentials extends Context.Service<VerifiedCredentials, {
   readonly attributed: (source: object) => Platform | undefined
 }>()("payments-service/http/VerifiedCredentials") {
   static readonly make = (size = VERIFIED_CREDENTIALS_SIZE) => {
-    const verified = new BoundedMemo<string, Platform>(size)
+    // At least one (as before: a size of 0 or less kept the last header only).
+    const verified = new BoundedMemo<string, Platform>(Math.max(1, Math.floor(size)))
     const requests = new WeakMap<object, Platform>()
     return VerifiedCredentials.of({
       attribute: (source, platform) => {
