@@ -11,7 +11,6 @@
  * second resolution cannot swap in another address: DNS rebinding). A refused
  * destination is a failed attempt naming the rule, without a connection.
  */
-import { BoundedMemo } from "../lib/bounded-memo.js"
 import { lookup as dnsLookup } from "node:dns/promises"
 import * as http from "node:http"
 import * as https from "node:https"
@@ -31,6 +30,7 @@ import {
   SANDBOX_POLICY
 } from "../domain/webhook-destinations.js"
 import { type WebhookRequest, WebhookSender, type WebhookResponse, type WebhookSenderService } from "../ports/webhooks.js"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 
 /** Connect, send and answer (headers and the part of the body read), in ms of real time. */
 export const WEBHOOK_TIMEOUT_MILLIS = 5_000

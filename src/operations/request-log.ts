@@ -15,11 +15,11 @@
  *   log holds what the boundary captured (in this process's memory only, like the
  *   store's own records), then only the redacted entry.
  */
-import { memoize } from "../lib/bounded-memo.js"
 import { Context, Effect, Layer } from "effect"
 import { MAX_CURSOR_LENGTH } from "../domain/common.js"
 import { invalidInput } from "../domain/errors.js"
 import { badCursor } from "./paging.js"
+import { memoize } from "../lib/bounded-memo.js"
 
 /** Requests kept per platform. */
 export const REQUEST_LOG_SIZE = 500

@@ -9,7 +9,6 @@
  * delivery's id and attempt. No `Math.random`: the same seed and the same requests give
  * the same faults.
  */
-import { memoize } from "../lib/bounded-memo.js"
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { badRequest, forbidden } from "../domain/errors.js"
@@ -28,6 +27,7 @@ import {
 } from "../domain/sandbox-faults.js"
 import { SandboxFaultStore } from "../ports/sandbox-faults.js"
 import { type WebhookRequest, type WebhookResponse, WebhookSender } from "../ports/webhooks.js"
+import { memoize } from "../lib/bounded-memo.js"
 
 const sandboxOnly = (platform: Platform) =>
   platform.settings.sandbox ? Effect.void : Effect.fail(forbidden("Sandbox endpoints are not available to production platforms"))

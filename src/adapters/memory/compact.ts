@@ -1,5 +1,5 @@
-import { BoundedMemo } from "../../lib/bounded-memo.js"
 import { flatString } from "./ids.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /**
  * Stored records made compact, in place. The memory store keeps every record on the heap

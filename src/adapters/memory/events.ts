@@ -1,10 +1,10 @@
 /** The outbox of events, in memory (see ./store.ts). */
-import { BoundedMemo } from "../../lib/bounded-memo.js"
 import { Effect } from "effect"
 import { type EventOf, makeEvent } from "../../domain/events.js"
 import type { DomainEvent, EventWrites, StoredEvent } from "../../ports/events.js"
 import { sharedInstant } from "./compact.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 type BalanceUpdated = EventOf<"INTERNAL_ACCOUNT.BALANCE_UPDATED">
 type AccountData = BalanceUpdated["data"]

@@ -1,11 +1,11 @@
 /** Webhook signing keys, the outbox cursor and deliveries, in memory (see ./store.ts). */
-import { BoundedMemo } from "../../lib/bounded-memo.js"
 import { Effect } from "effect"
 import { webhookBodyOf } from "../../domain/events.js"
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
 import { type EventTables, eventOf, lastSeqOf, outboxEvent, type OutboxItem } from "./events.js"
 import { MemoryTable } from "./table.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /**
  * A delivery as the memory store keeps it. Its body is, nearly always, its event's
