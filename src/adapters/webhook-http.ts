@@ -30,6 +30,7 @@ import {
   SANDBOX_POLICY
 } from "../domain/webhook-destinations.js"
 import { type WebhookRequest, WebhookSender, type WebhookResponse, type WebhookSenderService } from "../ports/webhooks.js"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 
 /** Connect, send and answer (headers and the part of the body read), in ms of real time. */
 export const WEBHOOK_TIMEOUT_MILLIS = 5_000
@@ -147,14 +148,11 @@ export interface DestinationOptions {
 }
 
 /** Platforms' own lists, parsed once. */
-const ownPolicies = new Map<string, DestinationPolicy>()
+const ownPolicies = new BoundedMemo<string, DestinationPolicy>(1_000)
 const ownPolicyOf = (list: ReadonlyArray<string>): DestinationPolicy => {
   const key = list.join(",")
   let policy = ownPolicies.get(key)
-  if (policy === undefined) {
-    if (ownPolicies.size > 1_000) ownPolicies.clear()
-    ownPolicies.set(key, policy = policyOf(list))
-  }
+  if (policy === undefined) ownPolicies.set(key, policy = policyOf(list))
   return policy
 }
 

@@ -1,6 +1,10 @@
 /**
  * A small bounded cache. Map iteration order is insertion order, so re-inserting on
  * every hit keeps the least recently used entry first and cheap to evict.
+ *
+ * Part of the package's exports (kept for those who use it). The service's own caches
+ * use `BoundedMemo` (src/lib/bounded-memo.ts): a hit there costs one lookup, where this
+ * one moves the entry on every hit.
  */
 export class BoundedCache<K, V> {
   readonly #entries = new Map<K, V>()

@@ -2,7 +2,7 @@ import { p256 } from "@noble/curves/nist.js"
 import { createPublicKey, verify as nodeVerify, type KeyObject } from "node:crypto"
 import { fromHex, toBase64Url, toHex } from "./bytes.js"
 import { parseDerSignature, type DerResult, type ParsedSignature } from "./der.js"
-import { BoundedCache } from "./lru.js"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 
 /**
  * P-256 public keys and ECDSA-SHA256 verification.
@@ -58,7 +58,7 @@ export const isValidPublicKeyBytes = (bytes: Uint8Array): boolean => {
 
 // Session keys repeat across requests; decompressing and importing them is the
 // costly part of a stamp check after the signature itself.
-const keyCache = new BoundedCache<string, P256PublicKey>(1024)
+const keyCache = new BoundedMemo<string, P256PublicKey>(1024)
 
 /** Accepts compressed or uncompressed SEC1 hex in either case; `undefined` if not a valid P-256 point. */
 export const parsePublicKeyHex = (hex: string): P256PublicKey | undefined => {

@@ -11,6 +11,7 @@
  */
 import { Context, Layer } from "effect"
 import type { Platform } from "../domain/platform.js"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 
 /** How many distinct valid Authorization headers are remembered (per app). */
 export const VERIFIED_CREDENTIALS_SIZE = 256
@@ -31,7 +32,8 @@ export class VerifiedCredentials extends Context.Service<VerifiedCredentials, {
   readonly attributed: (source: object) => Platform | undefined
 }>()("payments-service/http/VerifiedCredentials") {
   static readonly make = (size = VERIFIED_CREDENTIALS_SIZE) => {
-    const verified = new Map<string, Platform>()
+    // At least one (as before: a size of 0 or less kept the last header only).
+    const verified = new BoundedMemo<string, Platform>(Math.max(1, Math.floor(size)))
     const requests = new WeakMap<object, Platform>()
     return VerifiedCredentials.of({
       attribute: (source, platform) => {
@@ -40,7 +42,6 @@ export class VerifiedCredentials extends Context.Service<VerifiedCredentials, {
       attributed: (source) => requests.get(source),
       get: (header) => verified.get(header),
       remember: (header, platform) => {
-        if (verified.size >= size) verified.clear()
         verified.set(header, platform)
       }
     })

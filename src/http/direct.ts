@@ -31,7 +31,8 @@ import { asPlatformWork } from "../operations/time.js"
 import { applyConcerns, headerNamesOf } from "./concerns.js"
 import { CurrentPlatform, MAX_JSON_BODY_BYTES } from "./middleware.js"
 import { faultOf, internalFault, malformedJson, PART_NAMES, readJsonBody, retryHeaders } from "./pipeline.js"
-import { makeApiRouter, makePlainShapeMatcher } from "./reference-endpoints.js"
+import { makeApiRouter } from "./reference-endpoints.js"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 
 export interface DirectReply {
   readonly status: number
@@ -316,31 +317,26 @@ export const makeDirectLane = <R>(options: {
    * where a lane route has a parameter) is not the lane's.
    */
   const served = options.endpoints.map((e) => ({ method: e.method, path: e.path, value: laneRoutes.get(keyOf(e.method, e.path)) }))
-  const route = makeApiRouter({ base: options.base, served })
-  /**
-   * The lane's routes with parameters (`POST /quotes/:quoteId/execute`) for a path plainly
-   * of their shape, which the router would route to them (it is not run for those).
-   */
-  const plainShape = makePlainShapeMatcher({ base: options.base, served, routes: options.routes.map((r) => ({ method: r.method, path: r.path, value: r })) })
+  // The lane's routes with parameters (`POST /quotes/:quoteId/execute`) are found by the
+  // router's shortcut for a path plainly of their shape (`route.plain`: the router is not run).
+  const route = makeApiRouter({ base: options.base, served, plainShapes: (value): value is DirectRoute<R> => value !== undefined })
 
   type Matched = { readonly route: DirectRoute<R>; readonly params: Readonly<Record<string, string | undefined>> }
   /**
    * The lane's routes without parameters, as routed before (`POST /quotes`): the router's
-   * choice for a method and path never changes. At most `MATCHED_KEPT` kept.
+   * choice for a method and path never changes. At most 256 kept (the oldest forgotten first).
    */
-  const matchedStatic = new Map<string, Matched>()
-  const MATCHED_KEPT = 256
+  const matchedStatic = new BoundedMemo<string, Matched>(256)
 
   /** The router's choice for a path, when it is one of the lane's routes. */
   const match = (method: string, path: string): Matched | undefined => {
-    const plain = plainShape(method, path)
+    const plain = route.plain(method, path)
     if (plain !== undefined) return { route: plain.value, params: plain.params }
     const key = keyOf(method, path)
     const known = matchedStatic.get(key)
     if (known !== undefined) return known
     const matched = routeOf(method, path)
     if (matched !== undefined && isEmpty(matched.params)) {
-      if (matchedStatic.size >= MATCHED_KEPT) matchedStatic.clear()
       matchedStatic.set(key, matched)
     }
     return matched

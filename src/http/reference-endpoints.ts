@@ -179,6 +179,24 @@ export type Routed<A> =
 
 type Entry<A> = { readonly _tag: "Served"; readonly value: A } | { readonly _tag: "NotImplemented"; readonly endpoint: string }
 
+/** A route and its parameters, as the router would answer them. */
+export interface PlainMatch<A> {
+  readonly value: A
+  readonly params: Record<string, string>
+}
+
+/** `makeApiRouter`'s router: where a request goes, and (when asked for) its shortcut for plain paths. */
+export interface ApiRouter<A, P extends A = A> {
+  (method: string, url: string): Routed<A> | undefined
+  /**
+   * For the served routes with parameters chosen by `plainShapes`: the route and its
+   * parameters for a path plainly of the route's shape, found without running the router
+   * (what the router would answer), else undefined (ask the router). Built from the
+   * router's own routes; never answers when no route was chosen.
+   */
+  readonly plain: (method: string, path: string) => PlainMatch<P> | undefined
+}
+
 /**
  * A router over the routes the app serves and every reference endpoint, so that a
  * request is placed by the same rules whether or not its endpoint is built: it is
@@ -187,14 +205,16 @@ type Entry<A> = { readonly _tag: "Served"; readonly value: A } | { readonly _tag
  * fallback to GET are handled exactly as for the real routes. Undefined: no such
  * endpoint.
  */
-export const makeApiRouter = <A>(options: {
+export const makeApiRouter = <A, P extends A = A>(options: {
   /** The version base path of the reference endpoints, e.g. `/2025-10-13`. */
   readonly base: string
   /** The routes the app serves: method, full path (`:name` parameters) and what to return for it. */
   readonly served: Iterable<{ readonly method: string; readonly path: string; readonly value: A }>
   /** The HttpRouter's RouterConfig (Effect's defaults when omitted). */
   readonly config?: Partial<FindMyWay.RouterConfig> | undefined
-}): ((method: string, url: string) => Routed<A> | undefined) => {
+  /** The served routes `plain` answers for (by their value); none when omitted. */
+  readonly plainShapes?: ((value: A) => value is P) | undefined
+}): ApiRouter<A, P> => {
   const router = FindMyWay.make<Entry<A>>(options.config)
   const caseSensitive = options.config?.caseSensitive ?? false
   // One route per method and shape (parameter names do not matter to the router); a
@@ -207,17 +227,29 @@ export const makeApiRouter = <A>(options: {
     seen.add(key)
     router.on(method, path as FindMyWay.PathInput, entry)
   }
-  for (const r of options.served) add(r.method, r.path, { _tag: "Served", value: r.value })
-  for (const [method, path] of REFERENCE_ENDPOINTS) {
-    add(method, options.base + path.replace(/\{([^}]+)\}/g, ":$1"), { _tag: "NotImplemented", endpoint: `${method} ${path}` })
+  // Every route's path, served and reference, once: the router's routes and the plain shapes' static names.
+  const paths: Array<string> = []
+  const plainRoutes: Array<{ readonly method: string; readonly path: string; readonly value: P }> = []
+  for (const r of options.served) {
+    add(r.method, r.path, { _tag: "Served", value: r.value })
+    paths.push(r.path)
+    const value = r.value
+    if (options.plainShapes?.(value) === true) plainRoutes.push({ method: r.method, path: r.path, value })
   }
-  return (method, url) => {
+  for (const [method, path] of REFERENCE_ENDPOINTS) {
+    const full = options.base + path.replace(/\{([^}]+)\}/g, ":$1")
+    add(method, full, { _tag: "NotImplemented", endpoint: `${method} ${path}` })
+    paths.push(full)
+  }
+  const route = (method: string, url: string): Routed<A> | undefined => {
     let found = router.find(method, url)
     if (found === undefined && method === "HEAD") found = router.find("GET", url)
     if (found === undefined) return undefined
     const entry = found.handler
     return entry._tag === "NotImplemented" ? entry : { _tag: "Served", value: entry.value, params: found.params }
   }
+  const plain = plainShapeMatcher(paths, plainRoutes, options.config?.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH)
+  return Object.assign(route, { plain })
 }
 
 /** FindMyWay's default longest parameter (`maxParamLength`): a longer one is not routed. */
@@ -227,30 +259,22 @@ const DEFAULT_MAX_PARAM_LENGTH = 100
 const ENCODED_COLON = /%3[aA]/g
 
 /**
- * For routes with path parameters (`/quotes/:quoteId/execute`): the route and its
- * parameters for a path that is plainly of the route's shape, without running the router,
- * and undefined whenever the router might choose otherwise (the caller then asks
- * `makeApiRouter`'s router). A path is plainly of a shape when its static segments are
+ * `ApiRouter.plain`. For routes with path parameters (`/quotes/:quoteId/execute`): the
+ * route and its parameters for a path that is plainly of the route's shape, without
+ * running the router, and undefined whenever the router might choose otherwise (the
+ * caller then asks the router). `paths` are all the router's routes. A path is plainly of a shape when its static segments are
  * the route's, exactly (same case, no duplicate or trailing slash), and each parameter's
  * segment is plain text (letters, digits, `:` or `%3A`, `_`, `-`; at most the router's
  * longest parameter, counted before decoding) that no route of the router, of any method, has as a static segment at that
  * position: the router then finds this route and takes the segment as it is, since it
  * prefers a static segment to a parameter and this one has none to prefer.
- * `test/http/direct.test.ts` holds it to the router for generated paths.
+ * `test/http/plain-shape.test.ts` holds it to the router for generated paths.
  */
-export const makePlainShapeMatcher = <A>(options: {
-  readonly base: string
-  /** Every route the router is made with (as `makeApiRouter`'s `served`). */
-  readonly served: Iterable<{ readonly method: string; readonly path: string }>
-  /** The routes to match, among those. */
-  readonly routes: Iterable<{ readonly method: string; readonly path: string; readonly value: A }>
-  readonly maxParamLength?: number
-}): ((method: string, path: string) => { readonly value: A; readonly params: Record<string, string> } | undefined) => {
-  const maxParamLength = options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH
-  const paths: Array<string> = []
-  for (const r of options.served) paths.push(r.path)
-  for (const [, path] of REFERENCE_ENDPOINTS) paths.push(options.base + path.replace(/\{([^}]+)\}/g, ":$1"))
-  // Every static segment by position, in lower case (the router's matching may ignore case).
+const plainShapeMatcher = <A>(
+  paths: ReadonlyArray<string>,
+  routes: ReadonlyArray<{ readonly method: string; readonly path: string; readonly value: A }>,
+  maxParamLength: number
+): ((method: string, path: string) => PlainMatch<A> | undefined) => {  // Every static segment by position, in lower case (the router's matching may ignore case).
   const staticAt: Array<Set<string>> = []
   for (const path of paths) {
     path.split("/").forEach((segment, i) => {
@@ -259,7 +283,7 @@ export const makePlainShapeMatcher = <A>(options: {
   }
   type Shape = { readonly method: string; readonly segments: ReadonlyArray<string>; readonly params: ReadonlyArray<readonly [number, string]>; readonly value: A }
   const shapes: Array<Shape> = []
-  for (const r of options.routes) {
+  for (const r of routes) {
     const segments = r.path.split("/")
     const params: Array<readonly [number, string]> = []
     let plain = true
@@ -276,7 +300,7 @@ export const makePlainShapeMatcher = <A>(options: {
   const colonInStatic = staticAt.some((names) => [...names].some((n) => n.includes(":") || n.includes("%")))
   /** Whether `c` may stand in a parameter as it is: a letter, a digit, `_` or `-` (the colon is counted apart). */
   const isPlainChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
-  const matchShape = (shape: Shape, path: string): { readonly value: A; readonly params: Record<string, string> } | undefined => {
+  const matchShape = (shape: Shape, path: string): PlainMatch<A> | undefined => {
     if (path.charCodeAt(0) !== 47) return undefined
     const segments = shape.segments
     const last = segments.length - 1

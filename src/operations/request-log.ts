@@ -19,6 +19,7 @@ import { Context, Effect, Layer } from "effect"
 import { MAX_CURSOR_LENGTH } from "../domain/common.js"
 import { invalidInput } from "../domain/errors.js"
 import { badCursor } from "./paging.js"
+import { memoize } from "../lib/bounded-memo.js"
 
 /** Requests kept per platform. */
 export const REQUEST_LOG_SIZE = 500
@@ -105,20 +106,13 @@ const judge = (name: string, inRequest: boolean): boolean => {
   return SECRET_SUFFIXES.some((s) => key.endsWith(s))
 }
 
-/** Field names already judged, per side (bounded: cleared when full, so junk names cannot grow it). */
-const judged = [new Map<string, boolean>(), new Map<string, boolean>()] as const
-const JUDGED_SIZE = 4096
+/** Field names already judged, per side (bounded, so junk names cannot grow it). */
+const judgedInAnswer = memoize(4096, (name: string) => judge(name, false))
+const judgedInRequest = memoize(4096, (name: string) => judge(name, true))
 
 /** Whether a field holds a secret (write-only in the reference, or one of ours): compared without case, `_` or `-`. */
-export const isSecretField = (name: string, inRequest: boolean): boolean => {
-  const cache = judged[inRequest ? 1 : 0]
-  const known = cache.get(name)
-  if (known !== undefined) return known
-  const secret = judge(name, inRequest)
-  if (cache.size >= JUDGED_SIZE) cache.clear()
-  cache.set(name, secret)
-  return secret
-}
+export const isSecretField = (name: string, inRequest: boolean): boolean =>
+  inRequest ? judgedInRequest(name) : judgedInAnswer(name)
 
 /** How deep a kept body may nest; anything deeper is replaced by a note (never kept unredacted). */
 export const REQUEST_LOG_MAX_DEPTH = 32

@@ -27,6 +27,7 @@ import {
 } from "../domain/sandbox-faults.js"
 import { SandboxFaultStore } from "../ports/sandbox-faults.js"
 import { type WebhookRequest, type WebhookResponse, WebhookSender } from "../ports/webhooks.js"
+import { memoize } from "../lib/bounded-memo.js"
 
 const sandboxOnly = (platform: Platform) =>
   platform.settings.sandbox ? Effect.void : Effect.fail(forbidden("Sandbox endpoints are not available to production platforms"))
@@ -79,16 +80,10 @@ export const draw = (seed: number, ruleId: string, counter: string | number): nu
 const fires = (seed: number, rule: { readonly id: string; readonly probability?: number }, counter: string | number) =>
   draw(seed, rule.id, counter) < (rule.probability ?? 1)
 
-const patterns = new Map<string, RegExp>()
-const patternOf = (glob: string, slash: boolean): RegExp => {
-  const key = `${slash ? "/" : ""}${glob}`
-  let re = patterns.get(key)
-  if (re === undefined) {
-    if (patterns.size > 1_000) patterns.clear()
-    patterns.set(key, re = globRegex(glob, slash))
-  }
-  return re
-}
+/** Globs compiled, per kind (a `*` that crosses a slash or not): one memo each, so no key is shared by both. */
+const pathPatterns = memoize(1_000, (glob: string) => globRegex(glob, true))
+const namePatterns = memoize(1_000, (glob: string) => globRegex(glob, false))
+const patternOf = (glob: string, slash: boolean): RegExp => slash ? pathPatterns(glob) : namePatterns(glob)
 
 /** What a request is, for matching: its method, its path below the version base, its operation (when it is one). */
 export interface FaultRequest {

@@ -728,6 +728,12 @@ describe.each(KINDS)("Money store contract on %s", (kind) => {
         expect(yield* volume("Customer:1", T0 + DAY)).toBe(200)
         yield* put(transactionRecord(p, "Transaction:1", { createdAt: T0 + SEC, amount: 100, status: "COMPLETED" }))
         expect(yield* volume("Customer:1", T0)).toBe(300)
+        // Rewritten with another amount (same sender, currency and day): the day's total follows it, and back.
+        yield* put(transactionRecord(p, "Transaction:1", { createdAt: T0 + SEC, amount: 150, status: "COMPLETED" }))
+        expect(yield* volume("Customer:1", T0)).toBe(350)
+        expect(yield* volume("Customer:1", T0 + DAY)).toBe(200)
+        yield* put(transactionRecord(p, "Transaction:1", { createdAt: T0 + SEC, amount: 100, status: "COMPLETED" }))
+        expect(yield* volume("Customer:1", T0)).toBe(300)
         yield* put(transactionRecord(p, "Transaction:2", { createdAt: T0 + DAY + SEC, amount: 200, status: "FAILED" }))
         expect(yield* volume("Customer:1", T0)).toBe(100)
         expect(yield* volume("Customer:1", T0 + DAY)).toBe(0)

@@ -1,15 +1,15 @@
 /**
- * The direct lane's matcher for routes with parameters (`makePlainShapeMatcher`,
- * src/http/reference-endpoints.ts) against the API router it stands in for: whatever it
- * answers for a path is what the router answers (route and parameters), for the lane's
- * own routes over every endpoint of the API and the reference, and it answers for the
- * plain ids clients send.
+ * The router's shortcut for routes with parameters (`ApiRouter.plain`,
+ * src/http/reference-endpoints.ts), which the direct lane asks first, against the router
+ * it stands in for: whatever it answers for a path is what the router answers (route and
+ * parameters), for the lane's own routes over every endpoint of the API and the
+ * reference, and it answers for the plain ids clients send.
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { API_VERSION, PaymentsApi } from "../../src/http/api.js"
 import { DIRECT_ROUTES } from "../../src/http/direct-routes.js"
-import { makeApiRouter, makePlainShapeMatcher } from "../../src/http/reference-endpoints.js"
+import { makeApiRouter } from "../../src/http/reference-endpoints.js"
 
 const base = `/${API_VERSION}`
 const endpoints = Object.values(PaymentsApi.groups).flatMap((group) =>
@@ -18,8 +18,11 @@ const endpoints = Object.values(PaymentsApi.groups).flatMap((group) =>
 const laneKey = (method: string, path: string) => `${method} ${path}`
 const lane = new Map(DIRECT_ROUTES.map((r) => [laneKey(r.method, r.path), r] as const))
 const served = endpoints.map((e) => ({ method: e.method, path: e.path, value: lane.get(laneKey(e.method, e.path)) }))
+type LaneRoute = (typeof DIRECT_ROUTES)[number]
+const isLane = (value: LaneRoute | undefined): value is LaneRoute => value !== undefined
+/** The router alone, and the lane's: the same routes, with the shortcut for the lane's. */
 const router = makeApiRouter({ base, served })
-const plain = makePlainShapeMatcher({ base, served, routes: DIRECT_ROUTES.map((r) => ({ method: r.method, path: r.path, value: r })) })
+const plain = makeApiRouter({ base, served, plainShapes: isLane }).plain
 
 /** A segment as clients and fuzzers write them: ids, static names of the API in any case, odd characters, long ones. */
 const segment = fc.oneof(
@@ -45,7 +48,7 @@ const path = fc.tuple(fc.constantFrom(...DIRECT_ROUTES.map((r) => r.path)), fc.a
     return parts.join("/") + (trailing ? "/" : "")
   })
 
-describe("the lane's plain-shape matcher", () => {
+describe("the router's shortcut for plain paths", () => {
   it("answers only what the router answers, route and parameters", () => {
     let answered = 0
     fc.assert(
@@ -85,7 +88,7 @@ describe("the lane's plain-shape matcher", () => {
     // A route the API does not have: a static segment where the execute route has its parameter.
     const withStatic = [...served, { method: "POST", path: `${base}/quotes/preview/execute`, value: undefined }]
     const staticRouter = makeApiRouter({ base, served: withStatic })
-    const staticPlain = makePlainShapeMatcher({ base, served: withStatic, routes: DIRECT_ROUTES.map((r) => ({ method: r.method, path: r.path, value: r })) })
+    const staticPlain = makeApiRouter({ base, served: withStatic, plainShapes: isLane }).plain
     for (const name of ["preview", "PREVIEW", "Preview"]) {
       const p = `${base}/quotes/${name}/execute`
       expect(staticPlain("POST", p)).toBeUndefined()
@@ -93,5 +96,12 @@ describe("the lane's plain-shape matcher", () => {
       expect(routed?._tag === "Served" ? routed.value : "other").toBeUndefined()
     }
     expect(staticPlain("POST", `${base}/quotes/previews/execute`)?.params).toStrictEqual({ quoteId: "previews" })
+  })
+
+  it("answers nothing for routes not chosen, and for no route without plainShapes", () => {
+    const id = "Quote:0196f3c2-aaaa-bbbb-cccc-123456789012"
+    expect(router.plain("POST", `${base}/quotes/${id}/execute`)).toBeUndefined()
+    const none = makeApiRouter({ base, served, plainShapes: (_: LaneRoute | undefined): _ is LaneRoute => false })
+    expect(none.plain("POST", `${base}/quotes/${id}/execute`)).toBeUndefined()
   })
 })

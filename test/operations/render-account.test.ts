@@ -2,10 +2,13 @@
  * An internal account as answered (`renderAccount`): its fields in the reference order
  * (id, customerId, type, status, balance, totalBalance, fundingPaymentInstructions,
  * privateEnabled, createdAt, updatedAt), the optional ones only where they belong, for
- * customer and platform accounts, wallets and others.
+ * customer and platform accounts, wallets and others; and exactly what the schema's
+ * encoder makes of it (the same JSON text), so the shapes it is built from stay the schema's.
  */
+import { Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { InternalAccount } from "../../src/domain/internal-account.js"
 import { renderAccount } from "../../src/operations/money/accounts.js"
 import type { InternalAccountRecord } from "../../src/ports/money.js"
 
@@ -43,6 +46,22 @@ describe("renderAccount", () => {
         expect(shown.totalBalance).toBe(shown.balance)
         if (rec.type === "EMBEDDED_WALLET") expect(shown.privateEnabled).toBe(rec.privateEnabled ?? false)
         if (rec.customerId !== null) expect(shown.customerId).toBe(rec.customerId)
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("is what the schema encodes, to the JSON text, and decodes to itself", () => {
+    const encode = Schema.encodeUnknownSync(InternalAccount)
+    const decode = Schema.decodeUnknownSync(InternalAccount)
+    fc.assert(
+      fc.property(record, fc.integer({ min: 0, max: 1_000_000 }), (rec, balance) => {
+        const shown = renderAccount(rec, balance)
+        const encoded = encode(shown)
+        expect(JSON.stringify(shown)).toBe(JSON.stringify(encoded))
+        expect(Object.keys(shown)).toStrictEqual(Object.keys(encoded))
+        expect(decode(encoded)).toStrictEqual(shown)
+        expect(Object.values(shown)).not.toContain(null)
       }),
       { numRuns: 200 }
     )

@@ -1,4 +1,5 @@
 import { flatString } from "./ids.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /**
  * Stored records made compact, in place. The memory store keeps every record on the heap
@@ -37,8 +38,7 @@ export const trimArrays = <A>(value: A, canon?: Canon, previous?: A): A => {
 }
 
 /** Recent instants, flat, shared (bounded: a miss only costs a copy). */
-const INSTANTS_LIMIT = 1024
-let instants = new Map<string, string>()
+const instants = new BoundedMemo<string, string>(1024)
 /** The last instant shared: a payment's records carry the same one several times in a row. */
 let lastInstant = ""
 
@@ -56,7 +56,7 @@ export const sharedInstant = (s: string): string => {
   if (!isInstant(s)) return s
   let shared = instants.get(s)
   if (shared === undefined) {
-    if (instants.size >= INSTANTS_LIMIT) instants = new Map()
+    // Kept under the flat copy, not `s`: `s` may be a slice of a larger string (a request's body), which a key would keep alive.
     shared = flatString(s)
     instants.set(shared, shared)
   }
@@ -77,6 +77,16 @@ const isPlain = (v: object): boolean => {
  * record's field that holds one is compact already, found by identity. Cleared with them.
  */
 let shared = new Set<object>()
+
+/*
+ * The shared currencies and references below are not `BoundedMemo`s (src/lib/bounded-memo.ts),
+ * the one cache of the process that does not fit it: their entries are also members of
+ * `shared` (the objects found compact by identity), so what they forget `shared` must
+ * forget in the same step, all at once (`shared` is rebuilt from the currencies when the
+ * references are dropped); a memo forgetting one entry at a time would leave `shared`
+ * holding objects it no longer bounds. References are also several per key (by their
+ * longest value), counted apart from the map's size.
+ */
 
 /** Distinct currencies shared at most (a bound on what odd input can make this keep). */
 const SHARED_CURRENCIES_LIMIT = 4096

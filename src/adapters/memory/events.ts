@@ -4,6 +4,7 @@ import { type EventOf, makeEvent } from "../../domain/events.js"
 import type { DomainEvent, EventWrites, StoredEvent } from "../../ports/events.js"
 import { sharedInstant } from "./compact.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 type BalanceUpdated = EventOf<"INTERNAL_ACCOUNT.BALANCE_UPDATED">
 type AccountData = BalanceUpdated["data"]
@@ -184,14 +185,13 @@ export const makeEventArea = (m: MemoryContext<EventTables>): MemoryArea<"events
   /** One sequence for every platform: units of work run one at a time, so it is commit order. */
   let eventSeq = 0
   /** Per internal account, the `data` of its last balance event stored in full (the base of the next ones). */
-  let bases = new Map<string, Base>()
+  const bases = new BoundedMemo<string, Base>(BASES_LIMIT)
   /** What the outbox keeps for `event`: compact when it can be (a balance event), else the event, its timestamp shared. */
   const itemOf = (event: DomainEvent): OutboxItem => {
     if (event.type === "INTERNAL_ACCOUNT.BALANCE_UPDATED") {
       const base = bases.get(event.data.id)
       const compact = base === undefined ? undefined : compactBalance(event, base)
       if (compact !== undefined) return compact
-      if (bases.size >= BASES_LIMIT) bases = new Map()
       bases.set(event.data.id, { data: event.data, keys: Object.keys(event.data) })
     }
     // In place, as `trimArrays` does: an equal string, the copy the store shares.

@@ -114,10 +114,14 @@ const transactionIndexOf = (q: TransactionQuery): { readonly name: string; reado
 const DAY_MILLIS = 86_400_000
 const dayOf = (ms: number) => ms - (((ms % DAY_MILLIS) + DAY_MILLIS) % DAY_MILLIS)
 
+/** Whether a transaction counts in its sender's daily volume. */
+const counts = (t: TransactionRecord["transaction"]): t is Extract<TransactionRecord["transaction"], { readonly type: "OUTGOING" }> =>
+  t.type === "OUTGOING" && t.status !== "FAILED" && t.status !== "EXPIRED"
+
 /** What a transaction adds to the daily volume: its sender key, currency, day and amount; undefined if it does not count. */
 const sentOf = (r: TransactionRecord | undefined) => {
   const t = r?.transaction
-  if (t === undefined || t.type !== "OUTGOING" || t.status === "FAILED" || t.status === "EXPIRED") return undefined
+  if (t === undefined || !counts(t)) return undefined
   return { key: keyOf(t.customerId ?? null, t.sentAmount.currency.code), day: dayOf(millisOf(t.createdAt)), amount: t.sentAmount.amount }
 }
 
@@ -345,6 +349,20 @@ export const makeMoneyArea = (
           const r = trimArrays(written, canonOf(t), stored)
           const constraint = m.writeRow(t.transactions, r.transaction.id, r)
           if (constraint !== undefined) return Effect.orDie(conflictIn(constraint))
+          // A payment rewritten with the same sender, currency and creation instant (every
+          // status move; the spread keeps the very strings): only a change of its amount
+          // moves its day's total, and it mostly has none: no key, day or undo to build.
+          const was = stored?.transaction
+          const now = r.transaction
+          if (
+            was !== undefined && counts(was) && counts(now) && was.customerId === now.customerId &&
+            was.createdAt === now.createdAt && was.sentAmount.currency.code === now.sentAmount.currency.code
+          ) {
+            const delta = now.sentAmount.amount - was.sentAmount.amount
+            const after = delta === 0 ? undefined : sentOf(r)
+            if (after !== undefined) moveSent(t, after.key, after.day, delta)
+            return Effect.void
+          }
           const before = sentOf(stored)
           const after = sentOf(r)
           if (before !== undefined) moveSent(t, before.key, before.day, -before.amount)

@@ -5,6 +5,7 @@ import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSigningKeyReco
 import type { MemoryArea, MemoryContext } from "./context.js"
 import { type EventTables, eventOf, lastSeqOf, outboxEvent, type OutboxItem } from "./events.js"
 import { MemoryTable } from "./table.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /**
  * A delivery as the memory store keeps it. Its body is, nearly always, its event's
@@ -42,19 +43,10 @@ class StoredDelivery {
  * leased, then its attempt recorded), and each read would render it again. Bounded; a
  * miss only costs a rendering.
  */
-const RENDERED_LIMIT = 64
-const rendered = new Map<OutboxItem, string>()
+const rendered = new BoundedMemo<OutboxItem, string>(64)
+const bodyOfItem = (item: OutboxItem): string => webhookBodyOf(eventOf(item))
 
-const bodyOf = (source: OutboxItem | string): string => {
-  if (typeof source === "string") return source
-  let body = rendered.get(source)
-  if (body === undefined) {
-    body = webhookBodyOf(eventOf(source))
-    if (rendered.size >= RENDERED_LIMIT) rendered.delete(rendered.keys().next().value!)
-    rendered.set(source, body)
-  }
-  return body
-}
+const bodyOf = (source: OutboxItem | string): string => typeof source === "string" ? source : rendered.getOrCompute(source, bodyOfItem)
 
 /**
  * The record a read answers: a fresh object (callers spread it into the next state),

@@ -5,10 +5,10 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
-import { Effect } from "effect"
+import { Effect, type Types } from "effect"
 import { DEFAULT_PAGE_LIMIT } from "../../domain/common.js"
 import { forbidden } from "../../domain/errors.js"
-import type { InternalAccount, InternalAccountType, PaymentInstructions } from "../../domain/internal-account.js"
+import { InternalAccount, type InternalAccountType, type PaymentInstructions } from "../../domain/internal-account.js"
 import { currencyOf } from "../../domain/money.js"
 import type { Platform } from "../../domain/platform.js"
 import { Ids } from "../../ports/ids.js"
@@ -19,6 +19,7 @@ import { nowIso } from "../time.js"
 import { emit } from "../transition.js"
 import { postEntry, worldAccount } from "./ledger.js"
 import { missing } from "../not-found.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 const CRYPTO = new Set(["USDC", "USDT", "BTC"])
 
@@ -36,10 +37,9 @@ const digitsOf = (seed: string, length: number): string => {
  * The funding instructions of the accounts rendered lately, by id. They are a pure
  * function of the account's id, currency and owner kind, and every balance event of a
  * payment renders its accounts (each a few SHA-256 digests): kept, not recomputed.
- * Bounded: cleared when it reaches FUNDING_CACHE_SIZE accounts.
+ * At most 10,000 accounts (the oldest forgotten first).
  */
-const fundingCache = new Map<string, { readonly currency: string; readonly platform: boolean; readonly instructions: ReadonlyArray<PaymentInstructions> }>()
-const FUNDING_CACHE_SIZE = 10_000
+const fundingCache = new BoundedMemo<string, { readonly currency: string; readonly platform: boolean; readonly instructions: ReadonlyArray<PaymentInstructions> }>(10_000)
 
 /** Where to send money to fund an account, by currency (sandbox bank details, stable per account). */
 export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
@@ -48,11 +48,15 @@ export const fundingInstructionsOf = (rec: InternalAccountRecord): ReadonlyArray
   const cached = fundingCache.get(rec.id)
   if (cached !== undefined && cached.currency === rec.currency && cached.platform === platform) return cached.instructions
   const instructions = computeFundingInstructions(rec)
-  if (fundingCache.size >= FUNDING_CACHE_SIZE) fundingCache.clear()
   fundingCache.set(rec.id, { currency: rec.currency, platform, instructions })
   return instructions
 }
 
+/**
+ * The funding instructions of an account. Each `accountOrWalletInfo` has `accountType`
+ * and `reference` first, the schema's declared keys, as its encoder writes them (the rest
+ * after): an answer the encoder does not rewrite (a webhook's body) reads the same.
+ */
 const computeFundingInstructions = (rec: InternalAccountRecord): ReadonlyArray<PaymentInstructions> => {
   const reference = `FUND-${digitsOf(rec.id, 8)}`
   const isPlatformAccount = rec.customerId === null
@@ -64,29 +68,50 @@ const computeFundingInstructions = (rec: InternalAccountRecord): ReadonlyArray<P
         isPlatformAccount,
         accountOrWalletInfo: {
           accountType: "USD_ACCOUNT",
+          reference,
           accountNumber: digitsOf(`${rec.id}:account`, 12),
           routingNumber: "021000021",
           bankName: "Sandbox Bank",
-          paymentRails: ["ACH", "WIRE", "RTP", "FEDNOW"],
-          reference
+          paymentRails: ["ACH", "WIRE", "RTP", "FEDNOW"]
         }
       }]
     case "EUR":
       return [{
         instructionsNotes: note,
         isPlatformAccount,
-        accountOrWalletInfo: { accountType: "EUR_ACCOUNT", iban: `DE89${digitsOf(`${rec.id}:iban`, 18)}`, swiftCode: "SANDDEFFXXX", paymentRails: ["SEPA", "SEPA_INSTANT"], reference }
+        accountOrWalletInfo: { accountType: "EUR_ACCOUNT", reference, iban: `DE89${digitsOf(`${rec.id}:iban`, 18)}`, swiftCode: "SANDDEFFXXX", paymentRails: ["SEPA", "SEPA_INSTANT"] }
       }]
     case "MXN":
       return [{
         instructionsNotes: note,
         isPlatformAccount,
-        accountOrWalletInfo: { accountType: "MXN_ACCOUNT", clabeNumber: digitsOf(`${rec.id}:clabe`, 18), paymentRails: ["SPEI"], reference }
+        accountOrWalletInfo: { accountType: "MXN_ACCOUNT", reference, clabeNumber: digitsOf(`${rec.id}:clabe`, 18), paymentRails: ["SPEI"] }
       }]
     default:
       return []
   }
 }
+
+/**
+ * The shapes of an account as answered, one per set of optional fields present (with a
+ * customer or not, a wallet or not): the schema's own fields in the schema's order (so
+ * the answer's key order is the schema's, from this one list), each with a placeholder.
+ * `renderAccount` copies one (a spread of an object of constant shape copies its hidden
+ * class and slots: no per-key work, no dictionary object) and fills its values; the
+ * properties exist already, so filling them keeps the order and the shape.
+ * `test/operations/render-account.test.ts` holds every answer to the schema's encoding.
+ */
+const ACCOUNT_SHAPES: ReadonlyArray<InternalAccount> = [false, true].flatMap((wallet) =>
+  [false, true].map((customer) => {
+    const keys = Object.keys(InternalAccount.fields).filter((key) => (key !== "customerId" || customer) && (key !== "privateEnabled" || wallet))
+    // Read from JSON text: the parser makes every property in-object (a copy then allocates one
+    // block, as a literal does; an object built key by key keeps most of them out of line).
+    const shape: unknown = JSON.parse(`{${keys.map((key) => `${JSON.stringify(key)}:null`).join(",")}}`)
+    // Placeholders only: every field is filled before the object is answered (the test above holds it).
+    return shape as InternalAccount
+  })
+)
+const [PLATFORM_ACCOUNT, ACCOUNT_OF_CUSTOMER, PLATFORM_WALLET, WALLET_OF_CUSTOMER] = ACCOUNT_SHAPES as [InternalAccount, InternalAccount, InternalAccount, InternalAccount]
 
 /** The account as answered: its record, its ledger balance and its funding instructions. */
 export const renderAccount = (rec: InternalAccountRecord, balance: number): InternalAccount => {
@@ -95,19 +120,23 @@ export const renderAccount = (rec: InternalAccountRecord, balance: number): Inte
   const amount = { amount: balance, currency }
   // Money in flight has already left the account (it sits in the in-flight ledger
   // account until it settles or is refunded), so nothing is held beside the balance.
-  // One literal per set of optional fields (no spreads: each is a runtime call), the
-  // fields in the same order in each: id, customerId, type, status, balance,
-  // totalBalance, fundingPaymentInstructions, privateEnabled, createdAt, updatedAt.
-  const funding = fundingInstructionsOf(rec)
-  if (rec.type === "EMBEDDED_WALLET") {
-    const privateEnabled = rec.privateEnabled ?? false
-    return rec.customerId === null
-      ? { id: rec.id, type: rec.type, status: rec.status, balance: amount, totalBalance: amount, fundingPaymentInstructions: funding, privateEnabled, createdAt: rec.createdAt, updatedAt: rec.updatedAt }
-      : { id: rec.id, customerId: rec.customerId, type: rec.type, status: rec.status, balance: amount, totalBalance: amount, fundingPaymentInstructions: funding, privateEnabled, createdAt: rec.createdAt, updatedAt: rec.updatedAt }
-  }
-  return rec.customerId === null
-    ? { id: rec.id, type: rec.type, status: rec.status, balance: amount, totalBalance: amount, fundingPaymentInstructions: funding, createdAt: rec.createdAt, updatedAt: rec.updatedAt }
-    : { id: rec.id, customerId: rec.customerId, type: rec.type, status: rec.status, balance: amount, totalBalance: amount, fundingPaymentInstructions: funding, createdAt: rec.createdAt, updatedAt: rec.updatedAt }
+  const wallet = rec.type === "EMBEDDED_WALLET"
+  const customer = rec.customerId !== null
+  // One copy site per shape, so that each stays monomorphic.
+  const account: Types.Mutable<InternalAccount> = wallet
+    ? customer ? { ...WALLET_OF_CUSTOMER } : { ...PLATFORM_WALLET }
+    : customer ? { ...ACCOUNT_OF_CUSTOMER } : { ...PLATFORM_ACCOUNT }
+  account.id = rec.id
+  if (customer) account.customerId = rec.customerId
+  account.type = rec.type
+  account.status = rec.status
+  account.balance = amount
+  account.totalBalance = amount
+  account.fundingPaymentInstructions = fundingInstructionsOf(rec)
+  if (wallet) account.privateEnabled = rec.privateEnabled ?? false
+  account.createdAt = rec.createdAt
+  account.updatedAt = rec.updatedAt
+  return account
 }
 
 /** Renders accounts with their balances, read in one query. */

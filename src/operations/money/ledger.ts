@@ -17,6 +17,7 @@ import { Effect } from "effect"
 import type { PaymentPlan } from "../../domain/transaction.js"
 import { Ids } from "../../ports/ids.js"
 import type { LedgerRejected, Posting, UnitOfWork } from "../../ports/store.js"
+import { memoize } from "../../lib/bounded-memo.js"
 
 /**
  * A system account's name per currency, built once: a payment names the same few system
@@ -24,17 +25,7 @@ import type { LedgerRejected, Posting, UnitOfWork } from "../../ports/store.js"
  * template's result is a rope that every use as a map key flattens and hashes anew.
  * Bounded (a miss only builds the name again).
  */
-const systemAccountNamed = (prefix: string) => {
-  let names = new Map<string, string>()
-  return (currency: string): string => {
-    const known = names.get(currency)
-    if (known !== undefined) return known
-    if (names.size >= 1024) names = new Map()
-    const name = `${prefix}${currency}`
-    names.set(currency, name)
-    return name
-  }
-}
+const systemAccountNamed = (prefix: string): ((currency: string) => string) => memoize(1024, (currency: string) => `${prefix}${currency}`)
 
 export const worldAccount = systemAccountNamed("system:world:")
 export const inFlightAccount = systemAccountNamed("system:in_flight:")

@@ -57,6 +57,7 @@ import { rejected } from "../rejection.js"
 import { emit } from "../transition.js"
 import { toBase64Url } from "../../crypto/bytes.js"
 import type { ScaFactor } from "../../domain/sca.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /**
  * The network a payout to a wallet settles on (reference `CryptoNetwork`; sandbox
@@ -592,10 +593,9 @@ export const getQuote = Effect.fnUntraced(function*(platform: Platform, id: stri
  * share no account run side by side, those that share one take turns) without a read
  * first. A hint only: a quote made by another process, or forgotten, is read first; a
  * wrong hint costs a rerun at most, never a wrong answer (the unit of work is
- * serializable). At most `QUOTE_ACCOUNTS_KEPT` quotes, the oldest forgotten first.
+ * serializable). At most 10,000 quotes, the oldest forgotten first.
  */
-const quoteAccounts = new Map<string, { readonly platformId: string; readonly accounts: ReadonlyArray<string> }>()
-const QUOTE_ACCOUNTS_KEPT = 10_000
+const quoteAccounts = new BoundedMemo<string, { readonly platformId: string; readonly accounts: ReadonlyArray<string> }>(10_000)
 const accountsOfQuote = (rec: QuoteRecord): ReadonlyArray<string> => {
   const { creditAccount, debitAccount } = ledgerAccountsOf(rec.quote, rec.plan)
   return internalAccountsOf(debitAccount, creditAccount)
@@ -604,10 +604,6 @@ const accountsOfQuote = (rec: QuoteRecord): ReadonlyArray<string> => {
 // Keyed by the quote's id alone, its platform checked on a hit (no key string built per
 // quote): two platforms' quotes with one id (deterministic ids) only cost a read.
 const rememberQuoteAccounts = (rec: QuoteRecord): void => {
-  if (quoteAccounts.size >= QUOTE_ACCOUNTS_KEPT) {
-    const oldest = quoteAccounts.keys().next()
-    if (oldest.done !== true) quoteAccounts.delete(oldest.value)
-  }
   quoteAccounts.set(rec.quote.id, { platformId: rec.platformId, accounts: accountsOfQuote(rec) })
 }
 

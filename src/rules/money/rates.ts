@@ -12,6 +12,7 @@
  * the base table (limits and thresholds use them).
  */
 import { CURRENCIES, currencyOf } from "../../domain/money.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /** Rates are cached about 5 minutes (SPEC.md "Limits"); one bucket of the platform's clock. */
 export const RATE_CACHE_MILLIS = 300_000
@@ -125,20 +126,15 @@ export const rateAt = (source: string, destination: string, nowMillis: number): 
  * unit", i.e. 1 / rate, rounded to 10 significant digits.
  */
 export const apiExchangeRate = (rate: number): number => {
-  // Remembered (the same few rates are shown on every quote; `toPrecision` and parsing
-  // it back cost about a microsecond): bounded, cleared when full.
-  const known = apiRates.get(rate)
-  if (known !== undefined) return known
-  const shown = Number((1 / rate).toPrecision(API_EXCHANGE_RATE_SIGNIFICANT_DIGITS))
   // 0 and -0 are one key of a Map, and their inverses differ: never remembered.
-  if (rate === 0) return shown
-  if (apiRates.size >= API_RATES_KEPT) apiRates.clear()
-  apiRates.set(rate, shown)
-  return shown
+  if (rate === 0) return shownExchangeRate(rate)
+  // Remembered (the same few rates are shown on every quote; `toPrecision` and parsing
+  // it back cost about a microsecond).
+  return apiRates.getOrCompute(rate, shownExchangeRate)
 }
 
-const API_RATES_KEPT = 1024
-const apiRates = new Map<number, number>()
+const shownExchangeRate = (rate: number): number => Number((1 / rate).toPrecision(API_EXCHANGE_RATE_SIGNIFICANT_DIGITS))
+const apiRates = new BoundedMemo<number, number>(1024)
 
 // ---------------------------------------------------------------- exact arithmetic
 
@@ -156,19 +152,10 @@ export const RATIONAL_SIGNIFICANT_DIGITS = 15
  * (a double carries 15 to 17; 15 reproduce every decimal a person would write, so
  * 0.92 is 92/100 and not the binary neighbour of 0.92). Undefined for anything else.
  */
-export const toRational = (value: number): Rational | undefined => {
-  const known = rationals.get(value)
-  if (known !== undefined) return known
-  const r = rationalOf(value)
-  if (r === undefined) return undefined
-  // Remembered (a few rates and fees are converted on every quote): bounded, cleared when full.
-  if (rationals.size >= RATIONALS_KEPT) rationals.clear()
-  rationals.set(value, r)
-  return r
-}
+export const toRational = (value: number): Rational | undefined => rationals.getOrCompute(value, rationalOf)
 
-const RATIONALS_KEPT = 1024
-const rationals = new Map<number, Rational>()
+/** Rationals remembered (a few rates and fees are converted on every quote). */
+const rationals = new BoundedMemo<number, Rational>(1024)
 
 const rationalOf = (value: number): Rational | undefined => {
   if (!Number.isFinite(value) || value <= 0) return undefined
