@@ -228,11 +228,18 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
       // one statement as its last, inside the transaction (a rerun starts with none).
       // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
-      const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        withTransaction(
-          Effect.tap(level(work), pending.flushAll),
-          (context: Context.Context<R>) => Context.add(context, CurrentPending, new Pending(moves, turns === undefined ? undefined : held))
-        )
+      // On PostgreSQL the last statement is taken when the work succeeded and sent with
+      // COMMIT, queued together (./direct.ts `commitWith`); on PGlite it is sent before COMMIT.
+      const once = (moves: Set<string>, held: ReadonlySet<string>) => {
+        let attempt: Pending | undefined
+        const provide = (context: Context.Context<R>) => {
+          attempt = new Pending(moves, turns === undefined ? undefined : held)
+          return Context.add(context, CurrentPending, attempt)
+        }
+        return direct !== undefined
+          ? direct.withTransaction(level(work), provide, () => pending.takeLast(attempt))
+          : withTransaction(Effect.tap(level(work), pending.flushAll), provide)
+      }
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
       type Outcome =
         | { readonly _tag: "Done"; readonly value: A }
