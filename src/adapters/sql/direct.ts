@@ -492,6 +492,16 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
   return { withTransaction, close, keptCount: () => kept }
 }
 
-/** Whether a failure is the session's (its socket closed or broken), not a statement's. */
+/**
+ * Whether a failure is the session's, not a statement's: its socket closed or broke
+ * (`ConnectionError`), or the server ended it (SQLSTATE 57P01-57P03: an administrator's
+ * `pg_terminate_backend`, a shutdown or restart, FATAL), so every cycle queued behind
+ * the failed one failed too.
+ */
 const brokenSession = (cause: Cause.Cause<SqlError>): boolean =>
-  cause.reasons.some((r) => Cause.isFailReason(r) && r.error.reason._tag === "ConnectionError")
+  cause.reasons.some((r) => {
+    if (!Cause.isFailReason(r)) return false
+    if (r.error.reason._tag === "ConnectionError") return true
+    const source: unknown = r.error.reason.cause
+    return typeof source === "object" && source !== null && "code" in source && typeof source.code === "string" && source.code.startsWith("57P")
+  })
