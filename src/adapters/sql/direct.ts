@@ -138,8 +138,13 @@ export class PipelinedConnection implements Connection {
       this.waiting = undefined
       return Effect.flatMap(Effect.forkDetach(this.pg.query(begin), { startImmediately: true, uninterruptible: true }), (fiber) => {
         this.begun = fiber
-        return Effect.flatMap(cycle, (a) =>
-          Effect.flatMap(Fiber.await(fiber), (begun) => Exit.isFailure(begun) ? Effect.failCause(begun.cause) : Effect.succeed(a)))
+        // BEGIN was answered before the statement: its fiber has usually ended already.
+        const checked = (begun: Exit.Exit<unknown, SqlError>, a: A): Effect.Effect<A, SqlError> =>
+          Exit.isFailure(begun) ? Effect.failCause(begun.cause) : Effect.succeed(a)
+        return Effect.flatMap(cycle, (a) => {
+          const begun = fiber.pollUnsafe()
+          return begun === undefined ? Effect.flatMap(Fiber.await(fiber), (exit) => checked(exit, a)) : checked(begun, a)
+        })
       })
     })
   }
@@ -456,8 +461,9 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
           c.disarm()
           return ended(exit, false)
         }
+        // Committed: the session is sound, and BEGIN went (or nothing did).
         return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
-          Exit.isSuccess(committed) ? ended(exit, false) : ended(Exit.failCause(committed.cause), true))
+          Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
       })
     })
   }
