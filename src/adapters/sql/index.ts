@@ -89,11 +89,14 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
         { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
         {
           serializableSessions,
-          // Top-level units of work run on up to half as many connections of the store's
-          // own as the pool has, each used by one unit of work at a time, on which BEGIN
-          // and COMMIT share writes with statements (./direct.ts `PipelinedConnection`).
+          // Top-level units of work run on up to as many connections of the store's own as
+          // the pool has (opened as needed, closed after about a second idle), each used by
+          // one unit of work at a time, on which BEGIN and COMMIT share writes with
+          // statements (./direct.ts `PipelinedConnection`). Not the pool's: its pinned
+          // connections run one cycle at a time; and the pool keeps its connections for
+          // everything else.
           keptConnections: {
-            connections: Math.floor((options.maxConnections ?? 16) / 2),
+            connections: options.maxConnections ?? 16,
             idleMillis: 1000,
             connect: PgConnection.make({ ...serializable, applicationName: UNIT_OF_WORK_APPLICATION_NAME, multiplex: true })
           }
