@@ -90,14 +90,17 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
         {
           serializableSessions,
           // Top-level units of work run on up to as many connections of the store's own as
-          // the pool has (opened as needed, closed after about a second idle), each used by
+          // the pool has (opened as needed, closed after a minute or two idle), each used by
           // one unit of work at a time, on which BEGIN and COMMIT share writes with
           // statements (./direct.ts `PipelinedConnection`). Not the pool's: its pinned
           // connections run one cycle at a time; and the pool keeps its connections for
           // everything else.
           keptConnections: {
             connections: options.maxConnections ?? 16,
-            idleMillis: 1000,
+            // As long as the pool keeps an idle connection (its default `idleTimeout`): a
+            // connection of the store's own takes none of the pool's, and a new one costs
+            // a connection and its authentication.
+            idleMillis: 60_000,
             connect: PgConnection.make({ ...serializable, applicationName: UNIT_OF_WORK_APPLICATION_NAME, multiplex: true })
           }
         }
