@@ -117,7 +117,11 @@ describe("PostgreSQL: a payment's quote and execution each reach the database in
     // The fiber never yields to the scheduler between queueing BEGIN and its first
     // statement (a yield every 2,048 effect steps would otherwise split them, rarely):
     // what is counted is what the store queues together.
-    const run = <A, E>(e: Effect.Effect<A, E, Services>) => rt.runPromise(Effect.provideService(e, References.PreventSchedulerYield, true))
+    // Tracing off, as the server runs, but for the last two payments (with it on, statements
+    // go through the client, for their spans).
+    let tracing = false
+    const run = <A, E>(e: Effect.Effect<A, E, Services>) =>
+      rt.runPromise(e.pipe(Effect.provideService(References.PreventSchedulerYield, true), Effect.provideService(References.TracerEnabled, tracing)))
     const setup = Effect.gen(function*() {
       const usdOf = (customerId: string) =>
         Effect.map(onClock(Accounts.listCustomerAccounts(platform, { customerId, currency: "USD" })), (page) => Option.fromNullishOr(page.data[0]?.id))
@@ -130,7 +134,8 @@ describe("PostgreSQL: a payment's quote and execution each reach the database in
     })
     const { destination, source } = await run(setup)
     const counts: Array<{ readonly quote: ReadonlyArray<number>; readonly execute: ReadonlyArray<number> }> = []
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
+      tracing = i >= 4
       const quote = await writesOf(url, UNIT_OF_WORK_APPLICATION_NAME, () =>
         run(onClock(Quotes.createQuote(platform, Schema.decodeUnknownSync(QuoteRequest)({
           source: { sourceType: "ACCOUNT", accountId: source },
@@ -152,12 +157,12 @@ describe("PostgreSQL: a payment's quote and execution each reach the database in
 // ------------------------------------------------------------------ the final check in SQL
 
 describe("PostgreSQL: the guessed clock offset checked in SQL by the statement sent with COMMIT", () => {
-  it("a stale guess commits nothing of the attempt (not even its last statement's writes), and the request runs again on the stored offset", async () => {
+  it.each([false, true])("a stale guess commits nothing of the attempt (not even its last statement's writes), and the request runs again on the stored offset (tracing on: %s)", async (tracing) => {
     const url = await migratedDatabase()
     const a = ManagedRuntime.make(postgresStoreLayer({ url }))
     const b = ManagedRuntime.make(postgresStoreLayer({ url }))
     try {
-      const p = "plat-pipelined-clock"
+      const p = `plat-pipelined-clock-${tracing}`
       const store = (rt: typeof a) => rt.runPromise(Effect.service(Store))
       const storeA = await store(a)
       const storeB = await store(b)
@@ -173,7 +178,7 @@ describe("PostgreSQL: the guessed clock offset checked in SQL by the statement s
           const n = runs.length
           // A write before the last statement, and an event (written by the last statement itself).
           return storeA.transact((uow) => Effect.andThen(uow.setClockOffset(`${p}-run-${n}`, offset), uow.emit(event(p, n))))
-        })))
+        })).pipe(Effect.provideService(References.TracerEnabled, tracing)))
       expect(runs).toEqual([0, 5_000])
       const events = await adminQuery<{ readonly id: string }>(url, "select id from events where platform_id = $1", [p])
       expect(events.map((e) => e.id)).toEqual(["Webhook:pipelined-2"])

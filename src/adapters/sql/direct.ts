@@ -248,7 +248,14 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    */
   const commitWith = (connection: Connection, last: LastStatement | undefined): Effect.Effect<void, SqlError> => {
     if (last === undefined) return commit(connection)
-    const statement = Effect.exit(connection.execute(last.statement.text, last.statement.params, undefined))
+    // With tracing on, through the client (its span), on the transaction's connection.
+    const { params, text } = last.statement
+    const sent = Effect.contextWith((context: Context.Context<never>) =>
+      Context.get(context, References.TracerEnabled)
+        ? Effect.provideService(sql.unsafe(text, params), service, [connection, 0] as const)
+        : connection.execute(text, params, undefined)
+    )
+    const statement = Effect.exit(sent)
     return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) =>
       Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
         Effect.flatMap(Fiber.join(fiber), (sent) => {
