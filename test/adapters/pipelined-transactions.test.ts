@@ -219,7 +219,12 @@ describe("PostgreSQL: transactions on a connection of the store's own (makeDirec
         const failed = yield* Effect.exit(direct.withTransaction(
           sql`insert into platform_clocks (platform_id, offset_ms) values ('pipe-fail', 1)`,
           undefined,
-          () => ({ statement: { text: "select 1 / (select count(*) from platform_clocks where platform_id = 'none')::int as n", params: [] }, check: undefined })
+          () => ({
+            text: "select 1 / (select count(*) from platform_clocks where platform_id = 'none')::int as n",
+            params: [],
+            committed: () => undefined,
+            failed: Effect.failCause
+          })
         ))
         // The connection is sound after it: the next transaction commits on it.
         yield* direct.withTransaction(sql`insert into platform_clocks (platform_id, offset_ms) values ('pipe-after', 2)`)

@@ -17,7 +17,6 @@ import { hasProperty } from "effect/Predicate"
 import type { SqlClient } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
-import { type LastStatement, lastStatementFailed } from "./pending.js"
 
 /** A statement run in a fiber's context at hand (read by the caller's own step): see `makeRunStatement`. */
 export type RunIn = <Row extends object>(
@@ -63,7 +62,7 @@ export interface DirectTransactions {
   readonly withTransaction: <A, E, R>(
     effect: Effect.Effect<A, E, R>,
     provide?: (context: Context.Context<R>) => Context.Context<R>,
-    last?: () => LastStatement | undefined
+    last?: () => FinalStatement | undefined
   ) => Effect.Effect<A, E | SqlError, R>
   /** Gives the kept connections back to the pool (those in use when their transaction ends); none are kept after. */
   readonly close: Effect.Effect<void>
@@ -198,8 +197,21 @@ type Restore = <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, 
 /** What a transaction's caller adds to the context its work runs in (the level is added first). */
 export type Provide<R> = ((context: Context.Context<R>) => Context.Context<R>) | undefined
 
-/** A top-level transaction's last statement, taken when its work succeeded (see `commitWith`). */
-type Last = (() => LastStatement | undefined) | undefined
+/**
+ * A top-level transaction's last statement, sent with its COMMIT (see `commitWith`; the
+ * store's is the attempt's pending writes, events and final check, ./pending.ts `takeLast`).
+ */
+export interface FinalStatement {
+  readonly text: string
+  readonly params: ReadonlyArray<unknown>
+  /** The statement and COMMIT succeeded. */
+  readonly committed: () => void
+  /** The statement failed with `cause` (COMMIT answered ROLLBACK): what the transaction fails with. */
+  readonly failed: (cause: Cause.Cause<SqlError>) => Effect.Effect<never, SqlError>
+}
+
+/** A top-level transaction's last statement, taken when its work succeeded. */
+type Last = (() => FinalStatement | undefined) | undefined
 
 /**
  * With `keep`, a top-level transaction that holds no connection yet takes one kept from an
@@ -246,10 +258,10 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * before COMMIT: its check fails in SQL. A failed statement aborts the transaction
    * (COMMIT answers ROLLBACK): the statement's error is the failure, as its check judges it.
    */
-  const commitWith = (connection: Connection, last: LastStatement | undefined): Effect.Effect<void, SqlError> => {
+  const commitWith = (connection: Connection, last: FinalStatement | undefined): Effect.Effect<void, SqlError> => {
     if (last === undefined) return commit(connection)
     // With tracing on, through the client (its span), on the transaction's connection.
-    const { params, text } = last.statement
+    const { params, text } = last
     const sent = Effect.contextWith((context: Context.Context<never>) =>
       Context.get(context, References.TracerEnabled)
         ? Effect.provideService(sql.unsafe(text, params), service, [connection, 0] as const)
@@ -259,9 +271,9 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) =>
       Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
         Effect.flatMap(Fiber.join(fiber), (sent) => {
-          if (Exit.isFailure(sent)) return lastStatementFailed(last, sent.cause)
+          if (Exit.isFailure(sent)) return last.failed(sent.cause)
           if (Exit.isFailure(committed)) return committed
-          if (last.check !== undefined) last.check.held()
+          last.committed()
           return Effect.void
         })))
   }
@@ -492,7 +504,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
           ? onOwned(restore, k, k.connection, effect, provide, last, retries)
           : onKept(restore, k, effect, provide, last))
 
-  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>, provide?: Provide<R>, last?: () => LastStatement | undefined): Effect.Effect<A, E | SqlError, R> =>
+  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>, provide?: Provide<R>, last?: () => FinalStatement | undefined): Effect.Effect<A, E | SqlError, R> =>
     Effect.uninterruptibleMask((restore) =>
       Effect.contextWith((context: Context.Context<never>) => {
         const level = Context.getOrUndefined(context, service)

@@ -29,10 +29,10 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
+import { type FinalStatement, type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
-import { CurrentPending, lastStatementFailed, makePending, Pending, type QueryIn } from "./pending.js"
+import { CurrentPending, type LastStatement, lastStatementFailed, makePending, Pending, type QueryIn } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -218,6 +218,15 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
           return provide === undefined ? begun : provide(begun)
         })
 
+    /** An attempt's last statement as ./direct.ts sends it with COMMIT. */
+    const finalStatement = (last: LastStatement | undefined): FinalStatement | undefined =>
+      last === undefined ? undefined : {
+        text: last.statement.text,
+        params: last.statement.params,
+        committed: () => last.check?.held(),
+        failed: (cause) => lastStatementFailed(last, cause)
+      }
+
     /**
      * The end of a top-level attempt's work where the client's own `withTransaction` sends
      * COMMIT (PGlite): its last statement (./pending.ts `takeLast`) goes in the same call as
@@ -259,7 +268,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
           return Context.add(context, CurrentPending, attempt)
         }
         return direct !== undefined
-          ? direct.withTransaction(level(work), provide, () => pending.takeLast(attempt))
+          ? direct.withTransaction(level(work), provide, () => finalStatement(pending.takeLast(attempt)))
           : withTransaction(Effect.tap(level(work), lastWithCommit(() => attempt)), provide)
       }
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
