@@ -11,7 +11,8 @@
  * statements by their spans), and outside a transaction, it goes through the client, span
  * and all.
  */
-import { Context, Effect, Exit, References, Scope, Semaphore } from "effect"
+import type { PgConnection } from "@effect/sql-pg"
+import { Cause, Context, Effect, Exit, Fiber, References, Scope, Semaphore, Stream } from "effect"
 import { hasProperty } from "effect/Predicate"
 import type { SqlClient } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
@@ -60,7 +61,8 @@ export interface DirectTransactions {
    */
   readonly withTransaction: <A, E, R>(
     effect: Effect.Effect<A, E, R>,
-    provide?: (context: Context.Context<R>) => Context.Context<R>
+    provide?: (context: Context.Context<R>) => Context.Context<R>,
+    last?: () => FinalStatement | undefined
   ) => Effect.Effect<A, E | SqlError, R>
   /** Gives the kept connections back to the pool (those in use when their transaction ends); none are kept after. */
   readonly close: Effect.Effect<void>
@@ -68,12 +70,125 @@ export interface DirectTransactions {
   readonly keptCount: () => number
 }
 
-/** Connections kept pinned between top-level transactions (see `makeDirectTransactions`). */
+/** Connections kept between top-level transactions (see `makeDirectTransactions`). */
 export interface KeptConnections {
   /** At most this many, so the pool's other connections serve everything else. */
   readonly connections: number
-  /** One idle this long (about; checked as often) goes back to the pool. */
+  /** One idle this long (about; checked as often) goes back to the pool (is closed, when the store made it). */
   readonly idleMillis: number
+  /**
+   * Makes a connection of the store's own (`PgConnection.make` with `multiplex: true` and
+   * the pool's settings), closed with the scope it is made in; without it, the kept
+   * connections are the pool's, reserved and pinned. On a connection of the store's own,
+   * BEGIN goes in the same write as the transaction's first statement, and COMMIT in the
+   * same write as its last (`PipelinedConnection`).
+   */
+  readonly connect?: Effect.Effect<PgConnection.PgConnection, SqlError, Scope.Scope> | undefined
+}
+
+/**
+ * A connection of the store's own, used by one transaction at a time, on which a
+ * transaction's control statements share writes with its statements: the driver's
+ * unpinned multiplexed connection writes every cycle queued in one tick as one write
+ * (each cycle with its own Sync, answered in order), and one transaction at a time
+ * means nothing else is ever queued between them.
+ *
+ * - BEGIN waits (`arm`) until the transaction's first statement, whatever it is (a
+ *   statement of the work, SAVEPOINT, the last statement before COMMIT), and is queued
+ *   just before it, in the same tick: BEGIN's cycle runs in a fiber of its own, started
+ *   at once, that queues it and waits for its answer; the statement's cycle is queued
+ *   next. A transaction that sends nothing sends no BEGIN (and no COMMIT).
+ * - The first statement's answer comes after BEGIN's; should BEGIN have failed, the
+ *   statement fails with BEGIN's error (a BEGIN fails only on a broken session, where the
+ *   statement behind it fails too).
+ * - Interruption: a cycle already written runs to its end (an unpinned multiplexed
+ *   connection cannot be cancelled); the ROLLBACK queued after it runs once it is done.
+ *   BEGIN's fiber is uninterruptible, so a statement is never written without the BEGIN
+ *   before it.
+ */
+export class PipelinedConnection implements Connection {
+  constructor(readonly pg: PgConnection.PgConnection) {}
+  /** The BEGIN to queue before the next statement (`arm`). */
+  private waiting: string | undefined = undefined
+  /** BEGIN's answer, once it was queued. */
+  private begun: Fiber.Fiber<unknown, SqlError> | undefined = undefined
+  /** A transaction begins with the next statement: `begin` goes in the same write. */
+  arm(begin: string): void {
+    this.waiting = begin
+    this.begun = undefined
+  }
+  /** Whether BEGIN is still waiting for a statement (the transaction sent nothing). */
+  get armed(): boolean {
+    return this.waiting !== undefined
+  }
+  /** Nothing sent: the transaction ends without BEGIN or COMMIT. */
+  disarm(): void {
+    this.waiting = undefined
+  }
+  /** BEGIN's outcome (undefined: never sent). */
+  beginOutcome(): Effect.Effect<Exit.Exit<unknown, SqlError>> | undefined {
+    return this.begun === undefined ? undefined : Fiber.await(this.begun)
+  }
+  /** `cycle` (a statement queued when it runs), with the waiting BEGIN queued just before it. */
+  private run<A>(cycle: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> {
+    return Effect.suspend(() => {
+      const begin = this.waiting
+      if (begin === undefined) return cycle
+      this.waiting = undefined
+      return Effect.flatMap(Effect.forkDetach(this.pg.query(begin), { startImmediately: true, uninterruptible: true }), (fiber) => {
+        this.begun = fiber
+        // BEGIN was answered before the statement: its fiber has usually ended already.
+        const checked = (begun: Exit.Exit<unknown, SqlError>, a: A): Effect.Effect<A, SqlError> =>
+          Exit.isFailure(begun) ? Effect.failCause(begun.cause) : Effect.succeed(a)
+        return Effect.flatMap(cycle, (a) => {
+          const begun = fiber.pollUnsafe()
+          return begun === undefined ? Effect.flatMap(Fiber.await(fiber), (exit) => checked(exit, a)) : checked(begun, a)
+        })
+      })
+    })
+  }
+  private rows(sql: string, params: ReadonlyArray<unknown>, prepare: boolean): Effect.Effect<ReadonlyArray<PgConnection.Row>, SqlError> {
+    return Effect.map(this.pg.query(sql, params, prepare), (result) => result.rows)
+  }
+  execute(
+    sql: string,
+    params: ReadonlyArray<unknown>,
+    transformRows: (<A extends object>(row: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+  ) {
+    const rows = this.rows(sql, params, true)
+    return this.run(transformRows === undefined ? rows : Effect.map(rows, transformRows))
+  }
+  executeRaw(sql: string, params: ReadonlyArray<unknown>) {
+    return this.run(this.pg.query(sql, params))
+  }
+  executeWithoutTransform(sql: string, params: ReadonlyArray<unknown>) {
+    return this.run(this.rows(sql, params, true))
+  }
+  executeValues(sql: string, params: ReadonlyArray<unknown>) {
+    return this.run(this.pg.queryValues(sql, params))
+  }
+  executeValuesUnprepared(sql: string, params: ReadonlyArray<unknown>) {
+    return this.run(this.pg.queryValues(sql, params, false))
+  }
+  executeUnprepared(
+    sql: string,
+    params: ReadonlyArray<unknown>,
+    transformRows: (<A extends object>(row: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+  ) {
+    const rows = this.rows(sql, params, false)
+    return this.run(transformRows === undefined ? rows : Effect.map(rows, transformRows))
+  }
+  /** A stream pins the session: the waiting BEGIN is sent (and answered) first. */
+  executeStream(
+    sql: string,
+    params: ReadonlyArray<unknown>,
+    transformRows: (<A extends object>(row: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+  ) {
+    const stream = Stream.unwrap(Effect.as(this.run(Effect.void), this.pg.stream(sql, params)))
+    return transformRows === undefined
+      ? stream
+      : Stream.mapArray(stream, (rows) => transformRows(rows) as typeof rows)
+  }
 }
 
 /** `Effect.uninterruptibleMask`'s `restore`: what runs inside it may be interrupted. */
@@ -81,6 +196,22 @@ type Restore = <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, 
 
 /** What a transaction's caller adds to the context its work runs in (the level is added first). */
 export type Provide<R> = ((context: Context.Context<R>) => Context.Context<R>) | undefined
+
+/**
+ * A top-level transaction's last statement, sent with its COMMIT (see `commitWith`; the
+ * store's is the attempt's pending writes, events and final check, ./pending.ts `takeLast`).
+ */
+export interface FinalStatement {
+  readonly text: string
+  readonly params: ReadonlyArray<unknown>
+  /** The statement and COMMIT succeeded. */
+  readonly committed: () => void
+  /** The statement failed with `cause` (COMMIT answered ROLLBACK): what the transaction fails with. */
+  readonly failed: (cause: Cause.Cause<SqlError>) => Effect.Effect<never, SqlError>
+}
+
+/** A top-level transaction's last statement, taken when its work succeeded. */
+type Last = (() => FinalStatement | undefined) | undefined
 
 /**
  * With `keep`, a top-level transaction that holds no connection yet takes one kept from an
@@ -118,6 +249,35 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         )
         : Effect.void)
 
+  /**
+   * The transaction's end after its work succeeded: its last statement (`last`: the
+   * attempt's pending writes, events and final check, ./pending.ts), then COMMIT, queued
+   * together (the statement's cycle in a fiber started at once, COMMIT's right after): on
+   * a connection of the store's own they go in one write; on the pool's pinned
+   * connection COMMIT waits for the statement's cycle. Nothing reads the statement's rows
+   * before COMMIT: its check fails in SQL. A failed statement aborts the transaction
+   * (COMMIT answers ROLLBACK): the statement's error is the failure, as its check judges it.
+   */
+  const commitWith = (connection: Connection, last: FinalStatement | undefined): Effect.Effect<void, SqlError> => {
+    if (last === undefined) return commit(connection)
+    // With tracing on, through the client (its span), on the transaction's connection.
+    const { params, text } = last
+    const sent = Effect.contextWith((context: Context.Context<never>) =>
+      Context.get(context, References.TracerEnabled)
+        ? Effect.provideService(sql.unsafe(text, params), service, [connection, 0] as const)
+        : connection.execute(text, params, undefined)
+    )
+    const statement = Effect.exit(sent)
+    return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) =>
+      Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
+        Effect.flatMap(Fiber.join(fiber), (sent) => {
+          if (Exit.isFailure(sent)) return last.failed(sent.cause)
+          if (Exit.isFailure(committed)) return committed
+          last.committed()
+          return Effect.void
+        })))
+  }
+
   /** `effect` run at `level` (its context: the caller's, the level, `provide`'s), uninterruptible but for `effect`. */
   const runAt = <A, E, R>(
     restore: Restore,
@@ -134,20 +294,22 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     restore: Restore,
     connection: Connection,
     effect: Effect.Effect<A, E, R>,
-    provide: Provide<R>
+    provide: Provide<R>,
+    last: Last
   ): Effect.Effect<A, E | SqlError, R> =>
-    Effect.flatMap(control(connection, begin), () => afterBegin(restore, connection, effect, provide))
+    Effect.flatMap(control(connection, begin), () => afterBegin(restore, connection, effect, provide, last))
 
-  /** The transaction begun on `connection`: `effect`, then COMMIT, or ROLLBACK should it fail. */
+  /** The transaction begun on `connection`: `effect`, then its last statement and COMMIT, or ROLLBACK should it fail. */
   const afterBegin = <A, E, R>(
     restore: Restore,
     connection: Connection,
     effect: Effect.Effect<A, E, R>,
-    provide: Provide<R>
+    provide: Provide<R>,
+    last: Last
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) =>
       Exit.isSuccess(exit)
-        ? Effect.andThen(commit(connection), exit)
+        ? Effect.andThen(commitWith(connection, last?.()), exit)
         : Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), exit))
 
   const nestedIn = <A, E, R>(
@@ -170,10 +332,10 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
 
   // ------------------------------------------------ connections kept between transactions
 
-  /** A connection of the pool's kept pinned between top-level transactions (`keep`). */
+  /** A connection kept between top-level transactions (`keep`): the pool's, pinned, or one of the store's own. */
   interface Kept {
     readonly connection: Connection
-    /** Its reservation: closing it gives the connection back to the pool. */
+    /** Its reservation (closing it gives the connection back to the pool), or the scope it was made in (closing it closes it). */
     readonly scope: Scope.Closeable
     /** When it last went idle (ms). */
     idleSince: number
@@ -186,7 +348,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     kept--
     return Scope.close(k.scope, Exit.void)
   }
-  /** Kept connections idle longer than `keep.idleMillis` go back to the pool. */
+  /** Kept connections idle longer than `keep.idleMillis` go back to the pool (are closed). */
   const sweep = () => {
     if (keep === undefined) return
     const before = Date.now() - keep.idleMillis
@@ -205,6 +367,9 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * scope) before the interruption goes on; an interruption could otherwise drop a
    * connection taken off `idle`, or one just reserved, and leave it counted and pinned.
    */
+  const acquire: Effect.Effect<Connection, SqlError, Scope.Scope> = keep?.connect === undefined
+    ? sql.reserve
+    : Effect.map(keep.connect, (pg) => new PipelinedConnection(pg))
   const take = (restore: Restore): Effect.Effect<Kept | undefined, SqlError> =>
     Effect.suspend(() => {
       const k = idle.pop()
@@ -217,7 +382,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
       }
       return Effect.flatMap(Scope.make(), (scope) =>
         Effect.map(
-          Effect.onError(restore(Scope.provide(sql.reserve, scope)), (cause) =>
+          Effect.onError(restore(Scope.provide(acquire, scope)), (cause) =>
             Effect.suspend(() => {
               kept--
               return Scope.close(scope, Exit.failCause(cause))
@@ -242,46 +407,126 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
   const onReserved = <A, E, R>(
     restore: Restore,
     effect: Effect.Effect<A, E, R>,
-    provide: Provide<R>
+    provide: Provide<R>,
+    last: Last
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(Scope.make(), (scope) =>
       Effect.onExit(
-        Effect.flatMap(restore(Scope.provide(sql.reserve, scope)), (connection) => topLevelOn(restore, connection, effect, provide)),
+        Effect.flatMap(restore(Scope.provide(sql.reserve, scope)), (connection) => topLevelOn(restore, connection, effect, provide, last)),
         (exit) => Scope.close(scope, exit)
       ))
 
   /**
-   * A top-level transaction on a kept connection. It goes back to the kept ones when the
-   * transaction committed, and to the pool otherwise. A BEGIN that fails (a kept
-   * connection that died while idle: the pool would not have handed it out) gives it
-   * back and begins on a connection reserved for this transaction instead.
+   * A top-level transaction on a kept connection of the pool's. It goes back to the kept
+   * ones when the transaction committed, and to the pool otherwise. A BEGIN that fails (a
+   * kept connection that died while idle: the pool would not have handed it out) gives
+   * it back and begins on a connection reserved for this transaction instead.
    */
   const onKept = <A, E, R>(
     restore: Restore,
     k: Kept,
     effect: Effect.Effect<A, E, R>,
-    provide: Provide<R>
+    provide: Provide<R>,
+    last: Last
   ): Effect.Effect<A, E | SqlError, R> =>
     Effect.matchCauseEffect(control(k.connection, begin), {
-      onFailure: () => Effect.andThen(giveBack(k), onReserved(restore, effect, provide)),
+      onFailure: () => Effect.andThen(giveBack(k), onReserved(restore, effect, provide, last)),
       onSuccess: () =>
-        Effect.flatMap(Effect.exit(afterBegin(restore, k.connection, effect, provide)), (exit) =>
+        Effect.flatMap(Effect.exit(afterBegin(restore, k.connection, effect, provide, last)), (exit) =>
           Exit.isSuccess(exit) ? Effect.andThen(putBack(k), exit) : Effect.andThen(giveBack(k), exit))
     })
 
-  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>, provide?: Provide<R>): Effect.Effect<A, E | SqlError, R> =>
+  /**
+   * A top-level transaction on a connection of the store's own (`PipelinedConnection`):
+   * BEGIN goes with the first statement, COMMIT with the last (`commitWith`); a
+   * transaction that sent nothing ends there. A transaction that did not commit is rolled
+   * back (after any cycle still on the wire: an interrupted statement runs to its end
+   * first; a ROLLBACK outside a transaction, after a failed COMMIT, is only a warning).
+   * The connection is kept while its session is sound (its ROLLBACK answered), and closed
+   * otherwise. A BEGIN that failed on a broken session (one that died while idle: the
+   * server restarted, or ended it) means nothing of the transaction ran: the connection
+   * is closed and the transaction runs again on another one, `retries` times at most.
+   */
+  const onOwned = <A, E, R>(
+    restore: Restore,
+    k: Kept,
+    c: PipelinedConnection,
+    effect: Effect.Effect<A, E, R>,
+    provide: Provide<R>,
+    last: Last,
+    retries: number
+  ): Effect.Effect<A, E | SqlError, R> => {
+    const ended = (outcome: Exit.Exit<A, E | SqlError>, rollback: boolean): Effect.Effect<A, E | SqlError, R> =>
+      Effect.flatMap(rollback ? Effect.exit(Effect.asVoid(control(c, "ROLLBACK"))) : Effect.succeed(Exit.void), (rolledBack) => {
+        const began = c.beginOutcome()
+        return Effect.flatMap(began === undefined ? Effect.succeed(Exit.void) : began, (begun) => {
+          if (Exit.isFailure(begun) && brokenSession(begun.cause)) {
+            const again = retries > 0 && Exit.isFailure(outcome) && !Exit.hasInterrupts(outcome)
+            return Effect.andThen(giveBack(k), again ? topLevel(restore, effect, provide, last, retries - 1) : outcome)
+          }
+          return Effect.andThen(Exit.isSuccess(rolledBack) ? putBack(k) : giveBack(k), outcome)
+        })
+      })
+    return Effect.suspend(() => {
+      c.arm(begin)
+      return Effect.flatMap(runAt(restore, effect, [c, 0], provide), (exit) => {
+        if (Exit.isFailure(exit)) {
+          if (!c.armed) return ended(exit, true)
+          c.disarm()
+          return ended(exit, false)
+        }
+        const statement = last?.()
+        if (c.armed && statement === undefined) {
+          c.disarm()
+          return ended(exit, false)
+        }
+        // Committed: the session is sound, and BEGIN went (or nothing did).
+        return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
+          Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
+      })
+    })
+  }
+
+  /** A top-level transaction: on a kept connection (the store's own, or the pool's), or one of the pool's reserved for it. */
+  const topLevel = <A, E, R>(
+    restore: Restore,
+    effect: Effect.Effect<A, E, R>,
+    provide: Provide<R>,
+    last: Last,
+    retries: number
+  ): Effect.Effect<A, E | SqlError, R> =>
+    keep === undefined
+      ? onReserved(restore, effect, provide, last)
+      : Effect.flatMap(take(restore), (k) =>
+        k === undefined
+          ? onReserved(restore, effect, provide, last)
+          : k.connection instanceof PipelinedConnection
+          ? onOwned(restore, k, k.connection, effect, provide, last, retries)
+          : onKept(restore, k, effect, provide, last))
+
+  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>, provide?: Provide<R>, last?: () => FinalStatement | undefined): Effect.Effect<A, E | SqlError, R> =>
     Effect.uninterruptibleMask((restore) =>
       Effect.contextWith((context: Context.Context<never>) => {
         const level = Context.getOrUndefined(context, service)
         // No transaction yet: on a kept connection, or one reserved for it.
-        if (level === undefined) {
-          return keep === undefined
-            ? onReserved(restore, effect, provide)
-            : Effect.flatMap(take(restore), (k) => k === undefined ? onReserved(restore, effect, provide) : onKept(restore, k, effect, provide))
-        }
-        return level[1] < 0 ? topLevelOn(restore, level[0], effect, provide) : nestedIn(restore, level, effect, provide)
+        if (level === undefined) return topLevel(restore, effect, provide, last, (keep?.connections ?? 0) + 1)
+        return level[1] < 0 ? topLevelOn(restore, level[0], effect, provide, last) : nestedIn(restore, level, effect, provide)
       })
     )
 
   return { withTransaction, close, keptCount: () => kept }
 }
+
+/**
+ * Whether a failure is the session's, not a statement's: its socket closed or broke
+ * (`ConnectionError`), or the server ended it (SQLSTATE 57P01-57P03: an administrator's
+ * `pg_terminate_backend`, a shutdown or restart, FATAL), so every cycle queued behind
+ * the failed one failed too.
+ */
+const brokenSession = (cause: Cause.Cause<SqlError>): boolean =>
+  cause.reasons.some((r) => {
+    if (!Cause.isFailReason(r)) return false
+    if (r.error.reason._tag === "ConnectionError") return true
+    const source: unknown = r.error.reason.cause
+    return typeof source === "object" && source !== null && "code" in source && typeof source.code === "string" && source.code.startsWith("57P")
+  })

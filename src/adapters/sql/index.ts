@@ -4,7 +4,7 @@
  * PGlite in a data directory (`pgliteStoreLayer`, embedded, nothing to install).
  * Both apply the versioned migrations at start.
  */
-import { PgClient } from "@effect/sql-pg"
+import { PgClient, PgConnection } from "@effect/sql-pg"
 import type { Platform } from "../../domain/platform.js"
 import { RandomIdsLayer, seededIdsLayer } from "../memory/ids.js"
 import { staticPlatformsLayer } from "../memory/platforms.js"
@@ -66,6 +66,9 @@ const STEERING: Readonly<Record<string, string>> = {
   plan_cache_mode: "force_generic_plan"
 }
 
+/** The `application_name` of the store's own connections its units of work run on (./direct.ts), as `pg_stat_activity` shows it. */
+export const UNIT_OF_WORK_APPLICATION_NAME = "payments-service (units of work)"
+
 /** The Store on a PostgreSQL server; migrates at start. */
 export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
   // The sandbox fault rules live in the same database (a reference: not in the type).
@@ -75,16 +78,32 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
       yield* migrate
       // Sessions whose default isolation is SERIALIZABLE: a statement that is a unit of
       // work by itself runs there without BEGIN/COMMIT round trips (one-round-trip.ts).
-      const serializableSessions = yield* PgClient.make({
+      const serializable = {
         url: Redacted.make(options.url),
-        maxConnections: options.maxConnections ?? 16,
         applicationName: "payments-service",
         startupParameters: { default_transaction_isolation: "serializable", ...STEERING }
-      }).pipe(Effect.provide(Reactivity.layer))
+      }
+      const serializableSessions = yield* PgClient.make({ ...serializable, maxConnections: options.maxConnections ?? 16 })
+        .pipe(Effect.provide(Reactivity.layer))
       return yield* makeSqlStore(
         { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
-        // Half the pool's connections may stay pinned between units of work (./direct.ts).
-        { serializableSessions, keptConnections: { connections: Math.floor((options.maxConnections ?? 16) / 2), idleMillis: 1000 } }
+        {
+          serializableSessions,
+          // Top-level units of work run on up to as many connections of the store's own as
+          // the pool has (opened as needed, closed after a minute or two idle), each used by
+          // one unit of work at a time, on which BEGIN and COMMIT share writes with
+          // statements (./direct.ts `PipelinedConnection`). Not the pool's: its pinned
+          // connections run one cycle at a time; and the pool keeps its connections for
+          // everything else.
+          keptConnections: {
+            connections: options.maxConnections ?? 16,
+            // As long as the pool keeps an idle connection (its default `idleTimeout`): a
+            // connection of the store's own takes none of the pool's, and a new one costs
+            // a connection and its authentication.
+            idleMillis: 60_000,
+            connect: PgConnection.make({ ...serializable, applicationName: UNIT_OF_WORK_APPLICATION_NAME, multiplex: true })
+          }
+        }
       )
     })
   )).pipe(

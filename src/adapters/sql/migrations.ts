@@ -655,6 +655,30 @@ const v20_lighter_money_writes = statements(
   `alter table platform_configs alter column doc type json using doc::json`
 )
 
+/** The SQLSTATE `payments_clock_offset_is` raises (a class of PostgreSQL's none uses). */
+export const CLOCK_OFFSET_REFUSED = "PC001"
+
+/**
+ * The check of a request's guessed clock offset (./one-round-trip.ts), made in SQL: the
+ * last statement of a unit of work's attempt calls it, and the attempt's COMMIT goes in
+ * the same write as that statement (./direct.ts), so nothing in JavaScript reads the row
+ * before COMMIT. A stored offset other than the guessed one raises SQLSTATE `PC001`
+ * (`CLOCK_OFFSET_REFUSED`): the statement fails, the transaction is aborted, COMMIT
+ * answers ROLLBACK, and the request runs again on the stored offset. A platform with no
+ * stored offset has offset 0.
+ */
+const v21_clock_offset_check = statements(
+  `create function payments_clock_offset_is(p_platform_id text, p_guessed float8) returns boolean
+     language plpgsql as $$
+     begin
+       if coalesce((select offset_ms from platform_clocks where platform_id = p_platform_id), 0)::float8 is distinct from p_guessed then
+         raise exception 'the platform''s clock offset is not the one this request ran on' using errcode = '${CLOCK_OFFSET_REFUSED}';
+       end if;
+       return true;
+     end
+     $$`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -675,7 +699,8 @@ export const MIGRATIONS = {
   "17_webhook_retention": v17_webhook_retention,
   "18_sandbox_snapshots": v18_sandbox_snapshots,
   "19_count_indexes": v19_count_indexes,
-  "20_lighter_money_writes": v20_lighter_money_writes
+  "20_lighter_money_writes": v20_lighter_money_writes,
+  "21_clock_offset_check": v21_clock_offset_check
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -27,6 +27,7 @@ import type { ExternalAccountRecord, Store, UniqueConstraint, UnitOfWork } from 
 import { StoreConflict } from "../../ports/store.js"
 import { asLevel, conflictIn } from "../level.js"
 import { externalAccountParams } from "./customers.js"
+import { CLOCK_OFFSET_REFUSED } from "./migrations.js"
 import { CurrentPending, type FinalCheck } from "./pending.js"
 
 /** The offset a run started on without reading it (see `onLastSeenOffset`). */
@@ -57,6 +58,18 @@ interface GuardRow {
   readonly clock_ok: boolean
   readonly stored_offset: number
 }
+
+/** The SQLSTATE of a database error (PostgreSQL's driver and PGlite's client both keep it on the reason's cause). */
+const sqlStateOf = (e: SqlError): string | undefined => {
+  const cause: unknown = e.reason.cause
+  if (typeof cause !== "object" || cause === null) return undefined
+  if ("code" in cause && typeof cause.code === "string") return cause.code
+  const inner: unknown = "cause" in cause ? cause.cause : undefined
+  return typeof inner === "object" && inner !== null && "code" in inner && typeof inner.code === "string" ? inner.code : undefined
+}
+
+/** Whether `u` is the refusal of `payments_clock_offset_is` (a guessed offset not the stored one). */
+export const isClockOffsetRefused = (u: unknown): boolean => isSqlError(u) && sqlStateOf(u) === CLOCK_OFFSET_REFUSED
 
 const isRetryable = (e: SqlError): boolean => e.reason._tag === "SerializationError" || e.reason._tag === "DeadlockError"
 
@@ -102,20 +115,21 @@ export const makeOneRoundTrip = (options: {
 
   /**
    * The guess checked by the statement that ends the current attempt of a unit of work
-   * (./pending.ts `FinalCheck`): it reads the stored offset in the transaction's snapshot,
-   * so the attempt commits only if the offset it ran on is the one its snapshot holds.
+   * (./pending.ts `FinalCheck`), in SQL (migration `21_clock_offset_check`): the statement
+   * reads the stored offset in the transaction's snapshot and fails with
+   * `CLOCK_OFFSET_REFUSED` unless it is the guessed one, so the attempt commits only if
+   * the offset it ran on is the one its snapshot holds, though its COMMIT goes in the same
+   * write as that statement (./direct.ts). The refusal ends the run like any stale guess.
    */
   const checkAtCommit = (g: OffsetGuess): FinalCheck => ({
-    statement: {
-      text: `select coalesce((select offset_ms from platform_clocks where platform_id = $1), 0)::float8 as stored_offset`,
-      params: [g.platformId]
-    },
-    verdict: (row) => {
-      const stored = typeof row?.["stored_offset"] === "number" ? row["stored_offset"] : 0
-      lastSeen.set(g.platformId, stored)
-      if (g.stale) return refuted(g)
+    statement: { text: `select payments_clock_offset_is($1, $2::float8) as clock_ok`, params: [g.platformId, String(g.offset)] },
+    held: () => {
       g.checked = true
-      return stored === g.offset ? Effect.void : refuted(g)
+    },
+    refusal: (error) => {
+      if (!isClockOffsetRefused(error)) return undefined
+      lastSeen.delete(g.platformId)
+      return refuted(g)
     }
   })
 

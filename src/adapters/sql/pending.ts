@@ -26,7 +26,7 @@
  *
  * Outside a unit of work there is none: a write goes at once.
  */
-import { Context, Effect } from "effect"
+import { Cause, Context, Effect } from "effect"
 import type { DomainEvent } from "../../ports/events.js"
 import type { Query } from "./documents.js"
 
@@ -46,13 +46,35 @@ export interface PendingStatement {
 }
 
 /**
- * A read the attempt makes with its last statement, and what it concludes from the row
- * (./one-round-trip.ts: the platform's clock offset the run guessed, checked at commit
- * rather than with a statement of its own before the first read).
+ * A check the attempt makes with its last statement (./one-round-trip.ts: the platform's
+ * clock offset the run guessed, checked at commit rather than with a statement of its
+ * own before the first read). The check is made in SQL: `statement` fails when it does
+ * not hold, so COMMIT can go in the same write as the last statement (./direct.ts)
+ * without anything in JavaScript reading the statement's rows first.
  */
 export interface FinalCheck {
   readonly statement: PendingStatement
-  readonly verdict: (row: Readonly<Record<string, unknown>> | undefined) => Effect.Effect<void>
+  /** The statement succeeded: the check held. */
+  readonly held: () => void
+  /** The statement failed with `error`: the check's own refusal as what the run does instead, or undefined for any other failure. */
+  readonly refusal: (error: unknown) => Effect.Effect<never> | undefined
+}
+
+/** An attempt's last statement (its pending writes, its events, its final check), taken to be sent just before COMMIT. */
+export interface LastStatement {
+  readonly statement: PendingStatement
+  readonly check: FinalCheck | undefined
+}
+
+/** The last statement's failure, as its check judges it (a refusal of the check), or as it is. */
+export const lastStatementFailed = <E>(last: LastStatement, cause: Cause.Cause<E>): Effect.Effect<never, E> => {
+  if (last.check !== undefined) {
+    for (const r of cause.reasons) {
+      const refusal = Cause.isDieReason(r) ? last.check.refusal(r.defect) : Cause.isFailReason(r) ? last.check.refusal(r.error) : undefined
+      if (refusal !== undefined) return refusal
+    }
+  }
+  return Effect.failCause(cause)
 }
 
 export class Pending {
@@ -285,20 +307,34 @@ export const makePending = (
    */
   const leadingIn = (pending: Pending | undefined, main: PendingStatement): PendingStatement =>
     pending === undefined || pending.statements.length === 0 ? main : combine(pending.statements.splice(0), main)
-  const flushAll: Effect.Effect<void> = Effect.contextWith((context: Context.Context<never>) => {
-    const pending = Context.get(context, CurrentPending)
-    if (pending === undefined) return Effect.void
-    const statements = pending.statements.splice(0)
-    // The events' statement goes first: PostgreSQL runs a statement's data-modifying
-    // CTEs that its select does not read last-written first, so it runs last and takes
-    // the platform's event lock (held to COMMIT) after every other write of the statement.
-    if (pending.events.length > 0) statements.unshift(eventsStatement(pending.events.splice(0)))
+  /**
+   * The attempt's pending writes and events, and its final check, taken as one statement
+   * (undefined: nothing to send). The events' statement goes first: PostgreSQL runs a
+   * statement's data-modifying CTEs that its select does not read last-written first, so
+   * it runs last and takes the platform's event lock (held to COMMIT) after every other
+   * write of the statement. The check is the statement's own select, after the writes
+   * (which it cannot see: one snapshot).
+   */
+  const takeLast = (pending: Pending | undefined): LastStatement | undefined => {
+    if (pending === undefined) return undefined
     const check = pending.finalCheck
-    if (check === undefined) return sendIn(context, statements)
-    // The check is the statement's own select, after the writes (which it cannot see: one snapshot).
+    if (pending.statements.length === 0 && pending.events.length === 0 && check === undefined) return undefined
+    const statements = pending.statements.splice(0)
+    if (pending.events.length > 0) statements.unshift(eventsStatement(pending.events.splice(0)))
     pending.finalCheck = undefined
-    const one = combine(statements, check.statement)
-    return Effect.flatMap(plainIn<Record<string, unknown>>(context, one.text, one.params), (rows) => check.verdict(rows[0]))
+    return { statement: combine(statements, check?.statement), check }
+  }
+  /** Sends the attempt's pending writes, events and final check now, in one statement (`takeLast`). */
+  const flushAll: Effect.Effect<void> = Effect.contextWith((context: Context.Context<never>) => {
+    const last = takeLast(Context.get(context, CurrentPending))
+    if (last === undefined) return Effect.void
+    const sent = execIn(context, last.statement.text, last.statement.params)
+    if (last.check === undefined) return sent
+    const check = last.check
+    return Effect.matchCauseEffect(sent, {
+      onSuccess: () => Effect.sync(check.held),
+      onFailure: (cause) => lastStatementFailed(last, cause)
+    })
   })
   /**
    * A statement that may write balances some other way than a move (anything but a
@@ -358,5 +394,5 @@ export const makePending = (
   }
   const defer = (text: string, params: ReadonlyArray<unknown>, row?: string, also?: string): Effect.Effect<void> =>
     Effect.contextWith((context: Context.Context<never>) => deferIn(context, Context.get(context, CurrentPending), text, params, row, also))
-  return { query, queryIn, exec, defer, deferIn, flushWrites, flushAll, leadingIn }
+  return { query, queryIn, exec, defer, deferIn, flushWrites, flushAll, takeLast, leadingIn }
 }

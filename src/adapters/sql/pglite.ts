@@ -175,6 +175,8 @@ const makeSession = (db: PGlite) => {
   /** Close messages of evicted statements and a waiting BEGIN: they go first in the next call. */
   const leading: Array<Uint8Array> = []
   let begin: string | undefined
+  /** The transaction ended in the call of its last statement (`preparedThenCommit`): the COMMIT or ROLLBACK that follows sends nothing. */
+  let ended = false
   let counter = 0
 
   const takeLeading = (): Array<Uint8Array> => {
@@ -306,6 +308,30 @@ const makeSession = (db: PGlite) => {
     }
   }
 
+  /**
+   * A transaction's last statement and COMMIT in one call (with a waiting BEGIN, should
+   * the transaction have sent nothing before), each with its Sync: a failed statement
+   * aborts the transaction and COMMIT answers ROLLBACK; the call throws the statement's
+   * error. Either way the transaction is over, and the COMMIT or ROLLBACK the client then
+   * sends goes nowhere (`ended`).
+   */
+  const preparedThenCommit = async (text: string, params: ReadonlyArray<unknown>): Promise<void> => {
+    ready()
+    const statement = await prepare(text)
+    const commit = await prepare("COMMIT")
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null
+      const serialize = db.serializers[statement.types[i] ?? 0]
+      return serialize === undefined ? String(param) : serialize(param)
+    })
+    const frames = takeLeading()
+    try {
+      await db.execProtocolStream(concatBytes(bindMessage(statement.name, values, frames, EXECUTE_SYNC), bindMessage(commit.name, [], [], EXECUTE_SYNC)), NO_SYNC)
+    } finally {
+      ended = !db.isInTransaction()
+    }
+  }
+
   /** `db.query` (its whole result), after what waits for the next call. */
   const viaQuery = async (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
     ready()
@@ -325,6 +351,11 @@ const makeSession = (db: PGlite) => {
       // Prepared (once per connection) while no transaction is open, bound with the first statement.
       await prepare(text)
       begin = text
+      return { rows: [], values: [] }
+    }
+    if (ended && /^\s*(commit|rollback)\s*$/i.test(text)) {
+      // Ended already, with the last statement's call.
+      ended = false
       return { rows: [], values: [] }
     }
     if (begin !== undefined && /^\s*(commit|rollback)\s*$/i.test(text)) {
@@ -351,10 +382,11 @@ const makeSession = (db: PGlite) => {
 
   return {
     prepared,
+    preparedThenCommit,
     unprepared,
     viaQuery,
-    /** In a transaction, or about to begin one with the next statement. */
-    inTransaction: () => begin !== undefined || db.isInTransaction()
+    /** In a transaction, about to begin one with the next statement, or about to end one that ended with its last statement's call. */
+    inTransaction: () => begin !== undefined || ended || db.isInTransaction()
   }
 }
 
@@ -369,7 +401,24 @@ export const pgliteStatements = (db: PGlite) => {
     (params.length > 0 ? session.prepared(text, params, "object") : session.unprepared(text, params, "object")).then((a) => a.rows)
 }
 
+/** A PGlite connection's `preparedThenCommit`, by connection (see `thenCommitOf`). */
+const thenCommit = new WeakMap<SqlConnection.Connection, (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void, SqlErrors.SqlError>>()
+
+/**
+ * On a connection of this client, a transaction's last statement sent with its COMMIT in
+ * one call (./store.ts, at the end of a top-level unit of work: nothing reads the
+ * statement's rows); undefined on any other connection.
+ */
+export const thenCommitOf = (connection: SqlConnection.Connection) => thenCommit.get(connection)
+
 const connectionOf = (session: ReturnType<typeof makeSession>): SqlConnection.Connection => {
+  const connection = connectionBase(session)
+  thenCommit.set(connection, (text, params) =>
+    Effect.tryPromise({ try: () => session.preparedThenCommit(text, params), catch: (cause) => classify(cause, "execute") }))
+  return connection
+}
+
+const connectionBase = (session: ReturnType<typeof makeSession>): SqlConnection.Connection => {
   const run = (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array", prepared: boolean) =>
     Effect.tryPromise({
       try: () => (prepared ? session.prepared(text, params, rowMode) : session.unprepared(text, params, rowMode)),

@@ -20,7 +20,7 @@
  * writes (a `SqlArea`); this module composes them and owns the transactions.
  */
 import { createHash } from "node:crypto"
-import { Cause, Context, Effect, Option, Scope } from "effect"
+import { Cause, Context, Effect, Option, References, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { isUniqueConstraint, Store, StoreConflict, type StoreInfo, type UnitOfWork, type UnitOfWorkOptions } from "../../ports/store.js"
@@ -29,10 +29,10 @@ import { makeAgentStore } from "./agents.js"
 import { makeCardTransactionStore } from "./card-transactions.js"
 import { makeCardStore } from "./cards.js"
 import { makeCustomerStore } from "./customers.js"
-import { type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
+import { type FinalStatement, type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
-import { CurrentPending, makePending, Pending, type QueryIn } from "./pending.js"
+import { CurrentPending, type LastStatement, lastStatementFailed, makePending, Pending, type QueryIn } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -42,6 +42,7 @@ import { makeKycStore } from "./kyc.js"
 import { MIGRATIONS, runMigrations } from "./migrations.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
+import { thenCommitOf } from "./pglite.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
 import { makeTurns, type OnConnection, turnKey, widenedBy, WidenTurns } from "./turns.js"
@@ -217,6 +218,36 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
           return provide === undefined ? begun : provide(begun)
         })
 
+    /** An attempt's last statement as ./direct.ts sends it with COMMIT. */
+    const finalStatement = (last: LastStatement | undefined): FinalStatement | undefined =>
+      last === undefined ? undefined : {
+        text: last.statement.text,
+        params: last.statement.params,
+        committed: () => last.check?.held(),
+        failed: (cause) => lastStatementFailed(last, cause)
+      }
+
+    /**
+     * The end of a top-level attempt's work where the client's own `withTransaction` sends
+     * COMMIT (PGlite): its last statement (./pending.ts `takeLast`) goes in the same call as
+     * COMMIT on a PGlite connection (./pglite.ts `thenCommitOf`; the COMMIT the client then
+     * sends goes nowhere), and before it otherwise. A failure is the statement's, as its
+     * check judges it (./pending.ts `lastStatementFailed`).
+     */
+    const lastWithCommit = (attempt: () => Pending | undefined): Effect.Effect<void, SqlError> =>
+      Effect.contextWith((context: Context.Context<never>) => {
+        const tx = Context.getOrUndefined(context, sql.transactionService)
+        // With tracing on, the statement goes through the client (its span), before COMMIT.
+        const withCommit = tx === undefined || Context.get(context, References.TracerEnabled) ? undefined : thenCommitOf(tx[0])
+        if (withCommit === undefined) return pending.flushAll
+        const last = pending.takeLast(attempt())
+        if (last === undefined) return Effect.void
+        return Effect.matchCauseEffect(withCommit(last.statement.text, last.statement.params), {
+          onSuccess: () => Effect.sync(() => last.check?.held()),
+          onFailure: (cause) => lastStatementFailed(last, cause)
+        })
+      })
+
     /**
      * A top-level unit of work: attempts (each one SERIALIZABLE transaction) until one
      * commits, fails for good or runs out of attempts. `held` are the accounts' turns the
@@ -228,11 +259,18 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       // Each attempt keeps its last writes and its events (./pending.ts) and sends them in
       // one statement as its last, inside the transaction (a rerun starts with none).
       // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
-      const once = (moves: Set<string>, held: ReadonlySet<string>) =>
-        withTransaction(
-          Effect.tap(level(work), pending.flushAll),
-          (context: Context.Context<R>) => Context.add(context, CurrentPending, new Pending(moves, turns === undefined ? undefined : held))
-        )
+      // On PostgreSQL the last statement is taken when the work succeeded and sent with
+      // COMMIT, queued together (./direct.ts `commitWith`); on PGlite it is sent before COMMIT.
+      const once = (moves: Set<string>, held: ReadonlySet<string>) => {
+        let attempt: Pending | undefined
+        const provide = (context: Context.Context<R>) => {
+          attempt = new Pending(moves, turns === undefined ? undefined : held)
+          return Context.add(context, CurrentPending, attempt)
+        }
+        return direct !== undefined
+          ? direct.withTransaction(level(work), provide, () => finalStatement(pending.takeLast(attempt)))
+          : withTransaction(Effect.tap(level(work), lastWithCommit(() => attempt)), provide)
+      }
       // Widen: again, holding `keys`; `lost`: after a lost race (the turns are then taken in the database too).
       type Outcome =
         | { readonly _tag: "Done"; readonly value: A }
