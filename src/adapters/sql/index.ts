@@ -41,7 +41,10 @@ export const describeDatabaseUrl = (url: string): string => {
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` */
   readonly url: string
-  /** Connections in this process's pool (default 16). */
+  /**
+   * The units of work's own connections (default 16); the two pools beside them get half
+   * as many each, so the process opens at most twice this many in all.
+   */
   readonly maxConnections?: number
 }
 
@@ -69,6 +72,16 @@ const STEERING: Readonly<Record<string, string>> = {
 /** The `application_name` of the store's own connections its units of work run on (./direct.ts), as `pg_stat_activity` shows it. */
 export const UNIT_OF_WORK_APPLICATION_NAME = "payments-service (units of work)"
 
+/**
+ * The size of each of the two pools (statements, turns and the units of work beyond the
+ * store's own connections; the one-statement units of work on SERIALIZABLE sessions):
+ * half of `maxConnections` each, so that a process opens at most twice `maxConnections`
+ * connections in all, as before its units of work had connections of their own (up to
+ * `maxConnections` of those): three processes with the default 16 stay within
+ * PostgreSQL's default `max_connections` of 100 (docs/storage.md).
+ */
+const sideConnections = (options: PostgresOptions): number => Math.max(2, Math.ceil((options.maxConnections ?? 16) / 2))
+
 /** The Store on a PostgreSQL server; migrates at start. */
 export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store, SqlError | MigrationError> =>
   // The sandbox fault rules live in the same database (a reference: not in the type).
@@ -83,7 +96,7 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
         applicationName: "payments-service",
         startupParameters: { default_transaction_isolation: "serializable", ...STEERING }
       }
-      const serializableSessions = yield* PgClient.make({ ...serializable, maxConnections: options.maxConnections ?? 16 })
+      const serializableSessions = yield* PgClient.make({ ...serializable, maxConnections: sideConnections(options) })
         .pipe(Effect.provide(Reactivity.layer))
       return yield* makeSqlStore(
         { kind: "postgres", description: `PostgreSQL ${describeDatabaseUrl(options.url)}` },
@@ -109,7 +122,7 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
   )).pipe(
     Layer.provide(PgClient.layer({
       url: Redacted.make(options.url),
-      maxConnections: options.maxConnections ?? 16,
+      maxConnections: sideConnections(options),
       applicationName: "payments-service",
       startupParameters: STEERING
     }))
