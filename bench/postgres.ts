@@ -64,8 +64,20 @@ const query = async <R extends pg.QueryResultRow>(url: string, text: string, par
   }
 }
 
-export const startBenchCluster = async (): Promise<BenchCluster> => {
-  const cluster = await startPostgresCluster()
+/**
+ * BENCH_PG_CLUSTER_SETTINGS=name=value,…: more settings for the bench's cluster (its
+ * postgresql.conf, so also those only a restart sets), e.g. shared_buffers=2GB; the default
+ * is test/support/postgres.ts's (PostgreSQL's own, shared_buffers 128 MB).
+ */
+export const benchClusterSettings = (text: string | undefined = process.env["BENCH_PG_CLUSTER_SETTINGS"]): Record<string, string> =>
+  Object.fromEntries((text ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => {
+    const m = /^([a-z_][a-z0-9_.]*)=([A-Za-z0-9_.-]+)$/.exec(s)
+    if (m === null) throw new Error(`BENCH_PG_CLUSTER_SETTINGS: "${s}" is not name=value`)
+    return [m[1]!, m[2]!] as const
+  }))
+
+export const startBenchCluster = async (settings: Readonly<Record<string, string>> = benchClusterSettings()): Promise<BenchCluster> => {
+  const cluster = await startPostgresCluster(settings)
   const stop = onCleanUp(() => cluster.stop())
   try {
     const [row] = await query<{ setting: string }>(cluster.adminUrl, "select setting from pg_settings where name = 'data_directory'")

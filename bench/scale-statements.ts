@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/scale-statements.ts               # levels 1000,100000
  *   SCALE_STATEMENTS_LEVELS=100000 SCALE_STATEMENTS_REQUESTS=100 node --import tsx bench/scale-statements.ts
+ *   SCALE_STATEMENTS_PATHS='/quotes/{quote},/customers/internal-accounts?limit=20' SCALE_STATEMENTS_RUNS=0 …  # only these requests
  *
  * Each level is a fresh database of a throwaway cluster filled by the scale bench's server
  * child (bench/servers/scale-app.ts), then SCALE_STATEMENTS_LOAD_SECONDS (default 5; 0:
@@ -55,8 +56,12 @@ const PATHS = [
   "/customers/{id}",
   "/transactions?limit=20",
   "/transactions?limit=20&type=OUTGOING",
-  "/transactions?limit=20&customerId={id}"
+  "/transactions?limit=20&customerId={id}",
+  "/quotes/{quote}"
 ] as const
+/** SCALE_STATEMENTS_PATHS=<path>,…: only these of PATHS (as written there), e.g. /quotes/{quote}. */
+const ONLY = (process.env["SCALE_STATEMENTS_PATHS"] ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+const paths = ONLY.length === 0 ? PATHS : PATHS.filter((p) => ONLY.includes(p))
 
 const get = async (port: number, path: string) => {
   const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, { headers: { authorization: auth } })
@@ -195,8 +200,8 @@ const main = async () => {
         const port = server.ready.port
         if (LOAD_SECONDS > 0) await moneyLoad(port, server.ready.pairs.slice(0, 10), LOAD_SECONDS, 10)
         await sleep(2000)
-        for (const template of REQUESTS > 0 ? PATHS : []) {
-          const path = template.replace("{id}", encodeURIComponent(server.ready.sample.customerId))
+        for (const template of REQUESTS > 0 ? paths : []) {
+          const path = template.replace("{id}", encodeURIComponent(server.ready.sample.customerId)).replace("{quote}", encodeURIComponent(server.ready.sample.quoteId))
           for (let i = 0; i < 20; i++) await get(port, path)
           await setLogging(true)
           const from = statSync(logFile).size
@@ -233,7 +238,7 @@ const main = async () => {
               rare.map(([key, list]) => `${list.length}× ${key.slice(0, 100)}`).join("; ")}`)
           }
         }
-        await statementsAlone(url)
+        if (RUNS > 0) await statementsAlone(url)
       } finally {
         await server.stop()
       }

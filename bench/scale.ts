@@ -32,6 +32,8 @@
  *     cluster's, from /proc/<pid>/stat, beside it). The first level's server stays up and
  *     each later level's single requests are measured beside it, alternating sample by sample: their ratios are
  *     against those, so the machine's load falls on both alike.
+ *   BENCH_PG_CLUSTER_SETTINGS=name=value,…: the throwaway cluster's own settings (postgresql.conf, so shared_buffers too),
+ *     e.g. shared_buffers=2GB (docs/decisions.md, "The scale bench's PostgreSQL cluster"); default PostgreSQL's (128 MB)
  *   BENCH_SCALE_PG_SETTINGS=name=value,…: PostgreSQL settings of each level's database (ALTER DATABASE … SET before its
  *     server starts), to try one, e.g. plan_cache_mode=force_generic_plan (docs/performance.md, "The database's CPU per request, and the first pages' plans")
  *   BENCH_SCALE_HEAP_MB (default 8192): the server child's --max-old-space-size
@@ -48,7 +50,7 @@ import { type ClusterCpu, type ClusterMeter, clusterMeter, hasSchedstat, serverC
 import { type ScaleServer, startScaleServer } from "./scale-server.js"
 import type { ScaleReady } from "./servers/scale-app.js"
 import { run as moneyLoad } from "./money.js"
-import { startBenchCluster, type BenchCluster } from "./postgres.js"
+import { benchClusterSettings, startBenchCluster, type BenchCluster } from "./postgres.js"
 import { benchMoneyPlatform } from "./servers/platform.js"
 
 const STORES = ["memory", "postgres", "pglite"] as const
@@ -638,6 +640,8 @@ const print = (store: StoreName, levels: ReadonlyArray<LevelResult>) => {
   console.log(`## ${store}: ${levels.map((l) => fmt(l.payments)).join(" / ")} payments stored`)
   console.log(`fill (${store !== "memory" && (process.env["SCALE_FILL"] ?? "sql") === "sql" ? "set-wise in the database" : "through the store port"}): ${levels.map((l) => `${fmt(l.payments)} in ${fmt(l.fillSeconds, 1)} s`).join(", ")}`)
   for (const l of levels) console.log(`at ${fmt(l.payments)}: clones read back through the API; ${l.verified}`)
+  const clusterSettings = Object.entries(benchClusterSettings())
+  if (store === "postgres") console.log(`the cluster's settings (BENCH_PG_CLUSTER_SETTINGS): ${clusterSettings.length === 0 ? "PostgreSQL's defaults (shared_buffers 128 MB)" : clusterSettings.map(([n, v]) => `${n} = ${v}`).join(", ")}`)
   if (store === "postgres" && PG_SETTINGS.length > 0) console.log(`each level's database set (BENCH_SCALE_PG_SETTINGS): ${PG_SETTINGS.map(([n, v]) => `${n} = ${v}`).join(", ")}`)
   console.log(`machine load average (1 min) when measured: ${levels.map((l) => fmt(l.load, 1)).join(" / ")} on ${cpus().length} cores`)
   console.log(`server idle after the load in: ${levels.map((l) => `${fmt(l.settledSeconds, 1)} s`).join(" / ")}; single requests: ${SAMPLES} samples each in ${ROUNDS} interleaved rounds, ` +

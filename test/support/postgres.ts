@@ -154,7 +154,12 @@ const installExitHook = () => {
   })
 }
 
-export const startPostgresCluster = async (): Promise<PostgresCluster> => {
+/**
+ * `settings`: more lines for the cluster's postgresql.conf (name → value, written quoted),
+ * e.g. `{ shared_buffers: "1GB" }` for the scale bench (bench/postgres.ts); the tests keep
+ * PostgreSQL's defaults.
+ */
+export const startPostgresCluster = async (settings: Readonly<Record<string, string>> = {}): Promise<PostgresCluster> => {
   const binDir = postgresBinDir()
   const initdb = binary(binDir, "initdb")
   const pgCtl = binary(binDir, "pg_ctl")
@@ -203,6 +208,7 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
         "synchronous_commit = off",
         "full_page_writes = off",
         "logging_collector = off",
+        ...Object.entries(settings).map(([name, value]) => `${name} = ${quote(value)}`),
         ""
       ].join("\n")
     )
