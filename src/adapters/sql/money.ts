@@ -39,7 +39,7 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
-import { cachedDoc, cachedVolume, makePaymentReads } from "./payment-reads.js"
+import { cachedDoc, cachedVolume, makePaymentReads, rememberQuoteAccounts } from "./payment-reads.js"
 import { balanceKey, CurrentPending, type makePending, type Pending } from "./pending.js"
 import { turnKey } from "./turns.js"
 import { makeRunIn } from "./direct.js"
@@ -381,6 +381,10 @@ export const makeMoneyStore = (
   // The plan's customer, sending currency and accounts: what an execution's read ahead starts from (./payment-reads.ts).
   const putQuote = (r: QuoteRecord): Effect.Effect<void> => {
     const { destination, source } = r.plan
+    const sourceId = source.kind === "REALTIME" ? null : source.accountId
+    const destinationId = destination.kind === "UMA" ? destination.internalAccountId ?? null : destination.accountId
+    // Which text the execution's read ahead sends (a hint, ./payment-reads.ts).
+    rememberQuoteAccounts(r.platformId, r.quote.id, sourceId, destinationId)
     return exec(
       `insert into quotes (platform_id, id, created_ms, customer_id, currency, source_id, destination_id, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::json)
@@ -392,8 +396,8 @@ export const makeMoneyStore = (
         millisOf(r.quote.createdAt),
         r.plan.customerId,
         r.quote.sendingCurrency.code,
-        source.kind === "REALTIME" ? null : source.accountId,
-        destination.kind === "UMA" ? destination.internalAccountId ?? null : destination.accountId,
+        sourceId,
+        destinationId,
         JSON.stringify(r)
       ]
     )
