@@ -535,7 +535,8 @@ const v16_api_tokens = statements(
 /**
  * The retention sweep (src/operations/retention.ts): finished deliveries (DELIVERED or
  * FAILED) in the order they finished on the platform's clock, so a sweep reads the due
- * ones only. Events are swept in `seq` order through `events_platform`.
+ * ones only. Events are swept in `seq` order through `events_platform` (since migration 22,
+ * the primary key `(platform_id, seq)`).
  */
 const v17_webhook_retention = statements(
   `create index webhook_deliveries_finished on webhook_deliveries (platform_id, ((doc->>'updatedAt')::float8)) where status <> 'PENDING'`
