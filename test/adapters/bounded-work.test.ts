@@ -17,7 +17,7 @@ import { outboxSweepWork } from "../../src/adapters/memory/events.js"
 import { rowsExamined } from "../../src/adapters/memory/table.js"
 import { customerWhere, externalAccountWhere } from "../../src/adapters/sql/customers.js"
 import { pageStatement, type Where } from "../../src/adapters/sql/documents.js"
-import { internalAccountWhere, transactionWhere } from "../../src/adapters/sql/money.js"
+import { internalAccountWhere, sentVolumeStatement, transactionWhere } from "../../src/adapters/sql/money.js"
 import type { CustomerResponse } from "../../src/domain/customer.js"
 import type { Currency } from "../../src/domain/money.js"
 import type { DomainEvent } from "../../src/ports/events.js"
@@ -332,6 +332,21 @@ describe("bounded work on postgres", () => {
               expect(page, `${label}: rows the page read, plan ${JSON.stringify(plan)}`).toBeLessThanOrEqual(2 * (LIMIT + 1) * (q.status === undefined ? 1 : 2))
             }
           }
+        }
+        // The volume of a window that does not start a day (the daily one reads one row of
+        // `sent_volumes`): the customer's outgoing payments since its start, by index.
+        const volume = sentVolumeStatement(p, { customerId: "Customer:hot", currency: "USD", since: now - 3_600_000 })
+        for (const generic of [false, true]) {
+          const plan = generic
+            ? yield* explainGeneric(sql, volume.text, volume.params)
+            : (yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
+              `explain (analyze, format json) ${volume.text}`,
+              [...volume.params] as Array<string | number>
+            ))[0]?.["QUERY PLAN"][0]?.Plan
+          if (plan === undefined) return expect.fail("no plan")
+          const read = rowsRead(plan)
+          expect(read.seqScan, `the volume since an hour ago${generic ? ", generic plan" : ""}: plan ${JSON.stringify(plan)}`).toBe(false)
+          expect(read.rows, `the volume since an hour ago${generic ? ", generic plan" : ""}: rows read, plan ${JSON.stringify(plan)}`).toBeLessThanOrEqual(70)
         }
       }).pipe((e) => Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.withTransaction(e)), Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl()!) })), Effect.scoped)
     }), 120_000)

@@ -226,6 +226,21 @@ for (const kind of KINDS) {
         }))
     }
 
+    storeIt("an execution whose quote names other kinds of account than the text read ahead for answers as without it", (store, p) =>
+      Effect.gen(function*() {
+        yield* seed(store, p, true)
+        const expected = yield* store.transact(() => readAll(store, p))
+        // Each quote rewritten with the other kind of destination, and undone: on the SQL
+        // stores the text chosen for its execution then reads the kind it no longer names.
+        for (const [id, destination] of [["Quote:payout", DESTINATION], ["Quote:internal", EXTERNAL]] as const) {
+          yield* store.transact((uow) => Effect.andThen(uow.putQuote(quote(p, id, destination)), Effect.fail("undo"))).pipe(Effect.ignore)
+          const seen = yield* store.transact(() =>
+            Effect.andThen(store.paymentReads.readAhead(p, { kind: "quote", quoteId: id, volumeSince: SINCE }), readAll(store, p))
+          )
+          expect(seen, id).toEqual(expected)
+        }
+      }))
+
     storeIt("a unit of work's writes after it are seen by its later reads", (store, p) =>
       Effect.gen(function*() {
         yield* seed(store, p, false)

@@ -56,13 +56,13 @@ export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec
         pending.events.push(event)
         return Effect.void
       }),
-    // Reads at most `limit` rows of `events_platform` (the oldest at or below upToSeq),
+    // Reads at most `limit` rows of `events_pkey` (the platform's oldest at or below upToSeq),
     // whatever the outbox holds; the time test applies to those rows only.
     sweepEvents: (platformId, sweep) =>
       Effect.andThen(flushAll, Effect.map(
         query<{ readonly removed: number }>(
           `with removed as (
-             delete from events where seq in (
+             delete from events where platform_id = $1 and seq in (
                select seq from events where platform_id = $1 and seq <= $2::bigint order by seq limit $3)
              and (doc->>'timestamp')::timestamptz < to_timestamp($4::float8 / 1000)
              returning 1)

@@ -67,20 +67,55 @@ interface AheadRow {
   readonly volume: string | null
 }
 
+/** Which kind of account a side of the payment names: one kind, none (no account id, or an id of neither kind), or not known yet. */
+export type Side = "internal" | "external" | "none" | "any"
+
+/** The kind of account `id` names. */
+const sideOf = (id: string | null | undefined): Exclude<Side, "any"> =>
+  id?.startsWith("InternalAccount:") === true ? "internal" : id?.startsWith("ExternalAccount:") === true ? "external" : "none"
+
+/** Whether a statement whose side is `side` reads that side's account from `kind`'s table. */
+const reads = (side: Side, kind: "internal" | "external"): boolean => side === kind || side === "any"
+
+/**
+ * The kinds of account each quote this process wrote names (`rememberQuoteAccounts`,
+ * from ./money.ts `putQuote`): which text its execution's read ahead sends. A hint only:
+ * the statement returns the quote's account ids, an account the text did not read is
+ * not kept (the repositories read it themselves, from the database), so a hint that is
+ * wrong (a quote another process rewrote, a write rolled back) costs a round trip, never
+ * an answer. At most `QUOTE_HINTS` quotes, the oldest forgotten first.
+ */
+const quoteSides = new Map<string, readonly [Side, Side]>()
+const QUOTE_HINTS = 4_096
+
+/** Notes which kinds of account a quote's plan names (its source and destination account ids; null: none). */
+export const rememberQuoteAccounts = (platformId: string, quoteId: string, sourceId: string | null, destinationId: string | null): void => {
+  const key = `${platformId}\u0000${quoteId}`
+  quoteSides.delete(key)
+  quoteSides.set(key, [sideOf(sourceId), sideOf(destinationId)])
+  if (quoteSides.size > QUOTE_HINTS) {
+    const oldest = quoteSides.keys().next()
+    if (oldest.done !== true) quoteSides.delete(oldest.value)
+  }
+}
+
+type Start = "quotes" | "internal_accounts" | "external_accounts"
+
 /**
  * The one row of the reads' parameters (`spec`: the quote's document, the customer, the
  * sending currency, the source and destination account ids), from the quote (`$2` its
- * id) or from the source account (`$2`, in `table`) and the destination (`$3`).
+ * id) or from the source account (`$2`, in `table`, its document read with it) and the
+ * destination (`$3`).
  */
-const specText = (table: "quotes" | "internal_accounts" | "external_accounts"): string =>
+const specText = (table: Start): string =>
   table === "quotes"
-    ? `select q.doc as quote_doc, q.customer_id, q.currency, q.source_id, q.destination_id
+    ? `select q.doc as quote_doc, q.customer_id, q.currency, q.source_id, q.destination_id, null::text as source_doc
         from quotes q where q.platform_id = $1 and q.id = $2`
-    : `select null::json as quote_doc, o.customer_id, o.currency, $2::text as source_id, $3::text as destination_id
+    : `select null::json as quote_doc, o.customer_id, o.currency, $2::text as source_id, $3::text as destination_id, o.doc::text as source_doc
         from ${table} o where o.platform_id = $1 and o.id = $2`
 
 /** The table the reads start from (see `specText`), or undefined: an id of neither kind names no account. */
-const startOf = (wants: PaymentReadAhead): "quotes" | "internal_accounts" | "external_accounts" | undefined =>
+const startOf = (wants: PaymentReadAhead): Start | undefined =>
   wants.kind === "quote"
     ? "quotes"
     : wants.sourceAccountId.startsWith("InternalAccount:")
@@ -89,33 +124,55 @@ const startOf = (wants: PaymentReadAhead): "quotes" | "internal_accounts" | "ext
     ? "external_accounts"
     : undefined
 
+/** What a text reads: where it starts, each side's kind of account, the daily volume's parameter (when it is read). */
+export interface Shape {
+  readonly table: Start
+  readonly source: Side
+  readonly destination: Side
+  readonly since: string | undefined
+}
+
 /**
- * The text of `readAhead`'s statement: one row (none when the quote or the source account
+ * The text of `readAheadStatement`: one row (none when the quote or the source account
  * is absent), each read a scalar subquery on its table's key, asked only for an id of its
  * kind (a `case` arm runs its subquery only when taken). One row of columns rather than
  * a row per read: this shape plans in about four fifths of the time of a union of one
  * row per read (PGlite planned every statement it ran until its client kept them
  * prepared, ./pglite.ts; both databases now plan it a few times per connection).
- * `since` is the daily volume's parameter, when it is read.
+ *
+ * One text per combination of the payment's kinds of account (`Shape`): a text has the
+ * subqueries of its sides' kinds only, since PostgreSQL sets up every subquery of a plan
+ * at each execution, taken or not (docs/performance.md, "The database's work per
+ * payment"). A new quote's source account is read by the row the reads start from (its
+ * document with its customer and currency), not looked up a second time. Each text reads,
+ * for the payment it is sent for, exactly the rows the one text of every arm read (an
+ * arm not taken reads nothing), so under SERIALIZABLE it takes the same predicate locks.
  */
-const readAheadText = (table: "quotes" | "internal_accounts" | "external_accounts", since: string | undefined): string => {
-  const internal = (column: string) => `s.${column} like 'InternalAccount:%'`
-  const external = (column: string) => `s.${column} like 'ExternalAccount:%'`
-  const account = (table: string, column: string) =>
-    `(select a.doc::text from ${table} a where a.platform_id = $1 and a.id = s.${column})`
-  const balance = (column: string) => `(select b.balance::text from ledger_balances b where b.platform_id = $1 and b.account = s.${column})`
+const readAheadText = ({ destination, since, source, table }: Shape): string => {
+  const isKind = (column: string, kind: "internal" | "external") =>
+    `s.${column} like '${kind === "internal" ? "InternalAccount" : "ExternalAccount"}:%'`
+  const account = (side: Side, kind: "internal" | "external", column: string) => {
+    if (!reads(side, kind)) return "null::text"
+    // The source account the reads start from: read already, with the spec.
+    if (column === "source_id" && table === `${kind}_accounts`) return "s.source_doc"
+    return `case when ${isKind(column, kind)} then (select a.doc::text from ${kind}_accounts a where a.platform_id = $1 and a.id = s.${column}) end`
+  }
+  const balance = (side: Side, column: string) =>
+    reads(side, "internal")
+      ? `case when ${isKind(column, "internal")} then (select b.balance::text from ledger_balances b where b.platform_id = $1 and b.account = s.${column}) end`
+      : "null::text"
   return `with s as materialized (${specText(table)})
     select s.quote_doc::text as quote, s.customer_id, s.currency, s.source_id, s.destination_id,
       (select c.doc::text from customers c where c.platform_id = $1 and c.id = s.customer_id) as customer,
       (select c.doc::text from platform_configs c where c.platform_id = $1) as config,
-      case when ${internal("source_id")} then ${account("internal_accounts", "source_id")} end as source_internal,
-      case when ${external("source_id")} then ${account("external_accounts", "source_id")} end as source_external,
-      case when ${internal("destination_id")} then ${account("internal_accounts", "destination_id")} end as destination_internal,
-      case when ${external("destination_id")} then ${account("external_accounts", "destination_id")} end as destination_external,
-      case when ${internal("source_id")} then ${balance("source_id")} end as source_balance,
+      ${account(source, "internal", "source_id")} as source_internal,
+      ${account(source, "external", "source_id")} as source_external,
+      ${account(destination, "internal", "destination_id")} as destination_internal,
+      ${account(destination, "external", "destination_id")} as destination_external,
+      ${balance(source, "source_id")} as source_balance,
       ${
     // An execution moves both accounts (their balances are announced); a quote reads the source's only.
-    table === "quotes" ? `case when ${internal("destination_id")} then ${balance("destination_id")} end` : "null::text"} as destination_balance,
+    table === "quotes" ? balance(destination, "destination_id") : "null::text"} as destination_balance,
       ${
     since !== undefined
       ? `case when s.currency is not null then (select coalesce(sum(v.amount), 0)::text from sent_volumes v
@@ -125,14 +182,14 @@ const readAheadText = (table: "quotes" | "internal_accounts" | "external_account
     from s`
 }
 
-/** The statement's texts, built once each (six shapes: where the reads start, with the daily volume or without). */
+/** The statement's texts, built once each (per `Shape`). */
 const readAheadTexts = new Map<string, string>()
 
-/** The statement of `readAhead` (see `readAheadText`), or undefined when it would read nothing. */
+/** The statement of `readAhead` (see `readAheadText`) and what its text reads, or undefined when it would read nothing. */
 export const readAheadStatement = (
   platformId: string,
   wants: PaymentReadAhead
-): { readonly text: string; readonly params: ReadonlyArray<unknown> } | undefined => {
+): { readonly text: string; readonly params: ReadonlyArray<unknown>; readonly shape: Shape } | undefined => {
   const table = startOf(wants)
   if (table === undefined) return undefined
   const params: Array<unknown> = wants.kind === "quote"
@@ -141,13 +198,18 @@ export const readAheadStatement = (
   // The daily volume from a day's start is one row per day (./money.ts `sentVolume`).
   const volume = wants.volumeSince % DAY_MILLIS === 0
   if (volume) params.push(wants.volumeSince)
-  const key = `${table}${volume ? `:$${params.length}` : ""}`
+  // A new quote names its accounts; an execution's quote, when this process wrote it, is known by its hint.
+  const [source, destination] = wants.kind === "quote"
+    ? quoteSides.get(`${platformId}\u0000${wants.quoteId}`) ?? ["any", "any"]
+    : [sideOf(wants.sourceAccountId), sideOf(wants.destinationAccountId)]
+  const shape: Shape = { table, source, destination, since: volume ? `$${params.length}` : undefined }
+  const key = `${table}:${source}:${destination}:${shape.since ?? ""}`
   let text = readAheadTexts.get(key)
   if (text === undefined) {
-    text = readAheadText(table, volume ? `$${params.length}` : undefined)
+    text = readAheadText(shape)
     readAheadTexts.set(key, text)
   }
-  return { text, params }
+  return { text, params, shape }
 }
 
 /** A bigint column read as text, as an exact number. */
@@ -176,16 +238,21 @@ export const makePaymentReads = (query: Query): PaymentReadsRepository => ({
         if (wants.kind === "quote") keep("quotes", wants.quoteId, row.quote)
         if (row.customer_id !== null) keep("customers", row.customer_id, row.customer)
         keep("platform_configs", "", row.config)
-        for (const [id, internal, external] of [
-          [row.source_id, row.source_internal, row.source_external],
-          [row.destination_id, row.destination_internal, row.destination_external]
+        const { shape } = statement
+        // What the text read (its sides' kinds); an account of another kind (a hint that was
+        // wrong) is not kept: its repository reads it.
+        for (const [id, side, internal, external] of [
+          [row.source_id, shape.source, row.source_internal, row.source_external],
+          [row.destination_id, shape.destination, row.destination_internal, row.destination_external]
         ] as const) {
-          if (id?.startsWith("InternalAccount:") === true) keep("internal_accounts", id, internal)
-          else if (id?.startsWith("ExternalAccount:") === true) keep("external_accounts", id, external)
+          const kind = sideOf(id)
+          if (id === null || kind === "none" || !reads(side, kind)) continue
+          keep(`${kind}_accounts`, id, kind === "internal" ? internal : external)
         }
-        if (row.source_id?.startsWith("InternalAccount:") === true) knowBalance(row.source_id, row.source_balance)
-        if (wants.kind === "quote" && row.destination_id?.startsWith("InternalAccount:") === true) {
-          knowBalance(row.destination_id, row.destination_balance)
+        const { destination_id: destinationId, source_id: sourceId } = row
+        if (sourceId !== null && sideOf(sourceId) === "internal" && reads(shape.source, "internal")) knowBalance(sourceId, row.source_balance)
+        if (wants.kind === "quote" && destinationId !== null && sideOf(destinationId) === "internal" && reads(shape.destination, "internal")) {
+          knowBalance(destinationId, row.destination_balance)
         }
         if (row.currency !== null && row.volume !== null) {
           keep("sent_volumes", [row.customer_id ?? "", row.currency, String(wants.volumeSince)].join("\u0000"), row.volume)
