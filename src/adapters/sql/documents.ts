@@ -20,6 +20,7 @@ import {
 import type { StoreRepositories } from "../../ports/store.js"
 import { decodeCursor, encodeCursor, type SortKey } from "../cursor.js"
 import { conflictIn } from "../level.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 /** The store's read helper: a statement whose failure is a defect (see ./store.ts). */
 export type Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>>
@@ -141,12 +142,13 @@ const frozenThrough = (value: Parsed): Parsed => {
 }
 
 /**
- * Documents parsed, by their text: `keptDocOf`. At most `PARSED_KEPT` (then all forgotten
- * at once), each of at most `PARSED_TEXT_MAX` characters.
+ * Documents parsed, by their text: `keptDocOf`. At most `PARSED_KEPT` (the oldest
+ * forgotten first), each of at most `PARSED_TEXT_MAX` characters.
  */
-const parsed = new Map<string, Parsed>()
 const PARSED_KEPT = 1024
+const parsed = new BoundedMemo<string, Parsed>(PARSED_KEPT)
 const PARSED_TEXT_MAX = 16_384
+const parseFrozen = (text: string): Parsed => frozenThrough(JSON.parse(text))
 
 /**
  * `docOf` for the rows a payment reads again and again unchanged (a customer, its
@@ -158,12 +160,7 @@ const PARSED_TEXT_MAX = 16_384
  */
 export const keptDocOf = <T>(text: string): T => {
   if (text.length > PARSED_TEXT_MAX) return JSON.parse(text)
-  const hit: Parsed = parsed.get(text)
-  if (hit !== undefined) return hit
-  const value: Parsed = frozenThrough(JSON.parse(text))
-  if (parsed.size >= PARSED_KEPT) parsed.clear()
-  parsed.set(text, value)
-  return value
+  return parsed.getOrCompute(text, parseFrozen)
 }
 
 /** The largest page limit written into a page statement's text (the API's own bound). */
