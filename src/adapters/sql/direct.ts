@@ -268,15 +268,32 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         : connection.execute(text, params, undefined)
     )
     const statement = Effect.exit(sent)
-    return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) =>
-      Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
+    return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) => {
+      // A statement whose fiber ended already never reached the wire: it failed before it
+      // was queued (parameters the driver cannot encode, a session already dead). COMMIT
+      // queued now would commit the work without it: the transaction is rolled back.
+      const early = fiber.pollUnsafe()
+      if (early !== undefined && Exit.isSuccess(early) && Exit.isFailure(early.value)) {
+        const cause = early.value.cause
+        return Effect.andThen(Effect.exit(control(connection, "ROLLBACK")), last.failed(cause))
+      }
+      return Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
         Effect.flatMap(Fiber.join(fiber), (sent) => {
           if (Exit.isFailure(sent)) return last.failed(sent.cause)
           if (Exit.isFailure(committed)) return committed
           last.committed()
           return Effect.void
-        })))
+        }))
+    })
   }
+
+  /**
+   * The transaction's last statement (`last`), taken once its work succeeded. One that
+   * cannot be built (`last` throws) is a defect: the transaction is rolled back for it,
+   * as for a failed work, rather than escaping with the transaction open on its connection.
+   */
+  const takeLast = (last: Last): Effect.Effect<Exit.Exit<FinalStatement | undefined>> =>
+    last === undefined ? Effect.succeed(Exit.succeed(undefined)) : Effect.exit(Effect.sync(last))
 
   /** `effect` run at `level` (its context: the caller's, the level, `provide`'s), uninterruptible but for `effect`. */
   const runAt = <A, E, R>(
@@ -307,10 +324,14 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     provide: Provide<R>,
     last: Last
   ): Effect.Effect<A, E | SqlError, R> =>
-    Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) =>
-      Exit.isSuccess(exit)
-        ? Effect.andThen(commitWith(connection, last?.()), exit)
-        : Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), exit))
+    Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) => {
+      const rolledBack = (failure: Exit.Exit<A, E | SqlError>) => Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), failure)
+      if (Exit.isFailure(exit)) return rolledBack(exit)
+      return Effect.flatMap(takeLast(last), (taken) =>
+        Exit.isFailure(taken)
+          ? rolledBack(Exit.failCause(taken.cause))
+          : Effect.andThen(commitWith(connection, taken.value), exit))
+    })
 
   const nestedIn = <A, E, R>(
     restore: Restore,
@@ -469,20 +490,25 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
       })
     return Effect.suspend(() => {
       c.arm(begin)
+      /** Rolled back, should BEGIN have gone (`c.armed`: nothing went, nothing to end). */
+      const failed = (failure: Exit.Exit<A, E | SqlError>) => {
+        if (!c.armed) return ended(failure, true)
+        c.disarm()
+        return ended(failure, false)
+      }
       return Effect.flatMap(runAt(restore, effect, [c, 0], provide), (exit) => {
-        if (Exit.isFailure(exit)) {
-          if (!c.armed) return ended(exit, true)
-          c.disarm()
-          return ended(exit, false)
-        }
-        const statement = last?.()
-        if (c.armed && statement === undefined) {
-          c.disarm()
-          return ended(exit, false)
-        }
-        // Committed: the session is sound, and BEGIN went (or nothing did).
-        return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
-          Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
+        if (Exit.isFailure(exit)) return failed(exit)
+        return Effect.flatMap(takeLast(last), (taken) => {
+          if (Exit.isFailure(taken)) return failed(Exit.failCause(taken.cause))
+          const statement = taken.value
+          if (c.armed && statement === undefined) {
+            c.disarm()
+            return ended(exit, false)
+          }
+          // Committed: the session is sound, and BEGIN went (or nothing did).
+          return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
+            Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
+        })
       })
     })
   }

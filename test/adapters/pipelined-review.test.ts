@@ -1,0 +1,105 @@
+/**
+ * What a unit of work on a connection of the store's own (src/adapters/sql/direct.ts,
+ * `PipelinedConnection`, `commitWith`) must not commit, and what it must not leak, where
+ * COMMIT is queued with the last statement without waiting for its answer:
+ * - a last statement the driver cannot even send (its parameters fail to encode: it
+ *   fails before it is queued) must not leave a COMMIT to commit the work's earlier
+ *   writes without it;
+ * - a last statement that cannot be built (`last` throws) rolls the transaction back,
+ *   and the connection is neither leaked (`keptCount`) nor left in a transaction.
+ */
+import { PgClient, PgConnection } from "@effect/sql-pg"
+import { Effect, Exit, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import pg from "pg"
+import { describe, expect, it } from "vitest"
+import { makeDirectTransactions } from "../../src/adapters/sql/direct.js"
+import { migratedDatabase } from "../support/databases.js"
+
+const adminQuery = async <Row extends object>(url: string, text: string, params: ReadonlyArray<unknown> = []): Promise<ReadonlyArray<Row>> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<Row & pg.QueryResultRow>(text, [...params])).rows
+  } finally {
+    await client.end()
+  }
+}
+
+const application = "payments-service (pipelined review test)"
+
+/** `body` with transactions on one connection of their own (`pipelined`), or on the pool's pinned ones. */
+const withDirect = <A, E>(
+  url: string,
+  pipelined: boolean,
+  body: (direct: ReturnType<typeof makeDirectTransactions>, sql: SqlClient.SqlClient) => Effect.Effect<A, E, never>
+) =>
+  Effect.runPromise(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const direct = makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
+      connections: 1,
+      idleMillis: 60_000,
+      connect: pipelined ? PgConnection.make({ url: Redacted.make(url), applicationName: application, multiplex: true }) : undefined
+    })
+    return yield* Effect.ensuring(body(direct, sql), direct.close)
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })), Effect.scoped, Effect.timeout("30 seconds")))
+
+const clockOf = (url: string, platformId: string) =>
+  adminQuery<{ readonly offset_ms: string }>(url, "select offset_ms::text from platform_clocks where platform_id = $1", [platformId])
+    .then((rows) => rows.map((r) => Number(r.offset_ms)))
+
+describe.each([true, false])("PostgreSQL: the last statement with COMMIT (a connection of the store's own: %s)", (pipelined) => {
+  it("a last statement whose parameters cannot be encoded (it is never sent) commits nothing of the work", async () => {
+    const url = await migratedDatabase()
+    const id = `review-encode-${pipelined}`
+    const outcome = await withDirect(url, pipelined, (direct, sql) =>
+      Effect.gen(function*() {
+        const failed = yield* Effect.exit(direct.withTransaction(
+          sql`insert into platform_clocks (platform_id, offset_ms) values (${id}, 1)`,
+          undefined,
+          () => ({
+            // An object the driver cannot infer a type for: it fails to encode, before it is queued.
+            text: "select $1 as n",
+            params: [{ not: "encodable" }],
+            committed: () => undefined,
+            failed: Effect.failCause
+          })
+        ))
+        // The connection serves the next transaction, in a transaction of its own.
+        yield* direct.withTransaction(sql`insert into platform_clocks (platform_id, offset_ms) values (${`${id}-after`}, 2)`)
+        return { failed: Exit.isFailure(failed), kept: direct.keptCount() }
+      }))
+    expect(outcome).toEqual({ failed: true, kept: 1 })
+    expect(await clockOf(url, id)).toEqual([])
+    expect(await clockOf(url, `${id}-after`)).toEqual([2])
+  }, 60_000)
+
+  it("a last statement that cannot be built (`last` throws) commits nothing, and the connection is neither leaked nor left in a transaction", async () => {
+    const url = await migratedDatabase()
+    const id = `review-throw-${pipelined}`
+    const outcome = await withDirect(url, pipelined, (direct, sql) =>
+      Effect.gen(function*() {
+        const failed = yield* Effect.exit(direct.withTransaction(
+          sql`insert into platform_clocks (platform_id, offset_ms) values (${id}, 1)`,
+          undefined,
+          () => {
+            throw new Error("no last statement")
+          }
+        ))
+        const afterFailure = direct.keptCount()
+        yield* direct.withTransaction(sql`insert into platform_clocks (platform_id, offset_ms) values (${`${id}-after`}, 2)`)
+        return { failed: Exit.isFailure(failed), afterFailure, kept: direct.keptCount() }
+      }))
+    expect(outcome.failed).toBe(true)
+    expect(outcome.afterFailure).toBeLessThanOrEqual(1)
+    expect(outcome.kept).toBe(1)
+    expect(await clockOf(url, id)).toEqual([])
+    expect(await clockOf(url, `${id}-after`)).toEqual([2])
+    // Nothing of this test's is left in a transaction.
+    const open = await adminQuery<{ readonly n: number }>(
+      url,
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'"
+    )
+    expect(open[0]?.n).toBe(0)
+  }, 60_000)
+})
