@@ -43,4 +43,26 @@ describe("PGlite: the last statement in the call of COMMIT, interrupted", () => 
       await runtime.dispose()
     }
   }, 60_000)
+
+  it("a statement interrupted while it is being prepared runs in its transaction, before the ROLLBACK sent for it (not after it, on its own)", async () => {
+    const runtime = ManagedRuntime.make(pgliteClientLayer(undefined).pipe(Layer.orDie))
+    try {
+      const outcome = await runtime.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`create table review_rows (id text primary key)`
+        // BEGIN and ROLLBACK prepared already (as on any session that has served a while).
+        yield* Effect.exit(sql.withTransaction(Effect.andThen(sql`select 1`, Effect.fail("warming up"))))
+        const interrupted = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`insert into review_rows (id) values ('in-1')`
+          // A statement not prepared yet (its Parse is a call of its own), interrupted once under way.
+          yield* Effect.raceFirst(sql.unsafe("insert into review_rows (id) values ($1)", ["in-2"]), Effect.interrupt)
+        })))
+        const rows = yield* sql<{ readonly id: string }>`select id from review_rows order by id`
+        return { interrupted: interrupted._tag === "Failure", rows: rows.map((r) => r.id) }
+      }))
+      expect(outcome).toEqual({ interrupted: true, rows: [] })
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
 })
