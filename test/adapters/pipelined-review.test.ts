@@ -9,7 +9,7 @@
  *   and the connection is neither leaked (`keptCount`) nor left in a transaction.
  */
 import { PgClient, PgConnection } from "@effect/sql-pg"
-import { Effect, Exit, Redacted } from "effect"
+import { Deferred, Effect, Exit, Fiber, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
@@ -101,5 +101,70 @@ describe.each([true, false])("PostgreSQL: the last statement with COMMIT (a conn
       "select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'"
     )
     expect(open[0]?.n).toBe(0)
+  }, 60_000)
+})
+
+describe("PostgreSQL: a connection of the store's own that dies mid-transaction, or outlives close", () => {
+  const terminate = (url: string) =>
+    adminQuery<{ readonly n: number }>(
+      url,
+      "select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and application_name = $1",
+      [application]
+    )
+
+  it("a session ended after BEGIN went (mid-transaction) commits nothing, is not run again, and is not kept", async () => {
+    const url = await migratedDatabase()
+    let runs = 0
+    const outcome = await withDirect(url, true, (direct, sql) =>
+      Effect.gen(function*() {
+        const failed = yield* Effect.exit(direct.withTransaction(Effect.gen(function*() {
+          runs++
+          yield* sql`insert into platform_clocks (platform_id, offset_ms) values ('review-died', 1)`
+          yield* Effect.promise(() => terminate(url))
+          yield* sql`insert into platform_clocks (platform_id, offset_ms) values ('review-died-2', 2)`
+        })))
+        const afterDeath = direct.keptCount()
+        yield* direct.withTransaction(sql`insert into platform_clocks (platform_id, offset_ms) values ('review-after-death', 3)`)
+        return { failed: Exit.isFailure(failed), afterDeath, kept: direct.keptCount() }
+      }))
+    expect(outcome).toEqual({ failed: true, afterDeath: 0, kept: 1 })
+    expect(runs).toBe(1)
+    expect(await clockOf(url, "review-died")).toEqual([])
+    expect(await clockOf(url, "review-after-death")).toEqual([3])
+  }, 60_000)
+
+  it("close with a unit of work in flight: it commits, then its connection is closed rather than kept", async () => {
+    const url = await migratedDatabase()
+    const outcome = await withDirect(url, true, (direct, sql) =>
+      Effect.gen(function*() {
+        const started = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const working = yield* Effect.forkChild(direct.withTransaction(Effect.gen(function*() {
+          yield* sql`insert into platform_clocks (platform_id, offset_ms) values ('review-closing', 1)`
+          yield* Deferred.succeed(started, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(started)
+        yield* direct.close
+        const duringClose = direct.keptCount()
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(working)
+        // Its session ends once the server has read the Terminate (asked again until then, a bounded number of times).
+        const sessions = yield* Effect.promise(async () => {
+          let n: number | undefined
+          for (let i = 0; i < 100 && n !== 0; i++) {
+            if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+            n = (await adminQuery<{ readonly n: number }>(
+              url,
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = $1",
+              [application]
+            ))[0]?.n
+          }
+          return n
+        })
+        return { duringClose, kept: direct.keptCount(), sessions }
+      }))
+    expect(outcome).toEqual({ duringClose: 1, kept: 0, sessions: 0 })
+    expect(await clockOf(url, "review-closing")).toEqual([1])
   }, 60_000)
 })
