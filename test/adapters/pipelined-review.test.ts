@@ -11,6 +11,7 @@
 import { PgClient, PgConnection } from "@effect/sql-pg"
 import { Deferred, Effect, Exit, Fiber, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import net from "node:net"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { makeDirectTransactions } from "../../src/adapters/sql/direct.js"
@@ -166,5 +167,94 @@ describe("PostgreSQL: a connection of the store's own that dies mid-transaction,
       }))
     expect(outcome).toEqual({ duringClose: 1, kept: 0, sessions: 0 })
     expect(await clockOf(url, "review-closing")).toEqual([1])
+  }, 60_000)
+})
+
+// ------------------------------------------------------------------ a connection cut after COMMIT ran
+
+/**
+ * A loopback proxy to the database at `url`. Once `cutAfterCommit` is called, it passes the
+ * client's next writes on, holds the server's answers back until they hold COMMIT's
+ * (CommandComplete "COMMIT": the transaction committed), then closes the client's side
+ * without them: the client sees its connection closed before any answer of that write.
+ */
+const cuttingProxy = async (url: string) => {
+  const target = new URL(url)
+  let armed = false
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname)
+    let held: Array<Buffer> = []
+    let cutting = false
+    client.on("data", (chunk: Buffer) => {
+      if (armed) {
+        armed = false
+        cutting = true
+      }
+      upstream.write(chunk)
+    })
+    upstream.on("data", (chunk: Buffer) => {
+      if (!cutting) return void client.write(chunk)
+      held.push(chunk)
+      if (Buffer.concat(held).includes(Buffer.from("COMMIT\u0000"))) {
+        held = []
+        client.destroy()
+        upstream.destroy()
+      }
+    })
+    client.on("error", () => upstream.destroy())
+    upstream.on("error", () => client.destroy())
+    client.on("close", () => upstream.destroy())
+    upstream.on("close", () => client.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  if (address === null || typeof address === "string") throw new Error("no proxy port")
+  const proxied = new URL(url)
+  proxied.hostname = "127.0.0.1"
+  proxied.port = String(address.port)
+  return {
+    url: proxied.toString(),
+    cutAfterCommit: () => {
+      armed = true
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+describe("PostgreSQL: a connection cut after its BEGIN, last statement and COMMIT went", () => {
+  it("the unit of work is not run again (it may have committed: its outcome is unknown), so it is never applied twice", async () => {
+    const url = await migratedDatabase()
+    await adminQuery(url, "insert into platform_clocks (platform_id, offset_ms) values ('review-cut', 0)")
+    const proxy = await cuttingProxy(url)
+    let taken = 0
+    try {
+      const outcome = await Effect.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const direct = makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
+          connections: 1,
+          idleMillis: 60_000,
+          connect: PgConnection.make({ url: Redacted.make(proxy.url), applicationName: application, multiplex: true })
+        })
+        const once = () =>
+          direct.withTransaction(Effect.void, undefined, () => {
+            taken++
+            return {
+              text: "update platform_clocks set offset_ms = offset_ms + 1 where platform_id = 'review-cut'",
+              params: [],
+              committed: () => undefined,
+              failed: Effect.failCause
+            }
+          })
+        // A first unit of work opens the connection; the next one's only write is cut after COMMIT ran.
+        yield* once()
+        proxy.cutAfterCommit()
+        const cut = yield* Effect.exit(once())
+        return yield* Effect.ensuring(Effect.succeed({ cut: Exit.isFailure(cut) }), direct.close)
+      }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })), Effect.scoped, Effect.timeout("30 seconds")))
+      // Its outcome was unknown to it: it answers a failure, and it ran once (the first unit of work, then it).
+      expect({ ...outcome, taken, clock: await clockOf(url, "review-cut") }).toEqual({ cut: true, taken: 2, clock: [2] })
+    } finally {
+      await proxy.close()
+    }
   }, 60_000)
 })

@@ -112,10 +112,17 @@ export class PipelinedConnection implements Connection {
   private waiting: string | undefined = undefined
   /** BEGIN's answer, once it was queued. */
   private begun: Fiber.Fiber<unknown, SqlError> | undefined = undefined
+  /** BEGIN failed before it was queued (the session was known dead): nothing of the transaction was written. */
+  private unsent = false
   /** A transaction begins with the next statement: `begin` goes in the same write. */
   arm(begin: string): void {
     this.waiting = begin
     this.begun = undefined
+    this.unsent = false
+  }
+  /** Whether BEGIN failed before it was written (so was everything after it). */
+  get beginUnsent(): boolean {
+    return this.unsent
   }
   /** Whether BEGIN is still waiting for a statement (the transaction sent nothing). */
   get armed(): boolean {
@@ -137,6 +144,8 @@ export class PipelinedConnection implements Connection {
       this.waiting = undefined
       return Effect.flatMap(Effect.forkDetach(this.pg.query(begin), { startImmediately: true, uninterruptible: true }), (fiber) => {
         this.begun = fiber
+        // Ended already, at once: it failed before it was queued (a written cycle ends only with its answer).
+        this.unsent = fiber.pollUnsafe() !== undefined
         // BEGIN was answered before the statement: its fiber has usually ended already.
         const checked = (begun: Exit.Exit<unknown, SqlError>, a: A): Effect.Effect<A, SqlError> =>
           Exit.isFailure(begun) ? Effect.failCause(begun.cause) : Effect.succeed(a)
@@ -464,9 +473,15 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * back (after any cycle still on the wire: an interrupted statement runs to its end
    * first; a ROLLBACK outside a transaction, after a failed COMMIT, is only a warning).
    * The connection is kept while its session is sound (its ROLLBACK answered), and closed
-   * otherwise. A BEGIN that failed on a broken session (one that died while idle: the
-   * server restarted, or ended it) means nothing of the transaction ran: the connection
-   * is closed and the transaction runs again on another one, `retries` times at most.
+   * otherwise. A connection whose BEGIN failed on a broken session (one that died while
+   * idle: the server restarted, or ended it) is closed, and the transaction runs again
+   * on another one, `retries` times at most, when nothing of it can have committed: its
+   * first statement was not its last (BEGIN's failure failed it, and the work never
+   * reached COMMIT), or BEGIN failed before it was written, or the server refused BEGIN
+   * itself. Not when BEGIN, the last statement and COMMIT went in one write and the
+   * connection broke after it: the server may have run them all, so running it again
+   * could apply it twice; it fails, its outcome unknown, as when a connection breaks
+   * during COMMIT.
    */
   const onOwned = <A, E, R>(
     restore: Restore,
@@ -482,12 +497,21 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         const began = c.beginOutcome()
         return Effect.flatMap(began === undefined ? Effect.succeed(Exit.void) : began, (begun) => {
           if (Exit.isFailure(begun) && brokenSession(begun.cause)) {
-            const again = retries > 0 && Exit.isFailure(outcome) && !Exit.hasInterrupts(outcome)
+            // Run again only if nothing of it can have committed: COMMIT went nowhere
+            // (BEGIN's failure failed the statements behind it: the work never reached
+            // COMMIT), or nothing was written, or the server refused BEGIN itself. A
+            // connection that broke after BEGIN, the last statement and COMMIT were written
+            // in one write may have run them all: its outcome is unknown, and running it
+            // again could apply it twice.
+            const nothingRan = !commitWithBegin || c.beginUnsent || endedByServer(begun.cause)
+            const again = nothingRan && retries > 0 && Exit.isFailure(outcome) && !Exit.hasInterrupts(outcome)
             return Effect.andThen(giveBack(k), again ? topLevel(restore, effect, provide, last, retries - 1) : outcome)
           }
           return Effect.andThen(Exit.isSuccess(rolledBack) ? putBack(k) : giveBack(k), outcome)
         })
       })
+    /** COMMIT was queued in the same tick as BEGIN (the transaction's first statement was its last). */
+    let commitWithBegin = false
     return Effect.suspend(() => {
       c.arm(begin)
       /** Rolled back, should BEGIN have gone (`c.armed`: nothing went, nothing to end). */
@@ -505,6 +529,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
             c.disarm()
             return ended(exit, false)
           }
+          commitWithBegin = c.armed
           // Committed: the session is sound, and BEGIN went (or nothing did).
           return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
             Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
@@ -550,9 +575,15 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
  * the failed one failed too.
  */
 const brokenSession = (cause: Cause.Cause<SqlError>): boolean =>
+  cause.reasons.some((r) => Cause.isFailReason(r) && r.error.reason._tag === "ConnectionError") || endedByServer(cause)
+
+/**
+ * Whether the server ended the session in answer to the statement (SQLSTATE 57P01-57P03,
+ * FATAL): it ran nothing after it.
+ */
+const endedByServer = (cause: Cause.Cause<SqlError>): boolean =>
   cause.reasons.some((r) => {
     if (!Cause.isFailReason(r)) return false
-    if (r.error.reason._tag === "ConnectionError") return true
     const source: unknown = r.error.reason.cause
     return typeof source === "object" && source !== null && "code" in source && typeof source.code === "string" && source.code.startsWith("57P")
   })
