@@ -112,10 +112,17 @@ export class PipelinedConnection implements Connection {
   private waiting: string | undefined = undefined
   /** BEGIN's answer, once it was queued. */
   private begun: Fiber.Fiber<unknown, SqlError> | undefined = undefined
+  /** BEGIN failed before it was queued (the session was known dead): nothing of the transaction was written. */
+  private unsent = false
   /** A transaction begins with the next statement: `begin` goes in the same write. */
   arm(begin: string): void {
     this.waiting = begin
     this.begun = undefined
+    this.unsent = false
+  }
+  /** Whether BEGIN failed before it was written (so was everything after it). */
+  get beginUnsent(): boolean {
+    return this.unsent
   }
   /** Whether BEGIN is still waiting for a statement (the transaction sent nothing). */
   get armed(): boolean {
@@ -137,6 +144,8 @@ export class PipelinedConnection implements Connection {
       this.waiting = undefined
       return Effect.flatMap(Effect.forkDetach(this.pg.query(begin), { startImmediately: true, uninterruptible: true }), (fiber) => {
         this.begun = fiber
+        // Ended already, at once: it failed before it was queued (a written cycle ends only with its answer).
+        this.unsent = fiber.pollUnsafe() !== undefined
         // BEGIN was answered before the statement: its fiber has usually ended already.
         const checked = (begun: Exit.Exit<unknown, SqlError>, a: A): Effect.Effect<A, SqlError> =>
           Exit.isFailure(begun) ? Effect.failCause(begun.cause) : Effect.succeed(a)
@@ -268,15 +277,32 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         : connection.execute(text, params, undefined)
     )
     const statement = Effect.exit(sent)
-    return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) =>
-      Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
+    return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) => {
+      // A statement whose fiber ended already never reached the wire: it failed before it
+      // was queued (parameters the driver cannot encode, a session already dead). COMMIT
+      // queued now would commit the work without it: the transaction is rolled back.
+      const early = fiber.pollUnsafe()
+      if (early !== undefined && Exit.isSuccess(early) && Exit.isFailure(early.value)) {
+        const cause = early.value.cause
+        return Effect.andThen(Effect.exit(control(connection, "ROLLBACK")), last.failed(cause))
+      }
+      return Effect.flatMap(Effect.exit(commit(connection)), (committed) =>
         Effect.flatMap(Fiber.join(fiber), (sent) => {
           if (Exit.isFailure(sent)) return last.failed(sent.cause)
           if (Exit.isFailure(committed)) return committed
           last.committed()
           return Effect.void
-        })))
+        }))
+    })
   }
+
+  /**
+   * The transaction's last statement (`last`), taken once its work succeeded. One that
+   * cannot be built (`last` throws) is a defect: the transaction is rolled back for it,
+   * as for a failed work, rather than escaping with the transaction open on its connection.
+   */
+  const takeLast = (last: Last): Effect.Effect<Exit.Exit<FinalStatement | undefined>> =>
+    last === undefined ? Effect.succeed(Exit.succeed(undefined)) : Effect.exit(Effect.sync(last))
 
   /** `effect` run at `level` (its context: the caller's, the level, `provide`'s), uninterruptible but for `effect`. */
   const runAt = <A, E, R>(
@@ -307,10 +333,14 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     provide: Provide<R>,
     last: Last
   ): Effect.Effect<A, E | SqlError, R> =>
-    Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) =>
-      Exit.isSuccess(exit)
-        ? Effect.andThen(commitWith(connection, last?.()), exit)
-        : Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), exit))
+    Effect.flatMap(runAt(restore, effect, [connection, 0], provide), (exit) => {
+      const rolledBack = (failure: Exit.Exit<A, E | SqlError>) => Effect.andThen(Effect.orDie(control(connection, "ROLLBACK")), failure)
+      if (Exit.isFailure(exit)) return rolledBack(exit)
+      return Effect.flatMap(takeLast(last), (taken) =>
+        Exit.isFailure(taken)
+          ? rolledBack(Exit.failCause(taken.cause))
+          : Effect.andThen(commitWith(connection, taken.value), exit))
+    })
 
   const nestedIn = <A, E, R>(
     restore: Restore,
@@ -443,9 +473,15 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * back (after any cycle still on the wire: an interrupted statement runs to its end
    * first; a ROLLBACK outside a transaction, after a failed COMMIT, is only a warning).
    * The connection is kept while its session is sound (its ROLLBACK answered), and closed
-   * otherwise. A BEGIN that failed on a broken session (one that died while idle: the
-   * server restarted, or ended it) means nothing of the transaction ran: the connection
-   * is closed and the transaction runs again on another one, `retries` times at most.
+   * otherwise. A connection whose BEGIN failed on a broken session (one that died while
+   * idle: the server restarted, or ended it) is closed, and the transaction runs again
+   * on another one, `retries` times at most, when nothing of it can have committed: its
+   * first statement was not its last (BEGIN's failure failed it, and the work never
+   * reached COMMIT), or BEGIN failed before it was written, or the server refused BEGIN
+   * itself. Not when BEGIN, the last statement and COMMIT went in one write and the
+   * connection broke after it: the server may have run them all, so running it again
+   * could apply it twice; it fails, its outcome unknown, as when a connection breaks
+   * during COMMIT.
    */
   const onOwned = <A, E, R>(
     restore: Restore,
@@ -461,28 +497,43 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         const began = c.beginOutcome()
         return Effect.flatMap(began === undefined ? Effect.succeed(Exit.void) : began, (begun) => {
           if (Exit.isFailure(begun) && brokenSession(begun.cause)) {
-            const again = retries > 0 && Exit.isFailure(outcome) && !Exit.hasInterrupts(outcome)
+            // Run again only if nothing of it can have committed: COMMIT went nowhere
+            // (BEGIN's failure failed the statements behind it: the work never reached
+            // COMMIT), or nothing was written, or the server refused BEGIN itself. A
+            // connection that broke after BEGIN, the last statement and COMMIT were written
+            // in one write may have run them all: its outcome is unknown, and running it
+            // again could apply it twice.
+            const nothingRan = !commitWithBegin || c.beginUnsent || endedByServer(begun.cause)
+            const again = nothingRan && retries > 0 && Exit.isFailure(outcome) && !Exit.hasInterrupts(outcome)
             return Effect.andThen(giveBack(k), again ? topLevel(restore, effect, provide, last, retries - 1) : outcome)
           }
           return Effect.andThen(Exit.isSuccess(rolledBack) ? putBack(k) : giveBack(k), outcome)
         })
       })
+    /** COMMIT was queued in the same tick as BEGIN (the transaction's first statement was its last). */
+    let commitWithBegin = false
     return Effect.suspend(() => {
       c.arm(begin)
+      /** Rolled back, should BEGIN have gone (`c.armed`: nothing went, nothing to end). */
+      const failed = (failure: Exit.Exit<A, E | SqlError>) => {
+        if (!c.armed) return ended(failure, true)
+        c.disarm()
+        return ended(failure, false)
+      }
       return Effect.flatMap(runAt(restore, effect, [c, 0], provide), (exit) => {
-        if (Exit.isFailure(exit)) {
-          if (!c.armed) return ended(exit, true)
-          c.disarm()
-          return ended(exit, false)
-        }
-        const statement = last?.()
-        if (c.armed && statement === undefined) {
-          c.disarm()
-          return ended(exit, false)
-        }
-        // Committed: the session is sound, and BEGIN went (or nothing did).
-        return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
-          Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
+        if (Exit.isFailure(exit)) return failed(exit)
+        return Effect.flatMap(takeLast(last), (taken) => {
+          if (Exit.isFailure(taken)) return failed(Exit.failCause(taken.cause))
+          const statement = taken.value
+          if (c.armed && statement === undefined) {
+            c.disarm()
+            return ended(exit, false)
+          }
+          commitWithBegin = c.armed
+          // Committed: the session is sound, and BEGIN went (or nothing did).
+          return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
+            Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
+        })
       })
     })
   }
@@ -524,9 +575,15 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
  * the failed one failed too.
  */
 const brokenSession = (cause: Cause.Cause<SqlError>): boolean =>
+  cause.reasons.some((r) => Cause.isFailReason(r) && r.error.reason._tag === "ConnectionError") || endedByServer(cause)
+
+/**
+ * Whether the server ended the session in answer to the statement (SQLSTATE 57P01-57P03,
+ * FATAL): it ran nothing after it.
+ */
+const endedByServer = (cause: Cause.Cause<SqlError>): boolean =>
   cause.reasons.some((r) => {
     if (!Cause.isFailReason(r)) return false
-    if (r.error.reason._tag === "ConnectionError") return true
     const source: unknown = r.error.reason.cause
     return typeof source === "object" && source !== null && "code" in source && typeof source.code === "string" && source.code.startsWith("57P")
   })

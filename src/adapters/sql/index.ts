@@ -43,7 +43,8 @@ export interface PostgresOptions {
   readonly url: string
   /**
    * The units of work's own connections (default 16); the two pools beside them get half
-   * as many each, so the process opens at most twice this many in all.
+   * as many each (at least 2 each), so the process opens at most twice this many in all
+   * (at most 4 more than this when it is below 4).
    */
   readonly maxConnections?: number
 }

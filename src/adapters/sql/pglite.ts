@@ -380,11 +380,33 @@ const makeSession = (db: PGlite) => {
     return resultOf(messages, rowMode)
   }
 
+  /**
+   * The calls one after the other, each to its end: an interrupted call's promise runs
+   * on (its statement is under way, or still being prepared), and the call after it (the
+   * ROLLBACK its transaction's end sends) must wait for it, as PostgreSQL's pipeline
+   * answers in order: otherwise ROLLBACK runs first and the interrupted statement then
+   * runs outside any transaction (committing on its own), and `begin` and `ended` are
+   * read before the call that changes them has ended (a later transaction's COMMIT or
+   * ROLLBACK would go nowhere: test/adapters/pglite-commit-review.test.ts).
+   */
+  let tail: Promise<unknown> = Promise.resolve()
+  let calls = 0
+  const serially = <A>(call: () => Promise<A>): Promise<A> => {
+    // No call under way: at once (one promise fewer on the common path).
+    const run = calls === 0 ? call() : tail.then(call, call)
+    calls++
+    const done = () => {
+      calls--
+    }
+    tail = run.then(done, done)
+    return run
+  }
+
   return {
-    prepared,
-    preparedThenCommit,
-    unprepared,
-    viaQuery,
+    prepared: (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => serially(() => prepared(text, params, rowMode)),
+    preparedThenCommit: (text: string, params: ReadonlyArray<unknown>) => serially(() => preparedThenCommit(text, params)),
+    unprepared: (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => serially(() => unprepared(text, params, rowMode)),
+    viaQuery: (text: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => serially(() => viaQuery(text, params, rowMode)),
     /** In a transaction, about to begin one with the next statement, or about to end one that ended with its last statement's call. */
     inTransaction: () => begin !== undefined || ended || db.isInTransaction()
   }
