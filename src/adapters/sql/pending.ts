@@ -29,6 +29,7 @@
 import { Cause, Context, Effect } from "effect"
 import type { DomainEvent } from "../../ports/events.js"
 import type { Query } from "./documents.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 export interface PendingStatement {
   readonly text: string
@@ -134,21 +135,13 @@ const writtenTable = (text: string): string | undefined =>
  * Whether a `with` statement writes (names insert, update or delete anywhere), kept per
  * text: that scan reads the whole text, and the `with` statements a payment sends are
  * built once per shape (./payment-reads.ts), so a lookup (whose hash the text keeps)
- * answers instead. At most `WITH_TEXTS_KEPT` texts are kept (then all forgotten at once),
+ * answers instead. At most `WITH_TEXTS_KEPT` texts are kept (the oldest forgotten first),
  * so texts built with values in them cannot grow it.
  */
-const withWrites = (() => {
-  const memo = new Map<string, boolean>()
-  return (text: string): boolean => {
-    const hit = memo.get(text)
-    if (hit !== undefined) return hit
-    if (memo.size >= WITH_TEXTS_KEPT) memo.clear()
-    const writes = /\b(insert|update|delete)\b/i.test(text)
-    memo.set(text, writes)
-    return writes
-  }
-})()
 const WITH_TEXTS_KEPT = 256
+const withTexts = new BoundedMemo<string, boolean>(WITH_TEXTS_KEPT)
+const scanWrites = (text: string): boolean => /\b(insert|update|delete)\b/i.test(text)
+const withWrites = (text: string): boolean => withTexts.getOrCompute(text, scanWrites)
 
 /**
  * A combined statement's shape (see `combine`), as a path down a tree: the parts' texts
