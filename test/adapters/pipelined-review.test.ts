@@ -12,20 +12,10 @@ import { PgClient, PgConnection } from "@effect/sql-pg"
 import { Deferred, Effect, Exit, Fiber, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import net from "node:net"
-import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { makeDirectTransactions } from "../../src/adapters/sql/direct.js"
-import { migratedDatabase } from "../support/databases.js"
+import { adminQuery, migratedDatabase } from "../support/databases.js"
 
-const adminQuery = async <Row extends object>(url: string, text: string, params: ReadonlyArray<unknown> = []): Promise<ReadonlyArray<Row>> => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query<Row & pg.QueryResultRow>(text, [...params])).rows
-  } finally {
-    await client.end()
-  }
-}
 
 const application = "payments-service (pipelined review test)"
 

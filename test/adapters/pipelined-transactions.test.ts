@@ -18,7 +18,6 @@ import { Cause, Deferred, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Re
 import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"
 import net from "node:net"
-import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { makeDirectTransactions } from "../../src/adapters/sql/direct.js"
@@ -33,7 +32,7 @@ import { onPlatformClock } from "../../src/operations/time.js"
 import type { DomainEvent } from "../../src/ports/events.js"
 import { Store } from "../../src/ports/store.js"
 import { servicesFor } from "../../src/server/services.js"
-import { migratedDatabase } from "../support/databases.js"
+import { adminQuery, migratedDatabase } from "../support/databases.js"
 import { completeIndividualFields, individual } from "../support/onboarding-client.js"
 
 // ------------------------------------------------------------------ writes per socket
@@ -52,16 +51,6 @@ afterAll(() => {
   net.Socket.prototype.write = originalWrite
 })
 
-/** A query on `url`'s database on a client of its own. */
-const adminQuery = async <Row extends object>(url: string, text: string, params: ReadonlyArray<unknown> = []): Promise<ReadonlyArray<Row>> => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query<Row & pg.QueryResultRow>(text, [...params])).rows
-  } finally {
-    await client.end()
-  }
-}
 
 /** The client ports of the sessions named `application`. */
 const portsOf = async (url: string, application: string): Promise<ReadonlySet<number>> =>

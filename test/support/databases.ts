@@ -4,6 +4,7 @@
  */
 import { inject } from "vitest"
 import { createDatabase } from "./postgres.js"
+import pg from "pg"
 
 /**
  * A fresh database with every migration applied: a copy of the template the global
@@ -15,3 +16,14 @@ export const migratedDatabase = (): Promise<string> =>
 
 /** A fresh, empty database: the app migrates it when it starts. */
 export const emptyDatabase = (): Promise<string> => createDatabase(inject("databaseAdminUrl"))
+
+/** A query on `url`'s database on a client of its own (opened and closed for it). */
+export const adminQuery = async <Row extends object>(url: string, text: string, params: ReadonlyArray<unknown> = []): Promise<ReadonlyArray<Row>> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<Row & pg.QueryResultRow>(text, [...params])).rows
+  } finally {
+    await client.end()
+  }
+}
