@@ -23,6 +23,7 @@ import { Effect } from "effect"
 import type { PaymentReadAhead, PaymentReadsRepository } from "../../ports/money.js"
 import { docOf, keptDocOf, type Query } from "./documents.js"
 import { balanceKey, CurrentPending, readKey } from "./pending.js"
+import { BoundedMemo } from "../../lib/bounded-memo.js"
 
 const DAY_MILLIS = 86_400_000
 
@@ -83,20 +84,14 @@ const reads = (side: Side, kind: "internal" | "external"): boolean => side === k
  * the statement returns the quote's account ids, an account the text did not read is
  * not kept (the repositories read it themselves, from the database), so a hint that is
  * wrong (a quote another process rewrote, a write rolled back) costs a round trip, never
- * an answer. At most `QUOTE_HINTS` quotes, the oldest forgotten first.
+ * an answer. At most `QUOTE_HINTS` quotes, the oldest forgotten first (a bounded memo).
  */
-const quoteSides = new Map<string, readonly [Side, Side]>()
 const QUOTE_HINTS = 4_096
+const quoteSides = new BoundedMemo<string, readonly [Side, Side]>(QUOTE_HINTS)
 
 /** Notes which kinds of account a quote's plan names (its source and destination account ids; null: none). */
 export const rememberQuoteAccounts = (platformId: string, quoteId: string, sourceId: string | null, destinationId: string | null): void => {
-  const key = `${platformId}\u0000${quoteId}`
-  quoteSides.delete(key)
-  quoteSides.set(key, [sideOf(sourceId), sideOf(destinationId)])
-  if (quoteSides.size > QUOTE_HINTS) {
-    const oldest = quoteSides.keys().next()
-    if (oldest.done !== true) quoteSides.delete(oldest.value)
-  }
+  quoteSides.set(`${platformId}\u0000${quoteId}`, [sideOf(sourceId), sideOf(destinationId)])
 }
 
 type Start = "quotes" | "internal_accounts" | "external_accounts"
