@@ -163,8 +163,10 @@ describe("APPROVAL_REQUIRED: the payment is held for the platform", () => {
     const monday = Date.UTC(approvedAt.getUTCFullYear(), approvedAt.getUTCMonth(), approvedAt.getUTCDate() + 2)
     expect(approved.transaction).toMatchObject({ status: "PROCESSING", paymentRail: "ACH", expectedSettlementAt: new Date(monday).toISOString() })
     expect((await c.transaction(approved.transaction.id)).expectedSettlementAt).toBe(new Date(monday).toISOString())
-    // A second before: still PROCESSING; at the instant reported: COMPLETED.
-    await advanceTo(c, () => monday - 1_000)
+    // A minute before: still PROCESSING; at the instant reported: COMPLETED. (Not a second
+    // before: the advance is whole seconds rounded up, and the clock runs on with real time
+    // between reading it and advancing it, so a loaded machine landed past Monday 00:00.)
+    await advanceTo(c, () => monday - 60_000)
     expect((await c.transaction(approved.transaction.id)).status).toBe("PROCESSING")
     // Settled by the move due at Monday 00:00, not before (the clock keeps ticking with real
     // time between two requests, so how far past it the advance lands depends on the machine).
