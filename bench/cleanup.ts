@@ -72,6 +72,16 @@ export const cleanUp = async () => {
   await Promise.allSettled([...running])
 }
 
+/** A bench script's end: `main`, then every clean-up task, then exit 0 (a failure of `main` still cleans up, then ends the process with it). */
+export const runThenExit = async (main: () => Promise<void>): Promise<void> => {
+  try {
+    await main()
+  } finally {
+    await cleanUp()
+  }
+  process.exit(0)
+}
+
 let ending = false
 /** True once a signal or a crash started the final clean-up: start nothing new. */
 export const isEnding = () => ending

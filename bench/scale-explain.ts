@@ -27,7 +27,7 @@ import { customerWhere, externalAccountWhere } from "../src/adapters/sql/custome
 import { pageStatement, type Where } from "../src/adapters/sql/documents.js"
 import { internalAccountWhere, transactionWhere } from "../src/adapters/sql/money.js"
 import { TOTAL_COUNT_LIMIT } from "../src/ports/shared.js"
-import { cleanUp } from "./cleanup.js"
+import { runThenExit } from "./cleanup.js"
 import { run as moneyLoad } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
 import { startScaleServer } from "./scale-server.js"
@@ -155,9 +155,4 @@ const main = async () => {
   }
 }
 
-try {
-  await main()
-} finally {
-  await cleanUp()
-}
-process.exit(0)
+await runThenExit(main)

@@ -29,7 +29,7 @@ import { readFileSync } from "node:fs"
 import pg from "pg"
 import { pageStatement } from "../src/adapters/sql/documents.js"
 import { internalAccountWhere } from "../src/adapters/sql/money.js"
-import { cleanUp } from "./cleanup.js"
+import { runThenExit } from "./cleanup.js"
 import { startBenchCluster } from "./postgres.js"
 import { type ScaleServer, startScaleServer } from "./scale-server.js"
 import { benchMoneyPlatform } from "./servers/platform.js"
@@ -250,9 +250,4 @@ const main = async () => {
   }
 }
 
-try {
-  await main()
-} finally {
-  await cleanUp()
-}
-process.exit(0)
+await runThenExit(main)

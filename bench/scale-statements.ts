@@ -36,7 +36,7 @@ import pg from "pg"
 import { customerWhere, externalAccountWhere } from "../src/adapters/sql/customers.js"
 import { pageStatement, type Where } from "../src/adapters/sql/documents.js"
 import { internalAccountWhere, transactionWhere } from "../src/adapters/sql/money.js"
-import { cleanUp } from "./cleanup.js"
+import { runThenExit } from "./cleanup.js"
 import { run as moneyLoad } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
 import { startScaleServer } from "./scale-server.js"
@@ -248,9 +248,4 @@ const main = async () => {
   }
 }
 
-try {
-  await main()
-} finally {
-  await cleanUp()
-}
-process.exit(0)
+await runThenExit(main)

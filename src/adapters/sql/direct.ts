@@ -577,13 +577,18 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
 const brokenSession = (cause: Cause.Cause<SqlError>): boolean =>
   cause.reasons.some((r) => Cause.isFailReason(r) && r.error.reason._tag === "ConnectionError") || endedByServer(cause)
 
+/** The SQLSTATE of a database error (PostgreSQL's driver and PGlite's client both keep it on the reason's cause, or one level under it). */
+export const sqlStateOf = (e: SqlError): string | undefined => {
+  const cause: unknown = e.reason.cause
+  if (typeof cause !== "object" || cause === null) return undefined
+  if ("code" in cause && typeof cause.code === "string") return cause.code
+  const inner: unknown = "cause" in cause ? cause.cause : undefined
+  return typeof inner === "object" && inner !== null && "code" in inner && typeof inner.code === "string" ? inner.code : undefined
+}
+
 /**
  * Whether the server ended the session in answer to the statement (SQLSTATE 57P01-57P03,
  * FATAL): it ran nothing after it.
  */
 const endedByServer = (cause: Cause.Cause<SqlError>): boolean =>
-  cause.reasons.some((r) => {
-    if (!Cause.isFailReason(r)) return false
-    const source: unknown = r.error.reason.cause
-    return typeof source === "object" && source !== null && "code" in source && typeof source.code === "string" && source.code.startsWith("57P")
-  })
+  cause.reasons.some((r) => Cause.isFailReason(r) && sqlStateOf(r.error)?.startsWith("57P") === true)

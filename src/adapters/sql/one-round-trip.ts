@@ -27,6 +27,7 @@ import type { ExternalAccountRecord, Store, UniqueConstraint, UnitOfWork } from 
 import { StoreConflict } from "../../ports/store.js"
 import { asLevel, conflictIn } from "../level.js"
 import { externalAccountParams } from "./customers.js"
+import { sqlStateOf } from "./direct.js"
 import { CLOCK_OFFSET_REFUSED } from "./migrations.js"
 import { CurrentPending, type FinalCheck } from "./pending.js"
 
@@ -57,15 +58,6 @@ interface GuardRow {
   readonly owner_ok: boolean
   readonly clock_ok: boolean
   readonly stored_offset: number
-}
-
-/** The SQLSTATE of a database error (PostgreSQL's driver and PGlite's client both keep it on the reason's cause). */
-const sqlStateOf = (e: SqlError): string | undefined => {
-  const cause: unknown = e.reason.cause
-  if (typeof cause !== "object" || cause === null) return undefined
-  if ("code" in cause && typeof cause.code === "string") return cause.code
-  const inner: unknown = "cause" in cause ? cause.cause : undefined
-  return typeof inner === "object" && inner !== null && "code" in inner && typeof inner.code === "string" ? inner.code : undefined
 }
 
 /** Whether `u` is the refusal of `payments_clock_offset_is` (a guessed offset not the stored one). */
