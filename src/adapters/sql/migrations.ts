@@ -701,6 +701,29 @@ const v22_fewer_money_indexes = statements(
   `drop index transactions_sent_volume`
 )
 
+/** The SQLSTATE `payments_reads_are` raises (a class of PostgreSQL's none uses, as `PC001`). */
+export const READS_REFUSED = "PC002"
+
+/**
+ * The check of a payment's guessed reads (./guessed-reads.ts), made in SQL like the clock
+ * offset's: the last statement of an attempt that ran on rows it did not read calls it
+ * with whether each of those rows is, in the transaction's snapshot, the one guessed (and
+ * whether the transaction has written nothing before that statement). Anything but true
+ * raises SQLSTATE `PC002` (`READS_REFUSED`): the statement fails, COMMIT answers ROLLBACK,
+ * and the unit of work runs again reading the rows.
+ */
+const v23_guessed_reads_check = statements(
+  `create function payments_reads_are(p_ok boolean) returns boolean
+     language plpgsql as $$
+     begin
+       if p_ok is not true then
+         raise exception 'a row this attempt ran on is not the one its snapshot holds' using errcode = '${READS_REFUSED}';
+       end if;
+       return true;
+     end
+     $$`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -723,7 +746,8 @@ export const MIGRATIONS = {
   "19_count_indexes": v19_count_indexes,
   "20_lighter_money_writes": v20_lighter_money_writes,
   "21_clock_offset_check": v21_clock_offset_check,
-  "22_fewer_money_indexes": v22_fewer_money_indexes
+  "22_fewer_money_indexes": v22_fewer_money_indexes,
+  "23_guessed_reads_check": v23_guessed_reads_check
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

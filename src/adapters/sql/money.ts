@@ -43,6 +43,7 @@ import { cachedDoc, cachedVolume, makePaymentReads, rememberQuoteAccounts } from
 import { balanceKey, CurrentPending, type makePending, type Pending } from "./pending.js"
 import { turnKey } from "./turns.js"
 import { makeRunIn } from "./direct.js"
+import { Seen, seenVolumeKey } from "./guessed-reads.js"
 
 
 /** The tables of migration `3_money`, all keyed by platform (what `resetPlatform` clears). */
@@ -232,7 +233,9 @@ export const transactionWhere = (platformId: string, q: TransactionQuery): Where
 export const makeMoneyStore = (
   sql: SqlClient.SqlClient,
   query: Query,
-  sqlPending: Pick<ReturnType<typeof makePending>, "flushWrites" | "defer" | "deferIn" | "leadingIn" | "queryIn">
+  sqlPending: Pick<ReturnType<typeof makePending>, "flushWrites" | "defer" | "deferIn" | "leadingIn" | "queryIn">,
+  /** The store's last sight of the rows a payment reads (./guessed-reads.ts). */
+  seen: Seen = new Seen()
 ): MoneyStore => {
   const { byId, many, one, page } = documentReads(query)
   const internalAccount = byId<InternalAccountRecord>("internal_accounts")
@@ -403,7 +406,12 @@ export const makeMoneyStore = (
     const destinationId = destination.kind === "UMA" ? destination.internalAccountId ?? null : destination.accountId
     // Which text the execution's read ahead sends (a hint, ./payment-reads.ts).
     rememberQuoteAccounts(r.platformId, r.quote.id, sourceId, destinationId)
-    return exec(
+    const doc = JSON.stringify(r)
+    // Once committed, the store has seen the quote as written (a `json` column keeps its text as sent).
+    const written = { text: doc, customerId: r.plan.customerId, currency: r.quote.sendingCurrency.code, sourceId, destinationId }
+    return CurrentPending.use((pending) => {
+      pending?.onCommit.push(() => seen.rememberRow("quotes", r.platformId, r.quote.id, written))
+      return exec(
       `insert into quotes (platform_id, id, created_ms, customer_id, currency, source_id, destination_id, doc)
        values ($1, $2, $3::bigint, $4, $5, $6, $7, $8::json)
        on conflict (platform_id, id) do update set customer_id = excluded.customer_id, currency = excluded.currency,
@@ -416,9 +424,10 @@ export const makeMoneyStore = (
         r.quote.sendingCurrency.code,
         sourceId,
         destinationId,
-        JSON.stringify(r)
+        doc
       ]
     )
+    })
   }
 
   const putTransaction = (r: TransactionRecord): Effect.Effect<void> => {
@@ -446,7 +455,20 @@ export const makeMoneyStore = (
     // statement again only after the earlier one of the same text, so the same payment
     // written twice in a unit of work (created, then failed) never lands twice in one
     // statement, where the second upsert of its row would fail ("cannot affect row a second time").
-    return exec(TRANSACTION_WRITE, [...params, counted ? t.customerId ?? "" : null, day], undefined, TRANSACTION_VOLUME)
+    const sent = t.sentAmount
+    return CurrentPending.use((pending) => {
+      // What the store learns of the customer's daily volume once this commits (./store.ts).
+      if (pending !== undefined && sent !== undefined) {
+        pending.volumeWrites.push({
+          key: seenVolumeKey(r.platformId, t.customerId ?? "", sent.currency.code),
+          transactionId: t.id,
+          day,
+          amount: sent.amount,
+          counted
+        })
+      }
+      return exec(TRANSACTION_WRITE, [...params, counted ? t.customerId ?? "" : null, day], undefined, TRANSACTION_VOLUME)
+    })
   }
 
   const putPlatformConfig = (r: PlatformConfigRecord): Effect.Effect<void> =>
@@ -616,7 +638,7 @@ export const makeMoneyStore = (
           one<PlatformConfigRecord>(`select doc::text as doc from platform_configs where platform_id = $1`, [platformId])
         )
     },
-    paymentReads: makePaymentReads(query)
+    paymentReads: makePaymentReads(query, seen)
   }
 
   return {

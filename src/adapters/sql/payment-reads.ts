@@ -22,8 +22,9 @@
 import { Effect } from "effect"
 import type { PaymentReadAhead, PaymentReadsRepository } from "../../ports/money.js"
 import { docOf, keptDocOf, type Query } from "./documents.js"
-import { balanceKey, CurrentPending, readKey } from "./pending.js"
+import { balanceKey, CurrentPending, type Pending, readKey } from "./pending.js"
 import { BoundedMemo } from "../../lib/bounded-memo.js"
+import { type Guessed, GuessedReads, type Seen, seenBalanceKey, seenVolumeKey } from "./guessed-reads.js"
 
 const DAY_MILLIS = 86_400_000
 
@@ -214,26 +215,114 @@ const exactNumber = (text: string): number => {
   return n
 }
 
-export const makePaymentReads = (query: Query): PaymentReadsRepository => ({
+/**
+ * What `readAhead` would read, guessed from what the store last saw of each row
+ * (./guessed-reads.ts), kept in the attempt as a read's rows are, each guess noted for the
+ * check at commit; false (nothing kept) when the store has not seen one of them.
+ */
+const guessAhead = (seen: Seen, pending: Pending, platformId: string, wants: PaymentReadAhead): boolean => {
+  const table = startOf(wants)
+  if (table === undefined) return false
+  const start = wants.kind === "quote" ? seen.row("quotes", platformId, wants.quoteId) : seen.row(table, platformId, wants.sourceAccountId)
+  if (start === undefined || start.text === null || start.customerId === undefined || start.currency === undefined) return false
+  const customerId = start.customerId
+  const currency = start.currency
+  const sourceId = wants.kind === "quote" ? start.sourceId : wants.sourceAccountId
+  const destinationId = wants.kind === "quote" ? start.destinationId : wants.destinationAccountId ?? null
+  if (sourceId === undefined || destinationId === undefined) return false
+  const items: Array<Guessed> = []
+  const rows: Array<readonly [table: string, id: string, text: string | null]> = []
+  const row = (t: string, id: string): boolean => {
+    const r = seen.row(t, platformId, id)
+    if (r === undefined) return false
+    items.push({ kind: "row", table: t, platformId, id, text: r.text })
+    rows.push([t, id, r.text])
+    return true
+  }
+  items.push({ kind: "row", table, platformId, id: wants.kind === "quote" ? wants.quoteId : wants.sourceAccountId, text: start.text })
+  rows.push([table, wants.kind === "quote" ? wants.quoteId : wants.sourceAccountId, start.text])
+  if (customerId !== null && !row("customers", customerId)) return false
+  if (!row("platform_configs", "")) return false
+  // The accounts the read ahead would read: each side's, by its kind (the source already, when the reads start from it).
+  for (const id of [sourceId, destinationId]) {
+    const kind = sideOf(id)
+    if (id === null || kind === "none" || (id === sourceId && wants.kind === "accounts")) continue
+    if (!row(`${kind}_accounts`, id)) return false
+  }
+  const balances: Array<readonly [string, number]> = []
+  const balance = (account: string | null): boolean => {
+    if (account === null || sideOf(account) !== "internal") return true
+    const b = seen.balances.get(seenBalanceKey(platformId, account))
+    if (b === undefined) return false
+    items.push({ kind: "balance", platformId, account, balance: b })
+    balances.push([account, b])
+    return true
+  }
+  if (!balance(sourceId)) return false
+  if (wants.kind === "quote" && !balance(destinationId)) return false
+  const volumeKey = currency === null || wants.volumeSince % DAY_MILLIS !== 0 ? undefined : seenVolumeKey(platformId, customerId ?? "", currency)
+  let volume: number | undefined
+  if (volumeKey !== undefined) {
+    const v = seen.volumes.get(volumeKey)
+    if (v === undefined || v.since !== wants.volumeSince) return false
+    volume = v.volume
+    items.push({ kind: "volume", platformId, customerKey: customerId ?? "", currency: currency!, since: v.since, volume: v.volume })
+  }
+  // Every row seen: the attempt runs on them, as on a read's.
+  for (const [t, id, text] of rows) pending.reads.set(readKey(t, platformId, id), text)
+  for (const [account, b] of balances) {
+    const key = balanceKey(platformId, account)
+    if (!pending.balances.has(key)) pending.balances.set(key, b)
+  }
+  if (volumeKey !== undefined && volume !== undefined) {
+    pending.reads.set(readKey("sent_volumes", platformId, customerId ?? "", currency!, String(wants.volumeSince)), String(volume))
+    pending.volumes.set(volumeKey, { since: wants.volumeSince, volume })
+  }
+  const guess = pending.guess ??= new GuessedReads()
+  for (const g of items) guess.items.push(g)
+  return true
+}
+
+export const makePaymentReads = (query: Query, seen: Seen): PaymentReadsRepository => ({
   readAhead: (platformId, wants) =>
     CurrentPending.use((pending) => {
       // Outside a unit of work there is no snapshot to keep the rows in.
       if (pending === undefined) return Effect.void
+      // The rows as last seen, when every one was (checked by the attempt's last statement).
+      if (pending.guessing && seen.allows() && guessAhead(seen, pending, platformId, wants)) return Effect.void
       const statement = readAheadStatement(platformId, wants)
       if (statement === undefined) return Effect.void
       return Effect.map(query<AheadRow>(statement.text, statement.params), (rows) => {
         const row = rows[0]
         if (row === undefined) return
+        seen.earned()
         const keep = (table: string, id: string, doc: string | null) => pending.reads.set(readKey(table, platformId, id), doc)
+        /** Kept, and seen: the store's last sight of the row (its columns kept when it is the same row). */
+        const keepSeen = (table: string, id: string, doc: string | null) => {
+          keep(table, id, doc)
+          const before = seen.row(table, platformId, id)
+          seen.rememberRow(table, platformId, id, before !== undefined && before.text === doc ? before : { text: doc })
+        }
         const knowBalance = (account: string, balance: string | null) => {
           const key = balanceKey(platformId, account)
+          const value = balance === null ? 0 : exactNumber(balance)
+          seen.balances.set(seenBalanceKey(platformId, account), value)
           // A balance the attempt moved already is the one it knows; no row is a zero balance.
-          if (!pending.balances.has(key)) pending.balances.set(key, balance === null ? 0 : exactNumber(balance))
+          if (!pending.balances.has(key)) pending.balances.set(key, value)
         }
-        if (wants.kind === "quote") keep("quotes", wants.quoteId, row.quote)
-        if (row.customer_id !== null) keep("customers", row.customer_id, row.customer)
-        keep("platform_configs", "", row.config)
         const { shape } = statement
+        if (wants.kind === "quote") {
+          keep("quotes", wants.quoteId, row.quote)
+          seen.rememberRow("quotes", platformId, wants.quoteId, {
+            text: row.quote,
+            customerId: row.customer_id,
+            currency: row.currency,
+            sourceId: row.source_id,
+            destinationId: row.destination_id
+          })
+        }
+        if (row.customer_id !== null) keepSeen("customers", row.customer_id, row.customer)
+        keepSeen("platform_configs", "", row.config)
         // What the text read (its sides' kinds); an account of another kind (a hint that was
         // wrong) is not kept: its repository reads it.
         for (const [id, side, internal, external] of [
@@ -242,7 +331,12 @@ export const makePaymentReads = (query: Query): PaymentReadsRepository => ({
         ] as const) {
           const kind = sideOf(id)
           if (id === null || kind === "none" || !reads(side, kind)) continue
-          keep(`${kind}_accounts`, id, kind === "internal" ? internal : external)
+          const doc = kind === "internal" ? internal : external
+          // The account the reads started from: seen with the columns a quote starts from.
+          if (wants.kind === "accounts" && id === row.source_id) {
+            keep(`${kind}_accounts`, id, doc)
+            seen.rememberRow(`${kind}_accounts`, platformId, id, { text: doc, customerId: row.customer_id, currency: row.currency })
+          } else keepSeen(`${kind}_accounts`, id, doc)
         }
         const { destination_id: destinationId, source_id: sourceId } = row
         if (sourceId !== null && sideOf(sourceId) === "internal" && reads(shape.source, "internal")) knowBalance(sourceId, row.source_balance)
@@ -251,6 +345,9 @@ export const makePaymentReads = (query: Query): PaymentReadsRepository => ({
         }
         if (row.currency !== null && row.volume !== null) {
           keep("sent_volumes", [row.customer_id ?? "", row.currency, String(wants.volumeSince)].join("\u0000"), row.volume)
+          const seenVolume = { since: wants.volumeSince, volume: exactNumber(row.volume) }
+          pending.volumes.set(seenVolumeKey(platformId, row.customer_id ?? "", row.currency), seenVolume)
+          seen.volumes.set(seenVolumeKey(platformId, row.customer_id ?? "", row.currency), seenVolume)
         }
       })
     })

@@ -30,6 +30,10 @@ import { Cause, Context, Effect } from "effect"
 import type { DomainEvent } from "../../ports/events.js"
 import type { Query } from "./documents.js"
 import { BoundedMemo } from "../../lib/bounded-memo.js"
+import { GuessedReads, type SeenVolume, StaleGuessedReads } from "./guessed-reads.js"
+import { sqlStateOf } from "./direct.js"
+import { isSqlError } from "effect/sql/SqlError"
+import { READS_REFUSED } from "./migrations.js"
 
 export interface PendingStatement {
   readonly text: string
@@ -87,7 +91,9 @@ export class Pending {
      */
     readonly moves: Set<string> = new Set(),
     /** The turns the attempt holds (undefined where there are no turns: PGlite). */
-    readonly turns: ReadonlySet<string> | undefined = undefined
+    readonly turns: ReadonlySet<string> | undefined = undefined,
+    /** Whether the attempt may run on rows it guesses rather than reads (./guessed-reads.ts). */
+    readonly guessing: boolean = false
   ) {}
   readonly statements: Array<PendingStatement> = []
   readonly events: Array<DomainEvent> = []
@@ -95,12 +101,26 @@ export class Pending {
   /** `readKey` → the row's document as text, or null: the attempt read that there is none. */
   readonly reads = new Map<string, string | null>()
   finalCheck: FinalCheck | undefined = undefined
+  /**
+   * The rows the attempt guessed (./guessed-reads.ts), checked by its last statement. Kept
+   * whatever else the attempt forgets: what it decided from them stands until checked.
+   */
+  guess: GuessedReads | undefined = undefined
+  /** The daily volumes the attempt read or guessed (`seenVolumeKey` → as of its snapshot): what the store learns at commit. */
+  readonly volumes = new Map<string, SeenVolume>()
+  /** The payments it wrote that a daily volume may count (./money.ts `putTransaction`), in order. */
+  readonly volumeWrites: Array<VolumeWrite> = []
+  /** What the store learns of the rows the attempt wrote, once it committed. */
+  readonly onCommit: Array<() => void> = []
   /** Drops everything a failed nested unit of work left (its savepoint undid its writes). */
   forgetAll(): void {
     this.statements.length = 0
     this.events.length = 0
     this.balances.clear()
     this.reads.clear()
+    this.volumes.clear()
+    this.volumeWrites.length = 0
+    this.onCommit.length = 0
   }
   /** Forgets the rows read ahead from `table` (every row read ahead when the table is not known). */
   forgetReads(table: string | undefined): void {
@@ -115,6 +135,58 @@ export class Pending {
     if (table === "transactions") this.forgetReads("sent_volumes")
   }
 }
+
+/** A payment written by an attempt, as the daily volume of its customer and currency counts it (`counted`: the trigger's test). */
+export interface VolumeWrite {
+  readonly key: string
+  readonly transactionId: string
+  readonly day: number
+  readonly amount: number
+  readonly counted: boolean
+}
+
+/** The check of an attempt's guessed rows (./guessed-reads.ts), as a final check of its last statement; undefined when there is none to make. */
+const guessCheck = (pending: Pending): FinalCheck | undefined => {
+  const guess = pending.guess
+  if (guess === undefined || guess.checked || guess.items.length === 0) return undefined
+  return {
+    statement: guess.statement(),
+    held: () => {
+      guess.checked = true
+    },
+    refusal: (error) => isSqlError(error) && sqlStateOf(error) === READS_REFUSED ? Effect.die(new StaleGuessedReads()) : undefined
+  }
+}
+
+/** Two one-row selects as one (`select * from (a), (b)`, b's parameters numbered after a's), kept per pair of texts. */
+const joinedTexts = new Map<string, Map<string, string>>()
+const JOINED_KEPT = 64
+const joinSelects = (a: PendingStatement, b: PendingStatement): PendingStatement => {
+  let byB = joinedTexts.get(a.text)
+  if (byB === undefined) {
+    if (joinedTexts.size >= JOINED_KEPT) joinedTexts.clear()
+    byB = new Map()
+    joinedTexts.set(a.text, byB)
+  }
+  let text = byB.get(b.text)
+  if (text === undefined) {
+    if (byB.size >= JOINED_KEPT) byB.clear()
+    const shift = a.params.length
+    text = `select * from (${a.text}) a, (${b.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)}) b`
+    byB.set(b.text, text)
+  }
+  return { text, params: [...a.params, ...b.params] }
+}
+
+/** Both checks in one statement: each holds, or the first refusal counts. */
+const bothChecks = (a: FinalCheck, b: FinalCheck): FinalCheck => ({
+  statement: joinSelects(a.statement, b.statement),
+  held: () => {
+    a.held()
+    b.held()
+  },
+  refusal: (error) => a.refusal(error) ?? b.refusal(error)
+})
 
 export const CurrentPending = Context.Reference<Pending | undefined>("payments-service/adapters/sql/CurrentPending", {
   defaultValue: () => undefined
@@ -310,7 +382,9 @@ export const makePending = (
    */
   const takeLast = (pending: Pending | undefined): LastStatement | undefined => {
     if (pending === undefined) return undefined
-    const check = pending.finalCheck
+    const clock = pending.finalCheck
+    const guessed = guessCheck(pending)
+    const check = clock !== undefined && guessed !== undefined ? bothChecks(clock, guessed) : clock ?? guessed
     if (pending.statements.length === 0 && pending.events.length === 0 && check === undefined) return undefined
     const statements = pending.statements.splice(0)
     if (pending.events.length > 0) statements.unshift(eventsStatement(pending.events.splice(0)))

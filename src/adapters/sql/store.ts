@@ -32,7 +32,7 @@ import { makeCustomerStore } from "./customers.js"
 import { type FinalStatement, type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
-import { CurrentPending, type LastStatement, lastStatementFailed, makePending, Pending, type QueryIn } from "./pending.js"
+import { CurrentPending, type LastStatement, lastStatementFailed, makePending, Pending, type QueryIn, type VolumeWrite } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -42,6 +42,7 @@ import { makeKycStore } from "./kyc.js"
 import { MIGRATIONS, runMigrations } from "./migrations.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
+import { Seen, StaleGuessedReads } from "./guessed-reads.js"
 import { thenCommitOf } from "./pglite.js"
 import { makeStablecoinStore } from "./stablecoins.js"
 import { makeTimerStore } from "./timers.js"
@@ -67,6 +68,9 @@ const retryableCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) =>
     (Cause.isFailReason(r) && isRetryableSqlError(r.error)) || (Cause.isDieReason(r) && isRetryableSqlError(r.defect))
   )
+
+const staleGuessCause = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((r) => Cause.isDieReason(r) && r.defect instanceof StaleGuessedReads)
 
 const conflictCause = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((r) => Cause.isFailReason(r) && r.error instanceof StoreConflict)
@@ -114,7 +118,7 @@ export const makeSqlPending = (sql: SqlClient.SqlClient) => makePending(makeQuer
  * Every statement goes through `pending` (./pending.ts), which sends the unit of work's
  * pending writes before it.
  */
-export const makeSqlAreas = (sql: SqlClient.SqlClient, pending = makeSqlPending(sql)) => {
+export const makeSqlAreas = (sql: SqlClient.SqlClient, pending = makeSqlPending(sql), seen = new Seen()) => {
   const query = pending.query
   /** A write: a unique violation is a StoreConflict (see ./documents.ts), anything else a defect. */
   const write = makeWrite(sql, pending.flushWrites)
@@ -124,7 +128,7 @@ export const makeSqlAreas = (sql: SqlClient.SqlClient, pending = makeSqlPending(
     events: makeEventStore(query, pending.flushAll, pending.exec),
     timers: makeTimerStore(sql, query),
     idempotency: makeIdempotencyStore(query),
-    money: makeMoneyStore(sql, query, pending),
+    money: makeMoneyStore(sql, query, pending, seen),
     webhooks: makeWebhookStore(sql, query, pending.flushAll),
     wallets: makeWalletStore(query),
     cards: makeCardStore(query, write),
@@ -157,10 +161,12 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     const sql = yield* SqlClient.SqlClient
     const pending = makeSqlPending(sql)
     const query = pending.query
+    /** What this store last saw of the rows a payment reads: guesses, checked at commit (./guessed-reads.ts). */
+    const seen = new Seen()
 
     // ------------------------------------------------------------ the areas
 
-    const areas = makeSqlAreas(sql, pending)
+    const areas = makeSqlAreas(sql, pending, seen)
     /** Every area's tables, in the order `resetPlatform` clears them. */
     const tables = Object.values(areas).flatMap((area) => area.tables)
     /** Snapshots hold every table of the platform's state but its credentials (ports/snapshots.ts). */
@@ -261,10 +267,14 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       // A SERIALIZABLE transaction, with the attempt's own pending part (its moves and turns in it), provided in one step.
       // On PostgreSQL the last statement is taken when the work succeeded and sent with
       // COMMIT, queued together (./direct.ts `commitWith`); on PGlite it is sent before COMMIT.
-      const once = (moves: Set<string>, held: ReadonlySet<string>) => {
+      // Whether its attempts may run on rows guessed from what the store last saw
+      // (./guessed-reads.ts): until one of them is refuted, or fails unchecked.
+      let guessing = true
+      const once = (moves: Set<string>, held: ReadonlySet<string>, ran: { attempt?: Pending }) => {
         let attempt: Pending | undefined
         const provide = (context: Context.Context<R>) => {
-          attempt = new Pending(moves, turns === undefined ? undefined : held)
+          attempt = new Pending(moves, turns === undefined ? undefined : held, guessing && seen.allows())
+          ran.attempt = attempt
           return Context.add(context, CurrentPending, attempt)
         }
         return direct !== undefined
@@ -284,9 +294,20 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ): Effect.Effect<Outcome, E | SqlError, R> => {
         const loop = (attempt: number, conflicts: number): Effect.Effect<Outcome, E | SqlError, R> => {
           const moves = new Set<string>()
-          return Effect.matchCauseEffect(onConnection(once(moves, held)), {
-            onSuccess: (value) => Effect.succeed<Outcome>({ _tag: "Done", value }),
+          const ran: { attempt?: Pending } = {}
+          return Effect.matchCauseEffect(onConnection(once(moves, held, ran)), {
+            onSuccess: (value) => {
+              if (ran.attempt !== undefined) learn(ran.attempt)
+              return Effect.succeed<Outcome>({ _tag: "Done", value })
+            },
             onFailure: (cause) => {
+              const guess = ran.attempt?.guess
+              // It ran on guessed rows that were not the snapshot's: again, reading them.
+              if (guess !== undefined && staleGuessCause(cause)) {
+                seen.refused(guess)
+                guessing = false
+                return loop(attempt + 1, conflicts)
+              }
               // A nested unit of work named a turn not held: again, holding it (the held set only grows).
               const wanted = widenedBy(cause)
               if (wanted !== undefined) return Effect.succeed<Outcome>({ _tag: "Widen", keys: new Set([...held, ...wanted]), lost: false, attempt, conflicts })
@@ -306,6 +327,12 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
                 }
                 return Effect.andThen(Effect.sleep(backoffMillis(attempt + 1)), loop(attempt + 1, conflicts))
               }
+              // It failed on guessed rows never checked (a refusal decided in plain code, say):
+              // again, reading them, so that what it answers was read.
+              if (guess !== undefined && !guess.checked && !Cause.hasInterruptsOnly(cause)) {
+                guessing = false
+                return loop(attempt + 1, conflicts)
+              }
               if (conflicts < MAX_CONFLICT_RERUNS && conflictCause(cause)) return loop(attempt + 1, conflicts + 1)
               return Effect.failCause(cause)
             }
@@ -323,6 +350,32 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
           (outcome) => outcome._tag === "Done" ? Effect.succeed(outcome.value) : rounds(outcome.keys, !outcome.lost, outcome.attempt, outcome.conflicts)
         )
       return dieOnSqlError(rounds(turns === undefined ? new Set() : declared, true, 0, 0))
+    }
+
+    /**
+     * What the store learns from an attempt that committed (./guessed-reads.ts): the rows it
+     * wrote that it knows as written (its quotes), the balances it knows (read or moved), and
+     * the daily volumes it read, with the payments it wrote added; a volume it wrote without
+     * having read it is forgotten.
+     */
+    const learn = (attempt: Pending): void => {
+      if (attempt.guess?.checked === true) seen.earned()
+      for (const f of attempt.onCommit) f()
+      for (const [key, balance] of attempt.balances) seen.balances.set(key, balance)
+      if (attempt.volumes.size === 0 && attempt.volumeWrites.length === 0) return
+      // Each payment's last write counts (one written twice: created, then failed).
+      const last = new Map<string, VolumeWrite>()
+      for (const w of attempt.volumeWrites) last.set(w.transactionId, w)
+      const volumes = new Map(attempt.volumes)
+      for (const w of last.values()) {
+        const known = volumes.get(w.key)
+        if (known === undefined) {
+          seen.volumes.delete(w.key)
+          continue
+        }
+        if (w.counted && w.day >= known.since) volumes.set(w.key, { since: known.since, volume: known.volume + w.amount })
+      }
+      for (const [key, volume] of volumes) seen.volumes.set(key, volume)
     }
 
     /** The turns a unit of work's options name (./turns.ts). */
