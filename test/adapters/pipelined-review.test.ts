@@ -168,7 +168,7 @@ describe("PostgreSQL: a connection of the store's own that dies mid-transaction,
  * (CommandComplete "COMMIT": the transaction committed), then closes the client's side
  * without them: the client sees its connection closed before any answer of that write.
  */
-const cuttingProxy = async (url: string) => {
+const cuttingProxy = async (url: string, answered = "COMMIT") => {
   const target = new URL(url)
   let armed = false
   const server = net.createServer((client) => {
@@ -185,7 +185,7 @@ const cuttingProxy = async (url: string) => {
     upstream.on("data", (chunk: Buffer) => {
       if (!cutting) return void client.write(chunk)
       held.push(chunk)
-      if (Buffer.concat(held).includes(Buffer.from("COMMIT\u0000"))) {
+      if (Buffer.concat(held).includes(Buffer.from(`${answered}\u0000`))) {
         held = []
         client.destroy()
         upstream.destroy()
@@ -211,11 +211,14 @@ const cuttingProxy = async (url: string) => {
   }
 }
 
-describe("PostgreSQL: a connection cut after its BEGIN, last statement and COMMIT went", () => {
-  it("the unit of work is not run again (it may have committed: its outcome is unknown), so it is never applied twice", async () => {
+describe("PostgreSQL: a connection cut after its BEGIN, last statement and COMMIT went (or its one statement, alone)", () => {
+  // Alone: on sessions that default to SERIALIZABLE, a unit of work whose only statement is
+  // its last sends it without BEGIN or COMMIT (./direct.ts `alone`); it is cut once the
+  // server answered that statement (it committed).
+  it.each([false, true])("the unit of work is not run again (it may have committed: its outcome is unknown), so it is never applied twice (alone: %s)", async (alone) => {
     const url = await migratedDatabase()
     await adminQuery(url, "insert into platform_clocks (platform_id, offset_ms) values ('review-cut', 0)")
-    const proxy = await cuttingProxy(url)
+    const proxy = await cuttingProxy(url, alone ? "UPDATE 1" : "COMMIT")
     let taken = 0
     try {
       const outcome = await Effect.runPromise(Effect.gen(function*() {
@@ -223,7 +226,13 @@ describe("PostgreSQL: a connection cut after its BEGIN, last statement and COMMI
         const direct = makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
           connections: 1,
           idleMillis: 60_000,
-          connect: PgConnection.make({ url: Redacted.make(proxy.url), applicationName: application, multiplex: true })
+          connect: PgConnection.make({
+            url: Redacted.make(proxy.url),
+            applicationName: application,
+            multiplex: true,
+            ...(alone ? { startupParameters: { default_transaction_isolation: "serializable" } } : {})
+          }),
+          serializableSessions: alone
         })
         const once = () =>
           direct.withTransaction(Effect.void, undefined, () => {

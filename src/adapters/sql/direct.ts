@@ -84,6 +84,12 @@ export interface KeptConnections {
    * same write as its last (`PipelinedConnection`).
    */
   readonly connect?: Effect.Effect<PgConnection.PgConnection, SqlError, Scope.Scope> | undefined
+  /**
+   * The connections `connect` makes default to SERIALIZABLE (`default_transaction_isolation`):
+   * a transaction whose first statement is its last sends that statement alone, a
+   * SERIALIZABLE transaction of its own, without BEGIN and COMMIT (`onOwned`).
+   */
+  readonly serializableSessions?: boolean | undefined
 }
 
 /**
@@ -529,12 +535,44 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
             c.disarm()
             return ended(exit, false)
           }
+          // Its only statement is its last, on a session whose default is SERIALIZABLE: sent
+          // alone, a transaction of its own (no BEGIN, no COMMIT to process on either side).
+          if (c.armed && keep?.serializableSessions === true && statement !== undefined) {
+            c.disarm()
+            return alone(k, c, statement, exit)
+          }
           commitWithBegin = c.armed
           // Committed: the session is sound, and BEGIN went (or nothing did).
           return Effect.flatMap(Effect.exit(commitWith(c, statement)), (committed) =>
             Exit.isSuccess(committed) ? Effect.andThen(putBack(k), exit) : ended(Exit.failCause(committed.cause), true))
         })
       })
+    })
+  }
+
+  /**
+   * A transaction's one statement sent alone on a connection of the store's own whose
+   * sessions default to SERIALIZABLE (`KeptConnections.serializableSessions`): the
+   * statement is a transaction of its own, committed when it succeeds; when it fails, the
+   * server rolled it back and the session is idle. The connection is kept unless its
+   * session broke. A statement that failed before it was written (a session known dead,
+   * parameters the driver cannot encode) ran nothing; one whose session broke after it was
+   * written may have committed: it fails, its outcome unknown, as a COMMIT cut off does.
+   */
+  const alone = <A, E>(k: Kept, c: PipelinedConnection, last: FinalStatement, exit: Exit.Exit<A, E>): Effect.Effect<A, E | SqlError> => {
+    const { params, text } = last
+    const sent = Effect.contextWith((context: Context.Context<never>) =>
+      Context.get(context, References.TracerEnabled)
+        ? Effect.provideService(sql.unsafe(text, params), service, [c, 0] as const)
+        : c.execute(text, params, undefined)
+    )
+    return Effect.flatMap(Effect.exit(sent), (result): Effect.Effect<A, E | SqlError> => {
+      if (Exit.isSuccess(result)) {
+        last.committed()
+        return Effect.andThen(putBack(k), exit)
+      }
+      const broken = brokenSession(result.cause)
+      return Effect.andThen(broken ? giveBack(k) : putBack(k), last.failed(result.cause))
     })
   }
 

@@ -141,6 +141,8 @@ export type Guessed =
 /** The rows an attempt guessed, and whether the database confirmed them. */
 export class GuessedReads {
   readonly items: Array<Guessed> = []
+  /** A statement holding the check was taken to be sent: its outcome, not a rerun, settles the attempt. */
+  carried = false
   /** A statement holding the check succeeded: the guesses were the rows of the snapshot. */
   checked = false
   /** The statement that checks them (`checkStatement`). */

@@ -115,7 +115,9 @@ export const postgresStoreLayer = (options: PostgresOptions): Layer.Layer<Store,
             // connection of the store's own takes none of the pool's, and a new one costs
             // a connection and its authentication.
             idleMillis: 60_000,
-            connect: PgConnection.make({ ...serializable, applicationName: UNIT_OF_WORK_APPLICATION_NAME, multiplex: true })
+            connect: PgConnection.make({ ...serializable, applicationName: UNIT_OF_WORK_APPLICATION_NAME, multiplex: true }),
+            // Theirs default to SERIALIZABLE: a unit of work whose only statement is its last sends it alone.
+            serializableSessions: true
           }
         }
       )

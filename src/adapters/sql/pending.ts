@@ -149,6 +149,7 @@ export interface VolumeWrite {
 const guessCheck = (pending: Pending): FinalCheck | undefined => {
   const guess = pending.guess
   if (guess === undefined || guess.checked || guess.items.length === 0) return undefined
+  guess.carried = true
   return {
     statement: guess.statement(),
     held: () => {

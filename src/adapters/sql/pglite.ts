@@ -309,11 +309,11 @@ const makeSession = (db: PGlite) => {
   }
 
   /**
-   * A transaction's last statement and COMMIT in one call (with a waiting BEGIN, should
-   * the transaction have sent nothing before), each with its Sync: a failed statement
-   * aborts the transaction and COMMIT answers ROLLBACK; the call throws the statement's
-   * error. Either way the transaction is over, and the COMMIT or ROLLBACK the client then
-   * sends goes nowhere (`ended`).
+   * A transaction's last statement and COMMIT in one call, each with its Sync: a failed
+   * statement aborts the transaction and COMMIT answers ROLLBACK; the call throws the
+   * statement's error. A transaction that sent nothing before sends its statement alone
+   * (neither BEGIN nor COMMIT). Either way the transaction is over, and the COMMIT or
+   * ROLLBACK the client then sends goes nowhere (`ended`).
    */
   const preparedThenCommit = async (text: string, params: ReadonlyArray<unknown>): Promise<void> => {
     ready()
@@ -324,9 +324,15 @@ const makeSession = (db: PGlite) => {
       const serialize = db.serializers[statement.types[i] ?? 0]
       return serialize === undefined ? String(param) : serialize(param)
     })
+    // The transaction sent nothing before (BEGIN still waits): its one statement goes alone,
+    // a transaction of its own, without BEGIN and COMMIT. The session is the database's
+    // only one, so it runs as it would between them.
+    const alone = begin !== undefined
+    if (alone) begin = undefined
     const frames = takeLeading()
     try {
-      await db.execProtocolStream(concatBytes(bindMessage(statement.name, values, frames, EXECUTE_SYNC), bindMessage(commit.name, [], [], EXECUTE_SYNC)), NO_SYNC)
+      const sent = bindMessage(statement.name, values, frames, EXECUTE_SYNC)
+      await db.execProtocolStream(alone ? sent : concatBytes(sent, bindMessage(commit.name, [], [], EXECUTE_SYNC)), NO_SYNC)
     } finally {
       ended = !db.isInTransaction()
     }

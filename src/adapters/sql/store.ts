@@ -327,9 +327,11 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
                 }
                 return Effect.andThen(Effect.sleep(backoffMillis(attempt + 1)), loop(attempt + 1, conflicts))
               }
-              // It failed on guessed rows never checked (a refusal decided in plain code, say):
-              // again, reading them, so that what it answers was read.
-              if (guess !== undefined && !guess.checked && !Cause.hasInterruptsOnly(cause)) {
+              // It failed on guessed rows before any statement carried their check (a refusal
+              // decided in plain code, say): again, reading them, so that what it answers was
+              // read. Not once a statement carried it: that statement's outcome settles the
+              // attempt (one cut off may have committed, and must not run twice).
+              if (guess !== undefined && !guess.carried && !Cause.hasInterruptsOnly(cause)) {
                 guessing = false
                 return loop(attempt + 1, conflicts)
               }
