@@ -184,10 +184,12 @@ export interface PaymentReadsRepository {
    * Reads ahead, inside a unit of work, what `wants` names, so that the repositories'
    * later reads of those rows in the same attempt of the same unit of work answer
    * without asking the database: the same answers they would have given (one snapshot
-   * per attempt), until the unit of work writes the table a row came from. Nothing
-   * outlives the attempt. Outside a unit of work, and on a store whose reads cost
-   * nothing (memory), it does nothing. Purely an optimisation: the answers of every read
-   * are the same with or without it.
+   * per attempt), until the unit of work writes the table a row came from. A store may
+   * instead run the attempt on the rows as it last saw them, provided it checks them in
+   * the attempt's snapshot before the attempt commits or answers (the SQL stores:
+   * src/adapters/sql/guessed-reads.ts). Outside a unit of work, and on a store whose
+   * reads cost nothing (memory), it does nothing. Purely an optimisation: the answers of
+   * every read are the same with or without it.
    */
   readonly readAhead: (platformId: string, wants: PaymentReadAhead) => Effect.Effect<void>
 }

@@ -12,8 +12,13 @@
  * Why that is the answer the database would give: the unit of work is one SERIALIZABLE
  * transaction, which reads one snapshot; a row read again is the row read before unless
  * the attempt wrote it, and ./pending.ts forgets what the attempt writes. Each attempt
- * starts with nothing read ahead (a rerun reads again), so nothing outlives the
- * transaction: nothing another process could change is kept.
+ * starts with nothing read ahead (a rerun reads again).
+ *
+ * Or guessed (`guessAhead`): when the store saw every one of those rows before (./guessed-reads.ts
+ * `Seen`, fed by the reads here and by what attempts commit), the attempt runs on them and
+ * reads nothing; its last statement checks each one in the transaction's snapshot, and a
+ * row not as guessed refuses the commit (the unit of work runs again, reading). What the
+ * store saw is a guess, never an answer.
  *
  * The statement reads the same rows, by the same index lookups, as the separate reads it
  * replaces (each lookup a scalar subquery on the table's key), so under SERIALIZABLE it
