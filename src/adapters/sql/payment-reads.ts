@@ -289,7 +289,12 @@ export const makePaymentReads = (query: Query, seen: Seen): PaymentReadsReposito
       // Outside a unit of work there is no snapshot to keep the rows in.
       if (pending === undefined) return Effect.void
       // The rows as last seen, when every one was (checked by the attempt's last statement).
-      if (pending.guessing && seen.allows() && guessAhead(seen, pending, platformId, wants)) return Effect.void
+      // Not with writes of the attempt still pending: a read sends them first and sees them,
+      // but a guess does not, and the check (in the statement that carries them, which does
+      // not see its own writes) would find the rows as guessed.
+      if (pending.guessing && pending.statements.length === 0 && seen.allows() && guessAhead(seen, pending, platformId, wants)) {
+        return Effect.void
+      }
       const statement = readAheadStatement(platformId, wants)
       if (statement === undefined) return Effect.void
       return Effect.map(query<AheadRow>(statement.text, statement.params), (rows) => {

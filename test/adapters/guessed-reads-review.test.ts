@@ -1,0 +1,77 @@
+/**
+ * Guessed reads (src/adapters/sql/guessed-reads.ts) where the check at commit cannot see
+ * what the attempt ran on: a guess must never stand for a row the check does not read
+ * as the attempt used it.
+ * - The attempt's own pending writes (./pending.ts `defer`): a read ahead that reads sends
+ *   them first and sees them; a guess does not, and the check (in the statement that
+ *   carries them, which does not see its own writes) finds the rows as guessed.
+ */
+import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
+import { CustomerCreateRequest } from "../../src/domain/customer.js"
+import { platformFromConfig } from "../../src/domain/platform.js"
+import * as Customers from "../../src/operations/customers.js"
+import * as Accounts from "../../src/operations/money/accounts.js"
+import { configIn } from "../../src/operations/money/config.js"
+import { onPlatformClock } from "../../src/operations/time.js"
+import type { PlatformConfigRecord } from "../../src/ports/money.js"
+import { Store } from "../../src/ports/store.js"
+import { servicesFor } from "../../src/server/services.js"
+import { migratedDatabase } from "../support/databases.js"
+import { completeIndividualFields, individual } from "../support/onboarding-client.js"
+
+const platform = platformFromConfig({ id: "guessreview", clientId: "guessreview_client", clientSecret: "guessreview_secret_123", regulated: true })
+type Services = Layer.Success<ReturnType<typeof servicesFor>>
+const onClock = <A, E, R>(e: Effect.Effect<A, E, R>) => onPlatformClock(platform, e)
+
+/** A day's start: the read ahead reads (or guesses) the daily volume from it. */
+const SINCE = 0
+
+const accountOf = (name: string) =>
+  Effect.gen(function*() {
+    const customer = yield* onClock(Customers.createCustomer(platform, Schema.decodeUnknownSync(CustomerCreateRequest)(individual(name, completeIndividualFields))))
+    const page = yield* onClock(Accounts.listCustomerAccounts(platform, { customerId: customer.id, currency: "USD" }))
+    return page.data[0]!.id
+  })
+
+/** A unit of work that reads ahead from `source` to `destination`: the store has seen those rows after it. */
+const readAhead = (source: string, destination: string) =>
+  Effect.flatMap(Effect.service(Store), (store) =>
+    store.paymentReads.readAhead(platform.id, { kind: "accounts", sourceAccountId: source, destinationAccountId: destination, volumeSince: SINCE }))
+
+describe("PostgreSQL: guesses the check at commit cannot see", () => {
+  let url = ""
+  let rt: ManagedRuntime.ManagedRuntime<Services, unknown> | undefined
+  beforeAll(async () => {
+    url = await migratedDatabase()
+    rt = ManagedRuntime.make(Layer.merge(servicesFor({ kind: "postgres", url }, [platform], {}), LoopbackWebhookSenderLayer))
+  }, 60_000)
+  afterAll(async () => {
+    await rt?.dispose()
+  })
+
+  it("a row the attempt wrote (pending) before its read ahead reads as written, not as the store last saw it", async () => {
+    if (rt === undefined) return expect.fail("no runtime")
+    const read = await rt.runPromise(Effect.gen(function*() {
+      const store = yield* Store
+      const a = yield* accountOf("Config Writer A")
+      const b = yield* accountOf("Config Writer B")
+      yield* onClock(Accounts.fundAccount(platform, a, 1_000))
+      // The store sees every row of a's payments to b (twice: the second may guess already).
+      yield* store.transact(() => readAhead(a, b))
+      yield* store.transact(() => readAhead(a, b))
+      // One unit of work writes the configuration (as it is, one field more), then reads ahead and reads it back.
+      const written = { platformId: platform.id, config: { ...(yield* configIn(store, platform)), marker: "written" } } as PlatformConfigRecord
+      return yield* store.transact((uow) =>
+        Effect.gen(function*() {
+          yield* uow.putPlatformConfig(written)
+          yield* readAhead(a, b)
+          const config = yield* store.platformConfigs.get(platform.id)
+          return (config?.config as unknown as { readonly marker?: string } | undefined)?.marker
+        })
+      )
+    }))
+    expect(read).toBe("written")
+  }, 60_000)
+})
