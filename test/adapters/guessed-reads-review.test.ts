@@ -5,6 +5,8 @@
  * - The attempt's own pending writes (./pending.ts `defer`): a read ahead that reads sends
  *   them first and sees them; a guess does not, and the check (in the statement that
  *   carries them, which does not see its own writes) finds the rows as guessed.
+ * - A guess made after the attempt's guesses were checked already (a nested unit of work
+ *   sends the pending part, check included, before its savepoint): nothing checks it.
  */
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,7 +20,7 @@ import { onPlatformClock } from "../../src/operations/time.js"
 import type { PlatformConfigRecord } from "../../src/ports/money.js"
 import { Store } from "../../src/ports/store.js"
 import { servicesFor } from "../../src/server/services.js"
-import { migratedDatabase } from "../support/databases.js"
+import { adminQuery, migratedDatabase } from "../support/databases.js"
 import { completeIndividualFields, individual } from "../support/onboarding-client.js"
 
 const platform = platformFromConfig({ id: "guessreview", clientId: "guessreview_client", clientSecret: "guessreview_secret_123", regulated: true })
@@ -73,5 +75,38 @@ describe("PostgreSQL: guesses the check at commit cannot see", () => {
       )
     }))
     expect(read).toBe("written")
+  }, 60_000)
+
+  it("a guess made after a nested unit of work sent the attempt's check is checked too", async () => {
+    if (rt === undefined) return expect.fail("no runtime")
+    const { a, b, c, d } = await rt.runPromise(Effect.gen(function*() {
+      const store = yield* Store
+      const a = yield* accountOf("Nested A")
+      const b = yield* accountOf("Nested B")
+      const c = yield* accountOf("Nested C")
+      const d = yield* accountOf("Nested D")
+      yield* onClock(Accounts.fundAccount(platform, a, 1_000))
+      yield* onClock(Accounts.fundAccount(platform, c, 1_000))
+      yield* store.transact(() => readAhead(a, b))
+      yield* store.transact(() => Effect.andThen(readAhead(a, b), readAhead(c, d)))
+      yield* store.transact(() => Effect.andThen(readAhead(a, b), readAhead(c, d)))
+      return { a, b, c, d }
+    }))
+    // Another process moves c's balance: this store's sight of it is stale.
+    await adminQuery(url, "update ledger_balances set balance = 250 where platform_id = $1 and account = $2", [platform.id, c])
+    const balance = await rt.runPromise(Effect.gen(function*() {
+      const store = yield* Store
+      return yield* store.transact(() =>
+        Effect.gen(function*() {
+          yield* readAhead(a, b)
+          // A nested unit of work: the attempt's pending part (and the check of its guesses so far) goes first.
+          yield* store.transact(() => Effect.void)
+          yield* readAhead(c, d)
+          const balances = yield* store.ledger.balances(platform.id, [c])
+          return balances.get(c)
+        })
+      )
+    }))
+    expect(balance).toBe(250)
   }, 60_000)
 })

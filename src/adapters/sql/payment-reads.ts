@@ -292,7 +292,13 @@ export const makePaymentReads = (query: Query, seen: Seen): PaymentReadsReposito
       // Not with writes of the attempt still pending: a read sends them first and sees them,
       // but a guess does not, and the check (in the statement that carries them, which does
       // not see its own writes) would find the rows as guessed.
-      if (pending.guessing && pending.statements.length === 0 && seen.allows() && guessAhead(seen, pending, platformId, wants)) {
+      // Nor once a statement carried the check of its guesses (a nested unit of work sends
+      // the pending part, check included, first): nothing would check the new guesses, and
+      // a failure would not run the unit of work again reading them (./store.ts).
+      if (
+        pending.guessing && pending.statements.length === 0 && pending.guess?.carried !== true && seen.allows() &&
+        guessAhead(seen, pending, platformId, wants)
+      ) {
         return Effect.void
       }
       const statement = readAheadStatement(platformId, wants)
