@@ -7,15 +7,19 @@
  *   carries them, which does not see its own writes) finds the rows as guessed.
  * - A guess made after the attempt's guesses were checked already (a nested unit of work
  *   sends the pending part, check included, before its savepoint): nothing checks it.
+ * And what the store remembers of a read must not fail the read: a daily volume above
+ * 2^53 minor units (a sum of exact amounts) is the limit check's nearest number.
  */
-import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { CustomerCreateRequest } from "../../src/domain/customer.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
+import { QuoteRequest } from "../../src/domain/quote.js"
 import * as Customers from "../../src/operations/customers.js"
 import * as Accounts from "../../src/operations/money/accounts.js"
 import { configIn } from "../../src/operations/money/config.js"
+import * as Quotes from "../../src/operations/money/quotes.js"
 import { onPlatformClock } from "../../src/operations/time.js"
 import type { PlatformConfigRecord } from "../../src/ports/money.js"
 import { Store } from "../../src/ports/store.js"
@@ -108,5 +112,33 @@ describe("PostgreSQL: guesses the check at commit cannot see", () => {
       )
     }))
     expect(balance).toBe(250)
+  }, 60_000)
+
+  it("a daily volume above 2^53 minor units is a limit check's input (the nearest number), not a defect", async () => {
+    if (rt === undefined) return expect.fail("no runtime")
+    const { a, b, customer } = await rt.runPromise(Effect.gen(function*() {
+      const store = yield* Store
+      const a = yield* accountOf("Big Volume A")
+      const b = yield* accountOf("Big Volume B")
+      yield* onClock(Accounts.fundAccount(platform, a, 1_000))
+      const account = yield* store.internalAccounts.get(platform.id, a)
+      return { a, b, customer: account?.customerId }
+    }))
+    // The customer's USD volume, on a day every daily window of these days starts before: above 2^53 - 1.
+    const day = Date.now() - (Date.now() % 86_400_000) + 2 * 86_400_000
+    await adminQuery(url, "insert into sent_volumes (platform_id, customer_key, currency, day_ms, amount) values ($1, $2, 'USD', $3, $4)", [
+      platform.id,
+      customer,
+      day,
+      "9100000000000000"
+    ])
+    const exit = await rt.runPromiseExit(onClock(Quotes.createQuote(platform, Schema.decodeUnknownSync(QuoteRequest)({
+      source: { sourceType: "ACCOUNT", accountId: a },
+      destination: { destinationType: "ACCOUNT", accountId: b },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 100
+    }))))
+    const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+    expect(typeof error === "object" && error !== null && "code" in error ? error.code : String(exit)).toBe("DAILY_VOLUME_LIMIT_EXCEEDED")
   }, 60_000)
 })

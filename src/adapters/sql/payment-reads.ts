@@ -356,9 +356,14 @@ export const makePaymentReads = (query: Query, seen: Seen): PaymentReadsReposito
         }
         if (row.currency !== null && row.volume !== null) {
           keep("sent_volumes", [row.customer_id ?? "", row.currency, String(wants.volumeSince)].join("\u0000"), row.volume)
-          const seenVolume = { since: wants.volumeSince, volume: exactNumber(row.volume) }
-          pending.volumes.set(seenVolumeKey(platformId, row.customer_id ?? "", row.currency), seenVolume)
-          seen.volumes.set(seenVolumeKey(platformId, row.customer_id ?? "", row.currency), seenVolume)
+          // A sum of exact amounts may itself exceed 2^53 (./money.ts `sentVolume`): the limit
+          // check takes the nearest number (`cachedVolume`); only an exact one is seen, to be guessed.
+          const volume = Number(row.volume)
+          if (Number.isSafeInteger(volume)) {
+            const seenVolume = { since: wants.volumeSince, volume }
+            pending.volumes.set(seenVolumeKey(platformId, row.customer_id ?? "", row.currency), seenVolume)
+            seen.volumes.set(seenVolumeKey(platformId, row.customer_id ?? "", row.currency), seenVolume)
+          }
         }
       })
     })
