@@ -257,3 +257,61 @@ describe("PostgreSQL: a connection cut after its BEGIN, last statement and COMMI
     }
   }, 60_000)
 })
+
+describe("PostgreSQL: a unit of work sent alone on a connection of the store's own that died while idle", () => {
+  // Alone (./direct.ts `alone`): its one statement, on a session that defaults to
+  // SERIALIZABLE, without BEGIN or COMMIT. A session that died while idle (the server
+  // restarted, or ended it) ran nothing of it: it runs on another connection, as a unit of
+  // work whose BEGIN found its session dead does.
+  it("commits once, on another connection", async () => {
+    const url = await migratedDatabase()
+    await adminQuery(url, "insert into platform_clocks (platform_id, offset_ms) values ('review-alone-dead', 0)")
+    const outcome = await Effect.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const direct = makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
+        connections: 1,
+        idleMillis: 60_000,
+        connect: PgConnection.make({
+          url: Redacted.make(url),
+          applicationName: application,
+          multiplex: true,
+          startupParameters: { default_transaction_isolation: "serializable" }
+        }),
+        serializableSessions: true
+      })
+      const once = () =>
+        direct.withTransaction(Effect.void, undefined, () => ({
+          text: "update platform_clocks set offset_ms = offset_ms + 1 where platform_id = 'review-alone-dead'",
+          params: [],
+          committed: () => undefined,
+          failed: Effect.failCause
+        }))
+      // A first unit of work opens the connection; its session is then ended while idle.
+      yield* once()
+      const ended = yield* Effect.promise(() =>
+        adminQuery<{ readonly n: number }>(
+          url,
+          "select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and application_name = $1",
+          [application]
+        )
+      )
+      // Ended, not only signalled (asked again until then, a bounded number of times): the
+      // client has read the closed socket by the time the server no longer lists the session.
+      yield* Effect.promise(async () => {
+        for (let i = 0; i < 100; i++) {
+          const [row] = await adminQuery<{ readonly n: number }>(
+            url,
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = $1",
+            [application]
+          )
+          if (row?.n === 0) return
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+      })
+      const next = yield* Effect.exit(once())
+      return yield* Effect.ensuring(Effect.succeed({ ended: ended[0]?.n, next: Exit.isSuccess(next), kept: direct.keptCount() }), direct.close)
+    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })), Effect.scoped, Effect.timeout("30 seconds")))
+    expect(outcome).toEqual({ ended: 1, next: true, kept: 1 })
+    expect(await clockOf(url, "review-alone-dead")).toEqual([2])
+  }, 60_000)
+})

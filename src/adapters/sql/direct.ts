@@ -539,7 +539,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
           // alone, a transaction of its own (no BEGIN, no COMMIT to process on either side).
           if (c.armed && keep?.serializableSessions === true && statement !== undefined) {
             c.disarm()
-            return alone(k, c, statement, exit)
+            return alone(k, c, statement, exit, retries > 0 ? () => topLevel(restore, effect, provide, last, retries - 1) : undefined)
           }
           commitWithBegin = c.armed
           // Committed: the session is sound, and BEGIN went (or nothing did).
@@ -559,20 +559,35 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * parameters the driver cannot encode) ran nothing; one whose session broke after it was
    * written may have committed: it fails, its outcome unknown, as a COMMIT cut off does.
    */
-  const alone = <A, E>(k: Kept, c: PipelinedConnection, last: FinalStatement, exit: Exit.Exit<A, E>): Effect.Effect<A, E | SqlError> => {
+  const alone = <A, E, R>(
+    k: Kept,
+    c: PipelinedConnection,
+    last: FinalStatement,
+    exit: Exit.Exit<A, E>,
+    again: (() => Effect.Effect<A, E | SqlError, R>) | undefined
+  ): Effect.Effect<A, E | SqlError, R> => {
     const { params, text } = last
     const sent = Effect.contextWith((context: Context.Context<never>) =>
       Context.get(context, References.TracerEnabled)
         ? Effect.provideService(sql.unsafe(text, params), service, [c, 0] as const)
         : c.execute(text, params, undefined)
     )
-    return Effect.flatMap(Effect.exit(sent), (result): Effect.Effect<A, E | SqlError> => {
-      if (Exit.isSuccess(result)) {
-        last.committed()
-        return Effect.andThen(putBack(k), exit)
-      }
-      const broken = brokenSession(result.cause)
-      return Effect.andThen(broken ? giveBack(k) : putBack(k), last.failed(result.cause))
+    return Effect.flatMap(Effect.forkChild(Effect.exit(sent), { startImmediately: true }), (fiber) => {
+      // A statement whose fiber ended already never reached the wire (as in `commitWith`).
+      const unsent = fiber.pollUnsafe() !== undefined
+      return Effect.flatMap(Fiber.join(fiber), (result): Effect.Effect<A, E | SqlError, R> => {
+        if (Exit.isSuccess(result)) {
+          last.committed()
+          return Effect.andThen(putBack(k), exit)
+        }
+        const broken = brokenSession(result.cause)
+        // A session that died while idle, found dead before the statement was written: it
+        // ran nothing, and the unit of work runs again on another connection (as one whose
+        // BEGIN found its session dead does, `onOwned`). Not once it was written: its
+        // outcome is unknown.
+        if (broken && unsent && again !== undefined) return Effect.andThen(giveBack(k), again())
+        return Effect.andThen(broken ? giveBack(k) : putBack(k), last.failed(result.cause))
+      })
     })
   }
 
