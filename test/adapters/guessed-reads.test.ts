@@ -4,7 +4,7 @@
  * database stand for two server processes: what one moves, the other has seen wrong, and
  * its next payment must still answer from the rows as they are.
  */
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Schema, Tracer } from "effect"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
@@ -15,6 +15,7 @@ import { platformFromConfig } from "../../src/domain/platform.js"
 import { QuoteRequest } from "../../src/domain/quote.js"
 import * as Customers from "../../src/operations/customers.js"
 import * as Accounts from "../../src/operations/money/accounts.js"
+import { idempotent } from "../../src/operations/idempotency.js"
 import * as Quotes from "../../src/operations/money/quotes.js"
 import { onPlatformClock } from "../../src/operations/time.js"
 import { Store } from "../../src/ports/store.js"
@@ -113,6 +114,36 @@ describe("PostgreSQL: a payment's guessed reads, checked at commit", () => {
       .filter((e) => e.type === "INTERNAL_ACCOUNT.BALANCE_UPDATED" && e.data?.id === payer)
       .map((e) => e.data?.balance?.amount)
     expect(payerBalances.at(-1)).toBe(800)
+  }, 120_000)
+
+  it("an idempotent execution checks its guesses before it stores its key (no attempt lost to its own write)", async () => {
+    if (a === undefined) return expect.fail("no runtime")
+    const sent: Array<string> = []
+    class CountingSpan extends Tracer.NativeSpan {
+      override attribute(key: string, value: unknown): void {
+        if (key === "db.query.text" && typeof value === "string") sent.push(value)
+        super.attribute(key, value)
+      }
+    }
+    const counting = Tracer.make({ span: (options) => new CountingSpan(options) })
+    const quote = await a.runPromise(Effect.gen(function*() {
+      const customer = (name: string) =>
+        Effect.map(onClock(Customers.createCustomer(platform, Schema.decodeUnknownSync(CustomerCreateRequest)(individual(name, completeIndividualFields)))), (c) => c.id)
+      const payer = (yield* usdOf(yield* customer("Keyed payer"))).id
+      const payee = (yield* usdOf(yield* customer("Keyed payee"))).id
+      yield* onClock(Accounts.fundAccount(platform, payer, 1_000))
+      yield* payOf(payer, payee, 100)
+      return yield* quoteOf(payer, payee, 100)
+    }))
+    const executed = await a.runPromise(Effect.withTracer(
+      idempotent(platform, { key: "guessed-keyed-1", operation: "execute (test)", request: { quoteId: quote.id }, result: Schema.Unknown }, onClock(Quotes.executeQuote(platform, quote.id))),
+      counting
+    ))
+    expect(executed).toBeDefined()
+    // The guesses were checked in a statement of their own before the key's insert: the
+    // attempt was not refused and run again reading (no read ahead).
+    expect(sent.some((t) => t.includes("payments_reads_are"))).toBe(true)
+    expect(sent.filter((t) => /^\s*with s as materialized/.test(t))).toHaveLength(0)
   }, 120_000)
 
   it("the check refuses a row, a balance or a volume not as guessed, and any write of the transaction before it", async () => {

@@ -300,8 +300,10 @@ export const makePaymentReads = (query: Query, seen: Seen): PaymentReadsReposito
       // Nor once a statement carried the check of its guesses (a nested unit of work sends
       // the pending part, check included, first): nothing would check the new guesses, and
       // a failure would not run the unit of work again reading them (./store.ts).
+      // Nor after the attempt sent a write (an idempotent request's key, say): the check
+      // refuses a transaction that wrote before it, so the guess could only cost an attempt.
       if (
-        pending.guessing && pending.statements.length === 0 && pending.guess?.carried !== true && seen.allows() &&
+        pending.guessing && pending.statements.length === 0 && !pending.wrote && pending.guess?.carried !== true && seen.allows() &&
         guessAhead(seen, pending, platformId, wants)
       ) {
         return Effect.void

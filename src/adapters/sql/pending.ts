@@ -102,6 +102,12 @@ export class Pending {
   readonly reads = new Map<string, string | null>()
   finalCheck: FinalCheck | undefined = undefined
   /**
+   * The attempt sent a statement that may write (anything but a plain select, or a `with`
+   * of selects), as far as the store's statements tell: it guesses no rows after that
+   * (./payment-reads.ts), since their check refuses a transaction that wrote before it.
+   */
+  wrote = false
+  /**
    * The rows the attempt guessed (./guessed-reads.ts), checked by its last statement. Kept
    * whatever else the attempt forgets: what it decided from them stands until checked.
    */
@@ -350,19 +356,37 @@ export const makePending = (
 ) => {
   const execIn = (context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
     Effect.asVoid(plainIn(context, text, params))
+  /**
+   * `write` (a statement that may write) after the check of the rows the attempt guessed,
+   * when no statement carried it yet (./guessed-reads.ts): the check refuses a transaction
+   * that wrote before it, so it goes first, as a statement of its own (a write that must
+   * go now, such as an idempotent request's key, would otherwise cost the attempt).
+   */
+  const afterGuessCheck = <A>(context: Context.Context<never>, pending: Pending | undefined, write: Effect.Effect<A>): Effect.Effect<A> => {
+    if (pending === undefined) return write
+    pending.wrote = true
+    const check = guessCheck(pending)
+    if (check === undefined) return write
+    const checked = Effect.matchCauseEffect(execIn(context, check.statement.text, check.statement.params), {
+      onSuccess: () => Effect.sync(check.held),
+      onFailure: (cause) => lastStatementFailed({ statement: check.statement, check }, cause)
+    })
+    return Effect.andThen(checked, write)
+  }
   const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
-    Effect.contextWith((context: Context.Context<never>) => execIn(context, text, params))
+    Effect.contextWith((context: Context.Context<never>) => afterGuessCheck(context, Context.get(context, CurrentPending), execIn(context, text, params)))
   const sendIn = (context: Context.Context<never>, statements: ReadonlyArray<PendingStatement>): Effect.Effect<void> => {
     if (statements.length === 0) return Effect.void
     const one = combine(statements)
-    return execIn(context, one.text, one.params)
+    return afterGuessCheck(context, Context.get(context, CurrentPending), execIn(context, one.text, one.params))
   }
   /** Before a write (the callers' next statement writes): the pending writes sent, the rows read ahead forgotten. */
   const flushWrites: Effect.Effect<void> = Effect.contextWith((context: Context.Context<never>) => {
     const pending = Context.get(context, CurrentPending)
     if (pending === undefined) return Effect.void
     pending.forgetReads(undefined)
-    return pending.statements.length === 0 ? Effect.void : sendIn(context, pending.statements.splice(0))
+    // The caller's write follows.
+    return afterGuessCheck(context, pending, pending.statements.length === 0 ? Effect.void : sendIn(context, pending.statements.splice(0)))
   })
   /**
    * `main` with the pending writes before it, as one statement (`combine`): for a write
@@ -371,8 +395,11 @@ export const makePending = (
    * keeps what it writes (a move, its balance). `pending` is the attempt's (the fiber's
    * `CurrentPending`), read by the caller's step.
    */
-  const leadingIn = (pending: Pending | undefined, main: PendingStatement): PendingStatement =>
-    pending === undefined || pending.statements.length === 0 ? main : combine(pending.statements.splice(0), main)
+  const leadingIn = (pending: Pending | undefined, main: PendingStatement): PendingStatement => {
+    if (pending === undefined) return main
+    pending.wrote = true
+    return pending.statements.length === 0 ? main : combine(pending.statements.splice(0), main)
+  }
   /**
    * The attempt's pending writes and events, and its final check, taken as one statement
    * (undefined: nothing to send). The events' statement goes first: PostgreSQL runs a
@@ -416,13 +443,15 @@ export const makePending = (
   const queryIn = <Row extends object>(context: Context.Context<never>, text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Row>> => {
     const pending = Context.get(context, CurrentPending)
     if (pending === undefined) return rawIn<Row>(context, text, params)
-    if (touchesBalances(text)) {
+    const writes = touchesBalances(text)
+    if (writes) {
       pending.balances.clear()
       pending.forgetReads(undefined)
     }
-    return pending.statements.length === 0
+    const sent = pending.statements.length === 0
       ? rawIn<Row>(context, text, params)
       : Effect.andThen(sendIn(context, pending.statements.splice(0)), rawIn<Row>(context, text, params))
+    return writes ? afterGuessCheck(context, pending, sent) : sent
   }
   const query: Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
     Effect.contextWith((context: Context.Context<never>) => queryIn<Row>(context, text, params))
