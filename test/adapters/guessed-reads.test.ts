@@ -4,7 +4,7 @@
  * database stand for two server processes: what one moves, the other has seen wrong, and
  * its next payment must still answer from the rows as they are.
  */
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Schema, Tracer } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Schema } from "effect"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
@@ -22,6 +22,7 @@ import { Store } from "../../src/ports/store.js"
 import { servicesFor } from "../../src/server/services.js"
 import { migratedDatabase } from "../support/databases.js"
 import { completeIndividualFields, individual } from "../support/onboarding-client.js"
+import { statementCounter } from "../support/statements.js"
 
 const platform = platformFromConfig({ id: "guessed", clientId: "guessed_client", clientSecret: "guessed_secret_123", regulated: true })
 type Services = Layer.Success<ReturnType<typeof servicesFor>>
@@ -118,14 +119,7 @@ describe("PostgreSQL: a payment's guessed reads, checked at commit", () => {
 
   it("an idempotent execution checks its guesses before it stores its key (no attempt lost to its own write)", async () => {
     if (a === undefined) return expect.fail("no runtime")
-    const sent: Array<string> = []
-    class CountingSpan extends Tracer.NativeSpan {
-      override attribute(key: string, value: unknown): void {
-        if (key === "db.query.text" && typeof value === "string") sent.push(value)
-        super.attribute(key, value)
-      }
-    }
-    const counting = Tracer.make({ span: (options) => new CountingSpan(options) })
+    const { sent, tracer: counting } = statementCounter()
     const quote = await a.runPromise(Effect.gen(function*() {
       const customer = (name: string) =>
         Effect.map(onClock(Customers.createCustomer(platform, Schema.decodeUnknownSync(CustomerCreateRequest)(individual(name, completeIndividualFields)))), (c) => c.id)

@@ -160,6 +160,23 @@ describe("PostgreSQL: a connection of the store's own that dies mid-transaction,
   }, 60_000)
 })
 
+/**
+ * Transactions on one connection of their own to `url`; `alone`: its sessions default to
+ * SERIALIZABLE, so a transaction whose one statement is its last sends it alone.
+ */
+const oneOwnConnection = (sql: SqlClient.SqlClient, url: string, alone: boolean) =>
+  makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
+    connections: 1,
+    idleMillis: 60_000,
+    connect: PgConnection.make({
+      url: Redacted.make(url),
+      applicationName: application,
+      multiplex: true,
+      ...(alone ? { startupParameters: { default_transaction_isolation: "serializable" } } : {})
+    }),
+    serializableSessions: alone
+  })
+
 // ------------------------------------------------------------------ a connection cut after COMMIT ran
 
 /**
@@ -223,17 +240,7 @@ describe("PostgreSQL: a connection cut after its BEGIN, last statement and COMMI
     try {
       const outcome = await Effect.runPromise(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const direct = makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
-          connections: 1,
-          idleMillis: 60_000,
-          connect: PgConnection.make({
-            url: Redacted.make(proxy.url),
-            applicationName: application,
-            multiplex: true,
-            ...(alone ? { startupParameters: { default_transaction_isolation: "serializable" } } : {})
-          }),
-          serializableSessions: alone
-        })
+        const direct = oneOwnConnection(sql, proxy.url, alone)
         const once = () =>
           direct.withTransaction(Effect.void, undefined, () => {
             taken++
@@ -268,17 +275,7 @@ describe("PostgreSQL: a unit of work sent alone on a connection of the store's o
     await adminQuery(url, "insert into platform_clocks (platform_id, offset_ms) values ('review-alone-dead', 0)")
     const outcome = await Effect.runPromise(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const direct = makeDirectTransactions(sql, "BEGIN ISOLATION LEVEL SERIALIZABLE", {
-        connections: 1,
-        idleMillis: 60_000,
-        connect: PgConnection.make({
-          url: Redacted.make(url),
-          applicationName: application,
-          multiplex: true,
-          startupParameters: { default_transaction_isolation: "serializable" }
-        }),
-        serializableSessions: true
-      })
+      const direct = oneOwnConnection(sql, url, true)
       const once = () =>
         direct.withTransaction(Effect.void, undefined, () => ({
           text: "update platform_clocks set offset_ms = offset_ms + 1 where platform_id = 'review-alone-dead'",

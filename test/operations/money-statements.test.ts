@@ -8,7 +8,7 @@
  * them in that second statement: one statement each. A read that stops being answered from the read ahead, or
  * a write that stops waiting for the last statement, fails here.
  */
-import { Effect, Layer, ManagedRuntime, Option, Schema, Tracer } from "effect"
+import { Effect, Layer, ManagedRuntime, Option, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CustomerCreateRequest } from "../../src/domain/customer.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
@@ -19,18 +19,12 @@ import * as Quotes from "../../src/operations/money/quotes.js"
 import { onPlatformClock } from "../../src/operations/time.js"
 import { testServices } from "../support/api.js"
 import { completeIndividualFields, individual } from "../support/onboarding-client.js"
+import { statementCounter } from "../support/statements.js"
 
 const platform = platformFromConfig({ id: "statements", clientId: "statements_client", clientSecret: "statements_secret_123", regulated: true })
 
 /** The statements sent while the tracer is in force (the SQL client puts each one's text on its span). */
-const sent: Array<string> = []
-class CountingSpan extends Tracer.NativeSpan {
-  override attribute(key: string, value: unknown): void {
-    if (key === "db.query.text" && typeof value === "string") sent.push(value)
-    super.attribute(key, value)
-  }
-}
-const counting = Tracer.make({ span: (options) => new CountingSpan(options) })
+const { sent, tracer: counting } = statementCounter()
 
 const statementsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.suspend(() => {
