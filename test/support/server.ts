@@ -62,6 +62,14 @@ const fakedClockEnv = (): Record<string, string> => {
 }
 
 /**
+ * How far apart two child servers' clocks may be (ms): none on the real clock; under the
+ * date matrix's libfaketime each child starts at its own rounded-up second (`fakedClockEnv`)
+ * and ticks from its own start, so two children started a moment apart may differ by up to
+ * a second. A test comparing one child's clock with another's allows this much.
+ */
+export const CHILD_CLOCK_SKEW_MS = process.env["FAKETIME"]?.startsWith("@") === true ? 1_000 : 0
+
+/**
  * Where a child server's webhooks may go unless a test says otherwise (in `env`, or a
  * platform's own `webhookDestinations` in its platforms file): loopback only, so nothing
  * a test sets makes the server look a name up or dial off the machine (issue 26).
