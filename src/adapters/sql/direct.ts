@@ -273,17 +273,25 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
    * before COMMIT: its check fails in SQL. A failed statement aborts the transaction
    * (COMMIT answers ROLLBACK): the statement's error is the failure, as its check judges it.
    */
+  /**
+   * The last statement queued on `connection` now, in a fiber started at once (with tracing
+   * on, through the client, for its span, on the transaction's connection). A fiber that
+   * ended already when this returns never reached the wire: a written cycle ends only with
+   * its answer.
+   */
+  const queueLast = (connection: Connection, { params, text }: FinalStatement) =>
+    Effect.forkChild(
+      Effect.exit(Effect.contextWith((context: Context.Context<never>) =>
+        Context.get(context, References.TracerEnabled)
+          ? Effect.provideService(sql.unsafe(text, params), service, [connection, 0] as const)
+          : connection.execute(text, params, undefined)
+      )),
+      { startImmediately: true }
+    )
+
   const commitWith = (connection: Connection, last: FinalStatement | undefined): Effect.Effect<void, SqlError> => {
     if (last === undefined) return commit(connection)
-    // With tracing on, through the client (its span), on the transaction's connection.
-    const { params, text } = last
-    const sent = Effect.contextWith((context: Context.Context<never>) =>
-      Context.get(context, References.TracerEnabled)
-        ? Effect.provideService(sql.unsafe(text, params), service, [connection, 0] as const)
-        : connection.execute(text, params, undefined)
-    )
-    const statement = Effect.exit(sent)
-    return Effect.flatMap(Effect.forkChild(statement, { startImmediately: true }), (fiber) => {
+    return Effect.flatMap(queueLast(connection, last), (fiber) => {
       // A statement whose fiber ended already never reached the wire: it failed before it
       // was queued (parameters the driver cannot encode, a session already dead). COMMIT
       // queued now would commit the work without it: the transaction is rolled back.
@@ -566,13 +574,7 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
     exit: Exit.Exit<A, E>,
     again: (() => Effect.Effect<A, E | SqlError, R>) | undefined
   ): Effect.Effect<A, E | SqlError, R> => {
-    const { params, text } = last
-    const sent = Effect.contextWith((context: Context.Context<never>) =>
-      Context.get(context, References.TracerEnabled)
-        ? Effect.provideService(sql.unsafe(text, params), service, [c, 0] as const)
-        : c.execute(text, params, undefined)
-    )
-    return Effect.flatMap(Effect.forkChild(Effect.exit(sent), { startImmediately: true }), (fiber) => {
+    return Effect.flatMap(queueLast(c, last), (fiber) => {
       // A statement whose fiber ended already never reached the wire (as in `commitWith`).
       const unsent = fiber.pollUnsafe() !== undefined
       return Effect.flatMap(Fiber.join(fiber), (result): Effect.Effect<A, E | SqlError, R> => {

@@ -82,6 +82,19 @@ export const lastStatementFailed = <E>(last: LastStatement, cause: Cause.Cause<E
   return Effect.failCause(cause)
 }
 
+/** `sent`, the statement carrying `last`'s check: the check held when it succeeded, and its failure judged by the check. */
+export const checkedBy = <E>(sent: Effect.Effect<unknown, E>, last: LastStatement): Effect.Effect<void, E> => {
+  const check = last.check
+  if (check === undefined) return Effect.asVoid(sent)
+  return Effect.matchCauseEffect(sent, {
+    onSuccess: () => Effect.sync(check.held),
+    onFailure: (cause) => lastStatementFailed(last, cause)
+  })
+}
+
+/** `text` with its parameters `$n` numbered `shift` higher (a statement placed after another's parameters). */
+const renumbered = (text: string, shift: number): string => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)
+
 export class Pending {
   constructor(
     /**
@@ -179,7 +192,7 @@ const joinSelects = (a: PendingStatement, b: PendingStatement): PendingStatement
   if (text === undefined) {
     if (byB.size >= JOINED_KEPT) byB.clear()
     const shift = a.params.length
-    text = `select * from (${a.text}) a, (${b.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)}) b`
+    text = `select * from (${a.text}) a, (${renumbered(b.text, shift)}) b`
     byB.set(b.text, text)
   }
   return { text, params: [...a.params, ...b.params] }
@@ -285,18 +298,17 @@ export const combinedTextsBuilt = (): number => textsBuilt
 const combinedText = (statements: ReadonlyArray<PendingStatement>, main: PendingStatement | undefined): string => {
   textsBuilt++
   let offset = 0
-  const shifted = (text: string, shift: number) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)
-  const renumbered = (s: PendingStatement) => {
+  const placed = (s: PendingStatement) => {
     const shift = offset
     offset += s.params.length
-    return shifted(s.text, shift)
+    return renumbered(s.text, shift)
   }
   const parts = statements.map((s, i) => {
     const shift = offset
-    const part = `w${i} as (${renumbered(s)})`
-    return s.also === undefined ? part : `${part},\nw${i}a as (${shifted(s.also, shift).replaceAll("{self}", `w${i}`)})`
+    const part = `w${i} as (${placed(s)})`
+    return s.also === undefined ? part : `${part},\nw${i}a as (${renumbered(s.also, shift).replaceAll("{self}", `w${i}`)})`
   })
-  return `with ${parts.join(",\n")}\n${main === undefined ? "select 1" : renumbered(main)}`
+  return `with ${parts.join(",\n")}\n${main === undefined ? "select 1" : placed(main)}`
 }
 
 /**
@@ -367,11 +379,7 @@ export const makePending = (
     pending.wrote = true
     const check = guessCheck(pending)
     if (check === undefined) return write
-    const checked = Effect.matchCauseEffect(execIn(context, check.statement.text, check.statement.params), {
-      onSuccess: () => Effect.sync(check.held),
-      onFailure: (cause) => lastStatementFailed({ statement: check.statement, check }, cause)
-    })
-    return Effect.andThen(checked, write)
+    return Effect.andThen(checkedBy(execIn(context, check.statement.text, check.statement.params), { statement: check.statement, check }), write)
   }
   const exec = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<void> =>
     Effect.contextWith((context: Context.Context<never>) => afterGuessCheck(context, Context.get(context, CurrentPending), execIn(context, text, params)))
@@ -423,13 +431,7 @@ export const makePending = (
   const flushAll: Effect.Effect<void> = Effect.contextWith((context: Context.Context<never>) => {
     const last = takeLast(Context.get(context, CurrentPending))
     if (last === undefined) return Effect.void
-    const sent = execIn(context, last.statement.text, last.statement.params)
-    if (last.check === undefined) return sent
-    const check = last.check
-    return Effect.matchCauseEffect(sent, {
-      onSuccess: () => Effect.sync(check.held),
-      onFailure: (cause) => lastStatementFailed(last, cause)
-    })
+    return checkedBy(execIn(context, last.statement.text, last.statement.params), last)
   })
   /**
    * A statement that may write balances some other way than a move (anything but a

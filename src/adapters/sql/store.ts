@@ -32,7 +32,7 @@ import { makeCustomerStore } from "./customers.js"
 import { type FinalStatement, type KeptConnections, makeDirectTransactions, makeRunIn, type Provide } from "./direct.js"
 import { makeWrite, type SqlMigration } from "./documents.js"
 import { eventsStatement, makeEventStore } from "./events.js"
-import { CurrentPending, type LastStatement, lastStatementFailed, makePending, Pending, type QueryIn, type VolumeWrite } from "./pending.js"
+import { checkedBy, CurrentPending, type LastStatement, lastStatementFailed, makePending, Pending, type QueryIn, type VolumeWrite } from "./pending.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeInvitationStore } from "./invitations.js"
 import { makeBulkJobStore } from "./bulk-jobs.js"
@@ -248,10 +248,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
         if (withCommit === undefined) return pending.flushAll
         const last = pending.takeLast(attempt())
         if (last === undefined) return Effect.void
-        return Effect.matchCauseEffect(withCommit(last.statement.text, last.statement.params), {
-          onSuccess: () => Effect.sync(() => last.check?.held()),
-          onFailure: (cause) => lastStatementFailed(last, cause)
-        })
+        return checkedBy(withCommit(last.statement.text, last.statement.params), last)
       })
 
     /**
