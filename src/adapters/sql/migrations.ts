@@ -724,6 +724,28 @@ const v23_guessed_reads_check = statements(
      $$`
 )
 
+/**
+ * The clock offset's check without a query inside a function (docs/performance.md, "The
+ * clock check as a subquery"): `payments_clock_offset_is` read the stored offset with a
+ * query of its own, which PL/pgSQL runs through SPI (a plan looked up, an executor started
+ * and ended) at every quote and execution. The statement now reads the offset itself, as
+ * an ordinary subquery of the statement carrying the check, and hands this function only
+ * whether it is the guessed one. Same refusal, SQLSTATE `PC001` (`CLOCK_OFFSET_REFUSED`).
+ * `payments_clock_offset_is` stays for a process of the version before, on the same
+ * database, until it stops.
+ */
+const v24_clock_check_as_subquery = statements(
+  `create function payments_clock_is(p_ok boolean) returns boolean
+     language plpgsql as $$
+     begin
+       if p_ok is not true then
+         raise exception 'the platform''s clock offset is not the one this request ran on' using errcode = '${CLOCK_OFFSET_REFUSED}';
+       end if;
+       return true;
+     end
+     $$`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -747,7 +769,8 @@ export const MIGRATIONS = {
   "20_lighter_money_writes": v20_lighter_money_writes,
   "21_clock_offset_check": v21_clock_offset_check,
   "22_fewer_money_indexes": v22_fewer_money_indexes,
-  "23_guessed_reads_check": v23_guessed_reads_check
+  "23_guessed_reads_check": v23_guessed_reads_check,
+  "24_clock_check_as_subquery": v24_clock_check_as_subquery
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

@@ -107,14 +107,17 @@ export const makeOneRoundTrip = (options: {
 
   /**
    * The guess checked by the statement that ends the current attempt of a unit of work
-   * (./pending.ts `FinalCheck`), in SQL (migration `21_clock_offset_check`): the statement
+   * (./pending.ts `FinalCheck`), in SQL (migrations `21_clock_offset_check`, `24_clock_check_as_subquery`): the statement
    * reads the stored offset in the transaction's snapshot and fails with
    * `CLOCK_OFFSET_REFUSED` unless it is the guessed one, so the attempt commits only if
    * the offset it ran on is the one its snapshot holds, though its COMMIT goes in the same
    * write as that statement (./direct.ts). The refusal ends the run like any stale guess.
    */
   const checkAtCommit = (g: OffsetGuess): FinalCheck => ({
-    statement: { text: `select payments_clock_offset_is($1, $2::float8) as clock_ok`, params: [g.platformId, String(g.offset)] },
+    statement: {
+      text: `select payments_clock_is(coalesce((select c.offset_ms from platform_clocks c where c.platform_id = $1), 0)::float8 = $2::float8) as clock_ok`,
+      params: [g.platformId, String(g.offset)]
+    },
     held: () => {
       g.checked = true
     },
