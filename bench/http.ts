@@ -45,7 +45,7 @@ const STARTUP_TIMEOUT_MS = 120_000
  * collection"). BENCH_NODE_FLAGS replaces them (`BENCH_NODE_FLAGS=` for none).
  */
 export const serverNodeFlags = (env: Readonly<Record<string, string | undefined>>): Array<string> =>
-  env["DATABASE_URL"] !== undefined && env["DATABASE_URL"] !== "" ? ["--max-semi-space-size=2"] : []
+  env["DATABASE_URL"] !== undefined && env["DATABASE_URL"] !== "" ? ["--max-semi-space-size=16"] : []
 
 export interface Started {
   readonly child: ChildProcess

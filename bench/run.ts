@@ -8,7 +8,7 @@
  *   BENCH_MONEY (default 1; 0 skips it, `only` runs nothing else): quote + execute throughput per store, beside a raw ledger
  *   BENCH_HOT (default 1; 0 skips it, `only` runs nothing else): quote + execute from a hot account (every connection pays
  *     from one shared account) per store, beside the raw ledger doing the same (one row lock per debit)
- *   BENCH_NODE_FLAGS (default: npm start's, `--max-semi-space-size=2` with a DATABASE_URL, else none): node flags of every server child, app and raw
+ *   BENCH_NODE_FLAGS (default: npm start's, `--max-semi-space-size=16` with a DATABASE_URL, else none): node flags of every server child, app and raw
  *   BENCH_GC_LOG (1: each app server prints its garbage-collection pauses by kind when it stops)
  *
  * Per store, the reference server and a raw node:http server doing the same work on the
