@@ -4,7 +4,8 @@
  * server process sharing the database applies the same rules and draws from one
  * sequence. Each process keeps a platform's rules for `FAULT_RULES_CACHE_MILLIS` of
  * real time before reading them again (a request without rules costs no round trip
- * most of the time); the process that sets them sees them at once.
+ * most of the time, and while the kept answer is "none", no fiber either:
+ * `withoutRequestRules`); the process that sets them sees them at once.
  */
 import { Clock, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -59,7 +60,17 @@ export const makeSqlSandboxFaultStore = Effect.gen(function*() {
       Effect.map(
         run<{ readonly matched: string | number }>("select matched from sandbox_faults where platform_id = $1", [platformId]),
         (rows) => rows[0] === undefined ? 0 : Number(rows[0].matched)
-      )
+      ),
+    // What `get` would answer from its cache without a read, when that is "no request
+    // rules": every request of a sandbox platform asks, and most have none. Real time, as
+    // the cache's (the server's Clock); a cache entry stamped by another clock (a test's)
+    // is never taken as fresh here, so `get` decides.
+    withoutRequestRules: (platformId) => {
+      const cached = cache.get(platformId)
+      if (cached === undefined) return false
+      const age = Date.now() - cached.at
+      return age >= 0 && age < FAULT_RULES_CACHE_MILLIS && (cached.config?.requests.length ?? 0) === 0
+    }
   }
   return service
 })
