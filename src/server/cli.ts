@@ -82,7 +82,7 @@ Options (each flag wins over the environment variable in brackets):
   --version             print the version and exit
 
 Without --data-dir or --database-url (or their variables) the data lives in memory.
-On PostgreSQL, NODE_OPTIONS=--max-semi-space-size=16 lowers the p99 under load.
+On PostgreSQL, NODE_OPTIONS=--max-semi-space-size=16 keeps GC pauses short under load.
 Docs: docs/configuration.md in the package.`
 
 const options = {

@@ -725,8 +725,8 @@ const v23_guessed_reads_check = statements(
 )
 
 /**
- * The clock offset's check without a query inside a function (docs/performance.md, "The
- * clock check as a subquery"): `payments_clock_offset_is` read the stored offset with a
+ * The clock offset's check without a query inside a function (docs/performance.md, "16
+ * MB semi-spaces, the clock check as a subquery, fault decisions without a fiber"): `payments_clock_offset_is` read the stored offset with a
  * query of its own, which PL/pgSQL runs through SPI (a plan looked up, an executor started
  * and ended) at every quote and execution. The statement now reads the offset itself, as
  * an ordinary subquery of the statement carrying the check, and hands this function only
