@@ -265,15 +265,6 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
         : Effect.void)
 
   /**
-   * The transaction's end after its work succeeded: its last statement (`last`: the
-   * attempt's pending writes, events and final check, ./pending.ts), then COMMIT, queued
-   * together (the statement's cycle in a fiber started at once, COMMIT's right after): on
-   * a connection of the store's own they go in one write; on the pool's pinned
-   * connection COMMIT waits for the statement's cycle. Nothing reads the statement's rows
-   * before COMMIT: its check fails in SQL. A failed statement aborts the transaction
-   * (COMMIT answers ROLLBACK): the statement's error is the failure, as its check judges it.
-   */
-  /**
    * The last statement queued on `connection` now, in a fiber started at once (with tracing
    * on, through the client, for its span, on the transaction's connection). A fiber that
    * ended already when this returns never reached the wire: a written cycle ends only with
@@ -289,6 +280,15 @@ export const makeDirectTransactions = (sql: SqlClient.SqlClient, begin: string, 
       { startImmediately: true }
     )
 
+  /**
+   * The transaction's end after its work succeeded: its last statement (`last`: the
+   * attempt's pending writes, events and final check, ./pending.ts), then COMMIT, queued
+   * together (the statement's cycle in a fiber started at once, COMMIT's right after): on
+   * a connection of the store's own they go in one write; on the pool's pinned
+   * connection COMMIT waits for the statement's cycle. Nothing reads the statement's rows
+   * before COMMIT: its check fails in SQL. A failed statement aborts the transaction
+   * (COMMIT answers ROLLBACK): the statement's error is the failure, as its check judges it.
+   */
   const commitWith = (connection: Connection, last: FinalStatement | undefined): Effect.Effect<void, SqlError> => {
     if (last === undefined) return commit(connection)
     return Effect.flatMap(queueLast(connection, last), (fiber) => {

@@ -164,10 +164,14 @@ export interface VolumeWrite {
   readonly counted: boolean
 }
 
-/** The check of an attempt's guessed rows (./guessed-reads.ts), as a final check of its last statement; undefined when there is none to make. */
+/**
+ * The check of an attempt's guessed rows (./guessed-reads.ts), as a final check of its
+ * last statement; undefined when there is none to make: no guesses, or a statement took
+ * it already (it goes once; no guess is added after it, ./payment-reads.ts).
+ */
 const guessCheck = (pending: Pending): FinalCheck | undefined => {
   const guess = pending.guess
-  if (guess === undefined || guess.checked || guess.items.length === 0) return undefined
+  if (guess === undefined || guess.carried || guess.items.length === 0) return undefined
   guess.carried = true
   return {
     statement: guess.statement(),
@@ -393,8 +397,8 @@ export const makePending = (
     const pending = Context.get(context, CurrentPending)
     if (pending === undefined) return Effect.void
     pending.forgetReads(undefined)
-    // The caller's write follows.
-    return afterGuessCheck(context, pending, pending.statements.length === 0 ? Effect.void : sendIn(context, pending.statements.splice(0)))
+    // The caller's write follows: the check goes first (with the pending writes, `sendIn`).
+    return pending.statements.length === 0 ? afterGuessCheck(context, pending, Effect.void) : sendIn(context, pending.statements.splice(0))
   })
   /**
    * `main` with the pending writes before it, as one statement (`combine`): for a write
@@ -450,10 +454,9 @@ export const makePending = (
       pending.balances.clear()
       pending.forgetReads(undefined)
     }
-    const sent = pending.statements.length === 0
-      ? rawIn<Row>(context, text, params)
-      : Effect.andThen(sendIn(context, pending.statements.splice(0)), rawIn<Row>(context, text, params))
-    return writes ? afterGuessCheck(context, pending, sent) : sent
+    // A write goes after the check (with the pending writes, `sendIn`, or on its own).
+    if (pending.statements.length > 0) return Effect.andThen(sendIn(context, pending.statements.splice(0)), rawIn<Row>(context, text, params))
+    return writes ? afterGuessCheck(context, pending, rawIn<Row>(context, text, params)) : rawIn<Row>(context, text, params)
   }
   const query: Query = <Row extends object>(text: string, params: ReadonlyArray<unknown>) =>
     Effect.contextWith((context: Context.Context<never>) => queryIn<Row>(context, text, params))
