@@ -20,6 +20,9 @@ const program = Effect.gen(function*() {
 })
 
 // BENCH_GC_LOG=1: count the server's garbage-collection pauses and print them when it stops.
+// The store the server runs on, as it picks it (the bench passes the unused variables empty).
+const chosen = storeChoiceFromEnv(process.env)
+const storeKind = typeof chosen === "string" ? "no" : chosen.kind
 const gcPauses = new Map<string, Array<number>>()
 if (process.env["BENCH_GC_LOG"] === "1") {
   const { PerformanceObserver, constants } = await import("node:perf_hooks")
@@ -43,7 +46,7 @@ if (process.env["BENCH_GC_LOG"] === "1") {
     for (const [kind, pauses] of gcPauses) {
       const sorted = [...pauses].sort((a, b) => a - b)
       const total = sorted.reduce((a, b) => a + b, 0)
-      process.stderr.write(`gc ${kind} (${process.env["DATABASE_URL"] === undefined ? "memory/pglite" : "postgres"} app, flags ${process.execArgv.join(" ") || "none"}): ${sorted.length}, total ${total.toFixed(0)} ms, ` +
+      process.stderr.write(`gc ${kind} (${storeKind} app, flags ${process.execArgv.join(" ") || "none"}): ${sorted.length}, total ${total.toFixed(0)} ms, ` +
         `p50 ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(2)} ms, max ${(sorted.at(-1) ?? 0).toFixed(2)} ms, ` +
         `over 2 ms: ${sorted.filter((d) => d > 2).length}, over 5 ms: ${sorted.filter((d) => d > 5).length}\n`)
     }
