@@ -14,7 +14,8 @@
  *
  * The background scheduler runs the sweep (`retentionPass`), never a request: each pass
  * removes at most `SWEEP_BATCH` deliveries and examines at most `SWEEP_BATCH` events
- * per platform, each in a unit of work of its own.
+ * per platform, each in a unit of work of its own, then asks the store for the space of
+ * what was removed (`Store.reclaim`: PGlite's VACUUM, docs/storage.md).
  */
 import { Clock, Effect } from "effect"
 import type { Platform } from "../domain/platform.js"
@@ -90,5 +91,8 @@ export const retentionPass = (retentionMillis: number | false, intervalMillis = 
     if (!backlog && now - lastSweep < intervalMillis) return
     lastSweep = now
     backlog = (yield* sweepAllPlatforms(retentionMillis)) >= SWEEP_BATCH
+    // What the sweep removed, reusable again where the database does not see to it (PGlite).
+    const store = yield* Store
+    if (store.reclaim !== undefined) yield* store.reclaim()
   })
 }

@@ -169,6 +169,14 @@ export type StoreService = StoreRepositories & {
    * since the store started (the SQL stores; the memory store never reruns one).
    */
   readonly reruns?: () => number
+  /**
+   * Makes the space of removed rows reusable where the database does not do it by itself:
+   * PGlite runs no autovacuum, so without this a table whose rows come and go (the webhook
+   * outbox under retention, timers) only grows on disk (adapters/sql/reclaim.ts). The
+   * scheduler calls it after each retention sweep. Absent where nothing is needed (the
+   * memory store; PostgreSQL, whose autovacuum does it).
+   */
+  readonly reclaim?: () => Effect.Effect<void>
 }
 
 export class Store extends Context.Service<Store, StoreService>()("payments-service/ports/Store") {}

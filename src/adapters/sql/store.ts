@@ -42,6 +42,7 @@ import { makeKycStore } from "./kyc.js"
 import { MIGRATIONS, runMigrations } from "./migrations.js"
 import { makeMoneyStore } from "./money.js"
 import { makeOneRoundTrip } from "./one-round-trip.js"
+import { makeReclaim } from "./reclaim.js"
 import { Seen, StaleGuessedReads } from "./guessed-reads.js"
 import { thenCommitOf } from "./pglite.js"
 import { makeStablecoinStore } from "./stablecoins.js"
@@ -176,6 +177,11 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       tables.filter((table) => !TOKEN_TABLES.includes(table)),
       schemaOf(Object.values(areas).flatMap((area) => area.migrations ?? []))
     )
+    /** PGlite has no autovacuum: the scheduler asks for the space of removed rows back (./reclaim.ts). */
+    const reclaimer = info.kind === "pglite" ? makeReclaim(sql) : undefined
+    /** A reset or a restore rewrites every table of the platform: the next reclaim covers them all. */
+    const rewriting = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      reclaimer === undefined ? effect : Effect.tap(effect, () => Effect.sync(reclaimer.rewrote))
 
     const uow: UnitOfWork = {
       ...areas.customers.writes,
@@ -194,8 +200,9 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...areas.bulkJobs.writes,
       ...areas.tokens.writes,
       ...snapshots.writes,
+      restoreSnapshot: (platformId, id) => rewriting(snapshots.writes.restoreSnapshot(platformId, id)),
       resetPlatform: (platformId) =>
-        Effect.andThen(pending.flushAll, Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true }))
+        rewriting(Effect.andThen(pending.flushAll, Effect.forEach(tables, (table) => query(`delete from ${table} where platform_id = $1`, [platformId]), { discard: true })))
     }
 
     // ------------------------------------------------------------ transactions
@@ -448,6 +455,7 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
       ...areas.tokens.repositories,
       ...snapshots.repositories,
       transact,
-      reruns: () => reruns
+      reruns: () => reruns,
+      ...(reclaimer === undefined ? {} : { reclaim: () => Effect.orDie(reclaimer.reclaim()) })
     }))
   })

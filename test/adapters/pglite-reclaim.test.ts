@@ -1,0 +1,90 @@
+/**
+ * PGlite runs no autovacuum, so the store's `reclaim` (src/adapters/sql/reclaim.ts) is
+ * what makes the space of removed rows reusable: without it a table whose rows come and
+ * go grows on disk for ever. These hold the tables to a bounded size over rounds of the
+ * same churn: events emitted and swept (a table `reclaim` vacuums at every call), and a
+ * platform's customers created and removed by a reset (a table it vacuums only after a
+ * reset). Each fails without `reclaim` (the size grows by about one round's rows a round).
+ * The retention pass of the scheduler calls `reclaim` after it sweeps.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, describe, expect, it } from "vitest"
+import { pgliteClientLayer, pgliteStoreOnClient } from "../../src/adapters/sql/index.js"
+import { makeMemoryStore } from "../../src/adapters/memory/store.js"
+import type { DomainEvent } from "../../src/ports/events.js"
+import { Store } from "../../src/ports/store.js"
+
+const runtime = ManagedRuntime.make(Layer.orDie(Layer.provideMerge(pgliteStoreOnClient(undefined), pgliteClientLayer(undefined, {}))))
+afterAll(() => runtime.dispose())
+
+const run = <A, E>(effect: Effect.Effect<A, E, Store | SqlClient.SqlClient>) => runtime.runPromise(effect)
+
+const ROUNDS = 6
+const PER_ROUND = 1_000
+const T0 = Date.parse("2026-01-01T00:00:00.000Z")
+
+/** The table's size on disk with its indexes, in bytes. */
+const sizeOf = (table: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<{ readonly size: string }>(`select pg_total_relation_size($1::regclass)::text as size`, [table])
+    return Number(rows[0]!.size)
+  })
+
+describe("PGlite: the space of removed rows is reused (Store.reclaim)", () => {
+  it("keeps the events table bounded over rounds of events emitted and swept", { timeout: 120_000 }, async () => {
+    const sizes = await run(Effect.gen(function*() {
+      const store = yield* Store
+      const reclaim = store.reclaim
+      expect(reclaim).toBeDefined()
+      const p = "reclaim-events"
+      const sizes: Array<number> = []
+      for (let round = 0; round < ROUNDS; round++) {
+        const events: Array<DomainEvent> = Array.from({ length: PER_ROUND }, (_, i) => ({
+          id: `Webhook:event-${round}-${i}`,
+          platformId: p,
+          type: "TEST",
+          timestamp: new Date(T0).toISOString(),
+          padding: "x".repeat(400)
+        }))
+        yield* store.transact((uow) => Effect.forEach(events, (e) => uow.emit(e), { discard: true }))
+        const last = yield* store.webhooks.lastEventSeq(p)
+        const removed = yield* store.transact((uow) => uow.sweepEvents(p, { upToSeq: last, before: T0 + 1, limit: 2 * PER_ROUND }))
+        expect(removed).toBe(PER_ROUND)
+        yield* reclaim!()
+        sizes.push(yield* sizeOf("events"))
+      }
+      return sizes
+    }))
+    // Each round's rows fit in the space the previous round's left: no growth after the second round.
+    expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[1]!)
+  })
+
+  it("keeps a table outside the churn list bounded over rounds of rows written and removed by a platform's reset", { timeout: 120_000 }, async () => {
+    const sizes = await run(Effect.gen(function*() {
+      const store = yield* Store
+      const sql = yield* SqlClient.SqlClient
+      const p = "reclaim-reset"
+      const sizes: Array<number> = []
+      for (let round = 0; round < ROUNDS; round++) {
+        // Rows of the platform written set-wise (what they hold does not matter to the space they take).
+        yield* sql.unsafe(
+          `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc)
+           select $1, 'Entry:' || $2::text || '-' || g, 'FUND', null, 0, json_build_object('padding', repeat('x', 400))
+           from generate_series(1, $3::int) g`,
+          [p, String(round), PER_ROUND]
+        )
+        yield* store.transact((uow) => uow.resetPlatform(p))
+        yield* store.reclaim!()
+        sizes.push(yield* sizeOf("journal_entries"))
+      }
+      return sizes
+    }))
+    expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[1]!)
+  })
+
+  it("is absent on the memory store, which holds no removed rows' space", () => {
+    expect(Effect.runSync(makeMemoryStore).reclaim).toBeUndefined()
+  })
+})
