@@ -3,8 +3,9 @@
  * what makes the space of removed rows reusable: without it a table whose rows come and
  * go grows on disk for ever. These hold the tables to a bounded size over rounds of the
  * same churn: events emitted and swept (a table `reclaim` vacuums at every call), and a
- * platform's customers created and removed by a reset (a table it vacuums only after a
- * reset). Each fails without `reclaim` (the size grows by about one round's rows a round).
+ * platform's journal entries written and removed by a reset (a table it vacuums only after
+ * a reset, or hourly). Each fails without `reclaim` (the size grows by about one round's
+ * rows a round), the second also when a reset does not make the next `reclaim` a whole one.
  * The retention pass of the scheduler calls `reclaim` after it sweeps.
  */
 import { Effect, Layer, ManagedRuntime } from "effect"

@@ -179,7 +179,10 @@ export const makeSqlStore = (info: StoreInfo, options: SqlStoreOptions = {}) =>
     )
     /** PGlite has no autovacuum: the scheduler asks for the space of removed rows back (./reclaim.ts). */
     const reclaimer = info.kind === "pglite" ? makeReclaim(sql) : undefined
-    /** A reset or a restore rewrites every table of the platform: the next reclaim covers them all. */
+    /**
+     * A reset or a restore rewrites every table of the platform: the next reclaim covers them
+     * all. Noted when it ran, committed or not: a whole VACUUM too many costs tens of ms.
+     */
     const rewriting = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       reclaimer === undefined ? effect : Effect.tap(effect, () => Effect.sync(reclaimer.rewrote))
 
