@@ -6,7 +6,9 @@
  * platform's journal entries written and removed by a reset (a table it vacuums only after
  * a reset, or hourly). Each fails without `reclaim` (the size grows by about one round's
  * rows a round), the second also when a reset does not make the next `reclaim` a whole one.
- * The retention pass of the scheduler calls `reclaim` after it sweeps.
+ * The retention pass of the scheduler calls `reclaim` after it sweeps. And a table vacuumed
+ * while it held a few rows keeps its keyed statements on their index (PGlite's session runs
+ * with sequential scans priced out, as the PostgreSQL store's do).
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
@@ -83,6 +85,22 @@ describe("PGlite: the space of removed rows is reused (Store.reclaim)", () => {
       return sizes
     }))
     expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[1]!)
+  })
+
+  it("keeps a keyed statement on its index after a VACUUM of its table while it was small", { timeout: 60_000 }, async () => {
+    const plan = await run(Effect.gen(function*() {
+      const store = yield* Store
+      const sql = yield* SqlClient.SqlClient
+      // A whole VACUUM (the first, or the first after a reset) records every table at its size now: a few rows at most.
+      yield* store.transact((uow) => uow.resetPlatform("reclaim-plan"))
+      yield* store.reclaim!()
+      const rows = yield* sql.unsafe<{ readonly "QUERY PLAN": string }>(
+        `explain update ledger_balances set balance = balance + 1 where platform_id = 'reclaim-plan' and account = 'InternalAccount:a'`
+      ).unprepared
+      return rows.map((r) => r["QUERY PLAN"]).join("\n")
+    }))
+    expect(plan).toContain("Index Scan using ledger_balances_pkey")
+    expect(plan).not.toContain("Seq Scan")
   })
 
   it("is absent on the memory store, which holds no removed rows' space", () => {

@@ -622,11 +622,28 @@ const clientOver = (db: PGlite) =>
     })
   })
 
-/** Opens PGlite (closed with the scope). */
+/**
+ * Opens PGlite (closed with the scope), its one session steered as the PostgreSQL store's
+ * sessions are (./index.ts `STEERING`): with sequential scans priced out, a statement reads
+ * down an index whatever the planner believes of a table's size. PGlite needs it since its
+ * tables are vacuumed (./reclaim.ts): a table never vacuumed is assumed to hold at least
+ * ten pages, but one vacuumed while it was small is taken at its size then, and a plan
+ * made on that (a sequential scan of a table of a few rows) would be kept while the table
+ * grows, until its next VACUUM.
+ */
 const openPglite = (dataDir: string | undefined, template: Blob | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => PGlite.create({ ...(dataDir === undefined ? {} : { dataDir }), ...(template === undefined ? {} : { loadDataDir: template }) }),
+      try: async () => {
+        const db = await PGlite.create({ ...(dataDir === undefined ? {} : { dataDir }), ...(template === undefined ? {} : { loadDataDir: template }) })
+        try {
+          await db.exec("set enable_seqscan = off")
+        } catch (e) {
+          await db.close()
+          throw e
+        }
+        return db
+      },
       catch: (cause) => classify(cause, "connect")
     }),
     (db) => Effect.promise(() => db.close())
