@@ -623,9 +623,10 @@ const clientOver = (db: PGlite) =>
   })
 
 /**
- * Opens PGlite (closed with the scope), its one session steered as the PostgreSQL store's
- * sessions are (./index.ts `STEERING`): with sequential scans priced out, a statement reads
- * down an index whatever the planner believes of a table's size. PGlite needs it since its
+ * Opens PGlite (closed with the scope), its one session with sequential scans priced out as
+ * on the PostgreSQL store's sessions (./index.ts `STEERING`; its `plan_cache_mode` is not
+ * set here): a statement reads down an index whatever the planner believes of a table's
+ * size. PGlite needs it since its
  * tables are vacuumed (./reclaim.ts): a table never vacuumed is assumed to hold at least
  * ten pages, but one vacuumed while it was small is taken at its size then, and a plan
  * made on that (a sequential scan of a table of a few rows) would be kept while the table
