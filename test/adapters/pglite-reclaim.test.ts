@@ -35,15 +35,29 @@ const sizeOf = (table: string) =>
     return Number(rows[0]!.size)
   })
 
+/**
+ * The table's size after each of `ROUNDS` rounds of `churn` (rows written, then removed)
+ * followed by the store's `reclaim`.
+ */
+const sizesOver = <E>(table: string, churn: (round: number) => Effect.Effect<void, E, Store | SqlClient.SqlClient>) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    expect(store.reclaim).toBeDefined()
+    const sizes: Array<number> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      yield* churn(round)
+      yield* store.reclaim!()
+      sizes.push(yield* sizeOf(table))
+    }
+    return sizes
+  })
+
 describe("PGlite: the space of removed rows is reused (Store.reclaim)", () => {
   it("keeps the events table bounded over rounds of events emitted and swept", { timeout: 120_000 }, async () => {
-    const sizes = await run(Effect.gen(function*() {
-      const store = yield* Store
-      const reclaim = store.reclaim
-      expect(reclaim).toBeDefined()
-      const p = "reclaim-events"
-      const sizes: Array<number> = []
-      for (let round = 0; round < ROUNDS; round++) {
+    const p = "reclaim-events"
+    const sizes = await run(sizesOver("events", (round) =>
+      Effect.gen(function*() {
+        const store = yield* Store
         const events: Array<DomainEvent> = Array.from({ length: PER_ROUND }, (_, i) => ({
           id: `Webhook:event-${round}-${i}`,
           platformId: p,
@@ -55,22 +69,17 @@ describe("PGlite: the space of removed rows is reused (Store.reclaim)", () => {
         const last = yield* store.webhooks.lastEventSeq(p)
         const removed = yield* store.transact((uow) => uow.sweepEvents(p, { upToSeq: last, before: T0 + 1, limit: 2 * PER_ROUND }))
         expect(removed).toBe(PER_ROUND)
-        yield* reclaim!()
-        sizes.push(yield* sizeOf("events"))
-      }
-      return sizes
-    }))
+      })))
     // Each round's rows fit in the space the previous round's left: no growth after the second round.
     expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[1]!)
   })
 
   it("keeps a table outside the churn list bounded over rounds of rows written and removed by a platform's reset", { timeout: 120_000 }, async () => {
-    const sizes = await run(Effect.gen(function*() {
-      const store = yield* Store
-      const sql = yield* SqlClient.SqlClient
-      const p = "reclaim-reset"
-      const sizes: Array<number> = []
-      for (let round = 0; round < ROUNDS; round++) {
+    const p = "reclaim-reset"
+    const sizes = await run(sizesOver("journal_entries", (round) =>
+      Effect.gen(function*() {
+        const store = yield* Store
+        const sql = yield* SqlClient.SqlClient
         // Rows of the platform written set-wise (what they hold does not matter to the space they take).
         yield* sql.unsafe(
           `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc)
@@ -79,11 +88,7 @@ describe("PGlite: the space of removed rows is reused (Store.reclaim)", () => {
           [p, String(round), PER_ROUND]
         )
         yield* store.transact((uow) => uow.resetPlatform(p))
-        yield* store.reclaim!()
-        sizes.push(yield* sizeOf("journal_entries"))
-      }
-      return sizes
-    }))
+      })))
     expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[1]!)
   })
 
