@@ -725,10 +725,11 @@ const v23_guessed_reads_check = statements(
 )
 
 /**
- * The clock offset's check without a query inside a function (docs/performance.md, "16
- * MB semi-spaces, the clock check as a subquery, fault decisions without a fiber"): `payments_clock_offset_is` read the stored offset with a
- * query of its own, which PL/pgSQL runs through SPI (a plan looked up, an executor started
- * and ended) at every quote and execution. The statement now reads the offset itself, as
+ * The clock offset's check without a query inside a function (docs/performance.md, "16 MB
+ * semi-spaces, the clock check as a subquery, fault decisions without a fiber"):
+ * `payments_clock_offset_is` read the stored offset with a query of its own, which PL/pgSQL
+ * runs through SPI (a plan looked up, an executor started and ended) at every quote and
+ * execution. The statement now reads the offset itself, as
  * an ordinary subquery of the statement carrying the check, and hands this function only
  * whether it is the guessed one. Same refusal, SQLSTATE `PC001` (`CLOCK_OFFSET_REFUSED`).
  * `payments_clock_offset_is` stays for a process of the version before, on the same

@@ -18,12 +18,22 @@ export const makeSqlSandboxFaultStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = <Row extends object>(text: string, params: ReadonlyArray<unknown>) => Effect.orDie(sql.unsafe<Row>(text, params))
   const cache = new Map<string, { readonly config: FaultConfig | undefined; readonly at: number }>()
+  /**
+   * The platform's kept rules while fresh at `now` (kept less than FAULT_RULES_CACHE_MILLIS
+   * ago, and not stamped ahead of `now`: by another clock, a test's), else undefined.
+   */
+  const keptAt = (platformId: string, now: number) => {
+    const cached = cache.get(platformId)
+    if (cached === undefined) return undefined
+    const age = now - cached.at
+    return age >= 0 && age < FAULT_RULES_CACHE_MILLIS ? cached : undefined
+  }
   const service: SandboxFaultStoreService = {
     get: (platformId) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const cached = cache.get(platformId)
-        if (cached !== undefined && now - cached.at < FAULT_RULES_CACHE_MILLIS) return cached.config
+        const cached = keptAt(platformId, now)
+        if (cached !== undefined) return cached.config
         const rows = yield* run<{ readonly config: string }>(
           "select config::text as config from sandbox_faults where platform_id = $1",
           [platformId]
@@ -66,10 +76,8 @@ export const makeSqlSandboxFaultStore = Effect.gen(function*() {
     // the cache's (the server's Clock); a cache entry stamped by another clock (a test's)
     // is never taken as fresh here, so `get` decides.
     withoutRequestRules: (platformId) => {
-      const cached = cache.get(platformId)
-      if (cached === undefined) return false
-      const age = Date.now() - cached.at
-      return age >= 0 && age < FAULT_RULES_CACHE_MILLIS && (cached.config?.requests.length ?? 0) === 0
+      const cached = keptAt(platformId, Date.now())
+      return cached !== undefined && (cached.config?.requests.length ?? 0) === 0
     }
   }
   return service
