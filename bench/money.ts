@@ -30,7 +30,7 @@ const api = moneyApi
  * One approved customer pair per connection through the app's API: the payer's USD account
  * funded. `hot`: every pair pays from the first payer's account (the others are not created).
  */
-const appPairs = async (port: number, count: number, hot: boolean): Promise<Array<Pair>> => {
+export const appPairs = async (port: number, count: number, hot: boolean): Promise<Array<Pair>> => {
   const usdOf = async (customerId: string) => {
     const list = await api(port, "GET", `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)
     const account = (list["data"] as Array<{ id: string }>)[0]

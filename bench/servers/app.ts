@@ -60,6 +60,11 @@ process.on("message", (m) => {
     const u = process.cpuUsage()
     process.send?.({ cpuMicros: u.user + u.system })
   }
+  // bench/soak.ts reads the server's memory as it goes.
+  if (m === "memory") {
+    const { rss, heapUsed } = process.memoryUsage()
+    process.send?.({ rss, heapUsed })
+  }
 })
 process.on("SIGTERM", () => {
   fiber.interruptUnsafe()
