@@ -79,19 +79,21 @@ export const sweepAllPlatforms = (retentionMillis: number, batch = SWEEP_BATCH) 
 
 /**
  * The scheduler's retention step: sweeps when `intervalMillis` of real time have passed
- * since the last sweep, or at once while the last one removed a full batch (a backlog).
- * Stateful per loop: build one per scheduler.
+ * since the last sweep, or at once while the last one removed a full batch (a backlog),
+ * then has the store reclaim (PGlite: VACUUM and CHECKPOINT), which it does once per
+ * interval while retention is off too. Stateful per loop: build one per scheduler.
  */
 export const retentionPass = (retentionMillis: number | false, intervalMillis = DEFAULT_SWEEP_INTERVAL_MILLIS) => {
   let lastSweep = Number.NEGATIVE_INFINITY
   let backlog = false
   return Effect.gen(function*() {
-    if (retentionMillis === false) return
     const now = yield* Clock.currentTimeMillis
     if (!backlog && now - lastSweep < intervalMillis) return
     lastSweep = now
-    backlog = (yield* sweepAllPlatforms(retentionMillis)) >= SWEEP_BATCH
-    // What the sweep removed, reusable again where the database does not see to it (PGlite).
+    backlog = retentionMillis === false ? false : (yield* sweepAllPlatforms(retentionMillis)) >= SWEEP_BATCH
+    // What the sweep removed, reusable again where the database does not see to it (PGlite),
+    // and PGlite's log checkpointed: also while retention is off (updated rows leave space,
+    // and every write leaves log).
     const store = yield* Store
     if (store.reclaim !== undefined) yield* store.reclaim()
   })

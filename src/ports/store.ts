@@ -172,7 +172,8 @@ export type StoreService = StoreRepositories & {
   /**
    * Makes the space of removed rows reusable where the database does not do it by itself:
    * PGlite runs no autovacuum, so without this a table whose rows come and go (the webhook
-   * outbox under retention, timers) only grows on disk (adapters/sql/reclaim.ts). The
+   * outbox under retention, timers) only grows on disk; nor a checkpointer, so without
+   * this its write-ahead log grows with every write (adapters/sql/reclaim.ts). The
    * scheduler calls it after each retention sweep. Absent where nothing is needed (the
    * memory store; PostgreSQL, whose autovacuum does it).
    */

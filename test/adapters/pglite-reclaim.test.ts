@@ -8,7 +8,9 @@
  * rows a round), the second also when a reset does not make the next `reclaim` a whole one.
  * The retention pass of the scheduler calls `reclaim` after it sweeps. And a table vacuumed
  * while it held a few rows keeps its keyed statements on their index (PGlite's session runs
- * with sequential scans priced out, as the PostgreSQL store's do).
+ * with sequential scans priced out, as the PostgreSQL store's do). Each call ends with a
+ * checkpoint, which keeps the write-ahead log bounded: single-user PostgreSQL has no
+ * checkpointer, and without one the log keeps every write.
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
@@ -106,6 +108,51 @@ describe("PGlite: the space of removed rows is reused (Store.reclaim)", () => {
     }))
     expect(plan).toContain("Index Scan using ledger_balances_pkey")
     expect(plan).not.toContain("Seq Scan")
+  })
+
+  it("ends with a checkpoint: the write-ahead log written before it is not needed again", { timeout: 60_000 }, async () => {
+    const covered = await run(Effect.gen(function*() {
+      const store = yield* Store
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.unsafe(`insert into platform_clocks (platform_id, offset_ms) values ('reclaim-checkpoint', 0) on conflict do nothing`).unprepared
+      const [written] = yield* sql.unsafe<{ readonly lsn: string }>(`select pg_current_wal_lsn()::text as lsn`).unprepared
+      yield* store.reclaim!()
+      // Crash recovery would start from the checkpoint's redo point: at or past every write before the call.
+      const [checkpoint] = yield* sql.unsafe<{ readonly covered: boolean }>(
+        `select redo_lsn >= $1::pg_lsn as covered from pg_control_checkpoint()`,
+        [written!.lsn]
+      )
+      return checkpoint!.covered
+    }))
+    expect(covered).toBe(true)
+  })
+
+  it("keeps the write-ahead log bounded over rounds of writes (single-user PostgreSQL never checkpoints by itself)", { timeout: 180_000 }, async () => {
+    const walBytes = Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql.unsafe<{ readonly size: string }>(`select coalesce(sum(size), 0)::text as size from pg_ls_waldir()`).unprepared
+      return Number(row!.size)
+    })
+    const sizes = await run(Effect.gen(function*() {
+      const store = yield* Store
+      const sql = yield* SqlClient.SqlClient
+      const sizes: Array<number> = []
+      for (let round = 0; round < 4; round++) {
+        // About 20 MB of log a round (more than a 16 MB segment), rows written then removed.
+        yield* sql.unsafe(
+          `insert into journal_entries (platform_id, id, kind, transaction_id, at_ms, doc)
+           select 'reclaim-wal', 'Entry:' || $1::text || '-' || g, 'FUND', null, 0, json_build_object('padding', repeat(md5(g::text), 30))
+           from generate_series(1, 18000) g`,
+          [String(round)]
+        )
+        yield* sql.unsafe(`delete from journal_entries where platform_id = 'reclaim-wal'`)
+        yield* store.reclaim!()
+        sizes.push(yield* walBytes)
+      }
+      return sizes
+    }))
+    // Without the checkpoint the log keeps every round's writes: about 20 MB more each round.
+    expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[1]!)
   })
 
   it("is absent on the memory store, which holds no removed rows' space", () => {

@@ -16,8 +16,15 @@
  *   `FULL_RECLAIM_EVERY_MILLIS`: VACUUM of the whole database, which also covers the rarer
  *   removals (an external account, a token) and freezes old rows before transaction ids
  *   could wrap around.
- * VACUUM cannot run inside a transaction: it runs on the store's one connection between
- * units of work, which wait for it.
+ * - every call, last: a CHECKPOINT. Single-user PostgreSQL has no checkpointer, and the
+ *   checkpoint that WAL beyond `max_wal_size` would request is requested only under a
+ *   postmaster: without one of ours, the write-ahead log grows with every write for as
+ *   long as the process runs (15 KB a payment: gigabytes in a day of load), all of it
+ *   replayed when a data directory left by a killed process opens. After a checkpoint the
+ *   log before it is recycled. It writes the pages changed since the last one (the minute
+ *   between two sweeps).
+ * VACUUM and CHECKPOINT cannot run inside a transaction: they run on the store's one
+ * connection between units of work, which wait for them.
  */
 import { Clock, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -30,7 +37,7 @@ export const CHURN_TABLES: ReadonlyArray<string> = ["events", "webhook_deliverie
 export const FULL_RECLAIM_EVERY_MILLIS = 3_600_000
 
 export interface Reclaim {
-  /** VACUUM, of the churn tables or of the whole database as due (see above). */
+  /** VACUUM, of the churn tables or of the whole database as due, then CHECKPOINT (see above). */
   readonly reclaim: () => Effect.Effect<void, SqlError>
   /** Notes that every table of a platform was rewritten (a reset, a restore): the next `reclaim` covers the whole database. */
   readonly rewrote: () => void
@@ -52,6 +59,7 @@ export const makeReclaim = (sql: SqlClient.SqlClient): Reclaim => {
           lastFull = now
         }
         return sql.unsafe(full ? "VACUUM" : `VACUUM ${CHURN_TABLES.join(", ")}`).unprepared.pipe(
+          Effect.andThen(sql.unsafe("CHECKPOINT").unprepared),
           Effect.asVoid,
           // A VACUUM that failed is due again at the next call.
           Effect.onError(() =>
