@@ -135,7 +135,14 @@ export const run = (port: number, pairs: ReadonlyArray<Pair>, seconds: number, c
     })
   })
 
-const load = async (server: Started, pairs: ReadonlyArray<Pair>, seconds: number, connections: number, dbCpu: (() => Promise<number>) | undefined): Promise<LoadResult> => {
+/** One load of `seconds` on `server`, with its CPU (and the database's) per payment around it; `payments`: how many it made. */
+export const load = async (
+  server: Started,
+  pairs: ReadonlyArray<Pair>,
+  seconds: number,
+  connections: number,
+  dbCpu: (() => Promise<number>) | undefined
+): Promise<LoadResult & { readonly payments: number }> => {
   const cpuBefore = await cpuOf(server.child)
   const dbBefore = await dbCpu?.()
   const r = await run(server.port, pairs, seconds, connections)
@@ -143,6 +150,7 @@ const load = async (server: Started, pairs: ReadonlyArray<Pair>, seconds: number
   const dbAfter = await dbCpu?.()
   const payments = Math.max(1, r.requests / 2)
   return {
+    payments,
     requestsPerSecond: r.requestsPerSecond,
     p50: r.p50,
     p99: r.p99,

@@ -20,8 +20,8 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ChildProcess } from "node:child_process"
 import { runThenExit, trackDir } from "./cleanup.js"
-import { cpuOf, start, WARM_UP_SECONDS } from "./http.js"
-import { appPairs, run } from "./money.js"
+import { start, WARM_UP_SECONDS } from "./http.js"
+import { appPairs, load, run } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
 
 const minutes = Number(process.env["BENCH_SOAK_MINUTES"] ?? "10")
@@ -87,13 +87,8 @@ const soak = async (store: string, env: Record<string, string>, disk: () => Prom
     let stored = 0
     const end = Date.now() + minutes * 60_000
     while (Date.now() < end) {
-      const cpuBefore = await cpuOf(server.child)
-      const dbBefore = await dbCpu?.()
-      const r = await run(server.port, pairs, windowSeconds, connections)
-      const cpu = (await cpuOf(server.child)) - cpuBefore
-      const dbAfter = await dbCpu?.()
-      const payments = Math.max(1, r.requests / 2)
-      stored += payments
+      const r = await load(server, pairs, windowSeconds, connections, dbCpu)
+      stored += r.payments
       const memory = await memoryOf(server.child)
       const w: Window = {
         stored,
@@ -101,8 +96,8 @@ const soak = async (store: string, env: Record<string, string>, disk: () => Prom
         p50: r.p50,
         p99: r.p99,
         other: r.non2xx + r.errors + (r.unexpected ?? 0),
-        cpuPerPayment: cpu / payments,
-        dbCpuPerPayment: dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / payments,
+        cpuPerPayment: r.cpuMicrosPerRequest,
+        dbCpuPerPayment: r.dbCpuMicrosPerRequest,
         rss: memory.rss,
         heapUsed: memory.heapUsed,
         disk: await disk()
