@@ -61,7 +61,7 @@ export const makeReclaim = (sql: SqlClient.SqlClient): Reclaim => {
         return sql.unsafe(full ? "VACUUM" : `VACUUM ${CHURN_TABLES.join(", ")}`).unprepared.pipe(
           Effect.andThen(sql.unsafe("CHECKPOINT").unprepared),
           Effect.asVoid,
-          // A VACUUM that failed is due again at the next call.
+          // A VACUUM (or its checkpoint) that failed is due again at the next call.
           Effect.onError(() =>
             Effect.sync(() => {
               if (full) {
