@@ -112,28 +112,40 @@ const accountBody = (customerId: string, n: number) =>
     }
   })
 
-/** The child's CPU time (user + system, all threads) in microseconds, asked over IPC. */
-export const cpuOf = (child: ChildProcess): Promise<number> =>
+/**
+ * Sends `question` to a server child over IPC and answers the first message `answer`
+ * recognises (undefined for any other); fails if the child exits or the send fails first.
+ */
+export const askChild = <A>(child: ChildProcess, question: string, answer: (m: unknown) => A | undefined): Promise<A> =>
   new Promise((resolve, reject) => {
-    const onMessage = (m: unknown) => {
-      if (typeof m === "object" && m !== null && "cpuMicros" in m && typeof m.cpuMicros === "number") {
-        child.off("message", onMessage)
-        child.off("exit", onExit)
-        resolve(m.cpuMicros)
-      }
+    const done = () => {
+      child.off("message", onMessage)
+      child.off("exit", onExit)
     }
-    const onExit = () => reject(new Error("server exited while the bench was measuring it"))
+    const onMessage = (m: unknown) => {
+      const a = answer(m)
+      if (a === undefined) return
+      done()
+      resolve(a)
+    }
+    const onExit = () => {
+      done()
+      reject(new Error("server exited while the bench was measuring it"))
+    }
     child.on("message", onMessage)
     child.once("exit", onExit)
     if (!child.connected) return onExit()
-    child.send("cpu", (err) => {
+    child.send(question, (err) => {
       if (err !== null) {
-        child.off("message", onMessage)
-        child.off("exit", onExit)
+        done()
         reject(err)
       }
     })
   })
+
+/** The child's CPU time (user + system, all threads) in microseconds, asked over IPC. */
+export const cpuOf = (child: ChildProcess): Promise<number> =>
+  askChild(child, "cpu", (m) => (typeof m === "object" && m !== null && "cpuMicros" in m && typeof m.cpuMicros === "number" ? m.cpuMicros : undefined))
 
 export interface LoadResult {
   readonly requestsPerSecond: number

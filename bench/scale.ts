@@ -45,7 +45,7 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cleanUp, isEnding, trackDir } from "./cleanup.js"
-import { cpuOf } from "./http.js"
+import { askChild, cpuOf } from "./http.js"
 import { type ClusterCpu, type ClusterMeter, clusterMeter, hasSchedstat, serverCpu } from "./scale-cpu.js"
 import { type ScaleServer, startScaleServer } from "./scale-server.js"
 import type { ScaleReady } from "./servers/scale-app.js"
@@ -444,17 +444,7 @@ const singleFigures = (samples: Map<string, Samples>, base: Map<string, Samples>
 
 /** A full collection in the child (two `gc()`s: scale-app.ts, "heap"), and its heap after it. */
 const heapOf = (s: ScaleServer): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const onMessage = (m: unknown) => {
-      if (typeof m === "object" && m !== null && "heapUsed" in m && typeof m.heapUsed === "number") {
-        s.child.off("message", onMessage)
-        resolve(m.heapUsed)
-      }
-    }
-    if (!s.child.connected) return reject(new Error("server exited while the bench was measuring it"))
-    s.child.on("message", onMessage)
-    s.child.send("heap")
-  })
+  askChild(s.child, "heap", (m) => (typeof m === "object" && m !== null && "heapUsed" in m && typeof m.heapUsed === "number" ? m.heapUsed : undefined))
 
 /** BENCH_SCALE_PROFILE: the child writes the profile of what it did since the last phase, and starts the next (scale-app.ts). */
 const profilePhase = (s: ScaleServer, phase: string): Promise<void> =>

@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ChildProcess } from "node:child_process"
 import { runThenExit, trackDir } from "./cleanup.js"
-import { start, WARM_UP_SECONDS } from "./http.js"
+import { askChild, start, WARM_UP_SECONDS } from "./http.js"
 import { appPairs, load, run } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
 
@@ -29,22 +29,11 @@ const windowSeconds = Number(process.env["BENCH_SOAK_WINDOW_SECONDS"] ?? "60")
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
 const stores = (process.env["BENCH_STORES"] ?? "pglite").split(",").map((s) => s.trim()).filter((s) => s !== "")
 
-const memoryOf = (child: ChildProcess): Promise<{ readonly rss: number; readonly heapUsed: number }> =>
-  new Promise((resolve, reject) => {
-    const onMessage = (m: unknown) => {
-      if (typeof m === "object" && m !== null && "rss" in m && "heapUsed" in m && typeof m.rss === "number" && typeof m.heapUsed === "number") {
-        child.off("message", onMessage)
-        resolve({ rss: m.rss, heapUsed: m.heapUsed })
-      }
-    }
-    child.on("message", onMessage)
-    child.send("memory", (err) => {
-      if (err !== null) {
-        child.off("message", onMessage)
-        reject(err)
-      }
-    })
-  })
+const memoryOf = (child: ChildProcess) =>
+  askChild(child, "memory", (m) =>
+    typeof m === "object" && m !== null && "rss" in m && "heapUsed" in m && typeof m.rss === "number" && typeof m.heapUsed === "number"
+      ? { rss: m.rss, heapUsed: m.heapUsed }
+      : undefined)
 
 const bytesUnder = (dir: string): number => {
   let total = 0
