@@ -1,17 +1,24 @@
 /**
  * `readAheadStatement` (src/adapters/sql/payment-reads.ts) keeps its text per shape: where
  * the reads start (a quote, an internal or an external source account), which kinds of
- * account the source and the destination are (an execution's: as the quote this process
- * wrote names them, else not known), and whether the daily volume is read (a window from
+ * account the source and the destination are (an execution's: as the quote the store saw
+ * names them, else not known), and whether the daily volume is read (a window from
  * a day's start). The same shape gives the very same text with the call's own parameters;
  * different shapes give different texts, each with the lookups of its kinds only. What
  * the statement reads is proven on the databases by the payment-reads contract suite.
  */
-import { describe, expect, it } from "vitest"
-import { readAheadStatement, rememberQuoteAccounts } from "../../src/adapters/sql/payment-reads.js"
+import { beforeEach, describe, expect, it } from "vitest"
+import { GuessedReads, Seen } from "../../src/adapters/sql/guessed-reads.js"
+import { readAheadStatement as readAheadOf } from "../../src/adapters/sql/payment-reads.js"
 import type { PaymentReadAhead } from "../../src/ports/money.js"
 
 const DAY = 86_400_000
+/** The store's sight of the rows, as one store keeps it (a new one per test). */
+let seen = new Seen()
+const readAheadStatement = (platformId: string, wants: PaymentReadAhead) => readAheadOf(seen, platformId, wants)
+/** The store saw the quote as written (./money.ts \`putQuote\` once committed): its customer, currency and accounts. */
+const rememberQuoteAccounts = (platformId: string, quoteId: string, sourceId: string | null, destinationId: string | null) =>
+  seen.rememberRow("quotes", platformId, quoteId, { text: "{}", customerId: "Customer:c", currency: "USD", sourceId, destinationId })
 const dayStart = 20_000 * DAY
 
 /** How many times `text` looks up a row of each table the arms read. */
@@ -22,6 +29,10 @@ const lookups = (text: string | undefined) => ({
 })
 
 describe("readAheadStatement: its text kept per shape", () => {
+  beforeEach(() => {
+    seen = new Seen()
+  })
+
   it("gives the same shape the same text, with each call's parameters", () => {
     const a = readAheadStatement("plat-a", { kind: "quote", quoteId: "Quote:1", volumeSince: dayStart })
     const b = readAheadStatement("plat-b", { kind: "quote", quoteId: "Quote:2", volumeSince: dayStart + DAY })
@@ -62,7 +73,7 @@ describe("readAheadStatement: its text kept per shape", () => {
     expect(new Set(texts).size).toBe(shapes.length)
   })
 
-  it("reads an execution's accounts of the kinds its quote names, when this process wrote the quote; of both kinds otherwise", () => {
+  it("reads an execution's accounts of the kinds its quote names, when the store saw the quote; of both kinds otherwise", () => {
     rememberQuoteAccounts("plat", "Quote:to-internal", "InternalAccount:s", "InternalAccount:d")
     rememberQuoteAccounts("plat", "Quote:to-external", "InternalAccount:s", "ExternalAccount:d")
     rememberQuoteAccounts("plat", "Quote:realtime", null, "ExternalAccount:d")
@@ -71,12 +82,17 @@ describe("readAheadStatement: its text kept per shape", () => {
     expect(lookups(textOf("Quote:to-internal"))).toEqual({ internal: 3, external: 1, balances: 3 })
     expect(lookups(textOf("Quote:to-external"))).toEqual({ internal: 2, external: 2, balances: 2 })
     expect(lookups(textOf("Quote:realtime"))).toEqual({ internal: 1, external: 2, balances: 1 })
-    // Another platform's quote of that id, or a quote this process did not write: every arm.
+    // Another platform's quote of that id, or a quote the store did not see: every arm.
     expect(lookups(textOf("Quote:elsewhere"))).toEqual({ internal: 3, external: 3, balances: 3 })
     expect(readAheadStatement("other", { kind: "quote", quoteId: "Quote:to-internal", volumeSince: dayStart })?.text).toBe(textOf("Quote:elsewhere"))
     // The quote rewritten names its accounts anew.
     rememberQuoteAccounts("plat", "Quote:to-internal", "InternalAccount:s", "ExternalAccount:d")
     expect(textOf("Quote:to-internal")).toBe(textOf("Quote:to-external"))
+    // A quote whose guess the database refused is forgotten: every arm again.
+    const refused = new GuessedReads()
+    refused.items.push({ kind: "row", table: "quotes", platformId: "plat", id: "Quote:to-internal", text: "{}" })
+    seen.refused(refused)
+    expect(textOf("Quote:to-internal")).toBe(textOf("Quote:elsewhere"))
   })
 
   it("forgets the oldest quotes' kinds beyond a bound", () => {

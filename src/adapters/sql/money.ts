@@ -39,7 +39,7 @@ import { entryProblem, isInternalAccount } from "../ledger.js"
 import { receiverOf, senderOf } from "../parties.js"
 import { ledgerRejectedIn } from "../level.js"
 import { conflictOrDie, documentReads, type Query, Where, type SqlArea } from "./documents.js"
-import { cachedDoc, cachedVolume, makePaymentReads, rememberQuoteAccounts } from "./payment-reads.js"
+import { cachedDoc, cachedVolume, makePaymentReads } from "./payment-reads.js"
 import { balanceKey, CurrentPending, type makePending, type Pending } from "./pending.js"
 import { turnKey } from "./turns.js"
 import { makeRunIn } from "./direct.js"
@@ -404,10 +404,9 @@ export const makeMoneyStore = (
     const { destination, source } = r.plan
     const sourceId = source.kind === "REALTIME" ? null : source.accountId
     const destinationId = destination.kind === "UMA" ? destination.internalAccountId ?? null : destination.accountId
-    // Which text the execution's read ahead sends (a hint, ./payment-reads.ts).
-    rememberQuoteAccounts(r.platformId, r.quote.id, sourceId, destinationId)
     const doc = JSON.stringify(r)
-    // Once committed, the store has seen the quote as written (a `json` column keeps its text as sent).
+    // Once committed, the store has seen the quote as written (a `json` column keeps its text as sent);
+    // its accounts' kinds decide which text the execution's read ahead sends (./payment-reads.ts).
     const written = { text: doc, customerId: r.plan.customerId, currency: r.quote.sendingCurrency.code, sourceId, destinationId }
     return CurrentPending.use((pending) => {
       pending?.onCommit.push(() => seen.rememberRow("quotes", r.platformId, r.quote.id, written))

@@ -28,7 +28,6 @@ import { Effect } from "effect"
 import type { PaymentReadAhead, PaymentReadsRepository } from "../../ports/money.js"
 import { docOf, keptDocOf, type Query } from "./documents.js"
 import { balanceKey, CurrentPending, type Pending, readKey } from "./pending.js"
-import { BoundedMemo } from "../../lib/bounded-memo.js"
 import { type Guessed, GuessedReads, type Seen, seenBalanceKey, seenVolumeKey } from "./guessed-reads.js"
 
 const DAY_MILLIS = 86_400_000
@@ -85,19 +84,18 @@ const sideOf = (id: string | null | undefined): Exclude<Side, "any"> =>
 const reads = (side: Side, kind: "internal" | "external"): boolean => side === kind || side === "any"
 
 /**
- * The kinds of account each quote this process wrote names (`rememberQuoteAccounts`,
- * from ./money.ts `putQuote`): which text its execution's read ahead sends. A hint only:
- * the statement returns the quote's account ids, an account the text did not read is
- * not kept (the repositories read it themselves, from the database), so a hint that is
- * wrong (a quote another process rewrote, a write rolled back) costs a round trip, never
- * an answer. At most `QUOTE_HINTS` quotes, the oldest forgotten first (a bounded memo).
+ * The kinds of account a quote names, as this store last saw the quote (./guessed-reads.ts
+ * \`Seen.quotes\`: written by ./money.ts \`putQuote\` once committed, or read ahead), which
+ * decides which text its execution's read ahead sends; both kinds when not seen. A hint
+ * only: the statement returns the quote's account ids, and an account the text did not
+ * read is not kept (its repository reads it from the database), so a hint that is wrong
+ * (a quote another process rewrote) costs a round trip, never an answer.
  */
-const QUOTE_HINTS = 4_096
-const quoteSides = new BoundedMemo<string, readonly [Side, Side]>(QUOTE_HINTS)
-
-/** Notes which kinds of account a quote's plan names (its source and destination account ids; null: none). */
-export const rememberQuoteAccounts = (platformId: string, quoteId: string, sourceId: string | null, destinationId: string | null): void => {
-  quoteSides.set(`${platformId}\u0000${quoteId}`, [sideOf(sourceId), sideOf(destinationId)])
+const quoteSidesOf = (seen: Seen, platformId: string, quoteId: string): readonly [Side, Side] => {
+  const quote = seen.row("quotes", platformId, quoteId)
+  return quote === undefined || quote.text === null || quote.sourceId === undefined || quote.destinationId === undefined
+    ? ["any", "any"]
+    : [sideOf(quote.sourceId), sideOf(quote.destinationId)]
 }
 
 type Start = "quotes" | "internal_accounts" | "external_accounts"
@@ -188,6 +186,7 @@ const readAheadTexts = new Map<string, string>()
 
 /** The statement of `readAhead` (see `readAheadText`) and what its text reads, or undefined when it would read nothing. */
 export const readAheadStatement = (
+  seen: Seen,
   platformId: string,
   wants: PaymentReadAhead
 ): { readonly text: string; readonly params: ReadonlyArray<unknown>; readonly shape: Shape } | undefined => {
@@ -199,10 +198,8 @@ export const readAheadStatement = (
   // The daily volume from a day's start is one row per day (./money.ts `sentVolume`).
   const volume = wants.volumeSince % DAY_MILLIS === 0
   if (volume) params.push(wants.volumeSince)
-  // A new quote names its accounts; an execution's quote, when this process wrote it, is known by its hint.
-  const [source, destination] = wants.kind === "quote"
-    ? quoteSides.get(`${platformId}\u0000${wants.quoteId}`) ?? ["any", "any"]
-    : [sideOf(wants.sourceAccountId), sideOf(wants.destinationAccountId)]
+  // A new quote names its accounts; an execution's quote, when this store saw it, by a hint.
+  const [source, destination] = wants.kind === "quote" ? quoteSidesOf(seen, platformId, wants.quoteId) : [sideOf(wants.sourceAccountId), sideOf(wants.destinationAccountId)]
   const shape: Shape = { table, source, destination, since: volume ? `$${params.length}` : undefined }
   const key = `${table}:${source}:${destination}:${shape.since ?? ""}`
   let text = readAheadTexts.get(key)
@@ -308,7 +305,7 @@ export const makePaymentReads = (query: Query, seen: Seen): PaymentReadsReposito
       ) {
         return Effect.void
       }
-      const statement = readAheadStatement(platformId, wants)
+      const statement = readAheadStatement(seen, platformId, wants)
       if (statement === undefined) return Effect.void
       return Effect.map(query<AheadRow>(statement.text, statement.params), (rows) => {
         const row = rows[0]
