@@ -16,7 +16,7 @@ const DAY = 86_400_000
 /** The store's sight of the rows, as one store keeps it (a new one per test). */
 let seen = new Seen()
 const readAheadStatement = (platformId: string, wants: PaymentReadAhead) => readAheadOf(seen, platformId, wants)
-/** The store saw the quote as written (./money.ts \`putQuote\` once committed): its customer, currency and accounts. */
+/** The store saw the quote as written (./money.ts `putQuote` once committed): its customer, currency and accounts. */
 const rememberQuoteAccounts = (platformId: string, quoteId: string, sourceId: string | null, destinationId: string | null) =>
   seen.rememberRow("quotes", platformId, quoteId, { text: "{}", customerId: "Customer:c", currency: "USD", sourceId, destinationId })
 const dayStart = 20_000 * DAY

@@ -85,7 +85,7 @@ const reads = (side: Side, kind: "internal" | "external"): boolean => side === k
 
 /**
  * The kinds of account a quote names, as this store last saw the quote (./guessed-reads.ts
- * \`Seen.quotes\`: written by ./money.ts \`putQuote\` once committed, or read ahead), which
+ * `Seen.quotes`: written by ./money.ts `putQuote` once committed, or read ahead), which
  * decides which text its execution's read ahead sends; both kinds when not seen. A hint
  * only: the statement returns the quote's account ids, and an account the text did not
  * read is not kept (its repository reads it from the database), so a hint that is wrong
@@ -199,7 +199,9 @@ export const readAheadStatement = (
   const volume = wants.volumeSince % DAY_MILLIS === 0
   if (volume) params.push(wants.volumeSince)
   // A new quote names its accounts; an execution's quote, when this store saw it, by a hint.
-  const [source, destination] = wants.kind === "quote" ? quoteSidesOf(seen, platformId, wants.quoteId) : [sideOf(wants.sourceAccountId), sideOf(wants.destinationAccountId)]
+  const [source, destination] = wants.kind === "quote"
+    ? quoteSidesOf(seen, platformId, wants.quoteId)
+    : [sideOf(wants.sourceAccountId), sideOf(wants.destinationAccountId)]
   const shape: Shape = { table, source, destination, since: volume ? `$${params.length}` : undefined }
   const key = `${table}:${source}:${destination}:${shape.since ?? ""}`
   let text = readAheadTexts.get(key)
