@@ -172,7 +172,8 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
         claimDue: (platformId, now, leaseNow) =>
           m.claim("webhooks.claimDue", () => {
             const waiting = new Set<string>()
-            for (const r of m.peek(platformId)?.pendingDeliveries.ordered() ?? []) {
+            // Walked lazily from the oldest: the first due delivery ends the walk, whatever the backlog holds.
+            for (const r of m.peek(platformId)?.pendingDeliveries.inOrder() ?? []) {
               if (waiting.has(r.resourceId)) continue
               waiting.add(r.resourceId)
               if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) return recordOf(r)

@@ -1,0 +1,65 @@
+/**
+ * The memory store's `webhooks.claimDue` reads the pending deliveries from the oldest
+ * and stops at the first it may claim: with a backlog of thousands, a claim reads a few
+ * rows, not the backlog (it copied every pending delivery on every claim, so a platform
+ * whose receiver fell behind slowed down with every delivery it owed: docs/performance.md,
+ * "Webhooks under the money load"). Counted by the tables' `rowsExamined`.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { rowsExamined } from "../../src/adapters/memory/table.js"
+import { platformFromConfig } from "../../src/domain/platform.js"
+import { Store } from "../../src/ports/store.js"
+import type { WebhookDeliveryRecord } from "../../src/ports/webhooks.js"
+
+const platform = platformFromConfig({ id: "claim-bounded", clientId: "claim-bounded-client", clientSecret: "claim-bounded-secret" })
+const T0 = Date.UTC(2026, 0, 1)
+const BACKLOG = 3_000
+
+const delivery = (i: number, resourceId: string): WebhookDeliveryRecord => ({
+  platformId: platform.id,
+  id: `Webhook:${String(i).padStart(6, "0")}`,
+  seq: i + 1,
+  type: "CUSTOMER.UPDATED",
+  resourceId,
+  body: "{}",
+  status: "PENDING",
+  attempts: [],
+  round: 0,
+  nextAttemptAt: T0 + i,
+  createdAt: T0 + i,
+  updatedAt: T0 + i
+})
+
+/** The rows the claim examines, and what it claimed. */
+const claimCounted = (now: number) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const before = rowsExamined.count
+    const claimed = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now))
+    return { claimed: claimed?.id, examined: rowsExamined.count - before }
+  })
+
+describe("memory webhooks.claimDue with a backlog", () => {
+  it.effect("reads the oldest pending deliveries only, whatever the backlog holds", () =>
+    Effect.gen(function*() {
+      const store = yield* Store
+      // The first ten of one resource (each waits for the one before), the rest one resource each.
+      yield* store.transact((uow) =>
+        Effect.forEach(Array.from({ length: BACKLOG }, (_, i) => i), (i) => uow.addWebhookDelivery(delivery(i, i < 10 ? "Customer:first" : `Customer:${i}`)), {
+          discard: true
+        })
+      )
+      const now = T0 + BACKLOG
+      // The oldest is due: one row read.
+      const first = yield* claimCounted(now)
+      assert.strictEqual(first.claimed, "Webhook:000000")
+      assert.isAtMost(first.examined, 2)
+      // Its resource's later deliveries wait for it: they are passed, the next resource's claimed.
+      yield* store.transact((uow) => uow.putWebhookDelivery({ ...delivery(0, "Customer:first"), lease: { token: "t", until: now + 15_000 } }))
+      const second = yield* claimCounted(now)
+      assert.strictEqual(second.claimed, "Webhook:000010")
+      assert.isAtMost(second.examined, 12)
+    }).pipe(Effect.provide(memoryLayer([platform], { seed: 7 }))))
+})
