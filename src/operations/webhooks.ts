@@ -298,22 +298,30 @@ const passFor = (platform: Platform, replay: boolean) =>
 /**
  * Every platform's due webhooks: one pass of the background worker (platforms side by
  * side). A deterministic platform's webhooks go out when its requests send them (see
- * `runAllDueTimers`): an answer to a webhook can make a move that draws ids.
+ * `runAllDueTimers`): an answer to a webhook can make a move that draws ids. Answers
+ * whether a platform's pass stopped at `MAX_ATTEMPTS_PER_PASS`, leaving attempts due.
  */
 export const runAllDueWebhooks = Effect.gen(function*() {
   const platforms = yield* Platforms
-  yield* Effect.forEach(
+  const made = yield* Effect.forEach(
     (yield* platforms.all).filter((platform) => !isDeterministic(platform)),
-    (platform) => passFor(platform, false).pipe(Effect.catchCause((cause) => Effect.logWarning(`Webhook pass for ${platform.id} failed`, cause))),
-    { concurrency: 8, discard: true }
+    (platform) => passFor(platform, false).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning(`Webhook pass for ${platform.id} failed`, cause), 0))),
+    { concurrency: 8 }
   )
+  return made.some((n) => n >= MAX_ATTEMPTS_PER_PASS)
 })
 
-/** The background webhook worker: a pass every `intervalMillis` of real time, for ever. Failures are logged, not fatal. */
+/**
+ * The background webhook worker, for ever: a pass, then the next after `intervalMillis`
+ * of real time, or at once when a pass stopped at its cap with attempts still due (a
+ * backlog drains as fast as the process sends, not `MAX_ATTEMPTS_PER_PASS` per interval;
+ * every attempt awaits its answer, so requests keep their turns). Failures are logged,
+ * not fatal.
+ */
 export const webhookLoop = (intervalMillis: number) =>
   runAllDueWebhooks.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("Webhook pass failed; retrying on the next pass", cause)),
-    Effect.andThen(Effect.sleep(intervalMillis)),
+    Effect.catchCause((cause) => Effect.as(Effect.logWarning("Webhook pass failed; retrying on the next pass", cause), false)),
+    Effect.flatMap((more) => (more ? Effect.yieldNow : Effect.sleep(intervalMillis))),
     Effect.forever
   )
 

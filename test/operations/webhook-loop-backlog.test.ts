@@ -1,0 +1,110 @@
+/**
+ * The background webhook worker drains a backlog (docs/webhooks.md, "Time"): a pass makes
+ * at most `MAX_ATTEMPTS_PER_PASS` attempts per platform, and when it stopped there with
+ * attempts still due the next pass follows at once instead of after the interval. On
+ * Effect's TestClock, with an interval of an hour that the test never lets pass: every
+ * delivery is attempted only if the worker does not wait between full passes.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { platformFromConfig } from "../../src/domain/platform.js"
+import { createCustomer } from "../../src/operations/customers.js"
+import { listWebhookDeliveries, MAX_ATTEMPTS_PER_PASS, runAllDueWebhooks, webhookLoop } from "../../src/operations/webhooks.js"
+import { type WebhookRequest, WebhookSender } from "../../src/ports/webhooks.js"
+
+const platform = platformFromConfig({
+  id: "webhook-backlog",
+  clientId: "webhook-backlog-client",
+  clientSecret: "webhook-backlog-secret",
+  regulated: true,
+  webhookEndpoint: "https://hooks.example.invalid/payments"
+})
+
+/** A sender that records what it is asked to POST and answers 200 at once. */
+const recordingSender = () => {
+  const sent: Array<WebhookRequest> = []
+  const sender = {
+    send: (request: WebhookRequest) =>
+      Effect.sync(() => {
+        sent.push(request)
+        return { _tag: "Answered" as const, status: 200, body: "", durationMs: 0 }
+      })
+  }
+  return { sent, sender }
+}
+
+/** Lets forked work run until nothing more is sent for a while (it waits on the clock, or is done). */
+const settle = (sent: ReadonlyArray<unknown>) =>
+  Effect.gen(function*() {
+    let quiet = 0
+    let seen = sent.length
+    while (quiet < 200) {
+      yield* Effect.yieldNow
+      if (sent.length === seen) quiet++
+      else {
+        seen = sent.length
+        quiet = 0
+      }
+    }
+  })
+
+/** Customers whose events make more deliveries than one pass attempts. */
+const backlog = Effect.gen(function*() {
+  let i = 0
+  for (;;) {
+    yield* createCustomer(platform, { customerType: "INDIVIDUAL", fullName: `Payer ${i}`, platformCustomerId: `payer-${i}` })
+    i++
+    // Each customer makes a few events; stop once they exceed two passes' worth.
+    if (i * 2 > 2 * MAX_ATTEMPTS_PER_PASS) return
+  }
+})
+
+/** Every delivery of the log, page by page: how many there are, and how many are not DELIVERED. */
+const deliveryLog = Effect.gen(function*() {
+  let cursor: string | undefined
+  let total = 0
+  let undelivered = 0
+  for (;;) {
+    const page = yield* listWebhookDeliveries(platform, { limit: 100, cursor })
+    total += page.data.length
+    undelivered += page.data.filter((d) => d.status !== "DELIVERED").length
+    if (!page.hasMore || page.nextCursor === undefined) return { total, undelivered }
+    cursor = page.nextCursor
+  }
+})
+
+describe("the background webhook worker and a backlog", () => {
+  it.effect("a pass stops at MAX_ATTEMPTS_PER_PASS and says attempts are still due", () => {
+    const { sender, sent } = recordingSender()
+    return Effect.gen(function*() {
+      yield* backlog
+      const more = yield* runAllDueWebhooks
+      // At the cap (its four concurrent senders may each finish the attempt they began).
+      assert.isAtLeast(sent.length, MAX_ATTEMPTS_PER_PASS)
+      assert.isBelow(sent.length, MAX_ATTEMPTS_PER_PASS + 4)
+      assert.isTrue(more)
+      // Passes until one ends below the cap: then nothing is due.
+      let last: boolean = more
+      while (last) last = yield* runAllDueWebhooks
+      assert.isAbove(sent.length, 2 * MAX_ATTEMPTS_PER_PASS)
+      assert.deepStrictEqual(yield* deliveryLog, { total: sent.length, undelivered: 0 })
+      assert.isFalse(yield* runAllDueWebhooks)
+    }).pipe(Effect.provideService(WebhookSender, sender), Effect.provide(memoryLayer([platform], { seed: 5 })))
+  })
+
+  it.effect("the worker runs the next pass at once after a full one: the whole backlog goes before the interval", () => {
+    const { sender, sent } = recordingSender()
+    return Effect.gen(function*() {
+      yield* backlog
+      // An hour between passes, on a clock that never moves: only the first pass, and
+      // the passes that follow a full one at once, can run.
+      const worker = yield* Effect.forkChild(webhookLoop(3_600_000))
+      yield* settle(sent)
+      // Each delivery attempted once, and every one delivered.
+      assert.isAbove(sent.length, 2 * MAX_ATTEMPTS_PER_PASS)
+      assert.deepStrictEqual(yield* deliveryLog, { total: sent.length, undelivered: 0 })
+      yield* Fiber.interrupt(worker)
+    }).pipe(Effect.provideService(WebhookSender, sender), Effect.provide(memoryLayer([platform], { seed: 5 })))
+  })
+})
