@@ -12,10 +12,17 @@
  * its cost is inside the windows it falls in.
  *   BENCH_STORES (default pglite; memory, pglite, postgres: one after the other)
  *   BENCH_SOAK_MINUTES (default 10), BENCH_SOAK_WINDOW_SECONDS (default 60), BENCH_CONNECTIONS (default 10)
+ *   BENCH_SOAK_WEBHOOKS=1: the platform's webhook endpoint set (PATCH /config) to a receiver
+ *     in this process on loopback, answering 200, before the load: every window also
+ *     prints the webhooks received and per payment, and after the load the time the
+ *     server takes to deliver what it still owes (until three seconds pass with nothing
+ *     received, at most BENCH_SOAK_DRAIN_SECONDS, default 300).
  * Nothing here passes or fails on time: it reports. Throwaway data directories and
  * cluster, removed at the end, on failure and on Ctrl-C.
  */
 import { mkdtempSync, readdirSync, statSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ChildProcess } from "node:child_process"
@@ -23,10 +30,13 @@ import { runThenExit, trackDir } from "./cleanup.js"
 import { askChild, start, WARM_UP_SECONDS } from "./http.js"
 import { appPairs, load, run } from "./money.js"
 import { startBenchCluster } from "./postgres.js"
+import { moneyApi } from "./servers/platform.js"
 
 const minutes = Number(process.env["BENCH_SOAK_MINUTES"] ?? "10")
 const windowSeconds = Number(process.env["BENCH_SOAK_WINDOW_SECONDS"] ?? "60")
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? "10")
+const webhooks = process.env["BENCH_SOAK_WEBHOOKS"] === "1"
+const drainSeconds = Number(process.env["BENCH_SOAK_DRAIN_SECONDS"] ?? "300")
 const stores = (process.env["BENCH_STORES"] ?? "pglite").split(",").map((s) => s.trim()).filter((s) => s !== "")
 
 const memoryOf = (child: ChildProcess) =>
@@ -34,6 +44,24 @@ const memoryOf = (child: ChildProcess) =>
     typeof m === "object" && m !== null && "rss" in m && "heapUsed" in m && typeof m.rss === "number" && typeof m.heapUsed === "number"
       ? { rss: m.rss, heapUsed: m.heapUsed }
       : undefined)
+
+/** A webhook receiver on loopback that answers 200 to every request and counts them. */
+const startReceiver = async () => {
+  let received = 0
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on("end", () => {
+      received++
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    received: () => received,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
 
 const bytesUnder = (dir: string): number => {
   let total = 0
@@ -59,6 +87,7 @@ interface Window {
   readonly rss: number
   readonly heapUsed: number
   readonly disk: number | undefined
+  readonly webhooks: number | undefined
 }
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(1)
@@ -67,16 +96,22 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFracti
 const soak = async (store: string, env: Record<string, string>, disk: () => Promise<number | undefined>, dbCpu: (() => Promise<number>) | undefined) => {
   console.log(`\n## ${store}: ${minutes} min of quote + execute, ${connections} connections, windows of ${windowSeconds} s (load average before: ${loadavg()[0]!.toFixed(2)})\n`)
   const server = await start("./servers/app.ts", env)
+  const receiver = webhooks ? await startReceiver() : undefined
   try {
     const pairs = await appPairs(server.port, connections, false)
+    // Events committed from here on are delivered (docs/webhooks.md), the warm-up's too.
+    if (receiver !== undefined) await moneyApi(server.port, "PATCH", "/config", { webhookEndpoint: receiver.url })
     await run(server.port, pairs, WARM_UP_SECONDS, connections)
-    console.log("| window | payments stored | payments/s | p50 ms | p99 ms | non-2xx | server CPU µs/payment | DB CPU µs/payment | server RSS MB | heap used MB | on disk MB |")
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|")
+    const receivedBefore = receiver?.received() ?? 0
+    console.log(`| window | payments stored | payments/s | p50 ms | p99 ms | non-2xx | server CPU µs/payment | DB CPU µs/payment | server RSS MB | heap used MB | on disk MB |${webhooks ? " webhooks received | per payment |" : ""}`)
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|${webhooks ? "---|---|" : ""}`)
     const windows: Array<Window> = []
     let stored = 0
     const end = Date.now() + minutes * 60_000
+    let receivedSoFar = receivedBefore
     while (Date.now() < end) {
       const r = await load(server, pairs, windowSeconds, connections, dbCpu)
+      const receivedNow = receiver?.received()
       stored += r.payments
       const memory = await memoryOf(server.child)
       const w: Window = {
@@ -89,10 +124,13 @@ const soak = async (store: string, env: Record<string, string>, disk: () => Prom
         dbCpuPerPayment: r.dbCpuMicrosPerRequest,
         rss: memory.rss,
         heapUsed: memory.heapUsed,
-        disk: await disk()
+        disk: await disk(),
+        webhooks: receivedNow === undefined ? undefined : receivedNow - receivedSoFar
       }
+      if (receivedNow !== undefined) receivedSoFar = receivedNow
       windows.push(w)
-      console.log(`| ${windows.length} | ${fmt(w.stored)} | ${fmt(w.paymentsPerSecond)} | ${w.p50} | ${w.p99} | ${w.other} | ${fmt(w.cpuPerPayment)} | ${w.dbCpuPerPayment === undefined ? "" : fmt(w.dbCpuPerPayment)} | ${mb(w.rss)} | ${mb(w.heapUsed)} | ${w.disk === undefined ? "" : mb(w.disk)} |`)
+      console.log(`| ${windows.length} | ${fmt(w.stored)} | ${fmt(w.paymentsPerSecond)} | ${w.p50} | ${w.p99} | ${w.other} | ${fmt(w.cpuPerPayment)} | ${w.dbCpuPerPayment === undefined ? "" : fmt(w.dbCpuPerPayment)} | ${mb(w.rss)} | ${mb(w.heapUsed)} | ${w.disk === undefined ? "" : mb(w.disk)} |` +
+        (w.webhooks === undefined ? "" : ` ${fmt(w.webhooks)} | ${(w.webhooks / Math.max(1, r.payments)).toFixed(2)} |`))
     }
     const first = windows[0]!
     const last = windows.at(-1)!
@@ -105,7 +143,25 @@ const soak = async (store: string, env: Record<string, string>, disk: () => Prom
       `heap used ${fmt((last.heapUsed - first.heapUsed) / Math.max(1, grown))} B per payment` +
       (last.disk !== undefined && first.disk !== undefined ? `, on disk ${fmt((last.disk - first.disk) / Math.max(1, grown))} B per payment` : ""))
     console.log(`answers other than 2xx (INSUFFICIENT_FUNDS aside) over the run: ${windows.reduce((a, w) => a + w.other, 0)}`)
+    if (receiver !== undefined) {
+      // What the server still owes when the load stops: delivered until three seconds pass with nothing new (the scheduler passes once a second).
+      const loadEnded = Date.now()
+      let last = receiver.received()
+      let lastAt = loadEnded
+      while (Date.now() - lastAt < 3_000 && Date.now() - loadEnded < drainSeconds * 1_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        if (receiver.received() !== last) {
+          last = receiver.received()
+          lastAt = Date.now()
+        }
+      }
+      const during = receivedSoFar - receivedBefore
+      console.log(`webhooks: ${fmt(during)} received during the ${fmt(windows.length)} windows (${(during / Math.max(1, stored)).toFixed(2)} per payment), ` +
+        `${fmt(last - receivedSoFar)} more in the ${((lastAt - loadEnded) / 1000).toFixed(1)} s after the load stopped` +
+        (Date.now() - loadEnded >= drainSeconds * 1_000 ? ` (still arriving after BENCH_SOAK_DRAIN_SECONDS=${drainSeconds})` : ""))
+    }
   } finally {
+    await receiver?.stop()
     await server.stop()
   }
 }
