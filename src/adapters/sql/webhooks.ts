@@ -23,6 +23,23 @@ import { decodeCursor, encodeCursor } from "../cursor.js"
 import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
 import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 
+/**
+ * The platform's oldest pending delivery due at $2 whose lease (if any) ended by $3 and that
+ * is its resource's oldest pending one (a resource's webhooks go in order), locked. Walks
+ * `webhook_deliveries_pending` from the oldest; the resource's oldest pending `seq` is a
+ * scalar subquery, one lookup down `webhook_deliveries_resource` per row passed. Written
+ * as `not exists (an earlier pending one of the resource)` until 2026-11-28, PostgreSQL's
+ * planner (PGlite's, with no statistics) made it an anti-join whose inner side read every
+ * pending delivery of the platform for each row passed: 13 ms a claim with a backlog of
+ * 3,000 (docs/performance.md, "Webhooks under the money load").
+ */
+export const CLAIM_DUE_SQL = `select d.doc::text as doc from webhook_deliveries d
+   where d.platform_id = $1 and d.status = 'PENDING' and d.next_ms <= $2::bigint
+     and (d.lease_until is null or d.lease_until <= $3::bigint)
+     and (select e.seq from webhook_deliveries e where e.platform_id = d.platform_id
+       and e.resource_id = d.resource_id and e.status = 'PENDING' order by e.seq limit 1) = d.seq
+   order by d.seq limit 1 for update of d skip locked`
+
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
 
@@ -164,15 +181,7 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAl
         Option.isNone(tx)
           ? Effect.die(new Error("webhooks.claimDue must run inside a unit of work"))
           : Effect.map(
-            query<DocRow>(
-              `select d.doc::text as doc from webhook_deliveries d
-               where d.platform_id = $1 and d.status = 'PENDING' and d.next_ms <= $2::bigint
-                 and (d.lease_until is null or d.lease_until <= $3::bigint)
-                 and not exists (select 1 from webhook_deliveries e where e.platform_id = d.platform_id
-                   and e.resource_id = d.resource_id and e.status = 'PENDING' and e.seq < d.seq)
-               order by d.seq limit 1 for update of d skip locked`,
-              [platformId, now, leaseNow]
-            ),
+            query<DocRow>(CLAIM_DUE_SQL, [platformId, now, leaseNow]),
             (rows) => rows[0] === undefined ? undefined : deliveryOf(rows[0])
           ))
   }
