@@ -13,7 +13,8 @@ import { platformFromConfig } from "../../src/domain/platform.js"
 import { createCustomer } from "../../src/operations/customers.js"
 import { putSandboxFaults } from "../../src/operations/sandbox-faults.js"
 import { listWebhookDeliveries, runAllDueWebhooks } from "../../src/operations/webhooks.js"
-import { type WebhookRequest, WebhookSender } from "../../src/ports/webhooks.js"
+import { WebhookSender } from "../../src/ports/webhooks.js"
+import { recordingSender } from "../support/recording-sender.js"
 
 const platform = platformFromConfig({
   id: "delay-fault",
@@ -22,20 +23,6 @@ const platform = platformFromConfig({
   regulated: true,
   webhookEndpoint: "https://hooks.example.invalid/payments"
 })
-
-/** A sender that records what it is asked to POST and answers 200 at once. */
-const recordingSender = () => {
-  const sent: Array<WebhookRequest> = []
-  const sender = {
-    send: (request: WebhookRequest) =>
-      Effect.sync(() => {
-        sent.push(request)
-        return { _tag: "Answered" as const, status: 200, body: "", durationMs: 0 }
-      })
-  }
-  const typesSent = () => sent.map((r) => (JSON.parse(r.body) as { type: string }).type)
-  return { sent, sender, typesSent }
-}
 
 /** Lets the forked pass run until it blocks (on the delay's sleep, or done). */
 const settle = Effect.gen(function*() {

@@ -11,7 +11,8 @@ import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { createCustomer } from "../../src/operations/customers.js"
 import { listWebhookDeliveries, MAX_ATTEMPTS_PER_PASS, runAllDueWebhooks, webhookLoop } from "../../src/operations/webhooks.js"
-import { type WebhookRequest, WebhookSender } from "../../src/ports/webhooks.js"
+import { WebhookSender } from "../../src/ports/webhooks.js"
+import { recordingSender } from "../support/recording-sender.js"
 
 const platform = platformFromConfig({
   id: "webhook-backlog",
@@ -20,19 +21,6 @@ const platform = platformFromConfig({
   regulated: true,
   webhookEndpoint: "https://hooks.example.invalid/payments"
 })
-
-/** A sender that records what it is asked to POST and answers 200 at once. */
-const recordingSender = () => {
-  const sent: Array<WebhookRequest> = []
-  const sender = {
-    send: (request: WebhookRequest) =>
-      Effect.sync(() => {
-        sent.push(request)
-        return { _tag: "Answered" as const, status: 200, body: "", durationMs: 0 }
-      })
-  }
-  return { sent, sender }
-}
 
 /** Lets forked work run until nothing more is sent for a while (it waits on the clock, or is done). */
 const settle = (sent: ReadonlyArray<unknown>) =>
