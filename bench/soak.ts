@@ -45,7 +45,11 @@ const memoryOf = (child: ChildProcess) =>
       ? { rss: m.rss, heapUsed: m.heapUsed }
       : undefined)
 
-/** A webhook receiver on loopback that answers 200 to every request and counts them. */
+/**
+ * A webhook receiver on loopback that answers 200 to every request and counts them. Not
+ * the tests' receiver (test/support/webhook-receiver.ts): that one parses and keeps every
+ * request, hundreds of thousands over a soak, in the process that also drives the load.
+ */
 const startReceiver = async () => {
   let received = 0
   const server = createServer((req, res) => {

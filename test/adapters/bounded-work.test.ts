@@ -23,6 +23,7 @@ import type { Currency } from "../../src/domain/money.js"
 import type { DomainEvent } from "../../src/ports/events.js"
 import { type PageResult, TOTAL_COUNT_LIMIT } from "../../src/ports/shared.js"
 import type { CustomerRecord, ExternalAccountRecord, InternalAccountRecord, TransactionQuery, TransactionRecord } from "../../src/ports/store.js"
+import { explainGeneric, type PlanNode, rowsRead as rowsReadOf } from "../support/plans.js"
 import { storeSuite, type StoreService } from "../support/store-harness.js"
 
 const USD: Currency = { code: "USD", name: "United States Dollar", symbol: "$", decimals: 2 }
@@ -212,59 +213,8 @@ describe("bounded work of the memory outbox's retention sweep", () => {
     }), 60_000)
 })
 
-interface PlanNode {
-  readonly "Node Type": string
-  readonly "Relation Name"?: string
-  readonly "Index Name"?: string
-  readonly "Actual Rows"?: number
-  readonly "Actual Loops"?: number
-  readonly "Parent Relationship"?: string
-  readonly "Rows Removed by Filter"?: number
-  readonly "Rows Removed by Index Recheck"?: number
-  readonly "Heap Fetches"?: number
-  readonly "Shared Hit Blocks"?: number
-  readonly "Shared Read Blocks"?: number
-  readonly Plans?: ReadonlyArray<PlanNode>
-}
-
-/**
- * Rows the scans of `table` read: returned and filtered out, every loop; with
- * `pageOnly`, those of the page alone (not of the total, an InitPlan).
- */
-const rowsRead = (node: PlanNode, pageOnly = false, table = "transactions"): { rows: number; seqScan: boolean } => {
-  const own = node["Relation Name"] === table || (node["Index Name"] ?? "").startsWith(table)
-  let rows = own
-    ? ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) * (node["Actual Loops"] ?? 1)
-    : 0
-  let seqScan = own && node["Node Type"] === "Seq Scan"
-  for (const child of node.Plans ?? []) {
-    if (pageOnly && child["Parent Relationship"] === "InitPlan") continue
-    const r = rowsRead(child, pageOnly, table)
-    rows += r.rows
-    seqScan ||= r.seqScan
-  }
-  return { rows, seqScan }
-}
-
-/**
- * `EXPLAIN ANALYZE` of `text`'s generic plan: prepared with `plan_cache_mode =
- * force_generic_plan` (set locally) and executed with `params` written as literals, as a
- * session of the store runs it (src/adapters/sql/index.ts).
- */
-let prepared = 0
-const explainGeneric = (sql: SqlClient.SqlClient, text: string, params: ReadonlyArray<unknown>, options = "analyze, format json") =>
-  Effect.gen(function*() {
-    const name = `bounded_work_${++prepared}`
-    yield* sql.unsafe("set local plan_cache_mode = force_generic_plan")
-    yield* sql.unsafe(`prepare ${name} as ${text}`)
-    const literals = params.map((v) => typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`).join(", ")
-    const rows = yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
-      `explain (${options}) execute ${name}${params.length === 0 ? "" : `(${literals})`}`
-    )
-    yield* sql.unsafe(`deallocate ${name}`)
-    yield* sql.unsafe("set local plan_cache_mode = auto")
-    return rows[0]?.["QUERY PLAN"][0]?.Plan
-  })
+/** Rows the scans of `table` read (default `transactions`); see ../support/plans.ts. */
+const rowsRead = (node: PlanNode, pageOnly = false, table = "transactions") => rowsReadOf(node, pageOnly, table)
 
 describe("bounded work on postgres", () => {
   const { storeIt, databaseUrl } = storeSuite("postgres")

@@ -23,6 +23,7 @@ import type {
   QuoteRecord,
   TransactionRecord
 } from "../../src/ports/store.js"
+import { type PlanNode, rowsRead } from "../support/plans.js"
 import { KINDS, storeSuite, type StoreService } from "../support/store-harness.js"
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
@@ -387,30 +388,4 @@ for (const kind of KINDS) {
         }), 120_000)
     }
   })
-}
-
-interface PlanNode {
-  readonly "Node Type": string
-  readonly "Relation Name"?: string
-  readonly "Actual Rows"?: number
-  readonly "Actual Loops"?: number
-  readonly "Rows Removed by Filter"?: number
-  readonly "Rows Removed by Index Recheck"?: number
-  readonly Plans?: ReadonlyArray<PlanNode>
-}
-
-/** The rows the plan's scans of tables read (filtered ones included), and whether any scanned a table whole. */
-const rowsRead = (node: PlanNode): { rows: number; seqScan: boolean } => {
-  let rows = 0
-  let seqScan = node["Node Type"] === "Seq Scan"
-  if (node["Relation Name"] !== undefined) {
-    const loops = node["Actual Loops"] ?? 1
-    rows += ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) * loops
-  }
-  for (const child of node.Plans ?? []) {
-    const r = rowsRead(child)
-    rows += r.rows
-    seqScan ||= r.seqScan
-  }
-  return { rows, seqScan }
 }

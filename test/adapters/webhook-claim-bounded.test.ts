@@ -20,6 +20,7 @@ import { CLAIM_DUE_SQL } from "../../src/adapters/sql/webhooks.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { Store } from "../../src/ports/store.js"
 import type { WebhookDeliveryRecord } from "../../src/ports/webhooks.js"
+import { explainGeneric, rowsRead } from "../support/plans.js"
 
 const platform = platformFromConfig({ id: "claim-bounded", clientId: "claim-bounded-client", clientSecret: "claim-bounded-secret" })
 const T0 = Date.UTC(2026, 0, 1)
@@ -72,18 +73,6 @@ describe("memory webhooks.claimDue with a backlog", () => {
     }).pipe(Effect.provide(memoryLayer([platform], { seed: 7 }))))
 })
 
-interface PlanNode {
-  readonly "Node Type": string
-  readonly "Actual Rows"?: number
-  readonly "Actual Loops"?: number
-  readonly Plans?: ReadonlyArray<PlanNode>
-}
-
-/** The rows every scan of the plan returned, over all its loops. */
-const rowsScanned = (node: PlanNode): number =>
-  (node["Node Type"].includes("Scan") ? (node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1) : 0) +
-  (node.Plans ?? []).reduce((sum, child) => sum + rowsScanned(child), 0)
-
 const pglite = ManagedRuntime.make(Layer.orDie(Layer.provideMerge(pgliteStoreOnClient(undefined), pgliteClientLayer(undefined, {}))))
 afterAll(() => pglite.dispose())
 
@@ -100,19 +89,10 @@ describe("SQL webhooks.claimDue with a backlog (PGlite)", () => {
         }, { discard: true })
       )
       const now = T0 + BACKLOG
-      const plan = yield* sql.withTransaction(Effect.gen(function*() {
-        // As the store's session runs it (enable_seqscan off), and as a prepared statement runs from its sixth execution.
-        yield* sql.unsafe("set local enable_seqscan = off")
-        yield* sql.unsafe("set local plan_cache_mode = force_generic_plan")
-        yield* sql.unsafe(`prepare claim_due_check(text, bigint, bigint) as ${CLAIM_DUE_SQL}`)
-        const rows = yield* sql.unsafe<{ readonly "QUERY PLAN": ReadonlyArray<{ readonly Plan: PlanNode }> }>(
-          `explain (analyze, format json) execute claim_due_check('${platform.id}', ${now}, ${now})`
-        )
-        yield* sql.unsafe("deallocate claim_due_check")
-        return rows[0]?.["QUERY PLAN"][0]?.Plan
-      }))
+      // As the store's session runs it (enable_seqscan off), and as a prepared statement runs from its sixth execution.
+      const plan = yield* sql.withTransaction(Effect.andThen(sql.unsafe("set local enable_seqscan = off"), explainGeneric(sql, CLAIM_DUE_SQL, [platform.id, now, now])))
       if (plan === undefined) return assert.fail("no plan")
-      assert.isAtMost(rowsScanned(plan), 10, JSON.stringify(plan))
+      assert.isAtMost(rowsRead(plan).rows, 10, JSON.stringify(plan))
       // And the claim itself: the oldest pending delivery.
       const claimed = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now))
       assert.strictEqual(claimed?.id, "Webhook:001000")

@@ -288,21 +288,14 @@ export class MemoryTable<R> {
     return key === undefined ? undefined : this.rows.get(key.id)
   }
 
-  /** Every row in (createdAt, id) order (each counted in `rowsExamined`). */
+  /** Every row in (createdAt, id) order, copied (each counted in `rowsExamined`). */
   ordered(): ReadonlyArray<R> {
-    const out: Array<R> = []
-    for (const key of this.order) {
-      const r = this.rows.get(key.id)
-      if (r !== undefined) out.push(r)
-    }
-    rowsExamined.count += out.length
-    return out
+    return Array.from(this.inOrder())
   }
 
   /**
    * Every row in (createdAt, id) order, lazily: a walk that stops at the first row it
-   * wants reads only the rows before it (each counted in `rowsExamined`), where
-   * `ordered()` copies the whole table first.
+   * wants reads only the rows before it (each counted in `rowsExamined`).
    */
   *inOrder(): Iterable<R> {
     for (const key of this.order) {
