@@ -28,7 +28,7 @@ const program = Effect.gen(function*() {
       Effect.forEach(ns, (i) =>
         kind === "events"
           ? uow.emit({ id: `Webhook:event-${i}`, platformId, type: "TEST", timestamp: new Date(T0 + i).toISOString() })
-          : uow.addWebhookDelivery({
+          : uow.addWebhookDeliveries([{
             platformId,
             id: `Webhook:00000000-0000-4000-8000-${i.toString().padStart(12, "0")}`,
             seq: i + 1,
@@ -41,7 +41,7 @@ const program = Effect.gen(function*() {
             nextAttemptAt: T0 + i,
             createdAt: T0 + i,
             updatedAt: T0 + i
-          }), { discard: true })
+          }]), { discard: true })
     )
   }
   // Every event but the newest is consumed (no endpoint: the sweep's rule), and every one is older than the cut.

@@ -325,7 +325,7 @@ const fill = (store: Store["Service"], template: Template) =>
             }
           })
         ).pipe(Effect.orDie)
-        yield* store.transact((uow) => Effect.forEach(deliveries, (d) => uow.addWebhookDelivery(d), { discard: true }))
+        yield* store.transact((uow) => uow.addWebhookDeliveries(deliveries))
         done += to - from
         if (Math.floor(done / (BATCH * 20)) !== Math.floor((done - (to - from)) / (BATCH * 20))) {
           process.stderr.write(`  scale fill ${store.info.kind}: ${done.toLocaleString("en-US")} / ${N.toLocaleString("en-US")}\n`)
@@ -369,8 +369,7 @@ const fillSql = (store: Store["Service"], template: Template, exec: Exec) =>
     // The template payment's own deliveries (DELIVERED, one per event), so they are cloned with it.
     const at = template.at
     yield* store.transact((uow) =>
-      Effect.forEach(template.paymentEvents, (e) =>
-        uow.addWebhookDelivery(deliveredOnce(e.event, e.seq, template.transaction.transaction.id, at)), { discard: true })).pipe(Effect.orDie)
+      uow.addWebhookDeliveries(template.paymentEvents.map((e) => deliveredOnce(e.event, e.seq, template.transaction.transaction.id, at)))).pipe(Effect.orDie)
     const payerT = template.customers[0]!.customer.id
     const sourceT = template.accounts.find((a) => a.customerId === payerT && a.currency === "USD")!.id
     const destinationT = template.accounts.find((a) => a.customerId !== payerT && a.currency === "USD")!.id

@@ -124,45 +124,44 @@ const resourceIdOf = (event: DomainEvent): string => {
 }
 
 /**
- * Takes the platform's committed events after its cursor into deliveries, while an
- * endpoint is configured. Returns how many were taken.
+ * Takes at most `IMPORT_BATCH` of the platform's committed events after its cursor into
+ * deliveries (one unit of work, the deliveries added in one write), while an endpoint is
+ * configured. Returns how many were taken: `IMPORT_BATCH` when more may be waiting. One
+ * batch at a time, so that a pass makes attempts between batches (`runDueWebhooks`): an
+ * import that ran until it caught up made no attempt while the load outran it.
  */
 export const importEvents = Effect.fnUntraced(function*(platform: Platform, now: number) {
   const store = yield* Store
   const config = yield* configOf(platform)
   if (config.webhookEndpoint === undefined) return 0
-  let taken = 0
-  for (;;) {
-    const batch = yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const cursor = (yield* store.webhooks.cursor(platform.id)) ?? 0
-        const events = yield* store.events.list(platform.id, { afterSeq: cursor, limit: IMPORT_BATCH })
-        for (const { seq, event } of events) {
-          const happened = Date.parse(event.timestamp)
-          yield* uow.addWebhookDelivery({
-            platformId: platform.id,
-            id: event.id,
-            seq,
-            type: event.type,
-            resourceId: resourceIdOf(event),
-            body: webhookBodyOf(event),
-            status: "PENDING",
-            attempts: [],
-            round: 0,
-            // First attempt as the event happens (a sandbox advance replays it then).
-            nextAttemptAt: Number.isFinite(happened) ? Math.min(happened, now) : now,
-            createdAt: now,
-            updatedAt: now
-          })
+  return yield* store.transact((uow) =>
+    Effect.gen(function*() {
+      const cursor = (yield* store.webhooks.cursor(platform.id)) ?? 0
+      const events = yield* store.events.list(platform.id, { afterSeq: cursor, limit: IMPORT_BATCH })
+      const last = events.at(-1)
+      if (last === undefined) return 0
+      yield* uow.addWebhookDeliveries(events.map(({ seq, event }): WebhookDeliveryRecord => {
+        const happened = Date.parse(event.timestamp)
+        return {
+          platformId: platform.id,
+          id: event.id,
+          seq,
+          type: event.type,
+          resourceId: resourceIdOf(event),
+          body: webhookBodyOf(event),
+          status: "PENDING",
+          attempts: [],
+          round: 0,
+          // First attempt as the event happens (a sandbox advance replays it then).
+          nextAttemptAt: Number.isFinite(happened) ? Math.min(happened, now) : now,
+          createdAt: now,
+          updatedAt: now
         }
-        const last = events.at(-1)
-        if (last !== undefined) yield* uow.setWebhookCursor(platform.id, last.seq)
-        return events.length
-      })
-    )
-    taken += batch
-    if (batch < IMPORT_BATCH) return taken
-  }
+      }))
+      yield* uow.setWebhookCursor(platform.id, last.seq)
+      return events.length
+    })
+  )
 })
 
 // ---------------------------------------------------------------- attempts
@@ -258,13 +257,14 @@ export const runDueWebhooks = Effect.fnUntraced(function*(platform: Platform, no
   const worker = Effect.gen(function*() {
     while (made < MAX_ATTEMPTS_PER_PASS && (yield* attemptOne(platform, now, leaseNow, replay))) made++
   })
-  // Again while attempts were made: an answer may have committed events (an approved
-  // incoming payment's COMPLETED), which go out in the same pass.
+  // A batch of events, then the attempts due; again while the import found a whole batch
+  // (more may be waiting) or attempts were made (an answer may have committed events, an
+  // approved incoming payment's COMPLETED, which go out in the same pass).
   for (;;) {
     const before = made
-    yield* importEvents(platform, now)
+    const imported = yield* importEvents(platform, now)
     yield* Effect.forEach(Array.from({ length: CONCURRENT_ATTEMPTS }), () => worker, { concurrency: CONCURRENT_ATTEMPTS, discard: true })
-    if (made === before || made >= MAX_ATTEMPTS_PER_PASS) return made
+    if (made >= MAX_ATTEMPTS_PER_PASS || (made === before && imported < IMPORT_BATCH)) return made
   }
 })
 

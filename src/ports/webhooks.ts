@@ -111,8 +111,11 @@ export interface WebhookWrites {
   readonly putWebhookSigningKey: (record: WebhookSigningKeyRecord) => Effect.Effect<WebhookSigningKeyRecord>
   /** Sets the outbox `seq` up to which events were taken for delivery. */
   readonly setWebhookCursor: (platformId: string, seq: number) => Effect.Effect<void>
-  /** Adds a delivery unless one with its id exists (importing an event twice adds it once). */
-  readonly addWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+  /**
+   * Adds deliveries (one platform's, in `seq` order), each unless one with its id exists
+   * (importing an event twice adds it once): on the SQL stores one statement for them all.
+   */
+  readonly addWebhookDeliveries: (records: ReadonlyArray<WebhookDeliveryRecord>) => Effect.Effect<void>
   /** Writes a delivery's new state (lease, attempt, status). */
   readonly putWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
   /**

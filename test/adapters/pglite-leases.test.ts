@@ -59,7 +59,7 @@ describe("webhook leases in a PGlite data directory", () => {
 
     await withStore(dir, (store) =>
       Effect.gen(function*() {
-        yield* store.transact((uow) => Effect.forEach([delivery(p, 1), delivery(p, 2)], (d) => uow.addWebhookDelivery(d), { discard: true }))
+        yield* store.transact((uow) => uow.addWebhookDeliveries([delivery(p, 1), delivery(p, 2)]))
         // An attempt in flight: leased, then the process goes away without recording it.
         const leased = yield* store.transact((uow) =>
           Effect.gen(function*() {

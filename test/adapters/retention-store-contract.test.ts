@@ -59,7 +59,7 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
         delivery(p, 6, "PENDING", T0 + 4 * SEC),
         delivery(other, 7, "DELIVERED", T0)
       ]
-      yield* store.transact((uow) => Effect.forEach(rows, (r) => uow.addWebhookDelivery(r), { discard: true }))
+      yield* store.transact((uow) => uow.addWebhookDeliveries(rows))
       const cut = T0 + 50 * SEC
       const ids = Effect.map(store.webhooks.list(p, { limit: 100 }), (page) => page.data.map((d) => d.seq).sort((a, b) => a - b))
 
@@ -138,9 +138,16 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
       const rendered = of(first, 1, webhookBodyOf(first!.event))
       // The second event's delivery carries another body (as a store must keep whatever it was given).
       const other = of(second, 2, `${webhookBodyOf(second!.event)} `)
-      yield* store.transact((uow) => Effect.andThen(uow.addWebhookDelivery(rendered), uow.addWebhookDelivery(other)))
+      // A body holding the character the SQL stores split a batch's documents at (./sql/webhooks.ts).
+      const control = { ...delivery(p, 1_000_000, "PENDING", T0), body: "{\"a\":\"\u0001\"}\u0001" }
+      yield* store.transact((uow) => uow.addWebhookDeliveries([rendered, other, control]))
       expect(yield* store.webhooks.get(p, rendered.id)).toEqual(rendered)
       expect(yield* store.webhooks.get(p, other.id)).toEqual(other)
+      expect(yield* store.webhooks.get(p, control.id)).toEqual(control)
+      // Added again (an event imported twice): what is there stays.
+      yield* store.transact((uow) => uow.addWebhookDeliveries([{ ...rendered, body: "{}", status: "FAILED" }, control]))
+      expect(yield* store.webhooks.get(p, rendered.id)).toEqual(rendered)
+      expect(yield* store.webhooks.get(p, control.id)).toEqual(control)
       // Leased, then delivered: a spread of what was read, as the worker writes it.
       const read = (yield* store.webhooks.get(p, rendered.id))!
       const leased = { ...read, lease: { token: "t", until: T0 + SEC } }
@@ -155,6 +162,6 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
       const after = yield* store.webhooks.get(p, rendered.id)
       expect(after?.body).toBe(rendered.body)
       expect(after).toEqual(done)
-      expect((yield* store.webhooks.list(p, { limit: 10 })).data.map((d) => d.body)).toEqual([other.body, rendered.body])
+      expect((yield* store.webhooks.list(p, { limit: 10 })).data.map((d) => d.body)).toEqual([control.body, other.body, rendered.body])
     }))
 })

@@ -160,7 +160,7 @@ describe.each(KINDS)("Snapshot store contract on %s", (kind) => {
         createdAt: at,
         updatedAt: at
       }
-      yield* store.transact((uow) => uow.addWebhookDelivery(finished))
+      yield* store.transact((uow) => uow.addWebhookDeliveries([finished]))
       const s = snapshot(p)
       yield* store.transact((uow) => uow.createSnapshot(s))
       const cut = at + 1_000

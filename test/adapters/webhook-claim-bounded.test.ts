@@ -56,9 +56,7 @@ describe("memory webhooks.claimDue with a backlog", () => {
       const store = yield* Store
       // The first ten of one resource (each waits for the one before), the rest one resource each.
       yield* store.transact((uow) =>
-        Effect.forEach(Array.from({ length: BACKLOG }, (_, i) => i), (i) => uow.addWebhookDelivery(delivery(i, i < 10 ? "Customer:first" : `Customer:${i}`)), {
-          discard: true
-        })
+        uow.addWebhookDeliveries(Array.from({ length: BACKLOG }, (_, i) => delivery(i, i < 10 ? "Customer:first" : `Customer:${i}`)))
       )
       const now = T0 + BACKLOG
       // The oldest is due: one row read.
@@ -83,10 +81,10 @@ describe("SQL webhooks.claimDue with a backlog (PGlite)", () => {
       const sql = yield* SqlClient.SqlClient
       // Delivered ones first (the walk's index holds pending ones only), then the backlog.
       yield* store.transact((uow) =>
-        Effect.forEach(Array.from({ length: BACKLOG }, (_, i) => i), (i) => {
+        uow.addWebhookDeliveries(Array.from({ length: BACKLOG }, (_, i) => {
           const d = delivery(i, i < 10 ? "Customer:first" : `Customer:${i}`)
-          return uow.addWebhookDelivery(i < BACKLOG / 3 ? { ...d, status: "DELIVERED" } : d)
-        }, { discard: true })
+          return i < BACKLOG / 3 ? { ...d, status: "DELIVERED" } : d
+        }))
       )
       const now = T0 + BACKLOG
       // As the store's session runs it (enable_seqscan off), and as a prepared statement runs from its sixth execution.

@@ -11,7 +11,8 @@ import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { createCustomer } from "../../src/operations/customers.js"
 import { listWebhookDeliveries, MAX_ATTEMPTS_PER_PASS, runAllDueWebhooks, webhookLoop } from "../../src/operations/webhooks.js"
-import { WebhookSender } from "../../src/ports/webhooks.js"
+import { Store } from "../../src/ports/store.js"
+import { WebhookSender, type WebhookSenderService } from "../../src/ports/webhooks.js"
 import { recordingSender } from "../support/recording-sender.js"
 
 const platform = platformFromConfig({
@@ -95,4 +96,25 @@ describe("the background webhook worker and a backlog", () => {
       yield* Fiber.interrupt(worker)
     }).pipe(Effect.provideService(WebhookSender, sender), Effect.provide(memoryLayer([platform], { seed: 5 })))
   })
+
+  it.effect("a pass attempts what it imported before it imports the rest: an outbox growing faster than the import still gets webhooks out", () =>
+    Effect.gen(function*() {
+      yield* backlog
+      const store = yield* Store
+      const events = yield* store.events.list(platform.id)
+      const lastSeq = events.at(-1)!.seq
+      // At each attempt, how far the import had gone.
+      const cursors: Array<number | undefined> = []
+      const sender: WebhookSenderService = {
+        send: () => Effect.map(store.webhooks.cursor(platform.id), (cursor) => {
+          cursors.push(cursor)
+          return { _tag: "Answered" as const, status: 200, body: "", durationMs: 0 }
+        })
+      }
+      yield* Effect.provideService(runAllDueWebhooks, WebhookSender, sender)
+      assert.isAtLeast(cursors.length, MAX_ATTEMPTS_PER_PASS)
+      // The first attempt went out with most of the outbox still to import (an import that
+      // ran until it caught up made the first attempt at the last seq).
+      assert.isBelow(cursors[0]!, lastSeq / 2)
+    }).pipe(Effect.provide(memoryLayer([platform], { seed: 5 }))))
 })

@@ -192,7 +192,8 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
           return record
         }),
       setWebhookCursor: (platformId, seq) => m.setField(m.tenantOf(platformId), "webhookCursor", seq),
-      addWebhookDelivery: (r) => Effect.suspend(() => m.tenantOf(r.platformId).deliveries.get(r.id) === undefined ? putDelivery(r) : Effect.void),
+      addWebhookDeliveries: (records) =>
+        Effect.forEach(records, (r) => Effect.suspend(() => m.tenantOf(r.platformId).deliveries.get(r.id) === undefined ? putDelivery(r) : Effect.void), { discard: true }),
       putWebhookDelivery: putDelivery,
       sweepWebhookDeliveries: (platformId, finishedBefore, limit) =>
         Effect.sync(() => {

@@ -40,6 +40,19 @@ export const CLAIM_DUE_SQL = `select d.doc::text as doc from webhook_deliveries 
        and e.resource_id = d.resource_id and e.status = 'PENDING' order by e.seq limit 1) = d.seq
    order by d.seq limit 1 for update of d skip locked`
 
+/**
+ * Between two deliveries' documents in `ADD_DELIVERIES_SQL`'s second parameter: JSON text
+ * never holds it (a control character in a string is written as an escape), so the
+ * documents are split without being parsed (as ./events.ts does).
+ */
+const DOC_SEPARATOR = "\u0001"
+
+/** New deliveries, each unless its id is there: $1 a JSON array of [platform, id, seq, resource, status, next_ms], $2 their documents. */
+const ADD_DELIVERIES_SQL = `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc)
+     select k->>0, k->>1, (k->>2)::bigint, k->>3, k->>4, (k->>5)::bigint, null, d::jsonb
+     from rows from (json_array_elements($1::json), string_to_table($2::text, chr(1))) as added(k, d)
+     on conflict (platform_id, id) do nothing`
+
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
 
@@ -54,7 +67,7 @@ export const endLeasesLeftBehind = (sql: SqlClient.SqlClient) =>
 
 export type WebhookStore = SqlArea<
   "webhooks",
-  Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDelivery" | "putWebhookDelivery" | "sweepWebhookDeliveries">
+  Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDeliveries" | "putWebhookDelivery" | "sweepWebhookDeliveries">
 >
 
 interface KeyRow {
@@ -106,7 +119,18 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAl
          on conflict (platform_id) do update set seq = excluded.seq`,
         [platformId, seq]
       )),
-    addWebhookDelivery: (r) => upsert(r, "do nothing"),
+    // One statement for the batch (an import of a few hundred events was a round trip each,
+    // and the pass made no attempt until its import caught up: docs/performance.md).
+    addWebhookDeliveries: (records) => {
+      if (records.length === 0) return Effect.void
+      const keys: Array<readonly [string, string, number, string, string, number]> = []
+      const docs: Array<string> = []
+      for (const r of records) {
+        keys.push([r.platformId, r.id, r.seq, r.resourceId, r.status, r.nextAttemptAt])
+        docs.push(JSON.stringify(r))
+      }
+      return Effect.asVoid(query(ADD_DELIVERIES_SQL, [JSON.stringify(keys), docs.join(DOC_SEPARATOR)]))
+    },
     putWebhookDelivery: (r) =>
       upsert(r, `do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc`),
     // The oldest finished deliveries through `webhook_deliveries_finished` (migration
