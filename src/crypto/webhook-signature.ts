@@ -1,5 +1,6 @@
 import { p256 } from "@noble/curves/nist.js"
-import { verify as nodeVerify } from "node:crypto"
+import { createPrivateKey, type KeyObject, sign as nodeSign, verify as nodeVerify } from "node:crypto"
+import { BoundedMemo } from "../lib/bounded-memo.js"
 import { fromHex, utf8 } from "./bytes.js"
 import { parseDerSignature } from "./der.js"
 import { parsePublicKeyBytes, parsePublicKeyHex, type P256PublicKey } from "./p256.js"
@@ -32,10 +33,37 @@ const keyOf = (publicKey: string | Uint8Array): P256PublicKey | undefined =>
   typeof publicKey === "string" ? parsePublicKeyHex(publicKey.trim()) : parsePublicKeyBytes(publicKey)
 
 /**
- * Signs a webhook body with the platform's P-256 private key (hex): base64 of the DER
- * signature over SHA-256(body). Deterministic (RFC 6979): the same body signs the same.
+ * How a signature's nonce is drawn: `rfc6979` derives it from the key and the body (the
+ * same body signs the same; `@noble/curves`, in JavaScript, about 1 ms a signature on the
+ * bench's machine), `random` draws it (node:crypto, OpenSSL, a few dozen µs). Both verify
+ * alike; a receiver cannot tell them apart.
  */
-export const signWebhookBody = (body: string | Uint8Array, privateKeyHex: string): string => {
+export type SignatureNonce = "rfc6979" | "random"
+
+/** SEC1 `ECPrivateKey` for P-256 without the optional public key (OpenSSL derives it): this prefix, then the 32-byte scalar, then this suffix. */
+const SEC1_PREFIX = Buffer.from("30310201010420", "hex")
+const SEC1_SUFFIX = Buffer.from("a00a06082a8648ce3d030107", "hex")
+
+/** node:crypto's key objects of the signing keys in use (a platform has one). */
+const keyObjects = new BoundedMemo<string, KeyObject>(256)
+const keyObjectOf = (privateKeyHex: string): KeyObject | undefined => {
+  const secret = fromHex(privateKeyHex)
+  if (secret === undefined || secret.length !== 32) return undefined
+  return createPrivateKey({ key: Buffer.concat([SEC1_PREFIX, secret, SEC1_SUFFIX]), format: "der", type: "sec1" })
+}
+
+/**
+ * Signs a webhook body with the platform's P-256 private key (hex): base64 of the DER
+ * signature over SHA-256(body). With `rfc6979` (the default) deterministic: the same body
+ * signs the same (a deterministic sandbox run's webhooks repeat byte for byte, headers
+ * included); with `random` a fresh nonce each time, natively.
+ */
+export const signWebhookBody = (body: string | Uint8Array, privateKeyHex: string, nonce: SignatureNonce = "rfc6979"): string => {
+  if (nonce === "random") {
+    const key = keyObjects.getOrCompute(privateKeyHex, keyObjectOf)
+    if (key === undefined) throw new RangeError("the webhook signing key is not a 32-byte hex scalar")
+    return nodeSign("sha256", bytesOf(body), { key, dsaEncoding: "der" }).toString("base64")
+  }
   const secret = fromHex(privateKeyHex)
   if (secret === undefined) throw new RangeError("the webhook signing key is not hex")
   const der = p256.sign(bytesOf(body), secret, { prehash: true, format: "der" })

@@ -7,6 +7,12 @@ export class Ids extends Context.Service<Ids, {
   readonly make: (prefix: ResourcePrefix) => Effect.Effect<string>
   /** A bare UUID, for nonces and challenge ids. */
   readonly uuid: Effect.Effect<string>
+  /**
+   * Whether what it draws repeats from run to run (a seed: a deterministic run, or a test):
+   * then what is drawn elsewhere must repeat too, or be derived instead (a webhook
+   * signature's nonce, by RFC 6979).
+   */
+  readonly seeded: boolean
 }>()("payments-service/ports/Ids") {}
 
 /** A platform whose ids come from its own seeded stream (its `deterministicSeed`). */

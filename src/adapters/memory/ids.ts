@@ -25,6 +25,7 @@ const FLAT_SCRATCH = Buffer.alloc(256)
 interface IdSource {
   readonly make: (prefix: string) => string
   readonly uuid: () => string
+  readonly seeded: boolean
 }
 
 /** The source behind each `Ids` service made here, for `perPlatformIds` to draw from without a second effect. */
@@ -33,7 +34,8 @@ const sources = new WeakMap<typeof Ids.Service, IdSource>()
 const idsOf = (source: IdSource): typeof Ids.Service => {
   const ids = Ids.of({
     make: (prefix) => Effect.sync(() => source.make(prefix)),
-    uuid: Effect.sync(source.uuid)
+    uuid: Effect.sync(source.uuid),
+    seeded: source.seeded
   })
   sources.set(ids, source)
   return ids
@@ -75,7 +77,8 @@ const randomSource = (): IdSource => {
       out[n] = 58 // :
       return out.toString("latin1", 0, writeUuid(n + 1))
     },
-    uuid: () => out.toString("latin1", 0, writeUuid(0))
+    uuid: () => out.toString("latin1", 0, writeUuid(0)),
+    seeded: false
   }
 }
 
@@ -106,7 +109,8 @@ const seededUuid = (seed: number) => uuidStream([seed, 0x243f6a88, 0x85a308d3, 0
 
 const streamSource = (next: () => string): IdSource => ({
   make: (prefix) => flatString(`${prefix}:${next()}`),
-  uuid: () => flatString(next())
+  uuid: () => flatString(next()),
+  seeded: true
 })
 
 const streamIds = (next: () => string) => idsOf(streamSource(next))
@@ -138,7 +142,8 @@ export const perPlatformIds = (shared: typeof Ids.Service): typeof Ids.Service =
     // A service made elsewhere: its own effects for the shared stream.
     return Ids.of({
       make: (prefix) => DeterministicPlatform.use((p) => p === undefined ? shared.make(prefix) : Effect.sync(() => streamOf(p).make(prefix))),
-      uuid: DeterministicPlatform.use((p) => p === undefined ? shared.uuid : Effect.sync(() => streamOf(p).uuid()))
+      uuid: DeterministicPlatform.use((p) => p === undefined ? shared.uuid : Effect.sync(() => streamOf(p).uuid())),
+      seeded: shared.seeded
     })
   }
   // One effect step per id: the platform read from the fiber and the id drawn in one.
@@ -151,7 +156,8 @@ export const perPlatformIds = (shared: typeof Ids.Service): typeof Ids.Service =
     uuid: Effect.withFiberSucceed((fiber) => {
       const p = fiber.getRef(DeterministicPlatform)
       return p === undefined ? source.uuid() : streamOf(p).uuid()
-    })
+    }),
+    seeded: source.seeded
   })
 }
 
