@@ -18,9 +18,9 @@
  *   422 end that delivery too.
  */
 import { createHash, randomUUID } from "node:crypto"
-import { Cause, Clock, Effect, Fiber, Semaphore } from "effect"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber, Semaphore } from "effect"
 import { p256KeyPairFromPrivateKey } from "../crypto/keys.js"
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
+import { type SignatureNonce, signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../crypto/webhook-signature.js"
 import { badRequest, forbidden } from "../domain/errors.js"
 import { type DomainEvent, webhookBodyOf } from "../domain/events.js"
 import { isDeterministic, type Platform } from "../domain/platform.js"
@@ -54,8 +54,13 @@ export const LEASE_MILLIS = 15_000
 const IMPORT_BATCH = 200
 /** Attempts one pass makes per platform at most (the rest wait for the next pass). */
 export const MAX_ATTEMPTS_PER_PASS = 500
-/** Attempts in flight at once per platform (different resources). */
-const CONCURRENT_ATTEMPTS = 4
+/**
+ * Attempts claimed (and recorded) together, sent side by side: a batch costs two units of
+ * work whatever its size. Each of a pass's `CLAIMING_WORKERS` has a batch in flight, so at
+ * most `CLAIM_BATCH * CLAIMING_WORKERS` attempts of a platform are (different resources).
+ */
+const CLAIM_BATCH = 8
+const CLAIMING_WORKERS = 2
 /** How long a sandbox clock advance (or a redelivery) waits for the attempts it starts; the rest finish in the background. */
 export const DELIVERY_WAIT_MILLIS = 10_000
 /** Attempts kept per delivery in the log (the oldest are dropped). */
@@ -166,15 +171,26 @@ export const importEvents = Effect.fnUntraced(function*(platform: Platform, now:
 
 // ---------------------------------------------------------------- attempts
 
-const signedRequest = (platform: Platform, url: string, body: string, privateKeyHex: string) => ({
+const signedRequest = (platform: Platform, url: string, body: string, privateKeyHex: string, nonce: SignatureNonce) => ({
   url,
   body,
   platform,
   headers: {
     "content-type": "application/json",
     "user-agent": "payments-service-webhooks",
-    [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, privateKeyHex)
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, privateKeyHex, nonce)
   }
+})
+
+/**
+ * The nonce of the platform's webhook signatures: RFC 6979 where a run must repeat byte for
+ * byte (a deterministic platform, or ids drawn from a seed: docs/sandbox.md), a random one
+ * (signed natively, a few dozen times cheaper) elsewhere (docs/webhooks.md).
+ */
+const signatureNonceOf = Effect.fnUntraced(function*(platform: Platform) {
+  const ids = yield* Ids
+  const nonce: SignatureNonce = isDeterministic(platform) || ids.seeded ? "rfc6979" : "random"
+  return nonce
 })
 
 const attemptOf = (at: number, url: string, response: WebhookResponse): WebhookAttemptRecord =>
@@ -199,11 +215,12 @@ export const afterAttempt = (d: WebhookDeliveryRecord, attempt: WebhookAttemptRe
 }
 
 /**
- * Claims, makes and records one due attempt of the platform. `replay`: the attempt is
- * recorded at the time it fell due (a sandbox advance catching up), else at `now`.
- * Returns whether one was made.
+ * Claims up to `limit` due attempts of the platform (different resources), makes them side
+ * by side and records them: one unit of work leases them all, and one records them all.
+ * `replay`: each attempt is recorded at the time it fell due (a sandbox advance catching
+ * up), else at `now`. Returns how many were made.
  */
-const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: boolean) =>
+const attemptBatch = (platform: Platform, now: number, leaseNow: number, replay: boolean, limit: number) =>
   Effect.gen(function*() {
     const store = yield* Store
     // The lease token is internal (never in an answer or a webhook): it does not draw from
@@ -211,40 +228,46 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
     const token = randomUUID()
     const claimed = yield* store.transact((uow) =>
       Effect.gen(function*() {
-        const due = yield* store.webhooks.claimDue(platform.id, now, leaseNow)
-        if (due === undefined) return undefined
-        const leased = { ...due, lease: { token, until: leaseNow + LEASE_MILLIS } }
-        yield* uow.putWebhookDelivery(leased)
+        const due = yield* store.webhooks.claimDue(platform.id, now, leaseNow, limit)
+        const leased = due.map((d) => ({ ...d, lease: { token, until: leaseNow + LEASE_MILLIS } }))
+        yield* uow.putWebhookDeliveries(leased)
         return leased
       })
     )
-    if (claimed === undefined) return false
-    const at = replay ? claimed.nextAttemptAt : now
+    if (claimed.length === 0) return 0
     const endpoint = (yield* configOf(platform)).webhookEndpoint
-    let attempt: WebhookAttemptRecord
-    let response: WebhookResponse | undefined
-    if (endpoint === undefined) {
-      attempt = { at, url: "", durationMs: 0, error: "no webhook endpoint is configured" }
-    } else {
-      const key = yield* signingKeyOf(platform)
-      // Through the platform's sandbox webhook faults, if it has any (docs/sandbox.md#fault-injection).
-      response = yield* sendWithFaults(platform, claimed, signedRequest(platform, endpoint, claimed.body, key.privateKeyHex))
-      attempt = attemptOf(at, endpoint, response)
-    }
+    const key = endpoint === undefined ? undefined : yield* signingKeyOf(platform)
+    const nonce = yield* signatureNonceOf(platform)
+    const made = yield* Effect.forEach(claimed, (d) =>
+      Effect.gen(function*() {
+        const at = replay ? d.nextAttemptAt : now
+        if (endpoint === undefined || key === undefined) {
+          return { d, at, response: undefined, attempt: { at, url: "", durationMs: 0, error: "no webhook endpoint is configured" } }
+        }
+        // Through the platform's sandbox webhook faults, if it has any (docs/sandbox.md#fault-injection).
+        const response = yield* sendWithFaults(platform, d, signedRequest(platform, endpoint, d.body, key.privateKeyHex, nonce))
+        return { d, at, response, attempt: attemptOf(at, endpoint, response) }
+      }), { concurrency: "unbounded" })
     yield* store.transact((uow) =>
       Effect.gen(function*() {
-        const current = yield* store.webhooks.get(platform.id, claimed.id)
-        // Someone else took over after the lease expired (or a reset removed it): theirs counts.
-        if (current?.lease?.token !== token) return
-        const next = afterAttempt(current, attempt)
-        yield* uow.putWebhookDelivery(next)
+        const current = new Map((yield* store.webhooks.getMany(platform.id, claimed.map((d) => d.id))).map((d) => [d.id, d]))
+        const recorded: Array<{ readonly current: WebhookDeliveryRecord; readonly next: WebhookDeliveryRecord; readonly at: number; readonly response: WebhookResponse | undefined }> = []
+        for (const { d, at, response, attempt } of made) {
+          const stored = current.get(d.id)
+          // Someone else took over after the lease expired (or a reset removed it): theirs counts.
+          if (stored?.lease?.token !== token) continue
+          recorded.push({ current: stored, next: afterAttempt(stored, attempt), at, response })
+        }
+        yield* uow.putWebhookDeliveries(recorded.map((r) => r.next))
         // The receiver's answer decides a payment waiting for it, with the attempt, at its time.
-        if (current.type === APPROVAL_WEBHOOK) {
-          yield* onClockAt(answerIncomingPending(uow, platform, current.resourceId, at, response, next.status), at)
+        for (const r of recorded) {
+          if (r.current.type === APPROVAL_WEBHOOK) {
+            yield* onClockAt(answerIncomingPending(uow, platform, r.current.resourceId, r.at, r.response, r.next.status), r.at)
+          }
         }
       })
     )
-    return true
+    return claimed.length
   })
 
 /**
@@ -254,8 +277,39 @@ const attemptOne = (platform: Platform, now: number, leaseNow: number, replay: b
  */
 export const runDueWebhooks = Effect.fnUntraced(function*(platform: Platform, now: number, leaseNow: number, replay = false) {
   let made = 0
+  // Attempts claimed or made: a worker claims no more than the pass has left.
+  let taken = 0
+  // Batches in flight, batches that made attempts, and a signal completed (and replaced)
+  // whenever a batch ends. A resource's next delivery becomes due only when its previous one
+  // is recorded, so a worker that finds nothing while others have batches out waits for one
+  // of them to make attempts, rather than giving up (or claiming again and again).
+  let inFlight = 0
+  let progress = 0
+  let batchEnded = Deferred.makeUnsafe<void>()
+  const endBatch = (madeSome: boolean) => {
+    inFlight--
+    if (madeSome) progress++
+    const ended = batchEnded
+    batchEnded = Deferred.makeUnsafe<void>()
+    Deferred.doneUnsafe(ended, Effect.void)
+  }
   const worker = Effect.gen(function*() {
-    while (made < MAX_ATTEMPTS_PER_PASS && (yield* attemptOne(platform, now, leaseNow, replay))) made++
+    while (taken < MAX_ATTEMPTS_PER_PASS) {
+      const want = Math.min(CLAIM_BATCH, MAX_ATTEMPTS_PER_PASS - taken)
+      taken += want
+      inFlight++
+      const progressBefore = progress
+      const n = yield* attemptBatch(platform, now, leaseNow, replay, want).pipe(
+        Effect.onExit((exit) => Effect.sync(() => endBatch(Exit.isSuccess(exit) && exit.value > 0)))
+      )
+      taken -= want - n
+      made += n
+      if (n > 0) continue
+      // Found nothing: again once another batch has made attempts (maybe meanwhile), done
+      // when none has and none is out.
+      while (progress === progressBefore && inFlight > 0) yield* Deferred.await(batchEnded)
+      if (progress === progressBefore) return
+    }
   })
   // A batch of events, then the attempts due; again while the import found a whole batch
   // (more may be waiting) or attempts were made (an answer may have committed events, an
@@ -263,7 +317,7 @@ export const runDueWebhooks = Effect.fnUntraced(function*(platform: Platform, no
   for (;;) {
     const before = made
     const imported = yield* importEvents(platform, now)
-    yield* Effect.forEach(Array.from({ length: CONCURRENT_ATTEMPTS }), () => worker, { concurrency: CONCURRENT_ATTEMPTS, discard: true })
+    yield* Effect.forEach(Array.from({ length: CLAIMING_WORKERS }), () => worker, { concurrency: CLAIMING_WORKERS, discard: true })
     if (made >= MAX_ATTEMPTS_PER_PASS || (made === before && imported < IMPORT_BATCH)) return made
   }
 })
@@ -363,7 +417,7 @@ export const sendTestWebhook = Effect.fnUntraced(function*(platform: Platform) {
   const event = yield* eventOf(platform, "TEST", { timestamp: isoOf(now) })
   const key = yield* signingKeyOf(platform)
   const sender = yield* WebhookSender
-  const response = yield* sender.send(signedRequest(platform, endpoint, webhookBodyOf(event), key.privateKeyHex))
+  const response = yield* sender.send(signedRequest(platform, endpoint, webhookBodyOf(event), key.privateKeyHex, yield* signatureNonceOf(platform)))
   if (response._tag === "Failed") {
     return yield* badRequest("WEBHOOK_DELIVERY_ERROR", `The webhook could not be delivered to ${endpoint}: ${response.error}`, {
       details: { url: endpoint }
@@ -421,7 +475,7 @@ export const redeliverWebhook = Effect.fnUntraced(function*(platform: Platform, 
     Effect.gen(function*() {
       const d = yield* store.webhooks.get(platform.id, id)
       if (d === undefined) return false
-      yield* uow.putWebhookDelivery({ ...d, status: "PENDING", round: 0, nextAttemptAt: now, updatedAt: now, lease: undefined })
+      yield* uow.putWebhookDeliveries([{ ...d, status: "PENDING", round: 0, nextAttemptAt: now, updatedAt: now, lease: undefined }])
       return true
     })
   )

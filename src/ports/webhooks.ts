@@ -97,13 +97,16 @@ export interface WebhookRepository extends RecordById<WebhookDeliveryRecord> {
   readonly lastEventSeq: (platformId: string) => Effect.Effect<number>
   /** The platform's deliveries, newest first (keyset on `(seq, id)`). */
   readonly list: (platformId: string, page: Page) => Effect.Effect<PageResult<WebhookDeliveryRecord>, InvalidCursor>
+  /** The platform's deliveries of these ids that exist (in no particular order). */
+  readonly getMany: (platformId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WebhookDeliveryRecord>>
   /**
-   * The platform's next delivery to attempt at `now` (platform clock), inside a unit of
-   * work: PENDING, due, not leased at `leaseNow` (real time), and no earlier PENDING
-   * delivery for the same resource. On PostgreSQL it is locked (`FOR UPDATE SKIP
-   * LOCKED`) so that the caller can lease it (`putWebhookDelivery`) before committing.
+   * The platform's next deliveries to attempt at `now` (platform clock), oldest first, at
+   * most `limit`, inside a unit of work: each PENDING, due, not leased at `leaseNow` (real
+   * time), and with no earlier PENDING delivery for the same resource (so no two of one
+   * resource). On the SQL stores they are locked (`FOR UPDATE SKIP LOCKED`) so that the
+   * caller can lease them (`putWebhookDeliveries`) before committing.
    */
-  readonly claimDue: (platformId: string, now: number, leaseNow: number) => Effect.Effect<WebhookDeliveryRecord | undefined>
+  readonly claimDue: (platformId: string, now: number, leaseNow: number, limit: number) => Effect.Effect<ReadonlyArray<WebhookDeliveryRecord>>
 }
 
 export interface WebhookWrites {
@@ -116,8 +119,8 @@ export interface WebhookWrites {
    * (importing an event twice adds it once): on the SQL stores one statement for them all.
    */
   readonly addWebhookDeliveries: (records: ReadonlyArray<WebhookDeliveryRecord>) => Effect.Effect<void>
-  /** Writes a delivery's new state (lease, attempt, status). */
-  readonly putWebhookDelivery: (record: WebhookDeliveryRecord) => Effect.Effect<void>
+  /** Writes deliveries' new states (lease, attempt, status): on the SQL stores one statement for them all. */
+  readonly putWebhookDeliveries: (records: ReadonlyArray<WebhookDeliveryRecord>) => Effect.Effect<void>
   /**
    * Removes at most `limit` of the platform's finished deliveries (DELIVERED or FAILED,
    * with their attempts) last updated before `finishedBefore` (epoch ms, platform

@@ -55,7 +55,7 @@ describe("webhook leases in a PGlite data directory", () => {
     const p = "leases"
     // Real time of the claims: the lease runs an hour past it.
     const leaseNow = Date.now()
-    const claim = (store: Store["Service"]) => store.transact(() => store.webhooks.claimDue(p, T0, leaseNow))
+    const claim = (store: Store["Service"]) => store.transact(() => Effect.map(store.webhooks.claimDue(p, T0, leaseNow, 1), (due) => due[0]))
 
     await withStore(dir, (store) =>
       Effect.gen(function*() {
@@ -63,9 +63,9 @@ describe("webhook leases in a PGlite data directory", () => {
         // An attempt in flight: leased, then the process goes away without recording it.
         const leased = yield* store.transact((uow) =>
           Effect.gen(function*() {
-            const due = yield* store.webhooks.claimDue(p, T0, leaseNow)
+            const [due] = yield* store.webhooks.claimDue(p, T0, leaseNow, 1)
             if (due === undefined) return undefined
-            yield* uow.putWebhookDelivery({ ...due, lease: { token: "dead-process", until: leaseNow + HOUR } })
+            yield* uow.putWebhookDeliveries([{ ...due, lease: { token: "dead-process", until: leaseNow + HOUR } }])
             return due.id
           })
         )

@@ -79,9 +79,9 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
 
       // A redelivered one counts from when it finished again; a PENDING one stays whatever its age.
       const redelivered = { ...rows[3]!, status: "PENDING" as const, updatedAt: T0 + 200 * SEC, nextAttemptAt: T0 + 200 * SEC }
-      yield* store.transact((uow) => uow.putWebhookDelivery(redelivered))
+      yield* store.transact((uow) => uow.putWebhookDeliveries([redelivered]))
       expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, T0 + 150 * SEC, 10))).toBe(0)
-      yield* store.transact((uow) => uow.putWebhookDelivery({ ...redelivered, status: "DELIVERED", updatedAt: T0 + 300 * SEC }))
+      yield* store.transact((uow) => uow.putWebhookDeliveries([{ ...redelivered, status: "DELIVERED", updatedAt: T0 + 300 * SEC }]))
       expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, T0 + 250 * SEC, 10))).toBe(0)
       expect(yield* ids).toEqual([3, 4, 6])
       expect(yield* store.transact((uow) => uow.sweepWebhookDeliveries(p, T0 + 301 * SEC, 10))).toBe(1)
@@ -151,11 +151,11 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
       // Leased, then delivered: a spread of what was read, as the worker writes it.
       const read = (yield* store.webhooks.get(p, rendered.id))!
       const leased = { ...read, lease: { token: "t", until: T0 + SEC } }
-      yield* store.transact((uow) => uow.putWebhookDelivery(leased))
-      expect((yield* store.transact(() => store.webhooks.claimDue(p, T0 + 60 * SEC, T0 + 2 * SEC)))?.body).toBe(rendered.body)
+      yield* store.transact((uow) => uow.putWebhookDeliveries([leased]))
+      expect((yield* store.transact(() => store.webhooks.claimDue(p, T0 + 60 * SEC, T0 + 2 * SEC, 1)))[0]?.body).toBe(rendered.body)
       const done = { ...rendered, status: "DELIVERED" as const, updatedAt: T0 + SEC, round: 1 }
       const current = (yield* store.webhooks.get(p, rendered.id))!
-      yield* store.transact((uow) => uow.putWebhookDelivery({ ...current, ...done, lease: undefined }))
+      yield* store.transact((uow) => uow.putWebhookDeliveries([{ ...current, ...done, lease: undefined }]))
       // Its event leaves the outbox; the delivery still reads its body.
       expect(yield* store.transact((uow) => uow.sweepEvents(p, { upToSeq: second!.seq, before: T0 + 50 * SEC, limit: 10 }))).toBe(2)
       expect(yield* store.events.list(p)).toEqual([])
@@ -163,5 +163,27 @@ describe.each(KINDS)("Retention store contract on %s", (kind) => {
       expect(after?.body).toBe(rendered.body)
       expect(after).toEqual(done)
       expect((yield* store.webhooks.list(p, { limit: 10 })).data.map((d) => d.body)).toEqual([control.body, other.body, rendered.body])
+    }))
+
+  storeIt("claimDue takes up to `limit` due deliveries, oldest first, one per resource; leased together they are passed, and getMany reads them back", (store, p) =>
+    Effect.gen(function*() {
+      const of = (n: number, resourceId: string, nextAttemptAt = T0): WebhookDeliveryRecord => ({ ...delivery(p, n, "PENDING", T0), resourceId, nextAttemptAt })
+      // Resource A has two (the second waits for the first), B one not yet due, C and D one each.
+      const rows = [of(1, "A"), of(2, "A"), of(3, "B", T0 + 60 * SEC), of(4, "C"), of(5, "D")]
+      yield* store.transact((uow) => uow.addWebhookDeliveries(rows))
+      const claim = (limit: number) => store.transact(() => Effect.map(store.webhooks.claimDue(p, T0 + SEC, T0, limit), (due) => due.map((d) => d.seq)))
+      expect(yield* claim(10)).toEqual([1, 4, 5])
+      expect(yield* claim(2)).toEqual([1, 4])
+      expect(yield* claim(0)).toEqual([])
+      // Leased in one write: the batch is passed, and what is left is the next one.
+      const lease = { token: "batch", until: T0 + 15 * SEC }
+      yield* store.transact((uow) => Effect.flatMap(store.webhooks.claimDue(p, T0 + SEC, T0, 2), (due) => uow.putWebhookDeliveries(due.map((d) => ({ ...d, lease })))))
+      expect(yield* claim(10)).toEqual([5])
+      const read = yield* store.webhooks.getMany(p, [rows[0]!.id, rows[3]!.id, "Webhook:missing"])
+      expect([...read].sort((a, b) => a.seq - b.seq)).toEqual([{ ...rows[0]!, lease }, { ...rows[3]!, lease }])
+      expect(yield* store.webhooks.getMany(p, [])).toEqual([])
+      // Recorded together: A's first delivered, so A's second is its oldest pending one.
+      yield* store.transact((uow) => uow.putWebhookDeliveries([{ ...rows[0]!, status: "DELIVERED", updatedAt: T0 + SEC }, { ...rows[3]!, status: "DELIVERED", updatedAt: T0 + SEC }]))
+      expect(yield* claim(10)).toEqual([2, 5])
     }))
 })

@@ -42,13 +42,15 @@ const delivery = (i: number, resourceId: string): WebhookDeliveryRecord => ({
 })
 
 /** The rows the claim examines, and what it claimed. */
-const claimCounted = (now: number) =>
+const claimCounted = (now: number, limit: number) =>
   Effect.gen(function*() {
     const store = yield* Store
     const before = rowsExamined.count
-    const claimed = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now))
-    return { claimed: claimed?.id, examined: rowsExamined.count - before }
+    const claimed = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now, limit))
+    return { claimed: claimed.map((d) => d.id), examined: rowsExamined.count - before }
   })
+
+const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `Webhook:${String(from + i).padStart(6, "0")}`)
 
 describe("memory webhooks.claimDue with a backlog", () => {
   it.effect("reads the oldest pending deliveries only, whatever the backlog holds", () =>
@@ -60,14 +62,18 @@ describe("memory webhooks.claimDue with a backlog", () => {
       )
       const now = T0 + BACKLOG
       // The oldest is due: one row read.
-      const first = yield* claimCounted(now)
-      assert.strictEqual(first.claimed, "Webhook:000000")
+      const first = yield* claimCounted(now, 1)
+      assert.deepStrictEqual(first.claimed, ["Webhook:000000"])
       assert.isAtMost(first.examined, 2)
       // Its resource's later deliveries wait for it: they are passed, the next resource's claimed.
-      yield* store.transact((uow) => uow.putWebhookDelivery({ ...delivery(0, "Customer:first"), lease: { token: "t", until: now + 15_000 } }))
-      const second = yield* claimCounted(now)
-      assert.strictEqual(second.claimed, "Webhook:000010")
+      yield* store.transact((uow) => uow.putWebhookDeliveries([{ ...delivery(0, "Customer:first"), lease: { token: "t", until: now + 15_000 } }]))
+      const second = yield* claimCounted(now, 1)
+      assert.deepStrictEqual(second.claimed, ["Webhook:000010"])
       assert.isAtMost(second.examined, 12)
+      // A batch: the next resources' oldest, one each, and the walk stops at the batch's last.
+      const batch = yield* claimCounted(now, 8)
+      assert.deepStrictEqual(batch.claimed, ids(10, 18))
+      assert.isAtMost(batch.examined, 20)
     }).pipe(Effect.provide(memoryLayer([platform], { seed: 7 }))))
 })
 
@@ -88,11 +94,14 @@ describe("SQL webhooks.claimDue with a backlog (PGlite)", () => {
       )
       const now = T0 + BACKLOG
       // As the store's session runs it (enable_seqscan off), and as a prepared statement runs from its sixth execution.
-      const plan = yield* sql.withTransaction(Effect.andThen(sql.unsafe("set local enable_seqscan = off"), explainGeneric(sql, CLAIM_DUE_SQL, [platform.id, now, now])))
+      const plan = yield* sql.withTransaction(Effect.andThen(sql.unsafe("set local enable_seqscan = off"), explainGeneric(sql, CLAIM_DUE_SQL, [platform.id, now, now, 1])))
       if (plan === undefined) return assert.fail("no plan")
       assert.isAtMost(rowsRead(plan).rows, 10, JSON.stringify(plan))
       // And the claim itself: the oldest pending delivery.
-      const claimed = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now))
-      assert.strictEqual(claimed?.id, "Webhook:001000")
+      const claimed = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now, 1))
+      assert.deepStrictEqual(claimed.map((d) => d.id), ["Webhook:001000"])
+      // A batch: the oldest pending ones, one per resource.
+      const batch = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now, 8))
+      assert.deepStrictEqual(batch.map((d) => d.id), ids(1000, 1008))
     })), 60_000)
 })

@@ -6,8 +6,9 @@
  * delivery is attempted only if the worker does not wait between full passes.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
+import { pgliteClientLayer, pgliteStoreOnClient } from "../../src/adapters/sql/index.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { createCustomer } from "../../src/operations/customers.js"
 import { listWebhookDeliveries, MAX_ATTEMPTS_PER_PASS, runAllDueWebhooks, webhookLoop } from "../../src/operations/webhooks.js"
@@ -117,4 +118,30 @@ describe("the background webhook worker and a backlog", () => {
       // ran until it caught up made the first attempt at the last seq).
       assert.isBelow(cursors[0]!, lastSeq / 2)
     }).pipe(Effect.provide(memoryLayer([platform], { seed: 5 }))))
+
+  it.effect("a pass ends once nothing is due, while its batches overlap (a worker that found nothing waits for one that made attempts, not for any)", () =>
+    Effect.gen(function*() {
+      // A few customers: each makes deliveries of a few resources, some of one resource in turn.
+      for (let i = 0; i < 5; i++) yield* createCustomer(platform, { customerType: "INDIVIDUAL", fullName: `Payer ${i}`, platformCustomerId: `overlap-${i}` })
+      const store = yield* Store
+      const expected = (yield* store.events.list(platform.id)).length
+      // Answers after a few turns of the scheduler, so batches are out at once.
+      const sent: Array<unknown> = []
+      const sender: WebhookSenderService = {
+        send: (request) =>
+          Effect.gen(function*() {
+            for (let i = 0; i < 3; i++) yield* Effect.yieldNow
+            sent.push(request)
+            return { _tag: "Answered" as const, status: 200, body: "", durationMs: 0 }
+          })
+      }
+      const more = yield* Effect.provideService(runAllDueWebhooks, WebhookSender, sender)
+      assert.isFalse(more)
+      assert.strictEqual(sent.length, expected)
+      assert.deepStrictEqual(yield* deliveryLog, { total: expected, undelivered: 0 })
+    }).pipe(
+      // PGlite's store: its units of work wait for the database, so batches are out together.
+      Effect.provide(Layer.orDie(Layer.provideMerge(pgliteStoreOnClient(undefined), pgliteClientLayer(undefined, {})))),
+      Effect.provide(memoryLayer([platform], { seed: 5 }))
+    ), 60_000)
 })

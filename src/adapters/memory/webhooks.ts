@@ -169,16 +169,31 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
             m.readPage(() => m.tenantOf(platformId).deliveries.page(() => true, { ...page, descending: true }, true)),
             (p) => ({ ...p, data: p.data.map(recordOf) })
           ),
-        claimDue: (platformId, now, leaseNow) =>
+        getMany: (platformId, ids) =>
+          m.read(() => {
+            const t = m.peek(platformId)
+            const found: Array<WebhookDeliveryRecord> = []
+            for (const id of ids) {
+              const d = t?.deliveries.get(id)
+              if (d !== undefined) found.push(recordOf(d))
+            }
+            return found
+          }),
+        claimDue: (platformId, now, leaseNow, limit) =>
           m.claim("webhooks.claimDue", () => {
+            const claimed: Array<WebhookDeliveryRecord> = []
+            if (limit < 1) return claimed
             const waiting = new Set<string>()
-            // Walked lazily from the oldest: the first due delivery ends the walk, whatever the backlog holds.
+            // Walked lazily from the oldest: the `limit`-th due delivery ends the walk, whatever the backlog holds.
             for (const r of m.peek(platformId)?.pendingDeliveries.inOrder() ?? []) {
               if (waiting.has(r.resourceId)) continue
               waiting.add(r.resourceId)
-              if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) return recordOf(r)
+              if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) {
+                claimed.push(recordOf(r))
+                if (claimed.length >= limit) break
+              }
             }
-            return undefined
+            return claimed
           })
       }
     },
@@ -194,7 +209,7 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
       setWebhookCursor: (platformId, seq) => m.setField(m.tenantOf(platformId), "webhookCursor", seq),
       addWebhookDeliveries: (records) =>
         Effect.forEach(records, (r) => Effect.suspend(() => m.tenantOf(r.platformId).deliveries.get(r.id) === undefined ? putDelivery(r) : Effect.void), { discard: true }),
-      putWebhookDelivery: putDelivery,
+      putWebhookDeliveries: (records) => Effect.forEach(records, putDelivery, { discard: true }),
       sweepWebhookDeliveries: (platformId, finishedBefore, limit) =>
         Effect.sync(() => {
           const t = m.peek(platformId)

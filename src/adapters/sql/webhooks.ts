@@ -24,8 +24,9 @@ import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
 import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
 
 /**
- * The platform's oldest pending delivery due at $2 whose lease (if any) ended by $3 and that
- * is its resource's oldest pending one (a resource's webhooks go in order), locked. Walks
+ * The platform's oldest pending deliveries (at most $4) due at $2 whose lease (if any) ended
+ * by $3 and that are each their resource's oldest pending one (a resource's webhooks go in
+ * order, so no two of one resource), locked. Walks
  * `webhook_deliveries_pending` from the oldest; the resource's oldest pending `seq` is a
  * scalar subquery, one lookup down `webhook_deliveries_resource` per row passed. Written
  * as `not exists (an earlier pending one of the resource)` until 2026-11-28, PostgreSQL's
@@ -38,7 +39,7 @@ export const CLAIM_DUE_SQL = `select d.doc::text as doc from webhook_deliveries 
      and (d.lease_until is null or d.lease_until <= $3::bigint)
      and (select e.seq from webhook_deliveries e where e.platform_id = d.platform_id
        and e.resource_id = d.resource_id and e.status = 'PENDING' order by e.seq limit 1) = d.seq
-   order by d.seq limit 1 for update of d skip locked`
+   order by d.seq limit $4 for update of d skip locked`
 
 /**
  * Between two deliveries' documents in `ADD_DELIVERIES_SQL`'s second parameter: JSON text
@@ -47,11 +48,32 @@ export const CLAIM_DUE_SQL = `select d.doc::text as doc from webhook_deliveries 
  */
 const DOC_SEPARATOR = "\u0001"
 
-/** New deliveries, each unless its id is there: $1 a JSON array of [platform, id, seq, resource, status, next_ms], $2 their documents. */
-const ADD_DELIVERIES_SQL = `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc)
-     select k->>0, k->>1, (k->>2)::bigint, k->>3, k->>4, (k->>5)::bigint, null, d::jsonb
-     from rows from (json_array_elements($1::json), string_to_table($2::text, chr(1))) as added(k, d)
-     on conflict (platform_id, id) do nothing`
+/**
+ * Deliveries written in one statement: $1 a JSON array of [platform, id, seq, resource,
+ * status, next_ms, lease_until], $2 their documents; `onConflict` says what becomes of a
+ * delivery already there.
+ */
+const deliveriesSql = (onConflict: string) =>
+  `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc)
+     select k->>0, k->>1, (k->>2)::bigint, k->>3, k->>4, (k->>5)::bigint, (k->>6)::bigint, d::jsonb
+     from rows from (json_array_elements($1::json), string_to_table($2::text, chr(1))) as written(k, d)
+     on conflict (platform_id, id) ${onConflict}`
+/** New deliveries, each unless its id is there (an event imported twice is added once). */
+const ADD_DELIVERIES_SQL = deliveriesSql("do nothing")
+/** Deliveries' new states. */
+const PUT_DELIVERIES_SQL = deliveriesSql(
+  "do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc"
+)
+
+const deliveriesParams = (records: ReadonlyArray<WebhookDeliveryRecord>): ReadonlyArray<string> => {
+  const keys: Array<readonly [string, string, number, string, string, number, number | null]> = []
+  const docs: Array<string> = []
+  for (const r of records) {
+    keys.push([r.platformId, r.id, r.seq, r.resourceId, r.status, r.nextAttemptAt, r.lease?.until ?? null])
+    docs.push(JSON.stringify(r))
+  }
+  return [JSON.stringify(keys), docs.join(DOC_SEPARATOR)]
+}
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
 export const WEBHOOK_TABLES: ReadonlyArray<string> = ["webhook_cursors", "webhook_deliveries"]
@@ -67,7 +89,7 @@ export const endLeasesLeftBehind = (sql: SqlClient.SqlClient) =>
 
 export type WebhookStore = SqlArea<
   "webhooks",
-  Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDeliveries" | "putWebhookDelivery" | "sweepWebhookDeliveries">
+  Pick<UnitOfWork, "putWebhookSigningKey" | "setWebhookCursor" | "addWebhookDeliveries" | "putWebhookDeliveries" | "sweepWebhookDeliveries">
 >
 
 interface KeyRow {
@@ -85,14 +107,6 @@ const keyOf = (platformId: string, row: KeyRow): WebhookSigningKeyRecord => ({
 
 export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAll: Effect.Effect<void>): WebhookStore => {
   const deliveryOf = (row: DocRow): WebhookDeliveryRecord => docOf<WebhookDeliveryRecord>(row)
-
-  const upsert = (r: WebhookDeliveryRecord, onConflict: string) =>
-    Effect.asVoid(query(
-      `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc)
-       values ($1, $2, $3::bigint, $4, $5, $6::bigint, $7::bigint, $8::jsonb)
-       on conflict (platform_id, id) ${onConflict}`,
-      [r.platformId, r.id, r.seq, r.resourceId, r.status, r.nextAttemptAt, r.lease?.until ?? null, JSON.stringify(r)]
-    ))
 
   const signingKey = (platformId: string) =>
     Effect.map(
@@ -121,18 +135,8 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAl
       )),
     // One statement for the batch (an import of a few hundred events was a round trip each,
     // and the pass made no attempt until its import caught up: docs/performance.md).
-    addWebhookDeliveries: (records) => {
-      if (records.length === 0) return Effect.void
-      const keys: Array<readonly [string, string, number, string, string, number]> = []
-      const docs: Array<string> = []
-      for (const r of records) {
-        keys.push([r.platformId, r.id, r.seq, r.resourceId, r.status, r.nextAttemptAt])
-        docs.push(JSON.stringify(r))
-      }
-      return Effect.asVoid(query(ADD_DELIVERIES_SQL, [JSON.stringify(keys), docs.join(DOC_SEPARATOR)]))
-    },
-    putWebhookDelivery: (r) =>
-      upsert(r, `do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc`),
+    addWebhookDeliveries: (records) => records.length === 0 ? Effect.void : Effect.asVoid(query(ADD_DELIVERIES_SQL, deliveriesParams(records))),
+    putWebhookDeliveries: (records) => records.length === 0 ? Effect.void : Effect.asVoid(query(PUT_DELIVERIES_SQL, deliveriesParams(records))),
     // The oldest finished deliveries through `webhook_deliveries_finished` (migration
     // 17), at most `limit` rows; rows another unit of work holds are left for next time.
     sweepWebhookDeliveries: (platformId, finishedBefore, limit) =>
@@ -200,14 +204,23 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAl
         (rows) => rows[0] === undefined ? undefined : deliveryOf(rows[0])
       ),
     list,
-    claimDue: (platformId, now, leaseNow) =>
+    getMany: (platformId, ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Effect.map(
+          query<DocRow>(
+            `select doc::text as doc from webhook_deliveries where platform_id = $1 and id in (select json_array_elements_text($2::json))`,
+            [platformId, JSON.stringify(ids)]
+          ),
+          (rows) => rows.map(deliveryOf)
+        ),
+    claimDue: (platformId, now, leaseNow, limit) =>
       Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) =>
         Option.isNone(tx)
           ? Effect.die(new Error("webhooks.claimDue must run inside a unit of work"))
-          : Effect.map(
-            query<DocRow>(CLAIM_DUE_SQL, [platformId, now, leaseNow]),
-            (rows) => rows[0] === undefined ? undefined : deliveryOf(rows[0])
-          ))
+          : limit < 1
+          ? Effect.succeed([])
+          : Effect.map(query<DocRow>(CLAIM_DUE_SQL, [platformId, now, leaseNow, Math.floor(limit)]), (rows) => rows.map(deliveryOf)))
   }
 
   return { tables: WEBHOOK_TABLES, writes, repositories: { webhooks: repository } }
