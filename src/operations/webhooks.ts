@@ -248,25 +248,30 @@ const attemptBatch = (platform: Platform, now: number, leaseNow: number, replay:
         const response = yield* sendWithFaults(platform, d, signedRequest(platform, endpoint, d.body, key.privateKeyHex, nonce))
         return { d, at, response, attempt: attemptOf(at, endpoint, response) }
       }), { concurrency: "unbounded" })
-    yield* store.transact((uow) =>
-      Effect.gen(function*() {
-        const current = new Map((yield* store.webhooks.getMany(platform.id, claimed.map((d) => d.id))).map((d) => [d.id, d]))
-        const recorded: Array<{ readonly current: WebhookDeliveryRecord; readonly next: WebhookDeliveryRecord; readonly at: number; readonly response: WebhookResponse | undefined }> = []
-        for (const { d, at, response, attempt } of made) {
-          const stored = current.get(d.id)
-          // Someone else took over after the lease expired (or a reset removed it): theirs counts.
-          if (stored?.lease?.token !== token) continue
-          recorded.push({ current: stored, next: afterAttempt(stored, attempt), at, response })
-        }
-        yield* uow.putWebhookDeliveries(recorded.map((r) => r.next))
-        // The receiver's answer decides a payment waiting for it, with the attempt, at its time.
-        for (const r of recorded) {
-          if (r.current.type === APPROVAL_WEBHOOK) {
-            yield* onClockAt(answerIncomingPending(uow, platform, r.current.resourceId, r.at, r.response, r.next.status), r.at)
+    // Recorded in one unit of work; an approval webhook in one of its own, with the payment
+    // its answer decides (a failure there leaves the others' records alone).
+    const record = (attempts: ReadonlyArray<(typeof made)[number]>) =>
+      attempts.length === 0 ? Effect.void : store.transact((uow) =>
+        Effect.gen(function*() {
+          const current = new Map((yield* store.webhooks.getMany(platform.id, attempts.map((a) => a.d.id))).map((d) => [d.id, d]))
+          const recorded: Array<{ readonly current: WebhookDeliveryRecord; readonly next: WebhookDeliveryRecord; readonly at: number; readonly response: WebhookResponse | undefined }> = []
+          for (const { d, at, response, attempt } of attempts) {
+            const stored = current.get(d.id)
+            // Someone else took over after the lease expired (or a reset removed it): theirs counts.
+            if (stored?.lease?.token !== token) continue
+            recorded.push({ current: stored, next: afterAttempt(stored, attempt), at, response })
           }
-        }
-      })
-    )
+          yield* uow.putWebhookDeliveries(recorded.map((r) => r.next))
+          // The receiver's answer decides a payment waiting for it, with the attempt, at its time.
+          for (const r of recorded) {
+            if (r.current.type === APPROVAL_WEBHOOK) {
+              yield* onClockAt(answerIncomingPending(uow, platform, r.current.resourceId, r.at, r.response, r.next.status), r.at)
+            }
+          }
+        })
+      )
+    yield* record(made.filter((a) => a.d.type !== APPROVAL_WEBHOOK))
+    for (const a of made) if (a.d.type === APPROVAL_WEBHOOK) yield* record([a])
     return claimed.length
   })
 
