@@ -13,7 +13,8 @@ import { type MoneyClient, moneyApp, moneyPlatform } from "../support/money.js"
 
 const platform = moneyPlatform("bulk")
 const otherPlatform = moneyPlatform("bulk-other")
-const app = moneyApp([platform, otherPlatform])
+// Platform time moves only with the advances: the jobs run in steps of a second.
+const app = moneyApp([platform, otherPlatform], { standingClock: true })
 const [m, o] = app.clients as [MoneyClient, MoneyClient]
 afterAll(() => app.dispose())
 

@@ -1,5 +1,6 @@
 /** Drives the reference app in-process: real routing, middleware and encoding, no sockets. */
 import { Effect, Layer } from "effect"
+import { frozenClockLayer } from "../../src/adapters/deterministic.js"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { LoopbackWebhookSenderLayer } from "../../src/adapters/webhook-http.js"
 import { makeWebHandler } from "../../src/http/app.js"
@@ -61,10 +62,20 @@ export const basic = (p: Platform) => `Basic ${Buffer.from(`${p.clientId}:${p.cl
 export const makeApi = (
   platforms: ReadonlyArray<Platform> = [platformA, platformB],
   seed?: number,
-  options: { readonly store?: TestStore; readonly directLane?: boolean } = {}
+  options: {
+    readonly store?: TestStore
+    readonly directLane?: boolean
+    /**
+     * The base clock stands still at the app's start: platform time moves only with
+     * `POST /sandbox/clock/advance`, so a test counting steps of a second is not
+     * overtaken by a slow machine.
+     */
+    readonly standingClock?: boolean
+  } = {}
 ) => {
+  const services = testServices(options.store ?? defaultTestStore(), platforms, seed)
   const { handler, dispose, ready } = makeWebHandler({
-    services: testServices(options.store ?? defaultTestStore(), platforms, seed),
+    services: options.standingClock === true ? Layer.merge(services, frozenClockLayer(Date.now())) : services,
     schedulerIntervalMillis: false,
     ...(options.directLane === undefined ? {} : { directLane: options.directLane })
   })

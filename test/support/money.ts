@@ -139,8 +139,8 @@ export const moneyClient = (api: Api, platform: Platform) => {
 export type MoneyClient = ReturnType<typeof moneyClient>
 
 /** One app over `platforms`, with a client per platform. */
-export const moneyApp = (platforms: ReadonlyArray<Platform>) => {
-  const api = makeApi(platforms)
+export const moneyApp = (platforms: ReadonlyArray<Platform>, options: Parameters<typeof makeApi>[2] = {}) => {
+  const api = makeApi(platforms, undefined, options)
   return { api, clients: platforms.map((p) => moneyClient(api, p)), dispose: () => api.dispose() }
 }
 
