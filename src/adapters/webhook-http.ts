@@ -82,22 +82,59 @@ const pinnedLookup = (addresses: ReadonlyArray<ResolvedAddress>): LookupFunction
     }
   }) as LookupFunction
 
+/** How long a connection to a receiver is kept open with nothing to send: under the 5 s a Node server keeps one. */
+export const IDLE_CONNECTION_MILLIS = 4_000
+/** Connections open at once to one destination at most (a pass sends 16 webhooks of a platform at once). */
+const MAX_CONNECTIONS_PER_DESTINATION = 16
+
 /**
- * One POST to `url`, connecting only to `addresses` (already checked). Never rejects:
- * what went wrong is the answer.
+ * Connections kept open per destination: the URL's scheme, host and port and the checked
+ * addresses it may connect to, so a connection is only ever reused for the addresses it was
+ * made to (another answer of the resolver is another destination, with connections of its
+ * own). Idle ones close after `IDLE_CONNECTION_MILLIS`; a destination forgotten here (the
+ * memo is bounded) keeps its idle connections until then.
  */
-export const httpTransport: Transport = (url, request, addresses) =>
+const agents = new BoundedMemo<string, http.Agent>(256)
+const agentOf = (url: URL, addresses: ReadonlyArray<ResolvedAddress>): http.Agent => {
+  const key = `${url.protocol}//${url.host}|${addresses.map((a) => a.address).join(",")}`
+  let agent = agents.get(key)
+  if (agent === undefined) {
+    const options = { keepAlive: true, maxSockets: MAX_CONNECTIONS_PER_DESTINATION, maxFreeSockets: MAX_CONNECTIONS_PER_DESTINATION, timeout: IDLE_CONNECTION_MILLIS }
+    agents.set(key, agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options))
+  }
+  return agent
+}
+
+/**
+ * One POST to `url`, connecting only to `addresses` (already checked), on a connection kept
+ * from an earlier attempt to the same destination when there is one. Never rejects: what
+ * went wrong is the answer. A kept connection the receiver closed meanwhile (reset before any
+ * answer) is not the receiver's answer: the POST is made once more on a new one.
+ */
+export const httpTransport: Transport = (url, request, addresses) => post(url, request, addresses, true)
+
+const post = (url: URL, request: WebhookRequest, addresses: ReadonlyArray<ResolvedAddress>, mayRetry: boolean): Promise<WebhookResponse> =>
   new Promise((resolve) => {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const signal = AbortSignal.timeout(WEBHOOK_TIMEOUT_MILLIS)
     let settled = false
+    let answered = false
+    let req: http.ClientRequest | undefined
     const finish = (response: WebhookResponse) => {
       if (settled) return
       settled = true
       resolve(response)
     }
-    const fail = (error: unknown) => finish({ _tag: "Failed", error: describe(error, signal.aborted), durationMs: elapsed() })
+    const fail = (error: unknown) => {
+      if (settled) return
+      if (mayRetry && !answered && !signal.aborted && req?.reusedSocket === true && isReset(error)) {
+        settled = true
+        resolve(post(url, request, addresses, false))
+        return
+      }
+      finish({ _tag: "Failed", error: describe(error, signal.aborted), durationMs: elapsed() })
+    }
     const body = Buffer.from(request.body, "utf8")
     const options: http.RequestOptions = {
       method: "POST",
@@ -105,22 +142,25 @@ export const httpTransport: Transport = (url, request, addresses) =>
       signal,
       // The host is an address already checked, or a name whose checked addresses are the only answers.
       ...(isIP(hostKey(url.hostname)) === 0 ? { lookup: pinnedLookup(addresses) } : {}),
-      agent: false
+      agent: agentOf(url, addresses)
     }
-    let req: http.ClientRequest
     try {
       req = (url.protocol === "https:" ? https : http).request(url, options, (res) => {
+        answered = true
         const chunks: Array<Buffer> = []
         let size = 0
-        const done = () => {
-          res.destroy()
-          finish({ _tag: "Answered", status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8"), durationMs: elapsed() })
-        }
+        const done = () => finish({ _tag: "Answered", status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8"), durationMs: elapsed() })
         res.on("data", (chunk: Buffer) => {
+          if (settled) return
           chunks.push(chunk)
           size += chunk.length
-          if (size >= MAX_RESPONSE_BYTES) done()
+          // Enough read: the rest is dropped, and the connection with it.
+          if (size >= MAX_RESPONSE_BYTES) {
+            done()
+            res.destroy()
+          }
         })
+        // Read to its end, the connection goes back to be kept.
         res.on("end", done)
         res.on("error", (e) => (signal.aborted ? fail(e) : done()))
         res.on("close", () => (signal.aborted ? fail(new Error("aborted")) : done()))
@@ -131,6 +171,11 @@ export const httpTransport: Transport = (url, request, addresses) =>
     req.on("error", fail)
     req.end(body)
   })
+
+const isReset = (error: unknown): boolean => {
+  const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined
+  return code === "ECONNRESET" || code === "EPIPE"
+}
 
 /** A list of destinations (`["public", "10.20.0.0/16"]`; an invalid one throws), or one parsed already. */
 export type Destinations = DestinationPolicy | ReadonlyArray<string>

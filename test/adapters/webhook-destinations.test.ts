@@ -312,6 +312,57 @@ describe("the HTTP transport behind the guard", () => {
     }
   })
 
+  it("keeps a connection open for the next webhook to the same destination", async () => {
+    const target = await serve((_req, res) => res.end("ok"))
+    let connections = 0
+    target.server.on("connection", () => connections++)
+    try {
+      const sender = guardedWebhookSender()
+      for (let i = 0; i < 5; i++) expect(await send(sender, target.url)).toMatchObject({ _tag: "Answered", status: 200 })
+      expect(target.hits()).toBe(5)
+      expect(connections).toBe(1)
+      // Side by side: a connection each, kept too.
+      const together = await Promise.all(Array.from({ length: 4 }, () => send(sender, target.url)))
+      expect(together.every((r) => r._tag === "Answered" && r.status === 200)).toBe(true)
+      expect(connections).toBeLessThanOrEqual(4)
+    } finally {
+      await close(target.server)
+    }
+  })
+
+  it("a kept connection the receiver drops before answering is not the answer: the webhook goes again on a new one", async () => {
+    const perSocket = new WeakMap<object, number>()
+    let connections = 0
+    const target = await serve((req, res) => {
+      const n = (perSocket.get(req.socket) ?? 0) + 1
+      perSocket.set(req.socket, n)
+      // The second request on a connection: dropped unanswered, as a receiver closing an idle connection races it.
+      if (n === 2) req.socket.destroy()
+      else res.end("ok")
+    })
+    target.server.on("connection", () => connections++)
+    try {
+      const sender = guardedWebhookSender()
+      expect(await send(sender, target.url)).toMatchObject({ _tag: "Answered", status: 200 })
+      expect(await send(sender, target.url)).toMatchObject({ _tag: "Answered", status: 200 })
+      expect(connections).toBe(2)
+      expect(target.hits()).toBe(3)
+    } finally {
+      await close(target.server)
+    }
+  })
+
+  it("a connection the receiver drops before answering, when it was not a kept one, is a failed attempt", async () => {
+    const target = await serve((req) => req.socket.destroy())
+    try {
+      const response = await send(guardedWebhookSender(), target.url)
+      expect(response._tag).toBe("Failed")
+      expect(target.hits()).toBe(1)
+    } finally {
+      await close(target.server)
+    }
+  })
+
   it("reads at most MAX_RESPONSE_BYTES of an answer, and sends the body as given", async () => {
     let received = ""
     const big = await serve((req, res) => {
