@@ -130,7 +130,7 @@ export const makeSqlAreas = (sql: SqlClient.SqlClient, pending = makeSqlPending(
     timers: makeTimerStore(sql, query),
     idempotency: makeIdempotencyStore(query),
     money: makeMoneyStore(sql, query, pending, seen),
-    webhooks: makeWebhookStore(sql, query, pending.flushAll),
+    webhooks: makeWebhookStore(sql, query, pending.flushAll, pending.defer),
     wallets: makeWalletStore(query),
     cards: makeCardStore(query, write),
     cardTransactions: makeCardTransactionStore(query),

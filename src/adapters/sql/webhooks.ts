@@ -105,7 +105,17 @@ const keyOf = (platformId: string, row: KeyRow): WebhookSigningKeyRecord => ({
   createdAt: row.created_ms
 })
 
-export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAll: Effect.Effect<void>): WebhookStore => {
+/**
+ * `defer` keeps a write for the unit of work's next statement (./pending.ts): the cursor and
+ * a batch of deliveries go with the statement after them, or with COMMIT (one round trip
+ * fewer for each unit of work of the webhook worker); at once outside a unit of work.
+ */
+export const makeWebhookStore = (
+  sql: SqlClient.SqlClient,
+  query: Query,
+  flushAll: Effect.Effect<void>,
+  defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>
+): WebhookStore => {
   const deliveryOf = (row: DocRow): WebhookDeliveryRecord => docOf<WebhookDeliveryRecord>(row)
 
   const signingKey = (platformId: string) =>
@@ -128,15 +138,15 @@ export const makeWebhookStore = (sql: SqlClient.SqlClient, query: Query, flushAl
         Effect.map(signingKey(r.platformId), (stored) => stored ?? r)
       ),
     setWebhookCursor: (platformId, seq) =>
-      Effect.asVoid(query(
+      defer(
         `insert into webhook_cursors (platform_id, seq) values ($1, $2::bigint)
          on conflict (platform_id) do update set seq = excluded.seq`,
         [platformId, seq]
-      )),
+      ),
     // One statement for the batch (an import of a few hundred events was a round trip each,
     // and the pass made no attempt until its import caught up: docs/performance.md).
-    addWebhookDeliveries: (records) => records.length === 0 ? Effect.void : Effect.asVoid(query(ADD_DELIVERIES_SQL, deliveriesParams(records))),
-    putWebhookDeliveries: (records) => records.length === 0 ? Effect.void : Effect.asVoid(query(PUT_DELIVERIES_SQL, deliveriesParams(records))),
+    addWebhookDeliveries: (records) => records.length === 0 ? Effect.void : defer(ADD_DELIVERIES_SQL, deliveriesParams(records)),
+    putWebhookDeliveries: (records) => records.length === 0 ? Effect.void : defer(PUT_DELIVERIES_SQL, deliveriesParams(records)),
     // The oldest finished deliveries through `webhook_deliveries_finished` (migration
     // 17), at most `limit` rows; rows another unit of work holds are left for next time.
     sweepWebhookDeliveries: (platformId, finishedBefore, limit) =>
