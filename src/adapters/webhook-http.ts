@@ -60,9 +60,13 @@ export const systemResolver: Resolver = async (host) => {
 /** Makes one POST to `url`, connecting only to `addresses` (already checked); never rejects. */
 export type Transport = (url: URL, request: WebhookRequest, addresses: ReadonlyArray<ResolvedAddress>) => Promise<WebhookResponse>
 
+/** An error's `code` (node's `ECONNRESET`, …), if it has one. */
+const codeOf = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined
+
 const describe = (error: unknown, timedOut: boolean): string => {
   if (timedOut) return `no answer within ${WEBHOOK_TIMEOUT_MILLIS / 1000} s`
-  const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined
+  const code = codeOf(error)
   const message = error instanceof Error ? error.message : String(error)
   return code === undefined || message.startsWith(code) ? message : `${code}: ${message}`
 }
@@ -173,7 +177,7 @@ const post = (url: URL, request: WebhookRequest, addresses: ReadonlyArray<Resolv
   })
 
 const isReset = (error: unknown): boolean => {
-  const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined
+  const code = codeOf(error)
   return code === "ECONNRESET" || code === "EPIPE"
 }
 

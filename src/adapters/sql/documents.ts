@@ -266,3 +266,11 @@ export const documentReads = (query: Query) => {
 
   return { one, many, page, byId, byColumn }
 }
+
+/**
+ * Between two JSON documents sent as one text parameter and split in SQL with
+ * `string_to_table($n::text, chr(1))`: JSON text never holds it (JSON.stringify writes a
+ * control character in a string as an escape), so the documents are split without being
+ * parsed (the events' insert, a batch of webhook deliveries).
+ */
+export const DOCUMENT_SEPARATOR = "\u0001"

@@ -1,7 +1,7 @@
 /** The outbox part of the SQL Store (migration `1_initial`): events in commit order per platform. ./store.ts wires it in. */
 import { Effect } from "effect"
 import type { DomainEvent, EventWrites } from "../../ports/events.js"
-import { docOf, type Query, type SqlArea } from "./documents.js"
+import { docOf, DOCUMENT_SEPARATOR, type Query, type SqlArea } from "./documents.js"
 import { CurrentPending, type PendingStatement } from "./pending.js"
 
 /**
@@ -24,18 +24,16 @@ export const eventsStatement = (events: ReadonlyArray<DomainEvent>): PendingStat
   }
   return {
     text: EVENTS_INSERT,
-    params: [JSON.stringify([...new Set(events.map((e) => e.platformId))].sort()), JSON.stringify(keys), docs.join(EVENT_SEPARATOR)]
+    params: [JSON.stringify([...new Set(events.map((e) => e.platformId))].sort()), JSON.stringify(keys), docs.join(DOCUMENT_SEPARATOR)]
   }
 }
 
 /**
- * Between two events' documents in `EVENTS_INSERT`'s third parameter: JSON text never
- * holds it (JSON.stringify writes a control character in a string as an escape), so the
- * documents are split without being parsed, and stored as `json` (migration
- * `20_lighter_money_writes`: validated, not rebuilt as jsonb). The second parameter holds
- * each event's platform, id and type, in the same order.
+ * `EVENTS_INSERT`'s third parameter holds the events' documents split at
+ * `DOCUMENT_SEPARATOR`, stored as `json` (migration `20_lighter_money_writes`: validated,
+ * not rebuilt as jsonb). The second parameter holds each event's platform, id and type, in
+ * the same order.
  */
-const EVENT_SEPARATOR = "\u0001"
 const EVENTS_INSERT = `insert into events (platform_id, id, type, doc)
      select k->>0, k->>1, k->>2, d::json
      from (select count(*) from (select pg_advisory_xact_lock(hashtext(p)) from json_array_elements_text($1::json) as p) locked) as platform_event_locks,

@@ -21,7 +21,7 @@ import type {
 } from "../../ports/store.js"
 import { decodeCursor, encodeCursor } from "../cursor.js"
 import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
-import { type DocRow, docOf, type Query, type SqlArea } from "./documents.js"
+import { type DocRow, docOf, DOCUMENT_SEPARATOR, type Query, type SqlArea } from "./documents.js"
 
 /**
  * The platform's oldest pending deliveries (at most $4) due at $2 whose lease (if any) ended
@@ -40,13 +40,6 @@ export const CLAIM_DUE_SQL = `select d.doc::text as doc from webhook_deliveries 
      and (select e.seq from webhook_deliveries e where e.platform_id = d.platform_id
        and e.resource_id = d.resource_id and e.status = 'PENDING' order by e.seq limit 1) = d.seq
    order by d.seq limit $4 for update of d skip locked`
-
-/**
- * Between two deliveries' documents in `ADD_DELIVERIES_SQL`'s second parameter: JSON text
- * never holds it (a control character in a string is written as an escape), so the
- * documents are split without being parsed (as ./events.ts does).
- */
-const DOC_SEPARATOR = "\u0001"
 
 /**
  * Deliveries written in one statement: $1 a JSON array of [platform, id, seq, resource,
@@ -72,7 +65,7 @@ const deliveriesParams = (records: ReadonlyArray<WebhookDeliveryRecord>): Readon
     keys.push([r.platformId, r.id, r.seq, r.resourceId, r.status, r.nextAttemptAt, r.lease?.until ?? null])
     docs.push(JSON.stringify(r))
   }
-  return [JSON.stringify(keys), docs.join(DOC_SEPARATOR)]
+  return [JSON.stringify(keys), docs.join(DOCUMENT_SEPARATOR)]
 }
 
 /** The tables of migration `4_webhooks` that `resetPlatform` clears (the signing key stays). */
