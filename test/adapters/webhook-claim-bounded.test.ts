@@ -1,13 +1,15 @@
 /**
- * The memory store's `webhooks.claimDue` reads the pending deliveries from the oldest
- * and stops at the first it may claim: with a backlog of thousands, a claim reads a few
- * rows, not the backlog (it copied every pending delivery on every claim, so a platform
- * whose receiver fell behind slowed down with every delivery it owed: docs/performance.md,
- * "Webhooks under the money load"). Counted by the tables' `rowsExamined`.
+ * The memory store's `webhooks.claimDue` reads the heads due now (each resource's first
+ * pending delivery) from the soonest due, and stops at the first it may not claim for
+ * being due later: with a backlog of thousands, a claim reads a few rows, not the backlog.
+ * It copied every pending delivery on every claim until 2026-11-28 (morning), then walked
+ * them from the oldest, which still passed every delivery waiting behind an earlier one
+ * of its resource and every one whose retry was later: a receiver down, or the long
+ * chains of the accounts' balance webhooks behind the money load (docs/performance.md, "A
+ * claim that reads the due heads only"). Counted by the tables' `rowsExamined`.
  *
  * The SQL stores' claim (`CLAIM_DUE_SQL`) likewise: on PGlite, its generic plan run with
- * `EXPLAIN (ANALYZE)` over the same backlog reads a few rows (it read every pending
- * delivery of the platform for each one it passed, as an anti-join's inner side).
+ * `EXPLAIN (ANALYZE)` over the same backlogs reads a few rows.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -16,11 +18,12 @@ import { afterAll } from "vitest"
 import { memoryLayer } from "../../src/adapters/memory/index.js"
 import { rowsExamined } from "../../src/adapters/memory/table.js"
 import { pgliteClientLayer, pgliteStoreOnClient } from "../../src/adapters/sql/index.js"
-import { CLAIM_DUE_SQL } from "../../src/adapters/sql/webhooks.js"
+import { combine } from "../../src/adapters/sql/pending.js"
+import { CLAIM_DUE_SQL, deliveriesStatement } from "../../src/adapters/sql/webhooks.js"
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { Store } from "../../src/ports/store.js"
 import type { WebhookDeliveryRecord } from "../../src/ports/webhooks.js"
-import { explainGeneric, rowsRead } from "../support/plans.js"
+import { explainGeneric, planOutline, rowsRead } from "../support/plans.js"
 
 const platform = platformFromConfig({ id: "claim-bounded", clientId: "claim-bounded-client", clientSecret: "claim-bounded-secret" })
 const T0 = Date.UTC(2026, 0, 1)
@@ -75,7 +78,35 @@ describe("memory webhooks.claimDue with a backlog", () => {
       assert.deepStrictEqual(batch.claimed, ids(10, 18))
       assert.isAtMost(batch.examined, 20)
     }).pipe(Effect.provide(memoryLayer([platform], { seed: 7 }))))
+
+  it.effect("behind long chains, reads the chains' heads only", () =>
+    Effect.gen(function*() {
+      const store = yield* Store
+      yield* store.transact((uow) => uow.addWebhookDeliveries(chains))
+      const now = T0 + BACKLOG
+      // Every chain's head under way but the last one's: that one is claimed, its chain's second is not.
+      const leased = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now, CHAINS - 1))
+      yield* store.transact((uow) => uow.putWebhookDeliveries(leased.map((d) => ({ ...d, lease: { token: "t", until: now + 15_000 } }))))
+      const next = yield* claimCounted(now, 8)
+      assert.deepStrictEqual(next.claimed, [chains[CHAINS - 1]!.id])
+      assert.isAtMost(next.examined, CHAINS + 2)
+    }).pipe(Effect.provide(memoryLayer([platform], { seed: 7 }))))
+
+  it.effect("with a receiver down (every first attempt failed, retried later), reads one row", () =>
+    Effect.gen(function*() {
+      const store = yield* Store
+      yield* store.transact((uow) => uow.addWebhookDeliveries(retried))
+      const nothing = yield* claimCounted(T0 + BACKLOG, 8)
+      assert.deepStrictEqual(nothing.claimed, [])
+      assert.isAtMost(nothing.examined, 1)
+    }).pipe(Effect.provide(memoryLayer([platform], { seed: 7 }))))
 })
+
+/** `CHAINS` resources with `BACKLOG / CHAINS` deliveries each, interleaved as the money load makes them (an account's balance webhooks). */
+const CHAINS = 20
+const chains = Array.from({ length: BACKLOG }, (_, i) => delivery(i, `InternalAccount:${i % CHAINS}`))
+/** One resource each, every one's retry an hour away. */
+const retried = Array.from({ length: BACKLOG }, (_, i) => ({ ...delivery(i, `Customer:${i}`), round: 1, nextAttemptAt: T0 + 3_600_000 + i }))
 
 const pglite = ManagedRuntime.make(Layer.orDie(Layer.provideMerge(pgliteStoreOnClient(undefined), pgliteClientLayer(undefined, {}))))
 afterAll(() => pglite.dispose())
@@ -103,5 +134,46 @@ describe("SQL webhooks.claimDue with a backlog (PGlite)", () => {
       // A batch: the oldest pending ones, one per resource.
       const batch = yield* store.transact(() => store.webhooks.claimDue(platform.id, now, now, 8))
       assert.deepStrictEqual(batch.map((d) => d.id), ids(1000, 1008))
+    })), 60_000)
+
+  it("behind long chains, and with a receiver down, its generic plan reads the heads it may claim only", () =>
+    pglite.runPromise(Effect.gen(function*() {
+      const store = yield* Store
+      const sql = yield* SqlClient.SqlClient
+      const p = platformFromConfig({ id: "claim-chains", clientId: "claim-chains-client", clientSecret: "claim-chains-secret" })
+      const q = platformFromConfig({ id: "claim-down", clientId: "claim-down-client", clientSecret: "claim-down-secret" })
+      yield* store.transact((uow) => uow.addWebhookDeliveries(chains.map((d) => ({ ...d, platformId: p.id }))))
+      yield* store.transact((uow) => uow.addWebhookDeliveries(retried.map((d) => ({ ...d, platformId: q.id }))))
+      const now = T0 + BACKLOG
+      const plan = (platformId: string, limit: number) =>
+        sql.withTransaction(Effect.andThen(sql.unsafe("set local enable_seqscan = off"), explainGeneric(sql, CLAIM_DUE_SQL, [platformId, now, now, limit])))
+      const behindChains = yield* plan(p.id, 8)
+      if (behindChains === undefined) return assert.fail("no plan")
+      assert.isAtMost(rowsRead(behindChains).rows, CHAINS + 2, JSON.stringify(behindChains))
+      const down = yield* plan(q.id, 8)
+      if (down === undefined) return assert.fail("no plan")
+      assert.isAtMost(rowsRead(down).rows, 2, JSON.stringify(down))
+      // And the claims themselves: each chain's first; nothing.
+      const claimed = yield* store.transact(() => store.webhooks.claimDue(p.id, now, now, 100))
+      assert.deepStrictEqual(claimed.map((d) => d.id), ids(0, CHAINS))
+      assert.deepStrictEqual(yield* store.transact(() => store.webhooks.claimDue(q.id, now, now, 100)), [])
+
+      // The writes that move the heads read a few rows per delivery written, whatever the
+      // chains hold: a batch of attempts recorded (eight heads delivered) and an import of
+      // 200 more to the same chains (as the store sends them, with HEADS_MOVED).
+      const written = (kind: "add" | "put", records: ReadonlyArray<WebhookDeliveryRecord>) => {
+        const statement = combine([deliveriesStatement(kind, records)])
+        return sql.withTransaction(explainGeneric(sql, statement.text, statement.params))
+      }
+      const recorded = yield* written("put", claimed.slice(0, 8).map((d) => ({ ...d, status: "DELIVERED" as const, updatedAt: now })))
+      if (recorded === undefined) return assert.fail("no plan")
+      assert.isAtMost(rowsRead(recorded).rows, 8 * 6, planOutline(recorded))
+      const more = Array.from({ length: 200 }, (_, i) => ({ ...delivery(BACKLOG + i, `InternalAccount:${i % CHAINS}`), platformId: p.id }))
+      const imported = yield* written("add", more)
+      if (imported === undefined) return assert.fail("no plan")
+      assert.isAtMost(rowsRead(imported).rows, 2 * 200 + 5 * CHAINS, planOutline(imported))
+      // What they wrote: the next of those eight chains are their heads now; the new ones wait.
+      const next = yield* store.transact(() => store.webhooks.claimDue(p.id, now + 1_000, now, 100))
+      assert.deepStrictEqual(next.map((d) => d.id), [...ids(8, CHAINS), ...ids(CHAINS, CHAINS + 8)])
     })), 60_000)
 })

@@ -64,3 +64,11 @@ export const explainGeneric = (sql: SqlClient.SqlClient, text: string, params: R
     yield* sql.unsafe("set local plan_cache_mode = auto")
     return rows[0]?.["QUERY PLAN"][0]?.Plan
   })
+
+/** A plan as an indented outline, one node a line (type, relation or index, rows × loops, rows removed): an assertion's message. */
+export const planOutline = (node: PlanNode, depth = 0): string => {
+  const where = node["Index Name"] ?? node["Relation Name"] ?? ""
+  const removed = (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)
+  const line = `${"  ".repeat(depth)}${node["Node Type"]}${where === "" ? "" : ` ${where}`} ${node["Actual Rows"] ?? "?"}×${node["Actual Loops"] ?? 1}${removed === 0 ? "" : ` (-${removed})`}`
+  return [line, ...(node.Plans ?? []).map((child) => planOutline(child, depth + 1))].join("\n")
+}

@@ -112,6 +112,14 @@ export class MemoryTable<R> {
     return out
   }
 
+  /** The first row of one group in (createdAt, id) order: reads that row only. */
+  firstOfGroup(name: string, key: string): R | undefined {
+    const first = this.groupKeys(name, key)[0]
+    if (first === undefined) return undefined
+    rowsExamined.count++
+    return this.rows.get(first.id)
+  }
+
   /** The rows of one group created at or after `since` (epoch ms), newest first: reads those rows only. */
   groupSince(name: string, key: string, since: number): ReadonlyArray<R> {
     const keys = this.groupKeys(name, key)

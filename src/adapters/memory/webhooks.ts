@@ -2,6 +2,7 @@
 import { Effect } from "effect"
 import { webhookBodyOf } from "../../domain/events.js"
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSigningKeyRecord, WebhookWrites } from "../../ports/webhooks.js"
+import type { StoreConflict } from "../../ports/shared.js"
 import type { MemoryArea, MemoryContext } from "./context.js"
 import { type EventTables, eventOf, lastSeqOf, outboxEvent, type OutboxItem } from "./events.js"
 import { MemoryTable } from "./table.js"
@@ -79,9 +80,17 @@ const recordOf = (d: StoredDelivery): WebhookDeliveryRecord => {
 }
 
 export interface WebhookTables {
-  /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only. */
+  /** Webhook deliveries, in outbox order; `pendingDeliveries` the PENDING ones only, also by resource (`resource`). */
   readonly deliveries: MemoryTable<StoredDelivery>
   readonly pendingDeliveries: MemoryTable<StoredDelivery>
+  /**
+   * Each resource's first pending delivery (its head: a resource's webhooks go in order),
+   * by resource, in the order they fall due (`nextAttemptAt`): what a claim walks, the
+   * soonest due first, so it reads the heads due now and stops at the first one due later,
+   * never the deliveries waiting behind their resource's head (as the SQL stores'
+   * `webhook_deliveries_due`).
+   */
+  readonly dueHeads: MemoryTable<StoredDelivery>
   webhookCursor: number | undefined
   /**
    * Deliveries in the order they finished (DELIVERED or FAILED; `updatedAt`), for the retention
@@ -94,7 +103,9 @@ export interface WebhookTables {
 
 export const webhookTables = (): WebhookTables => ({
   deliveries: new MemoryTable<StoredDelivery>({ id: (r) => r.id, createdAt: (r) => r.seq }),
-  pendingDeliveries: new MemoryTable<StoredDelivery>({ id: (r) => r.id, createdAt: (r) => r.seq }),
+  pendingDeliveries: new MemoryTable<StoredDelivery>({ id: (r) => r.id, createdAt: (r) => r.seq, groups: [{ name: "resource", key: (r) => r.resourceId }] }),
+  // Keyed by resource (one head each), ordered by when due: a head whose time changes is removed and put again.
+  dueHeads: new MemoryTable<StoredDelivery>({ id: (r) => r.resourceId, createdAt: (r) => r.nextAttemptAt }),
   webhookCursor: undefined,
   finished: { ats: [], ids: [], head: 0 }
 })
@@ -146,9 +157,20 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
       }
     }
     return Effect.orDie(Effect.andThen(
-      m.putRow(t.deliveries, r.id, row),
-      r.status === "PENDING" ? m.putRow(t.pendingDeliveries, r.id, row) : m.removeRow(t.pendingDeliveries, r.id)
+      Effect.andThen(
+        m.putRow(t.deliveries, r.id, row),
+        r.status === "PENDING" ? m.putRow(t.pendingDeliveries, r.id, row) : m.removeRow(t.pendingDeliveries, r.id)
+      ),
+      Effect.suspend(() => headAgain(t, r.resourceId))
     ))
+  }
+  /** The resource's entry in `dueHeads` as its first pending delivery now is (the row object itself: a rewritten head is put again). */
+  const headAgain = (t: WebhookTables, resourceId: string): Effect.Effect<void, StoreConflict> => {
+    const head = t.pendingDeliveries.firstOfGroup("resource", resourceId)
+    const entry = t.dueHeads.get(resourceId)
+    if (head === entry) return Effect.void
+    const removed = entry === undefined ? Effect.void : m.removeRow(t.dueHeads, resourceId)
+    return head === undefined ? removed : Effect.andThen(removed, m.putRow(t.dueHeads, resourceId, head))
   }
   return {
     repositories: {
@@ -183,15 +205,13 @@ export const makeWebhookArea = (m: MemoryContext<WebhookTables & EventTables>): 
           m.claim("webhooks.claimDue", () => {
             const claimed: Array<WebhookDeliveryRecord> = []
             if (limit < 1) return claimed
-            const waiting = new Set<string>()
-            // Walked lazily from the oldest: the `limit`-th due delivery ends the walk, whatever the backlog holds.
-            for (const r of m.peek(platformId)?.pendingDeliveries.inOrder() ?? []) {
-              if (waiting.has(r.resourceId)) continue
-              waiting.add(r.resourceId)
-              if (r.nextAttemptAt <= now && (r.lease === undefined || r.lease.until <= leaseNow)) {
-                claimed.push(recordOf(r))
-                if (claimed.length >= limit) break
-              }
+            // The heads from the soonest due: the first due later, or the `limit`-th claimed,
+            // ends the walk; a leased head (an attempt under way) is passed.
+            for (const r of m.peek(platformId)?.dueHeads.inOrder() ?? []) {
+              if (r.nextAttemptAt > now) break
+              if (r.lease !== undefined && r.lease.until > leaseNow) continue
+              claimed.push(recordOf(r))
+              if (claimed.length >= limit) break
             }
             return claimed
           })

@@ -747,6 +747,26 @@ const v24_clock_check_as_subquery = statements(
      $$`
 )
 
+/**
+ * A resource's first pending delivery marked (`head`), and the due heads indexed by when
+ * they are due (docs/webhooks.md, "Order"; docs/performance.md, "A claim that reads the
+ * due heads only"): the claim walked the pending deliveries from the oldest and passed
+ * every one waiting behind an earlier one of its resource, so its cost grew with the
+ * backlog (a receiver down, or behind the money load: the chains of the accounts'
+ * balance webhooks). The writes of ./webhooks.ts keep `head` (each batch's statement marks
+ * its own rows and moves the mark of the rows it does not write). Existing pending
+ * deliveries are marked here; `webhook_deliveries_pending`, which only the old claim
+ * walked, goes.
+ */
+const v25_webhook_heads = statements(
+  `alter table webhook_deliveries add column head boolean not null default false`,
+  `update webhook_deliveries d set head = true
+     from (select platform_id, resource_id, min(seq) as first from webhook_deliveries where status = 'PENDING' group by platform_id, resource_id) f
+     where d.platform_id = f.platform_id and d.resource_id = f.resource_id and d.seq = f.first and d.status = 'PENDING'`,
+  `create index webhook_deliveries_due on webhook_deliveries (platform_id, next_ms, seq) where status = 'PENDING' and head`,
+  `drop index webhook_deliveries_pending`
+)
+
 export const MIGRATIONS = {
   "1_initial": v1_initial,
   "2_customer_uma_address": v2_customer_uma_address,
@@ -771,7 +791,8 @@ export const MIGRATIONS = {
   "21_clock_offset_check": v21_clock_offset_check,
   "22_fewer_money_indexes": v22_fewer_money_indexes,
   "23_guessed_reads_check": v23_guessed_reads_check,
-  "24_clock_check_as_subquery": v24_clock_check_as_subquery
+  "24_clock_check_as_subquery": v24_clock_check_as_subquery,
+  "25_webhook_heads": v25_webhook_heads
 } as const
 
 /** The table effect/sql's Migrator records applied migrations in. */

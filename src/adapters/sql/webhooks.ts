@@ -24,39 +24,115 @@ import { TOTAL_COUNT_LIMIT, totalCountOf } from "../../ports/shared.js"
 import { type DocRow, docOf, DOCUMENT_SEPARATOR, type Query, type SqlArea } from "./documents.js"
 
 /**
- * The platform's oldest pending deliveries (at most $4) due at $2 whose lease (if any) ended
- * by $3 and that are each their resource's oldest pending one (a resource's webhooks go in
- * order, so no two of one resource), locked. Walks
- * `webhook_deliveries_pending` from the oldest; the resource's oldest pending `seq` is a
- * scalar subquery, one lookup down `webhook_deliveries_resource` per row passed. Written
- * as `not exists (an earlier pending one of the resource)` until 2026-11-28, PostgreSQL's
- * planner (PGlite's, with no statistics) made it an anti-join whose inner side read every
- * pending delivery of the platform for each row passed: 13 ms a claim with a backlog of
- * 3,000 (docs/performance.md, "Webhooks under the money load").
+ * The platform's due heads (at most $4): deliveries that are their resource's first
+ * pending one (`head`: a resource's webhooks go in order, so no two of one resource), due
+ * at $2, whose lease (if any) ended by $3, the soonest due first, locked. Walks
+ * `webhook_deliveries_due` (migration `25_webhook_heads`), which holds the heads only, from
+ * the soonest due: the rows it reads are the heads due now (a leased one is passed), never
+ * the deliveries waiting behind one of their resource, nor those whose retry is later.
+ * Until 2026-11-28 the claim walked every pending delivery from the oldest and looked up
+ * each one's resource: behind a long chain (an account's balance webhooks while the
+ * receiver lags) or a receiver that is down, it read the whole backlog at every claim
+ * (docs/performance.md, "A claim that reads the due heads only").
  */
 export const CLAIM_DUE_SQL = `select d.doc::text as doc from webhook_deliveries d
-   where d.platform_id = $1 and d.status = 'PENDING' and d.next_ms <= $2::bigint
+   where d.platform_id = $1 and d.status = 'PENDING' and d.head and d.next_ms <= $2::bigint
      and (d.lease_until is null or d.lease_until <= $3::bigint)
-     and (select e.seq from webhook_deliveries e where e.platform_id = d.platform_id
-       and e.resource_id = d.resource_id and e.status = 'PENDING' order by e.seq limit 1) = d.seq
-   order by d.seq limit $4 for update of d skip locked`
+   order by d.next_ms, d.seq limit $4 for update of d skip locked`
 
 /**
  * Deliveries written in one statement: $1 a JSON array of [platform, id, seq, resource,
  * status, next_ms, lease_until], $2 their documents; `onConflict` says what becomes of a
- * delivery already there.
+ * delivery already there. `written` is the batch's rows the statement writes (all of them,
+ * or those not there yet). Each written row is its resource's head if it is pending and
+ * no pending delivery of the resource comes before it: none in the table (but the rows
+ * written, whose states are the batch's) and none written. Its `returning` is what
+ * `HEADS_MOVED` reads.
  */
-const deliveriesSql = (onConflict: string) =>
-  `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc)
-     select k->>0, k->>1, (k->>2)::bigint, k->>3, k->>4, (k->>5)::bigint, (k->>6)::bigint, d::jsonb
-     from rows from (json_array_elements($1::json), string_to_table($2::text, chr(1))) as written(k, d)
-     on conflict (platform_id, id) ${onConflict}`
+const deliveriesSql = (onConflict: string, written: (row: string) => string) =>
+  `insert into webhook_deliveries (platform_id, id, seq, resource_id, status, next_ms, lease_until, doc, head)
+     select k->>0, k->>1, (k->>2)::bigint, k->>3, k->>4, (k->>5)::bigint, (k->>6)::bigint, d::jsonb,
+       k->>4 = 'PENDING' and (k->>2)::bigint = b.first_pending
+       and not exists (select 1 from webhook_deliveries e
+         where e.platform_id = k->>0 and e.resource_id = k->>3 and e.status = 'PENDING' and e.seq < (k->>2)::bigint
+           and (e.platform_id, e.id) not in (select o->>0, o->>1 from json_array_elements($1::json) o where ${written("o")}))
+     from (select k, d, min(case when k->>4 = 'PENDING' then (k->>2)::bigint end) over (partition by k->>0, k->>3) as first_pending
+       from rows from (json_array_elements($1::json), string_to_table($2::text, chr(1))) as batch(k, d)
+       where ${written("k")}) b
+     on conflict (platform_id, id) ${onConflict}
+     returning platform_id, id, seq, resource_id, status`
+/** Every row of the batch is written. */
+const allWritten = () => "true"
+/** The rows of the batch not in the table yet. */
+const newOnes = (row: string) => `not exists (select 1 from webhook_deliveries x where x.platform_id = ${row}->>0 and x.id = ${row}->>1)`
 /** New deliveries, each unless its id is there (an event imported twice is added once). */
-const ADD_DELIVERIES_SQL = deliveriesSql("do nothing")
+const ADD_DELIVERIES_SQL = deliveriesSql("do nothing", newOnes)
 /** Deliveries' new states. */
 const PUT_DELIVERIES_SQL = deliveriesSql(
-  "do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc"
+  "do update set status = excluded.status, next_ms = excluded.next_ms, lease_until = excluded.lease_until, doc = excluded.doc, head = excluded.head",
+  allWritten
 )
+/**
+ * The head marks of the rows a batch did not write, in the same statement (`{self}`: the
+ * rows it wrote, as they are now; $3 their platform: a batch's statement holds one
+ * platform's deliveries). Per resource written: `nt` is its first pending delivery among
+ * the rows not written, `nb` the first pending among the written ones, `o` its first
+ * pending before the statement (its head, the mark's one holder). The new head is the
+ * earlier of `nt` and `nb`; a row not written changes only if it is `nt` becoming head (the
+ * head was written and is finished, or moved behind it) or `o` losing it (a written row
+ * comes before it: a redelivery). The rows that change are found first (their seqs, by
+ * `webhook_deliveries_resource`: one or two entries per resource, whatever its backlog),
+ * then flipped through `webhook_deliveries_keyset` (platform, seq: a delivery's seq is its
+ * event's, one per platform). Not by id: the primary key and the keyset index both lead
+ * with the platform, and PGlite's planner, without statistics, took the keyset index for
+ * `id = any (…)`, which reads every entry of the platform.
+ */
+const HEADS_MOVED = `update webhook_deliveries d set head = not d.head
+     where d.platform_id = $3 and d.seq = any ((
+       select coalesce(array_agg(t.seq), '{}') from (
+         select r.resource_id, nt.id as nt_id, nt.seq as nt_seq, nb.seq as nb_seq, o.id as o_id, o.seq as o_seq,
+           exists (select 1 from {self} s where s.platform_id = $3 and s.id = o.id) as o_written
+         from (select distinct s.resource_id from {self} s where s.platform_id = $3) r
+         left join lateral (select e.id, e.seq from webhook_deliveries e
+           where e.platform_id = $3 and e.resource_id = r.resource_id and e.status = 'PENDING'
+             and not exists (select 1 from {self} s where s.platform_id = $3 and s.id = e.id)
+           order by e.seq limit 1) nt on true
+         left join lateral (select min(s.seq) as seq from {self} s
+           where s.platform_id = $3 and s.resource_id = r.resource_id and s.status = 'PENDING') nb on true
+         left join lateral (select e.id, e.seq from webhook_deliveries e
+           where e.platform_id = $3 and e.resource_id = r.resource_id and e.status = 'PENDING'
+           order by e.seq limit 1) o on true) x,
+       lateral (
+         select x.nt_seq as seq where x.nt_id is not null and (x.nb_seq is null or x.nt_seq < x.nb_seq) and x.o_written
+         union all
+         select x.o_seq where x.o_id is not null and not x.o_written and x.nb_seq < x.o_seq) t)::bigint[])`
+/** A batch's statement as the store defers it (with `HEADS_MOVED`): for the bounded-work tests, which run its plan. */
+export const deliveriesStatement = (kind: "add" | "put", records: ReadonlyArray<WebhookDeliveryRecord>) => ({
+  text: kind === "add" ? ADD_DELIVERIES_SQL : PUT_DELIVERIES_SQL,
+  params: [...deliveriesParams(records), records[0]?.platformId ?? ""],
+  also: HEADS_MOVED
+})
+
+/** A batch by platform, in the order of each platform's first delivery (one statement each: see `HEADS_MOVED`). */
+const byPlatform = (records: ReadonlyArray<WebhookDeliveryRecord>): ReadonlyArray<ReadonlyArray<WebhookDeliveryRecord>> => {
+  const first = records[0]
+  if (first === undefined) return []
+  if (records.every((r) => r.platformId === first.platformId)) return [records]
+  const groups = new Map<string, Array<WebhookDeliveryRecord>>()
+  for (const r of records) {
+    const group = groups.get(r.platformId)
+    if (group === undefined) groups.set(r.platformId, [r])
+    else group.push(r)
+  }
+  return [...groups.values()]
+}
+
+/**
+ * The row name every batch of deliveries is deferred under (./pending.ts `defer`): two
+ * batches of one unit of work never go in one statement, where each would move the head
+ * marks from the same snapshot.
+ */
+const DELIVERIES_ROW = "webhook_deliveries"
 
 const deliveriesParams = (records: ReadonlyArray<WebhookDeliveryRecord>): ReadonlyArray<string> => {
   const keys: Array<readonly [string, string, number, string, string, number, number | null]> = []
@@ -107,9 +183,14 @@ export const makeWebhookStore = (
   sql: SqlClient.SqlClient,
   query: Query,
   flushAll: Effect.Effect<void>,
-  defer: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>
+  defer: (text: string, params: ReadonlyArray<unknown>, row?: string, also?: string) => Effect.Effect<void>
 ): WebhookStore => {
   const deliveryOf = (row: DocRow): WebhookDeliveryRecord => docOf<WebhookDeliveryRecord>(row)
+  const writeDeliveries = (kind: "add" | "put", records: ReadonlyArray<WebhookDeliveryRecord>) =>
+    Effect.forEach(byPlatform(records), (batch) => {
+      const statement = deliveriesStatement(kind, batch)
+      return defer(statement.text, statement.params, DELIVERIES_ROW, statement.also)
+    }, { discard: true })
 
   const signingKey = (platformId: string) =>
     Effect.map(
@@ -138,8 +219,8 @@ export const makeWebhookStore = (
       ),
     // One statement for the batch (an import of a few hundred events was a round trip each,
     // and the pass made no attempt until its import caught up: docs/performance.md).
-    addWebhookDeliveries: (records) => records.length === 0 ? Effect.void : defer(ADD_DELIVERIES_SQL, deliveriesParams(records)),
-    putWebhookDeliveries: (records) => records.length === 0 ? Effect.void : defer(PUT_DELIVERIES_SQL, deliveriesParams(records)),
+    addWebhookDeliveries: (records) => writeDeliveries("add", records),
+    putWebhookDeliveries: (records) => writeDeliveries("put", records),
     // The oldest finished deliveries through `webhook_deliveries_finished` (migration
     // 17), at most `limit` rows; rows another unit of work holds are left for next time.
     sweepWebhookDeliveries: (platformId, finishedBefore, limit) =>
