@@ -41,6 +41,19 @@ const EVENTS_INSERT = `insert into events (platform_id, id, type, doc)
      order by n`
 
 /** `flushAll` sends the unit of work's pending writes and events (./pending.ts); a read or removal of events runs after it. */
+/**
+ * A platform's events after a seq ($2), oldest first, at most $3: the webhook worker's
+ * import reads the outbox with it, 200 at a time. The seqs come from `payments_event_seqs`
+ * (migration `25_webhook_heads`: `events_pkey` walked in order from $2, stopping at $3),
+ * then their rows by primary key. Written as `seq > $2 order by seq limit $3` until
+ * 2026-11-28, its plan on PGlite read every event after the cursor (a bitmap scan) and
+ * sorted them to keep 200: an import that had fallen behind cost more with every event it
+ * owed (11 → 68 ms a call under the webhook soak).
+ */
+export const EVENTS_AFTER_SQL = `select e.seq::float8 as seq, e.doc::text as doc from events e
+   where e.platform_id = $1 and e.seq = any (array(select payments_event_seqs($1, $2::bigint, null, $3::int)))
+   order by e.seq`
+
 export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>): SqlArea<"events", EventWrites> => ({
   tables: ["events"],
   writes: {
@@ -60,8 +73,7 @@ export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec
       Effect.andThen(flushAll, Effect.map(
         query<{ readonly removed: number }>(
           `with removed as (
-             delete from events where platform_id = $1 and seq in (
-               select seq from events where platform_id = $1 and seq <= $2::bigint order by seq limit $3)
+             delete from events where platform_id = $1 and seq = any (array(select payments_event_seqs($1, 0, $2::bigint, $3::int)))
              and (doc->>'timestamp')::timestamptz < to_timestamp($4::float8 / 1000)
              returning 1)
            select count(*)::int as removed from removed`,
@@ -75,8 +87,8 @@ export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec
       list: (platformId, options) =>
         Effect.andThen(flushAll, Effect.map(
           query<{ readonly seq: number; readonly doc: string }>(
-            `select seq::float8 as seq, doc::text as doc from events where platform_id = $1 and seq > $2::bigint order by seq limit $3`,
-            [platformId, options?.afterSeq ?? 0, options?.limit ?? 1_000_000]
+            EVENTS_AFTER_SQL,
+            [platformId, options?.afterSeq ?? 0, Math.max(0, Math.min(Math.floor(options?.limit ?? 1_000_000), 2_147_483_647))]
           ),
           (rows) => rows.map((row) => ({ seq: row.seq, event: docOf<DomainEvent>(row) }))
         ))

@@ -748,6 +748,16 @@ const v24_clock_check_as_subquery = statements(
 )
 
 /**
+ * The query of `payments_event_seqs` (migration 25), over its arguments: both bounds of
+ * the seq range are conditions of `events_pkey` (null `upto`: no upper bound).
+ */
+const eventSeqsQuery = (platform: string, after: string, upto: string, limit: string) =>
+  `select seq from events where platform_id = ${platform} and seq > ${after} and seq <= coalesce(${upto}, 9223372036854775807)
+       order by platform_id, seq limit ${limit}`
+/** `payments_event_seqs`'s query with parameters $1–$4, for the tests that read its plan (under the same settings). */
+export const EVENT_SEQS_QUERY = eventSeqsQuery("$1", "$2::bigint", "$3::bigint", "$4::int")
+
+/**
  * A resource's first pending delivery marked (`head`), and the due heads indexed by when
  * they are due (docs/webhooks.md, "Order"; docs/performance.md, "A claim that reads the
  * due heads only"): the claim walked the pending deliveries from the oldest and passed
@@ -764,7 +774,19 @@ const v25_webhook_heads = statements(
      from (select platform_id, resource_id, min(seq) as first from webhook_deliveries where status = 'PENDING' group by platform_id, resource_id) f
      where d.platform_id = f.platform_id and d.resource_id = f.resource_id and d.seq = f.first and d.status = 'PENDING'`,
   `create index webhook_deliveries_due on webhook_deliveries (platform_id, next_ms, seq) where status = 'PENDING' and head`,
-  `drop index webhook_deliveries_pending`
+  `drop index webhook_deliveries_pending`,
+  // The outbox's first `p_limit` seqs of a platform after `p_after` and at most `p_upto`
+  // (null: no bound), oldest first, by `events_pkey` in order. A function so that its
+  // query is planned without bitmap scans: a bitmap scan, unordered, reads every event in
+  // the range and sorts them to keep the first few, and PostgreSQL's planner (PGlite's,
+  // with no statistics, always; PostgreSQL's for a generic plan over a small table) chose
+  // it for the webhook import and the retention sweep, whose ranges grow with the backlog
+  // (docs/performance.md, "A claim that reads the due heads only").
+  `create function payments_event_seqs(p_platform text, p_after bigint, p_upto bigint, p_limit integer) returns setof bigint
+     language sql stable
+     set enable_bitmapscan = off
+     set enable_seqscan = off
+     as $$ ${eventSeqsQuery("p_platform", "p_after", "p_upto", "p_limit")} $$`
 )
 
 export const MIGRATIONS = {
