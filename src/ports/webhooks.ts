@@ -100,11 +100,13 @@ export interface WebhookRepository extends RecordById<WebhookDeliveryRecord> {
   /** The platform's deliveries of these ids that exist (in no particular order). */
   readonly getMany: (platformId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WebhookDeliveryRecord>>
   /**
-   * The platform's next deliveries to attempt at `now` (platform clock), oldest first, at
-   * most `limit`, inside a unit of work: each PENDING, due, not leased at `leaseNow` (real
-   * time), and with no earlier PENDING delivery for the same resource (so no two of one
-   * resource). On the SQL stores they are locked (`FOR UPDATE SKIP LOCKED`) so that the
-   * caller can lease them (`putWebhookDeliveries`) before committing.
+   * The platform's next deliveries to attempt at `now` (platform clock), the soonest due
+   * first, at most `limit`, inside a unit of work: each PENDING, due, not leased at
+   * `leaseNow` (real time), and with no earlier PENDING delivery for the same resource (its
+   * resource's head: so no two of one resource). Its work is the heads due now, whatever
+   * waits behind them (the stores keep the heads as deliveries are written). On the SQL
+   * stores they are locked (`FOR UPDATE SKIP LOCKED`) so that the caller can lease them
+   * (`putWebhookDeliveries`) before committing.
    */
   readonly claimDue: (platformId: string, now: number, leaseNow: number, limit: number) => Effect.Effect<ReadonlyArray<WebhookDeliveryRecord>>
 }
@@ -115,11 +117,11 @@ export interface WebhookWrites {
   /** Sets the outbox `seq` up to which events were taken for delivery. */
   readonly setWebhookCursor: (platformId: string, seq: number) => Effect.Effect<void>
   /**
-   * Adds deliveries (one platform's, in `seq` order), each unless one with its id exists
-   * (importing an event twice adds it once): on the SQL stores one statement for them all.
+   * Adds deliveries (in `seq` order), each unless one with its id exists (importing an
+   * event twice adds it once): on the SQL stores one statement per platform for them all.
    */
   readonly addWebhookDeliveries: (records: ReadonlyArray<WebhookDeliveryRecord>) => Effect.Effect<void>
-  /** Writes deliveries' new states (lease, attempt, status): on the SQL stores one statement for them all. */
+  /** Writes deliveries' new states (lease, attempt, status): on the SQL stores one statement per platform for them all. */
   readonly putWebhookDeliveries: (records: ReadonlyArray<WebhookDeliveryRecord>) => Effect.Effect<void>
   /**
    * Removes at most `limit` of the platform's finished deliveries (DELIVERED or FAILED,
