@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { pgliteStoreLayer } from "../../src/adapters/sql/index.js"
 import { Store, type WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { withPgliteTemplate } from "../support/pglite-template.js"
+import { pendingDelivery } from "../support/deliveries.js"
 
 const dirs: Array<string> = []
 afterAll(() => {
@@ -22,20 +23,8 @@ afterAll(() => {
 const T0 = Date.UTC(2026, 0, 5, 12)
 const HOUR = 3_600_000
 
-const delivery = (platformId: string, n: number): WebhookDeliveryRecord => ({
-  platformId,
-  id: `Webhook:lease-${n}`,
-  seq: n,
-  type: "TEST",
-  resourceId: `Resource:lease-${n}`,
-  body: `{"n":${n}}`,
-  status: "PENDING",
-  attempts: [],
-  round: 0,
-  nextAttemptAt: T0,
-  createdAt: T0,
-  updatedAt: T0
-})
+const delivery = (platformId: string, n: number): WebhookDeliveryRecord =>
+  pendingDelivery({ platformId, id: `Webhook:lease-${n}`, seq: n, resourceId: `Resource:lease-${n}`, at: T0, body: `{"n":${n}}` })
 
 /** Runs `body` on the PGlite store in `dir`, closing it (and its lock) afterwards. */
 const withStore = async <A>(dir: string, body: (store: Store["Service"]) => Effect.Effect<A, unknown>): Promise<A> => {

@@ -23,26 +23,15 @@ import { CLAIM_DUE_SQL, deliveriesStatement } from "../../src/adapters/sql/webho
 import { platformFromConfig } from "../../src/domain/platform.js"
 import { Store } from "../../src/ports/store.js"
 import type { WebhookDeliveryRecord } from "../../src/ports/webhooks.js"
+import { pendingDelivery } from "../support/deliveries.js"
 import { explainGeneric, planOutline, rowsRead } from "../support/plans.js"
 
 const platform = platformFromConfig({ id: "claim-bounded", clientId: "claim-bounded-client", clientSecret: "claim-bounded-secret" })
 const T0 = Date.UTC(2026, 0, 1)
 const BACKLOG = 3_000
 
-const delivery = (i: number, resourceId: string): WebhookDeliveryRecord => ({
-  platformId: platform.id,
-  id: `Webhook:${String(i).padStart(6, "0")}`,
-  seq: i + 1,
-  type: "CUSTOMER.UPDATED",
-  resourceId,
-  body: "{}",
-  status: "PENDING",
-  attempts: [],
-  round: 0,
-  nextAttemptAt: T0 + i,
-  createdAt: T0 + i,
-  updatedAt: T0 + i
-})
+const delivery = (i: number, resourceId: string): WebhookDeliveryRecord =>
+  pendingDelivery({ platformId: platform.id, id: `Webhook:${String(i).padStart(6, "0")}`, seq: i + 1, resourceId, at: T0 + i, type: "CUSTOMER.UPDATED" })
 
 /** The rows the claim examines, and what it claimed. */
 const claimCounted = (now: number, limit: number) =>

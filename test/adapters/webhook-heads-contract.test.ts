@@ -11,6 +11,7 @@ import { Effect, Exit } from "effect"
 import { describe, expect } from "vitest"
 import type { WebhookDeliveryRecord } from "../../src/ports/store.js"
 import { KINDS, storeSuite } from "../support/store-harness.js"
+import { pendingDelivery } from "../support/deliveries.js"
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z")
 const SEC = 1000
@@ -19,18 +20,8 @@ describe.each(KINDS)("Webhook heads contract on %s", (kind) => {
   const { storeIt } = storeSuite(kind)
 
   const of = (p: string, seq: number, resourceId: string, nextAttemptAt = T0): WebhookDeliveryRecord => ({
-    platformId: p,
-    id: `Webhook:00000000-0000-4000-8000-${seq.toString().padStart(12, "0")}`,
-    seq,
-    type: "TEST",
-    resourceId,
-    body: JSON.stringify({ seq }),
-    status: "PENDING",
-    attempts: [],
-    round: 0,
-    nextAttemptAt,
-    createdAt: T0,
-    updatedAt: T0
+    ...pendingDelivery({ platformId: p, id: `Webhook:00000000-0000-4000-8000-${seq.toString().padStart(12, "0")}`, seq, resourceId, at: T0, body: JSON.stringify({ seq }) }),
+    nextAttemptAt
   })
   const done = (d: WebhookDeliveryRecord, status: "DELIVERED" | "FAILED" = "DELIVERED"): WebhookDeliveryRecord => ({ ...d, status, round: 1, updatedAt: T0 + SEC })
   const claimAt = (store: Parameters<Parameters<typeof storeIt>[1]>[0], p: string, now: number) =>

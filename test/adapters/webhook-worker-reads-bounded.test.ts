@@ -19,6 +19,7 @@ import type { DomainEvent } from "../../src/ports/events.js"
 import { Store } from "../../src/ports/store.js"
 import type { WebhookDeliveryRecord } from "../../src/ports/webhooks.js"
 import { explainGeneric, type PlanNode, planOutline, rowsRead } from "../support/plans.js"
+import { pendingDelivery } from "../support/deliveries.js"
 
 const P = "worker-reads"
 const T0 = Date.UTC(2026, 0, 1)
@@ -26,18 +27,8 @@ const ROWS = 6_000
 
 const event = (i: number): DomainEvent => ({ id: `Webhook:event-${String(i).padStart(6, "0")}`, platformId: P, type: "TEST", timestamp: new Date(T0 + i).toISOString() })
 const delivery = (i: number): WebhookDeliveryRecord => ({
-  platformId: P,
-  id: `Webhook:${String(i).padStart(6, "0")}`,
-  seq: i + 1,
-  type: "TEST",
-  resourceId: `Customer:${i % 50}`,
-  body: "{}",
-  status: i < ROWS - 100 ? "DELIVERED" : "PENDING",
-  attempts: [],
-  round: 0,
-  nextAttemptAt: T0 + i,
-  createdAt: T0 + i,
-  updatedAt: T0 + i
+  ...pendingDelivery({ platformId: P, id: `Webhook:${String(i).padStart(6, "0")}`, seq: i + 1, resourceId: `Customer:${i % 50}`, at: T0 + i }),
+  status: i < ROWS - 100 ? "DELIVERED" : "PENDING"
 })
 
 /** The indexes a plan's scans use. */

@@ -14,6 +14,7 @@ import { runDueWebhooks } from "../../src/operations/webhooks.js"
 import { Store } from "../../src/ports/store.js"
 import { WebhookSender, type WebhookDeliveryRecord } from "../../src/ports/webhooks.js"
 import { recordingSender } from "../support/recording-sender.js"
+import { pendingDelivery } from "../support/deliveries.js"
 
 const platform = platformFromConfig({
   id: "approval-record",
@@ -24,20 +25,8 @@ const platform = platformFromConfig({
 const T0 = Date.UTC(2026, 0, 1)
 const UNDECIDABLE = "Transaction:undecidable"
 
-const delivery = (seq: number, type: string, resourceId: string): WebhookDeliveryRecord => ({
-  platformId: platform.id,
-  id: `Webhook:approval-record-${seq}`,
-  seq,
-  type,
-  resourceId,
-  body: JSON.stringify({ type, data: { id: resourceId } }),
-  status: "PENDING",
-  attempts: [],
-  round: 0,
-  nextAttemptAt: T0,
-  createdAt: T0,
-  updatedAt: T0
-})
+const delivery = (seq: number, type: string, resourceId: string): WebhookDeliveryRecord =>
+  pendingDelivery({ platformId: platform.id, id: `Webhook:approval-record-${seq}`, seq, resourceId, at: T0, type, body: JSON.stringify({ type, data: { id: resourceId } }) })
 
 describe("recording a batch of webhook attempts", () => {
   it.effect("a payment whose approval cannot be decided leaves the batch's other attempts recorded", () => {

@@ -40,7 +40,6 @@ const EVENTS_INSERT = `insert into events (platform_id, id, type, doc)
        rows from (json_array_elements($2::json), string_to_table($3::text, chr(1))) with ordinality as pending(k, d, n)
      order by n`
 
-/** `flushAll` sends the unit of work's pending writes and events (./pending.ts); a read or removal of events runs after it. */
 /**
  * A platform's events after a seq ($2), oldest first, at most $3: the webhook worker's
  * import reads the outbox with it, 200 at a time. The seqs come from `payments_event_seqs`
@@ -54,6 +53,7 @@ export const EVENTS_AFTER_SQL = `select e.seq::float8 as seq, e.doc::text as doc
    where e.platform_id = $1 and e.seq = any (array(select payments_event_seqs($1, $2::bigint, null, $3::int)))
    order by e.seq`
 
+/** `flushAll` sends the unit of work's pending writes and events (./pending.ts); a read or removal of events runs after it. */
 export const makeEventStore = (query: Query, flushAll: Effect.Effect<void>, exec: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<void>): SqlArea<"events", EventWrites> => ({
   tables: ["events"],
   writes: {
